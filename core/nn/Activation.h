@@ -1,0 +1,24 @@
+#pragma once
+// Hidden-layer activations, applied element-wise. The output layer is always linear; the loss
+// decides what follows it (identity for mse, softmax for cross-entropy).
+#include <Eigen/Core>
+
+#include <string>
+#include <vector>
+
+namespace ml {
+
+enum class Activation { Identity, Sigmoid, Tanh, Relu };
+
+std::string toString(Activation activation);
+// Throws InputError naming the accepted names.
+Activation activationFromString(const std::string& name);
+std::vector<std::string> activationNames();
+
+// a = f(z), in place into `out` (same shape as z).
+void applyActivation(Activation activation, const Eigen::MatrixXf& z, Eigen::MatrixXf& out);
+// delta *= f'(z), written in terms of the layer's output a = f(z) where that is cheaper.
+void multiplyByDerivative(Activation activation, const Eigen::MatrixXf& z, const Eigen::MatrixXf& a,
+                          Eigen::MatrixXf& delta);
+
+}  // namespace ml

@@ -1,0 +1,84 @@
+#include "nn/Loss.h"
+
+#include "InputError.h"
+
+namespace ml {
+
+std::string toString(LossKind loss) { return loss == LossKind::Mse ? "mse" : "cross-entropy"; }
+
+std::vector<std::string> lossNames() { return {"mse", "cross-entropy"}; }
+
+LossKind lossFromString(const std::string& name) {
+    if (name == "mse") return LossKind::Mse;
+    if (name == "cross-entropy" || name == "ce") return LossKind::CrossEntropy;
+    throw InputError("loss: unknown '" + name + "'; expected mse or cross-entropy");
+}
+
+namespace {
+
+// scratch <- the regression targets, or one-hot rows for class labels.
+void targetsInto(const Batch& batch, Eigen::Index outputs, Eigen::MatrixXf& scratch) {
+    if (batch.labels.size() == 0) {
+        scratch = batch.targets;
+        return;
+    }
+    scratch.setZero(batch.size(), outputs);
+    for (Eigen::Index i = 0; i < batch.size(); ++i) scratch(i, batch.labels(i)) = 1.0f;
+}
+
+// scratch <- row-wise log-softmax of z (max-shifted for stability).
+void logSoftmaxInto(const Eigen::MatrixXf& z, Eigen::MatrixXf& scratch) {
+    scratch = z.colwise() - z.rowwise().maxCoeff();
+    const Eigen::VectorXf logSum = scratch.array().exp().rowwise().sum().log();
+    scratch.colwise() -= logSum;
+}
+
+Eigen::Index countCorrect(const Eigen::MatrixXf& z, const Batch& batch) {
+    Eigen::Index correct = 0;
+    for (Eigen::Index i = 0; i < batch.labels.size(); ++i) {
+        Eigen::Index best = 0;
+        z.row(i).maxCoeff(&best);
+        correct += best == batch.labels(i);
+    }
+    return correct;
+}
+
+float negativeLogLikelihood(const Eigen::MatrixXf& logProbabilities, const Batch& batch) {
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < batch.size(); ++i) sum -= logProbabilities(i, batch.labels(i));
+    return static_cast<float>(sum / static_cast<double>(batch.size()));
+}
+
+}  // namespace
+
+float lossAndGradient(LossKind loss, const Eigen::MatrixXf& z, const Batch& batch,
+                      Eigen::MatrixXf& gradient, Eigen::MatrixXf& scratch) {
+    const float batchSize = static_cast<float>(z.rows());
+    if (loss == LossKind::Mse) {
+        targetsInto(batch, z.cols(), scratch);
+        gradient = z - scratch;
+        const float count = batchSize * static_cast<float>(z.cols());
+        const float value = gradient.squaredNorm() / count;
+        gradient *= 2.0f / count;
+        return value;
+    }
+    logSoftmaxInto(z, scratch);
+    const float value = negativeLogLikelihood(scratch, batch);
+    gradient = scratch.array().exp();
+    for (Eigen::Index i = 0; i < batch.size(); ++i) gradient(i, batch.labels(i)) -= 1.0f;
+    gradient /= batchSize;
+    return value;
+}
+
+float lossOnly(LossKind loss, const Eigen::MatrixXf& z, const Batch& batch, Eigen::MatrixXf& scratch,
+               Eigen::Index& correct) {
+    correct = countCorrect(z, batch);
+    if (loss == LossKind::Mse) {
+        targetsInto(batch, z.cols(), scratch);
+        return (z - scratch).squaredNorm() / static_cast<float>(z.rows() * z.cols());
+    }
+    logSoftmaxInto(z, scratch);
+    return negativeLogLikelihood(scratch, batch);
+}
+
+}  // namespace ml

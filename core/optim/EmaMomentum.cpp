@@ -1,0 +1,19 @@
+#include "optim/EmaMomentum.h"
+
+namespace ml {
+
+EmaMomentum::EmaMomentum(const HyperParameters& hp, MomentumAggregation aggregation)
+    : Optimizer("sgdm-ema", hp, aggregation) {}
+
+void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
+    state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());
+}
+
+void EmaMomentum::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
+    const float beta = static_cast<float>(hp_.momentum);
+    aggregation_.accumulate(state.firstMoment, gradient, beta, 1.0f - beta);
+    state.update = -static_cast<float>(hp_.lr) * state.firstMoment;
+    apply(parameters, state);
+}
+
+}  // namespace ml

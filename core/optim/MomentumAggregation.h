@@ -1,0 +1,43 @@
+#pragma once
+// The research variant's one idea, shared by every first-moment optimizer: before the moment
+// decays, each entry is replaced by the mean of its group.
+//   fan-in : a_ji <- mean_k a_jk   (row j = incoming connections of neuron j; the seed question)
+//   fan-out: a_ji <- mean_k a_ki   (column i = outgoing connections of input i; what the seed
+//                                   answer's reduce_mean(axis=1) on TF's [in x out] kernel does)
+//   layer  : a_ji <- mean of the whole weight matrix
+// Bias (last column of a layer matrix): own leaves it alone (ordinary momentum); join counts it as
+// one more connection: fan-in averages row j with its bias, fan-out averages the bias vector
+// (the bias unit's outgoing connections), layer averages weights and biases together.
+#include "optim/HyperParameters.h"
+
+#include <Eigen/Core>
+
+namespace ml {
+
+class MomentumAggregation {
+public:
+    MomentumAggregation(MeanScope scope = MeanScope::None, BiasMode bias = BiasMode::Own)
+        : scope_(scope), bias_(bias) {}
+
+    MeanScope scope() const { return scope_; }
+    BiasMode bias() const { return bias_; }
+
+    // In place: every entry in a group becomes the group's mean. No allocation.
+    void aggregate(Eigen::MatrixXf& buffer) const;
+    // buffer <- decay * aggregate(buffer) + gain * gradient: the shared first-moment update.
+    void accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain) const;
+
+    // The group means of a layer's first moment, one value per neuron of the scope:
+    // fan-in and none: one per output neuron (row means); fan-out: one per input (column means;
+    // plus the bias unit with join); layer: a single value. With own, biases are left out.
+    void neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means) const;
+    // The same means spread back to the buffer's shape: entry (j, i) holds its group's mean
+    // (with own, the bias column holds the bias itself). Used for the "deviation from mean" view.
+    void meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out) const;
+
+private:
+    MeanScope scope_;
+    BiasMode bias_;
+};
+
+}  // namespace ml

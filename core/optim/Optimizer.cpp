@@ -1,0 +1,27 @@
+#include "optim/Optimizer.h"
+
+namespace ml {
+
+Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
+    : name_(std::move(name)), hp_(hp), aggregation_(aggregation) {}
+
+void Optimizer::step(Parameters& parameters, const Parameters& gradients) {
+    if (states_.empty()) {
+        states_.resize(parameters.size());
+        for (std::size_t l = 0; l < parameters.size(); ++l) {
+            allocate(parameters[l], states_[l]);
+            states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
+        }
+    }
+    ++step_;
+    for (std::size_t l = 0; l < parameters.size(); ++l) update(parameters[l], gradients[l], states_[l]);
+}
+
+const Matrix& Optimizer::decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
+                                         double weightDecay) const {
+    if (weightDecay == 0.0) return gradient;
+    state.scratch = gradient + static_cast<float>(weightDecay) * parameters;
+    return state.scratch;
+}
+
+}  // namespace ml

@@ -1,0 +1,61 @@
+#pragma once
+// The optimizer interface. Every rule is: hyper-parameters (HyperParameters, defaults in
+// OptimizerCatalog) + per-layer state (LayerState, keyed by layer index) + one update.
+// A layer's parameters are one [out x (in+1)] matrix (bias in the last column), so each rule
+// is written once for weights and biases alike.
+#include "nn/Network.h"
+#include "optim/HyperParameters.h"
+#include "optim/MomentumAggregation.h"
+
+#include <string>
+#include <vector>
+
+namespace ml {
+
+struct LayerState {
+    Matrix firstMoment;   // momentum buffer / m; empty when the rule keeps none
+    Matrix secondMoment;  // running (sum of) squared gradients; empty when none
+    Matrix auxiliary;     // amsgrad's max v, rmsprop's centred mean or momentum buffer; maybe empty
+    Matrix update;        // what the last step added to the parameters
+    Matrix scratch;       // g + weight_decay * w, when weight decay is on
+};
+
+class Optimizer {
+public:
+    Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation = {});
+    virtual ~Optimizer() = default;
+    Optimizer(const Optimizer&) = delete;
+    Optimizer& operator=(const Optimizer&) = delete;
+
+    // One update of all layers. State is allocated on the first call (zero-filled).
+    void step(Parameters& parameters, const Parameters& gradients);
+
+    const std::string& name() const { return name_; }
+    const HyperParameters& hyperParameters() const { return hp_; }
+    const MomentumAggregation& aggregation() const { return aggregation_; }
+    long stepCount() const { return step_; }
+    const LayerState& layerState(std::size_t layer) const { return states_.at(layer); }
+    std::size_t layerCount() const { return states_.size(); }
+
+protected:
+    // Which buffers the rule keeps; called once per layer before the first step.
+    virtual void allocate(const Matrix& parameters, LayerState& state) const = 0;
+    // Must set state.update to the change of `parameters` and apply it. step_ is already t (1-based).
+    virtual void update(Matrix& parameters, const Matrix& gradient, LayerState& state) = 0;
+
+    // g + weight_decay * w (in state.scratch), or g itself when weight decay is zero.
+    const Matrix& decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
+                                  double weightDecay) const;
+    // Applies state.update to the parameters.
+    static void apply(Matrix& parameters, const LayerState& state) { parameters += state.update; }
+
+    std::string name_;
+    HyperParameters hp_;
+    MomentumAggregation aggregation_;
+    long step_ = 0;
+
+private:
+    std::vector<LayerState> states_;
+};
+
+}  // namespace ml

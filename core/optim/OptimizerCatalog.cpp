@@ -1,0 +1,115 @@
+#include "optim/OptimizerCatalog.h"
+
+#include "InputError.h"
+#include "optim/Adagrad.h"
+#include "optim/Adam.h"
+#include "optim/EmaMomentum.h"
+#include "optim/RmsProp.h"
+#include "optim/Sgd.h"
+
+#include <algorithm>
+
+namespace ml {
+
+bool OptimizerInfo::uses(const std::string& key) const {
+    return std::find(parameters.begin(), parameters.end(), key) != parameters.end();
+}
+
+namespace {
+
+OptimizerInfo info(std::string name, std::string summary, std::string formula,
+                   std::vector<std::string> parameters, HyperParameters defaults) {
+    return {std::move(name), std::move(summary), std::move(formula), std::move(parameters), defaults};
+}
+
+HyperParameters withLr(double lr) {
+    HyperParameters hp;
+    hp.lr = lr;
+    return hp;
+}
+
+std::vector<OptimizerInfo> buildCatalog() {
+    HyperParameters sgd = withLr(0.01);
+    sgd.momentum = 0.0;
+    HyperParameters neuronMean = withLr(0.01);
+    neuronMean.momentumMean = MeanScope::FanIn;
+    HyperParameters rmsprop = withLr(0.01);
+    rmsprop.momentum = 0.0;
+    rmsprop.eps = 1e-8;
+    HyperParameters adagrad = withLr(0.01);
+    adagrad.eps = 1e-10;
+    HyperParameters adamw = withLr(0.001);
+    adamw.weightDecay = 0.01;
+    return {
+        info("sgd", "plain stochastic gradient descent", "w <- w - lr*(g + wd*w)", {"lr", "weight-decay"}, sgd),
+        info("momentum", "SGD with momentum (PyTorch form)",
+             "b <- mu*M(b) + (1-tau)*g (b_1 = g); w <- w - lr*b",
+             {"lr", "momentum", "dampening", "weight-decay", "momentum-mean", "bias"}, withLr(0.01)),
+        info("nesterov", "SGD with Nesterov momentum", "b <- mu*M(b) + g; w <- w - lr*(g + mu*b)",
+             {"lr", "momentum", "dampening", "weight-decay", "momentum-mean", "bias"}, withLr(0.01)),
+        info("neuron-mean", "momentum whose accumulation is the mean over each neuron's incoming connections",
+             "a_jk <- g_jk + mu*mean_i(a_ji) (a_1 = g); w <- w - lr*a",
+             {"lr", "momentum", "dampening", "weight-decay", "bias"}, neuronMean),
+        info("sgdm-ema", "SGD with momentum as an exponential moving average",
+             "m <- beta*M(m) + (1-beta)*g (m_0 = 0); w <- w - lr*m",
+             {"lr", "momentum", "momentum-mean", "bias"}, withLr(0.01)),
+        info("adagrad", "Adagrad", "s <- s + g^2; w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)",
+             {"lr", "lr-decay", "weight-decay", "initial-accumulator", "eps"}, adagrad),
+        info("rmsprop", "RMSprop", "v <- alpha*v + (1-alpha)*g^2; w <- w - lr*g/(sqrt(v)+eps)",
+             {"lr", "alpha", "eps", "weight-decay", "momentum", "centered"}, rmsprop),
+        info("adam", "Adam with bias correction (coupled L2 weight decay)",
+             "m <- b1*M(m) + (1-b1)*g; v <- b2*v + (1-b2)*g^2; w <- w - lr*m_hat/(sqrt(v_hat)+eps)",
+             {"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "momentum-mean", "bias"}, withLr(0.001)),
+        info("adamw", "Adam with decoupled weight decay",
+             "w <- w*(1 - lr*wd); then the Adam step",
+             {"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "momentum-mean", "bias"}, adamw),
+    };
+}
+
+}  // namespace
+
+const std::vector<OptimizerInfo>& optimizerCatalog() {
+    static const std::vector<OptimizerInfo> catalog = buildCatalog();
+    return catalog;
+}
+
+std::vector<std::string> optimizerNames() {
+    std::vector<std::string> names;
+    for (const OptimizerInfo& entry : optimizerCatalog()) names.push_back(entry.name);
+    return names;
+}
+
+const OptimizerInfo& optimizerInfo(const std::string& name) {
+    for (const OptimizerInfo& entry : optimizerCatalog())
+        if (entry.name == name) return entry;
+    std::string known;
+    for (const std::string& n : optimizerNames()) known += (known.empty() ? "" : ", ") + n;
+    throw InputError("optimizer: unknown '" + name + "'; expected one of " + known);
+}
+
+void validateHyperParameters(const std::string& name, const HyperParameters& hp, const std::string& context) {
+    const OptimizerInfo& entry = optimizerInfo(name);
+    for (const std::string& key : entry.parameters)
+        findParameterField(key)->checkRange(hp, context + " --" + key);
+    if (name == "nesterov" && (hp.momentum <= 0.0 || hp.dampening != 0.0))
+        throw InputError(context + ": nesterov needs --momentum > 0 and --dampening 0");
+    if (name == "neuron-mean" && hp.momentumMean != MeanScope::FanIn)
+        throw InputError(context + ": neuron-mean always averages fan-in; use momentum with --momentum-mean "
+                                   "for other scopes");
+}
+
+std::unique_ptr<Optimizer> createOptimizer(const std::string& name, const HyperParameters& hp) {
+    validateHyperParameters(name, hp, name);
+    const MomentumAggregation aggregation(hp.momentumMean, hp.bias);
+    if (name == "sgd") return std::make_unique<Sgd>(name, hp, false, false);
+    if (name == "momentum" || name == "neuron-mean") return std::make_unique<Sgd>(name, hp, true, false, aggregation);
+    if (name == "nesterov") return std::make_unique<Sgd>(name, hp, true, true, aggregation);
+    if (name == "sgdm-ema") return std::make_unique<EmaMomentum>(hp, aggregation);
+    if (name == "adagrad") return std::make_unique<Adagrad>(hp);
+    if (name == "rmsprop") return std::make_unique<RmsProp>(hp);
+    if (name == "adam") return std::make_unique<Adam>(name, hp, false, aggregation);
+    if (name == "adamw") return std::make_unique<Adam>(name, hp, true, aggregation);
+    throw InputError("optimizer: unknown '" + name + "'");
+}
+
+}  // namespace ml

@@ -1,0 +1,34 @@
+#pragma once
+// The optimizers a user can pick, by name: what each is, which hyper-parameters it reads (only
+// those appear in its GUI form and its resolved config), their defaults, and how to build it.
+#include "optim/Optimizer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ml {
+
+struct OptimizerInfo {
+    std::string name;     // "momentum", "neuron-mean", ...
+    std::string summary;  // one line for help texts and tooltips
+    std::string formula;  // the update rule in one or two lines
+    std::vector<std::string> parameters;  // keys of ParameterField it reads
+    HyperParameters defaults;
+
+    bool uses(const std::string& key) const;
+};
+
+const std::vector<OptimizerInfo>& optimizerCatalog();
+std::vector<std::string> optimizerNames();
+// Throws InputError listing the known names.
+const OptimizerInfo& optimizerInfo(const std::string& name);
+
+// Range checks of the parameters `name` reads plus the rule's own constraints (nesterov needs
+// momentum > 0 and no dampening). Throws InputError; `context` prefixes the message.
+void validateHyperParameters(const std::string& name, const HyperParameters& hp, const std::string& context);
+
+// Validates, then builds the optimizer.
+std::unique_ptr<Optimizer> createOptimizer(const std::string& name, const HyperParameters& hp);
+
+}  // namespace ml

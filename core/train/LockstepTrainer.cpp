@@ -1,0 +1,208 @@
+#include "train/LockstepTrainer.h"
+
+#include "InputError.h"
+#include "optim/OptimizerCatalog.h"
+#include "train/WeightsFile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+namespace ml {
+
+struct LockstepTrainer::Run {
+    Run(const RunSpec& spec, const NetworkSpec& networkSpec) : spec(spec), network(networkSpec) {}
+    RunSpec spec;
+    Network network;
+    std::unique_ptr<Optimizer> optimizer;
+    Parameters gradients;
+    RunResult result;
+    float lastBatchLoss = NAN;
+};
+
+std::string RunResult::statusText() const {
+    switch (status) {
+    case RunStatus::Pending: return "pending";
+    case RunStatus::Running: return "running";
+    case RunStatus::Done: return "done";
+    case RunStatus::Stopped: return "stopped";
+    case RunStatus::Diverged: return "diverged at step " + std::to_string(divergedAtStep);
+    }
+    return "unknown";
+}
+
+namespace {
+
+// The shuffling stream must not coincide with the initialisation stream of the same seed.
+constexpr std::uint64_t kShuffleStream = 0x9E3779B97F4A7C15ull;
+
+void checkDataFits(const Experiment& experiment, const Dataset& train) {
+    const NetworkSpec& net = experiment.network;
+    const std::string what = train.isClassification() ? " classes" : " outputs";
+    if (net.inputs() != train.inputDim() || net.outputs() != train.outputDim())
+        throw InputError("--network " + net.sizesText() + ": data set " + experiment.data + " has " +
+                         std::to_string(train.inputDim()) + " inputs and " + std::to_string(train.outputDim()) +
+                         what + "; the network must start with " + std::to_string(train.inputDim()) +
+                         " and end with " + std::to_string(train.outputDim()));
+    if (net.loss == LossKind::CrossEntropy && !train.isClassification())
+        throw InputError("--loss cross-entropy: data set " + experiment.data +
+                         " is a regression task; use --loss mse");
+    if (train.size() == 0) throw InputError("--data " + experiment.data + ": the training split is empty");
+}
+
+}  // namespace
+
+LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data)
+    : experiment_(std::move(experiment)), data_(std::move(data)),
+      shuffle_(experiment_.seed ^ kShuffleStream) {
+    experiment_.validate();
+    checkDataFits(experiment_, *data_.train);
+
+    Network initial(experiment_.network);
+    if (experiment_.initWeightsFile.empty()) initial.initializeGlorotUniform(experiment_.seed);
+    else initial.setParameters(loadWeightsFile(experiment_.initWeightsFile), experiment_.initWeightsFile);
+    initialParameters_ = initial.parameters();
+
+    for (const RunSpec& spec : experiment_.runs) {
+        auto run = std::make_unique<Run>(spec, experiment_.network);
+        run->network.setParameters(initialParameters_, "initial weights");
+        run->optimizer = createOptimizer(spec.optimizer, spec.hp);
+        run->gradients = zerosLike(initialParameters_);
+        run->result.label = spec.label;
+        runs_.push_back(std::move(run));
+    }
+
+    const long n = static_cast<long>(data_.train->size());
+    batchSize_ = experiment_.batchSize == 0 ? n : std::min(experiment_.batchSize, n);
+    stepsPerEpoch_ = (n + batchSize_ - 1) / batchSize_;
+    totalSteps_ = experiment_.steps > 0 ? experiment_.steps : experiment_.epochs * stepsPerEpoch_;
+    order_.resize(n);
+    std::iota(order_.begin(), order_.end(), Eigen::Index{0});
+}
+
+LockstepTrainer::~LockstepTrainer() = default;
+
+const Parameters& LockstepTrainer::parameters(int run) const { return runs_.at(run)->network.parameters(); }
+const Optimizer& LockstepTrainer::optimizer(int run) const { return *runs_.at(run)->optimizer; }
+const RunResult& LockstepTrainer::result(int run) const { return runs_.at(run)->result; }
+
+bool LockstepTrainer::anyRunning() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const auto& run) {
+        return run->result.status == RunStatus::Pending || run->result.status == RunStatus::Running;
+    });
+}
+
+void LockstepTrainer::nextBatch() {
+    const long positionInEpoch = step_ % stepsPerEpoch_;
+    // Full batches need no shuffling; mini-batches get a fresh seeded order every epoch.
+    if (positionInEpoch == 0 && batchSize_ < static_cast<long>(order_.size()))
+        shuffle_.shuffle(std::span<Eigen::Index>(order_));
+    const long begin = positionInEpoch * batchSize_;
+    const long end = std::min<long>(begin + batchSize_, static_cast<long>(order_.size()));
+    data_.train->gather(std::span<const Eigen::Index>(order_.data() + begin, end - begin), batch_);
+}
+
+bool LockstepTrainer::evaluationDue() const {
+    const bool epochEnd = step_ % stepsPerEpoch_ == 0;
+    const bool periodic = experiment_.evalEvery > 0 && step_ % experiment_.evalEvery == 0;
+    return epochEnd || periodic || step_ == totalSteps_;
+}
+
+void LockstepTrainer::evaluate(Run& run, StepMetrics& metrics) {
+    const Evaluation train = run.network.evaluate(*data_.train);
+    metrics.fullTrainLoss = train.loss;
+    run.result.finalTrainLoss = train.loss;
+    if (data_.test && data_.test->size() > 0) {
+        const Evaluation test = run.network.evaluate(*data_.test);
+        metrics.testLoss = test.loss;
+        metrics.testAccuracy = test.accuracy;
+        run.result.finalTestLoss = test.loss;
+        run.result.finalTestAccuracy = test.accuracy;
+    }
+}
+
+void LockstepTrainer::stepRun(int index, Run& run) {
+    using Clock = std::chrono::steady_clock;
+    StepMetrics metrics;
+    metrics.run = index;
+    metrics.step = step_;
+    metrics.epoch = static_cast<int>((step_ - 1) / stepsPerEpoch_ + 1);
+
+    const auto start = Clock::now();
+    metrics.trainLoss = run.network.computeGradients(batch_, run.gradients);
+    const bool lossFinite = std::isfinite(metrics.trainLoss);
+    if (lossFinite) run.optimizer->step(run.network.parameters(), run.gradients);
+    run.result.wallMs += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    metrics.wallMs = run.result.wallMs;
+    run.result.status = RunStatus::Running;
+
+    if (!lossFinite || !allFinite(run.network.parameters())) {
+        run.result.divergedAtStep = step_;
+        run.result.steps = lossFinite ? step_ : step_ - 1;
+        for (TrainingObserver* observer : observers_) observer->stepFinished(metrics);
+        finish(index, run, RunStatus::Diverged);
+        return;
+    }
+    run.result.steps = step_;
+    if (evaluationDue()) evaluate(run, metrics);
+    for (TrainingObserver* observer : observers_) observer->stepFinished(metrics);
+
+    bool snapshotWanted = false;
+    for (TrainingObserver* observer : observers_) snapshotWanted = observer->wantsSnapshot(index, step_) || snapshotWanted;
+    if (snapshotWanted) {
+        const Snapshot snapshot = takeSnapshot(index, run, metrics.trainLoss);
+        for (TrainingObserver* observer : observers_) observer->snapshotTaken(snapshot);
+    }
+    if (step_ == totalSteps_) finish(index, run, RunStatus::Done);
+}
+
+Snapshot LockstepTrainer::takeSnapshot(int index, const Run& run, float batchLoss) const {
+    Snapshot snapshot;
+    snapshot.run = index;
+    snapshot.label = run.spec.label;
+    snapshot.step = step_;
+    snapshot.epoch = static_cast<int>((step_ - 1) / stepsPerEpoch_ + 1);
+    snapshot.batchLoss = batchLoss;
+    const MomentumAggregation& aggregation = run.optimizer->aggregation();
+    snapshot.scope = aggregation.scope();
+    snapshot.bias = aggregation.bias();
+    const Parameters& parameters = run.network.parameters();
+    for (std::size_t l = 0; l < parameters.size(); ++l) {
+        const LayerState& state = run.optimizer->layerState(l);
+        LayerSnapshot layer{parameters[l], run.gradients[l], state.firstMoment, state.secondMoment, state.update, {}};
+        if (layer.firstMoment.size() > 0) aggregation.neuronMeans(layer.firstMoment, layer.neuronMeans);
+        snapshot.layers.push_back(std::move(layer));
+    }
+    return snapshot;
+}
+
+void LockstepTrainer::finish(int index, Run& run, RunStatus status) {
+    run.result.status = status;
+    for (TrainingObserver* observer : observers_) observer->runFinished(index, run.result);
+}
+
+void LockstepTrainer::run(RunControl& control) {
+    while (step_ < totalSteps_ && anyRunning()) {
+        if (!control.waitForNextStep()) break;
+        ++step_;
+        nextBatch();
+        for (int i = 0; i < runCount(); ++i) {
+            Run& run = *runs_[i];
+            if (run.result.status == RunStatus::Pending || run.result.status == RunStatus::Running) stepRun(i, run);
+        }
+    }
+    for (int i = 0; i < runCount(); ++i) {
+        Run& run = *runs_[i];
+        if (run.result.status == RunStatus::Pending || run.result.status == RunStatus::Running) {
+            // Stopped early: make the final figures describe the weights we stop with.
+            if (run.result.steps > 0 && std::isnan(run.result.finalTrainLoss)) {
+                StepMetrics ignored;
+                evaluate(run, ignored);
+            }
+            finish(i, run, RunStatus::Stopped);
+        }
+    }
+}
+
+}  // namespace ml

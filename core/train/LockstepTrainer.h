@@ -1,0 +1,63 @@
+#pragma once
+// Trains one or more optimizer runs in lockstep: identical initial weights, identical batch
+// order, one step of every run before the next step. A run that diverges stops alone.
+#include "Random.h"
+#include "data/Dataset.h"
+#include "optim/Optimizer.h"
+#include "train/Experiment.h"
+#include "train/RunControl.h"
+#include "train/TrainingObserver.h"
+
+#include <memory>
+#include <vector>
+
+namespace ml {
+
+class LockstepTrainer {
+public:
+    // Checks the experiment against the data (sizes, loss), builds the networks and optimizers.
+    // Throws InputError naming the field.
+    LockstepTrainer(Experiment experiment, DataSplit data);
+    ~LockstepTrainer();
+
+    void addObserver(TrainingObserver* observer) { observers_.push_back(observer); }
+
+    // Trains until every run has finished or the control asks to stop.
+    void run(RunControl& control);
+
+    const Experiment& experiment() const { return experiment_; }
+    const DataSplit& data() const { return data_; }
+    int runCount() const { return static_cast<int>(runs_.size()); }
+    long totalSteps() const { return totalSteps_; }
+    long stepsPerEpoch() const { return stepsPerEpoch_; }
+    long stepsDone() const { return step_; }
+    const Parameters& initialParameters() const { return initialParameters_; }
+    const Parameters& parameters(int run) const;
+    const Optimizer& optimizer(int run) const;
+    const RunResult& result(int run) const;
+
+private:
+    struct Run;
+    bool anyRunning() const;
+    void nextBatch();
+    void stepRun(int index, Run& run);
+    void evaluate(Run& run, StepMetrics& metrics);
+    bool evaluationDue() const;
+    Snapshot takeSnapshot(int index, const Run& run, float batchLoss) const;
+    void finish(int index, Run& run, RunStatus status);
+
+    Experiment experiment_;
+    DataSplit data_;
+    std::vector<std::unique_ptr<Run>> runs_;
+    std::vector<TrainingObserver*> observers_;
+    Parameters initialParameters_;
+    long batchSize_ = 0;
+    long stepsPerEpoch_ = 0;
+    long totalSteps_ = 0;
+    long step_ = 0;
+    std::vector<Eigen::Index> order_;
+    Batch batch_;
+    Random shuffle_{0};
+};
+
+}  // namespace ml

@@ -1,0 +1,63 @@
+#pragma once
+// What the trainer hands to observers. Plain value types: observers may copy them to another
+// thread and keep them as long as they like.
+#include "nn/Network.h"
+#include "optim/HyperParameters.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace ml {
+
+// One row of metrics.csv: the batch loss before this step's update, and the evaluation after it
+// where one was made (NaN where not).
+struct StepMetrics {
+    int run = 0;
+    long step = 0;  // 1-based
+    int epoch = 0;  // 1-based epoch the step belongs to
+    float trainLoss = NAN;
+    float testLoss = NAN;
+    float testAccuracy = NAN;
+    float fullTrainLoss = NAN;  // loss over the whole training set, at evaluations
+    double wallMs = 0.0;        // this run's own training time so far (evaluation excluded)
+    bool evaluated() const { return !std::isnan(testLoss); }
+};
+
+// One layer's matrices. All are [out x (in + 1)] with the bias in the last column; a quantity
+// the optimizer does not keep is an empty matrix.
+struct LayerSnapshot {
+    Matrix parameters;
+    Matrix gradient;
+    Matrix firstMoment;   // momentum / accumulation / m
+    Matrix secondMoment;  // v, or the sum of squares
+    Matrix update;        // w_after - w_before
+    Vector neuronMeans;   // group means of the first moment (see MomentumAggregation::neuronMeans)
+};
+
+struct Snapshot {
+    int run = 0;
+    std::string label;
+    long step = 0;
+    int epoch = 0;
+    float batchLoss = NAN;
+    MeanScope scope = MeanScope::None;  // how neuronMeans were grouped
+    BiasMode bias = BiasMode::Own;
+    std::vector<LayerSnapshot> layers;
+};
+
+enum class RunStatus { Pending, Running, Done, Stopped, Diverged };
+
+struct RunResult {
+    std::string label;
+    RunStatus status = RunStatus::Pending;
+    long steps = 0;           // updates applied
+    long divergedAtStep = 0;  // when status == Diverged
+    float finalTrainLoss = NAN;  // whole training set, at the last evaluation
+    float finalTestLoss = NAN;
+    float finalTestAccuracy = NAN;
+    double wallMs = 0.0;
+    std::string statusText() const;  // "done", "stopped", "diverged at step 12", ...
+};
+
+}  // namespace ml
