@@ -25,8 +25,10 @@ struct CsvTable {
     bool hasLabel = false;
 };
 
+// A header cell that looks like data, e.g. "5.1" (to hint that the header row is missing).
 bool looksNumeric(std::string_view cell) {
-    return !cell.empty() && cell.find_first_not_of("0123456789.+-eE") == std::string_view::npos;
+    return cell.find_first_of("0123456789") != std::string_view::npos &&
+           cell.find_first_not_of("0123456789.+-eE") == std::string_view::npos;
 }
 
 std::vector<Role> parseHeader(CsvReader& reader, CsvTable& table) {

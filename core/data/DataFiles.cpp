@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace ml {
@@ -56,6 +57,8 @@ QByteArray gzipCompress(QByteArrayView data) {
 }
 
 QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes) {
+    if (gz.size() > static_cast<qsizetype>(std::numeric_limits<uInt>::max()))
+        throw InputError(str(name) + ": compressed data too large (over 4 GiB)");
     ZStream<inflateEnd> s;
     if (inflateInit2(&s.z, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib inflateInit2 failed");
     s.z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));

@@ -12,7 +12,7 @@ namespace ml {
 // Largest uncompressed payload any loader accepts (a guard against lying headers / gzip bombs).
 inline constexpr std::int64_t kMaxPayloadBytes = std::int64_t{1} << 30;  // 1 GiB
 
-// Reads a file or a Qt resource (":/data/...") completely. `what` names it in messages.
+// Reads a file or a Qt resource (":/data/...") completely.
 QByteArray readFileBytes(const QString& path);
 
 // Reads a file; if its name ends in ".gz" it is decompressed (at most kMaxPayloadBytes).

@@ -64,7 +64,6 @@ public:
     }
     // True if the file is not gzip-compressed (so its size on disk is the data size).
     bool isPlain() { return gzdirect(file_) != 0; }
-    std::int64_t offset() { return gzoffset(file_); }
 
 private:
     [[noreturn]] void fail() {
