@@ -18,7 +18,7 @@ void Adam::update(Matrix& parameters, const Matrix& gradient, LayerState& state)
     const Matrix& g = decoupled_ ? gradient : decayedGradient(gradient, parameters, state, hp_.weightDecay);
     const float beta1 = static_cast<float>(hp_.beta1);
     const float beta2 = static_cast<float>(hp_.beta2);
-    aggregation_.accumulate(state.firstMoment, g, beta1, 1.0f - beta1);
+    aggregation_.accumulate(state.firstMoment, g, beta1, 1.0f - beta1, state.groupMeans);
     state.secondMoment = beta2 * state.secondMoment + (1.0f - beta2) * g.cwiseAbs2();
     if (hp_.amsgrad) state.auxiliary = state.auxiliary.cwiseMax(state.secondMoment);
     const Matrix& v = hp_.amsgrad ? state.auxiliary : state.secondMoment;

@@ -11,7 +11,7 @@ void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
 
 void EmaMomentum::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const float beta = static_cast<float>(hp_.momentum);
-    aggregation_.accumulate(state.firstMoment, gradient, beta, 1.0f - beta);
+    aggregation_.accumulate(state.firstMoment, gradient, beta, 1.0f - beta, state.groupMeans);
     state.update = -static_cast<float>(hp_.lr) * state.firstMoment;
     apply(parameters, state);
 }

@@ -9,13 +9,15 @@ Eigen::Index averagedColumns(const Eigen::MatrixXf& buffer, BiasMode bias) {
 }
 }  // namespace
 
-void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer) const {
+void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const {
     const Eigen::Index columns = averagedColumns(buffer, bias_);
     auto block = buffer.leftCols(columns);
     switch (scope_) {
     case MeanScope::None: return;
     case MeanScope::FanIn:
-        for (Eigen::Index j = 0; j < block.rows(); ++j) block.row(j).setConstant(block.row(j).mean());
+        // Column by column: the matrices are column-major, rows are strided.
+        scratch = block.rowwise().mean();
+        for (Eigen::Index i = 0; i < block.cols(); ++i) block.col(i) = scratch;
         return;
     case MeanScope::FanOut:
         for (Eigen::Index i = 0; i < block.cols(); ++i) block.col(i).setConstant(block.col(i).mean());
@@ -24,10 +26,21 @@ void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer) const {
     }
 }
 
+void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer) const {
+    Eigen::VectorXf scratch;
+    aggregate(buffer, scratch);
+}
+
+void MomentumAggregation::accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay,
+                                     float gain, Eigen::VectorXf& scratch) const {
+    aggregate(buffer, scratch);
+    buffer = decay * buffer + gain * gradient;
+}
+
 void MomentumAggregation::accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay,
                                      float gain) const {
-    aggregate(buffer);
-    buffer = decay * buffer + gain * gradient;
+    Eigen::VectorXf scratch;
+    accumulate(buffer, gradient, decay, gain, scratch);
 }
 
 void MomentumAggregation::neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means) const {

@@ -22,9 +22,13 @@ public:
     MeanScope scope() const { return scope_; }
     BiasMode bias() const { return bias_; }
 
-    // In place: every entry in a group becomes the group's mean. No allocation.
+    // In place: every entry in a group becomes the group's mean. `scratch` holds the means
+    // (reused between steps, so the training loop does not allocate).
+    void aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const;
     void aggregate(Eigen::MatrixXf& buffer) const;
     // buffer <- decay * aggregate(buffer) + gain * gradient: the shared first-moment update.
+    void accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain,
+                    Eigen::VectorXf& scratch) const;
     void accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain) const;
 
     // The group means of a layer's first moment, one value per neuron of the scope:

@@ -18,6 +18,7 @@ struct LayerState {
     Matrix auxiliary;     // amsgrad's max v, rmsprop's centred mean or momentum buffer; maybe empty
     Matrix update;        // what the last step added to the parameters
     Matrix scratch;       // g + weight_decay * w, when weight decay is on
+    Vector groupMeans;    // scratch of the momentum aggregation
 };
 
 class Optimizer {

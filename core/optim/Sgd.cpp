@@ -20,7 +20,7 @@ void Sgd::update(Matrix& parameters, const Matrix& gradient, LayerState& state) 
         const float mu = static_cast<float>(hp_.momentum);
         Matrix& b = state.firstMoment;
         if (step_ == 1) b = g;  // PyTorch: the buffer starts as the first gradient, undamped
-        else aggregation_.accumulate(b, g, mu, static_cast<float>(1.0 - hp_.dampening));
+        else aggregation_.accumulate(b, g, mu, static_cast<float>(1.0 - hp_.dampening), state.groupMeans);
         if (nesterov_) state.update = -lr * (g + mu * b);
         else state.update = -lr * b;
     }
