@@ -30,7 +30,7 @@ QJsonValue typedValue(const ParameterField& field, const QString& text, const st
 
 // csv:PATH and idx:DIR are stored with absolute paths so config.json works from anywhere.
 QString absoluteDataSpec(const QString& spec) {
-    for (const QString prefix : {QStringLiteral("csv:"), QStringLiteral("idx:")})
+    for (const QLatin1StringView prefix : {QLatin1StringView("csv:"), QLatin1StringView("idx:")})
         if (spec.startsWith(prefix)) return prefix + QFileInfo(spec.mid(prefix.size())).absoluteFilePath();
     return spec;
 }
@@ -144,6 +144,7 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
 
     for (const char* flag : kTextFlags)
         if (parser.isSet(flag)) json[flag] = parser.value(flag);
+    if (parser.isSet("network")) NetworkSpec::parseSizes(parser.value("network").toStdString(), "--network");
     if (json.contains("data")) json["data"] = absoluteDataSpec(json.value("data").toString());
     for (const char* flag : kCountFlags) {
         if (!parser.isSet(flag)) continue;

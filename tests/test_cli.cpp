@@ -1,0 +1,192 @@
+// momentum-lab-cli train: the files, the exit statuses, the precedence of config and flags,
+// reproduction from config.json, and messages that name the flag or file.
+#include "cli/Cli.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+struct CliResult {
+    int status;
+    QString err;
+};
+
+// Runs the CLI in-process, capturing stderr (stdout is left alone).
+CliResult cli(QStringList arguments) {
+    arguments.prepend("momentum-lab-cli");
+    std::ostringstream captured;
+    std::streambuf* previous = std::cerr.rdbuf(captured.rdbuf());
+    const int status = ml::runCli(arguments);
+    std::cerr.rdbuf(previous);
+    return {status, QString::fromStdString(captured.str())};
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QJsonObject readJson(const QString& path) { return QJsonDocument::fromJson(readAll(path)).object(); }
+
+// The metrics without the wall-time column (which differs between identical runs).
+QStringList lossColumns(const QString& path) {
+    QStringList rows;
+    for (const QByteArray& line : readAll(path).split('\n')) rows << QString(line).section(',', 0, 4);
+    return rows;
+}
+
+const QStringList kSmallXor = {"train", "--network", "2-6-2", "--activation", "tanh", "--loss", "cross-entropy",
+                               "--data", "toy:xor", "--batch", "50", "--steps", "30", "--seed", "3", "--quiet"};
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void singleRunWritesTheRunFolder() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        const CliResult r = cli(kSmallXor + QStringList{"--optimizer", "momentum", "--lr", "0.1", "--out", out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QList<QByteArray> lines = readAll(out + "/metrics.csv").trimmed().split('\n');
+        QCOMPARE(lines.front(), QByteArray("step,epoch,train_loss,test_loss,test_accuracy,wall_ms"));
+        QCOMPARE(lines.size(), 31);
+        QVERIFY(lines[1].startsWith("1,1,"));
+        QVERIFY(lines[8].startsWith("8,1,"));  // 400 samples / 50 = 8 steps per epoch: evaluated
+        QVERIFY(lines[9].startsWith("9,2,"));
+        QVERIFY(!lines[8].split(',')[3].isEmpty());
+        QVERIFY(lines[3].split(',')[3].isEmpty());  // not evaluated at step 3
+        const QJsonObject config = readJson(out + "/config.json");
+        QCOMPARE(config["seed"].toInt(), 3);
+        QCOMPARE(config["runs"].toArray()[0].toObject()["lr"].toDouble(), 0.1);
+        const QJsonObject initial = readJson(out + "/weights_initial.json");
+        const QJsonArray layers = initial["layers"].toArray();
+        QCOMPARE(layers.size(), 2);
+        QCOMPARE(layers[0].toObject()["weight"].toArray().size(), 6);  // one row per output neuron
+        QCOMPARE(layers[0].toObject()["weight"].toArray()[0].toArray().size(), 2);
+        QCOMPARE(layers[1].toObject()["bias"].toArray().size(), 2);
+        QVERIFY(QFile::exists(out + "/weights_final.json"));
+        QVERIFY(!QFile::exists(out + "/summary.csv"));
+    }
+
+    void configJsonReproducesTheRun() {
+        QTemporaryDir tmp;
+        const QString first = tmp.filePath("a"), second = tmp.filePath("b");
+        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--out", first}).status, 0);
+        QCOMPARE(cli({"train", "--config", first + "/config.json", "--out", second, "--quiet"}).status, 0);
+        for (const QString run : {QStringLiteral("momentum"), QStringLiteral("adam")})
+            QCOMPARE(lossColumns(second + "/" + run + "/metrics.csv"), lossColumns(first + "/" + run + "/metrics.csv"));
+        QCOMPARE(readAll(second + "/adam/weights_final.json"), readAll(first + "/adam/weights_final.json"));
+    }
+
+    void severalOptimizersWriteSubfoldersAndSummary() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("cmp");
+        const CliResult r = cli(kSmallXor + QStringList{"--optimizer", "momentum,neuron-mean,adam:lr=0.002,momentum:momentum-mean=fan-out",
+                                                        "--lr", "0.05", "--out", out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QList<QByteArray> summary = readAll(out + "/summary.csv").trimmed().split('\n');
+        QCOMPARE(summary.front(), QByteArray("optimizer,final_train_loss,final_test_loss,final_test_accuracy,steps,wall_ms,status"));
+        QCOMPARE(summary.size(), 5);
+        QVERIFY(summary[4].startsWith("momentum-2,"));
+        QVERIFY(summary[1].endsWith(",30,") == false && summary[1].endsWith("done"));
+        const QJsonArray runs = readJson(out + "/config.json")["runs"].toArray();
+        QCOMPARE(runs[0].toObject()["lr"].toDouble(), 0.05);   // the flag
+        QCOMPARE(runs[2].toObject()["lr"].toDouble(), 0.002);  // the per-run value beats the flag
+        QCOMPARE(runs[3].toObject()["momentum-mean"].toString(), QString("fan-out"));
+        QCOMPARE(runs[1].toObject()["momentum-mean"].toString(), QString());  // neuron-mean: fixed fan-in
+        for (const char* run : {"momentum", "neuron-mean", "adam", "momentum-2"})
+            QVERIFY2(QFile::exists(out + "/" + run + "/metrics.csv"), run);
+    }
+
+    void flagsOverrideTheConfigFile() {
+        QTemporaryDir tmp;
+        const QString config = tmp.filePath("exp.json");
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"network":"2-6-2","activation":"tanh","loss":"cross-entropy","data":"toy:xor","batch":50,
+                       "epochs":2,"runs":[{"optimizer":"momentum","lr":0.3}]})");
+        file.close();
+        const QString out = tmp.filePath("run");
+        QCOMPARE(cli({"train", "--config", config, "--lr", "0.02", "--steps", "5", "--out", out, "--quiet"}).status, 0);
+        const QJsonObject resolved = readJson(out + "/config.json");
+        QCOMPARE(resolved["runs"].toArray()[0].toObject()["lr"].toDouble(), 0.02);
+        QCOMPARE(resolved["steps"].toInt(), 5);
+        QCOMPARE(resolved["epochs"].toInt(), 0);
+    }
+
+    void initWeightsAreUsedAndChecked() {
+        QTemporaryDir tmp;
+        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "sgd", "--out", tmp.filePath("a")}).status, 0);
+        const QString weights = tmp.filePath("a/weights_final.json");
+        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "sgd", "--init", weights, "--out", tmp.filePath("b")}).status, 0);
+        QCOMPARE(readJson(tmp.filePath("b/weights_initial.json")), readJson(weights));
+        const CliResult wrong = cli({"train", "--network", "2-5-2", "--loss", "cross-entropy", "--data", "toy:xor",
+                                     "--steps", "3", "--optimizer", "sgd", "--init", weights, "--out", tmp.filePath("c")});
+        QCOMPARE(wrong.status, 2);
+        QVERIFY2(wrong.err.contains(weights) && wrong.err.contains("layer 0"), qPrintable(wrong.err));
+    }
+
+    void divergedRunExitsWithThreeAndKeepsFiles() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("wild");
+        const CliResult r = cli({"train", "--network", "1-4-1", "--activation", "identity", "--loss", "mse", "--data",
+                                 "toy:sine", "--steps", "60", "--optimizer", "sgd:lr=50,momentum:lr=0.01", "--out", out,
+                                 "--quiet"});
+        QCOMPARE(r.status, 3);
+        QVERIFY2(r.err.contains("diverged at step"), qPrintable(r.err));
+        QVERIFY(readAll(out + "/summary.csv").contains("diverged at step"));
+        QCOMPARE(readAll(out + "/momentum/metrics.csv").trimmed().split('\n').size(), 61);
+        QVERIFY(QFile::exists(out + "/sgd/weights_final.json"));
+    }
+
+    void badInputIsRefusedWithAMessage_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        const QStringList base = {"train", "--data", "toy:sine", "--network", "1-2-2-1", "--steps", "3", "--out", "/tmp/ml-cli-never"};
+        QTest::newRow("negative lr") << base + QStringList{"--optimizer", "sgd", "--lr", "-1"} << "--lr";
+        QTest::newRow("momentum 1") << base + QStringList{"--optimizer", "momentum", "--momentum", "1"} << "--momentum";
+        QTest::newRow("nesterov dampening") << base + QStringList{"--optimizer", "nesterov", "--dampening", "0.5"} << "dampening";
+        QTest::newRow("unknown optimizer") << base + QStringList{"--optimizer", "lion"} << "unknown 'lion'";
+        QTest::newRow("unknown inline key") << base + QStringList{"--optimizer", "sgd:beta1=0.5"} << "sgd has no hyper-parameter 'beta1'";
+        QTest::newRow("bad network") << QStringList{"train", "--network", "1-x-1", "--steps", "3", "--optimizer", "sgd", "--out", "/tmp/x"} << "--network";
+        QTest::newRow("steps and epochs missing") << QStringList{"train", "--optimizer", "sgd", "--out", "/tmp/x"} << "--steps";
+        QTest::newRow("missing out") << QStringList{"train", "--optimizer", "sgd", "--steps", "3"} << "--out";
+        QTest::newRow("missing config") << QStringList{"train", "--config", "/nonexistent/exp.json", "--out", "/tmp/x"} << "/nonexistent/exp.json";
+        QTest::newRow("unknown data") << base + QStringList{"--optimizer", "sgd", "--data", "toy:moons"} << "toy:moons";
+        QTest::newRow("unknown flag") << base + QStringList{"--optimizer", "sgd", "--learning-rate", "1"} << "learning-rate";
+        QTest::newRow("bad scope") << base + QStringList{"--optimizer", "momentum", "--momentum-mean", "rows"} << "--momentum-mean";
+    }
+    void badInputIsRefusedWithAMessage() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const CliResult r = cli(arguments);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY(!QFile::exists("/tmp/ml-cli-never/metrics.csv"));
+    }
+
+    void malformedConfigNamesTheFile() {
+        QTemporaryDir tmp;
+        const QString config = tmp.filePath("broken.json");
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"network\": \"1-2-1\", ");
+        file.close();
+        const CliResult r = cli({"train", "--config", config, "--out", tmp.filePath("o")});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(config) && r.err.contains("invalid JSON"), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,258 @@
+// The lockstep trainer: determinism, identical starts, divergence, stop/pause from another
+// thread, snapshots, evaluation schedule, experiment JSON.
+#include "InputError.h"
+#include "data/DataRegistry.h"
+#include "optim/OptimizerCatalog.h"
+#include "train/LockstepTrainer.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+#include <chrono>
+#include <thread>
+
+using namespace ml;
+
+namespace {
+
+RunSpec run(const std::string& optimizer, double lr, const std::string& label = {}) {
+    RunSpec spec{label.empty() ? optimizer : label, optimizer, optimizerInfo(optimizer).defaults};
+    spec.hp.lr = lr;
+    return spec;
+}
+
+Experiment xorExperiment(std::vector<RunSpec> runs, long steps = 40, long batch = 100) {
+    Experiment e;
+    e.network.sizes = {2, 8, 2};
+    e.network.activation = Activation::Tanh;
+    e.network.loss = LossKind::CrossEntropy;
+    e.data = "toy:xor";
+    e.batchSize = batch;
+    e.steps = steps;
+    e.runs = std::move(runs);
+    return e;
+}
+
+LockstepTrainer makeTrainer(const Experiment& e) { return LockstepTrainer(e, loadDataSplit(e.data, e.seed)); }
+
+bool sameParameters(const Parameters& a, const Parameters& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t l = 0; l < a.size(); ++l)
+        if (a[l].rows() != b[l].rows() || a[l].cols() != b[l].cols() || a[l] != b[l]) return false;
+    return true;
+}
+
+struct Recorder : TrainingObserver {
+    long every = 0;
+    std::vector<StepMetrics> metrics;
+    std::vector<Snapshot> snapshots;
+    std::vector<RunResult> finished;
+    void stepFinished(const StepMetrics& m) override { metrics.push_back(m); }
+    bool wantsSnapshot(int, long step) override { return every > 0 && step % every == 0; }
+    void snapshotTaken(const Snapshot& s) override { snapshots.push_back(s); }
+    void runFinished(int, const RunResult& r) override { finished.push_back(r); }
+};
+
+}  // namespace
+
+class TestTrain : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sameSeedGivesBitIdenticalRuns() {
+        const Experiment e = xorExperiment({run("momentum", 0.1), run("adam", 0.01)});
+        LockstepTrainer a = makeTrainer(e), b = makeTrainer(e);
+        RunControl ca, cb;
+        a.run(ca);
+        b.run(cb);
+        for (int r = 0; r < 2; ++r) QVERIFY(sameParameters(a.parameters(r), b.parameters(r)));
+        Experiment other = e;
+        other.seed = 8;
+        LockstepTrainer c = makeTrainer(other);
+        QVERIFY(!sameParameters(a.initialParameters(), c.initialParameters()));
+    }
+
+    void runsStartIdenticalAndSeeTheSameBatches() {
+        // Two identical optimizers under different labels must stay bit-identical step by step.
+        const Experiment e = xorExperiment({run("momentum", 0.1, "a"), run("momentum", 0.1, "b"), run("sgd", 0.1)});
+        LockstepTrainer trainer = makeTrainer(e);
+        for (int r = 0; r < 3; ++r) QVERIFY(sameParameters(trainer.parameters(r), trainer.initialParameters()));
+        Recorder recorder;
+        trainer.addObserver(&recorder);
+        RunControl control;
+        trainer.run(control);
+        QVERIFY(sameParameters(trainer.parameters(0), trainer.parameters(1)));
+        QVERIFY(!sameParameters(trainer.parameters(0), trainer.parameters(2)));
+        QCOMPARE(recorder.metrics.size(), std::size_t(3 * 40));
+        for (std::size_t i = 0; i < recorder.metrics.size(); i += 3)
+            QCOMPARE(recorder.metrics[i].trainLoss, recorder.metrics[i + 1].trainLoss);
+    }
+
+    void divergedRunStopsAloneAndOthersGoOn() {
+        // Identity network on sine with a far too large step: the weights grow geometrically.
+        Experiment e = xorExperiment({run("sgd", 50.0, "wild"), run("momentum", 0.01)}, 40, 0);
+        e.network = {{1, 4, 1}, Activation::Identity, LossKind::Mse};
+        e.data = "toy:sine";
+        LockstepTrainer trainer = makeTrainer(e);
+        RunControl control;
+        trainer.run(control);
+        QVERIFY(trainer.result(0).status == RunStatus::Diverged);
+        QVERIFY(trainer.result(0).divergedAtStep > 0);
+        QCOMPARE(trainer.result(0).statusText(), "diverged at step " + std::to_string(trainer.result(0).divergedAtStep));
+        QVERIFY(trainer.result(1).status == RunStatus::Done);
+        QCOMPARE(trainer.result(1).steps, 40L);
+    }
+
+    void stopFromAnotherThread() {
+        LockstepTrainer trainer = makeTrainer(xorExperiment({run("momentum", 0.1)}, 100000000));
+        RunControl control;
+        std::thread worker([&] { trainer.run(control); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        control.requestStop();
+        worker.join();
+        QVERIFY(trainer.result(0).status == RunStatus::Stopped);
+        QVERIFY(trainer.stepsDone() > 0);
+        QVERIFY(trainer.stepsDone() < 100000000);
+        QVERIFY(std::isfinite(trainer.result(0).finalTestLoss));
+    }
+
+    void pauseStepOnceAndResume() {
+        LockstepTrainer trainer = makeTrainer(xorExperiment({run("momentum", 0.1)}, 30));
+        RunControl control;
+        control.setPaused(true);
+        std::thread worker([&] { trainer.run(control); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        QCOMPARE(trainer.stepsDone(), 0L);
+        control.stepOnce();
+        QTRY_COMPARE(trainer.stepsDone(), 1L);
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        QCOMPARE(trainer.stepsDone(), 1L);
+        control.setPaused(false);
+        worker.join();
+        QCOMPARE(trainer.stepsDone(), 30L);
+    }
+
+    void speedLimitSlowsTheLoop() {
+        LockstepTrainer trainer = makeTrainer(xorExperiment({run("momentum", 0.1)}, 10));
+        RunControl control;
+        control.setMaxStepsPerSecond(100.0);
+        const auto start = std::chrono::steady_clock::now();
+        trainer.run(control);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        QVERIFY2(ms >= 80.0, qPrintable(QString("10 steps at 100 steps/s took %1 ms").arg(ms)));
+    }
+
+    void snapshotsOnlyWhenAskedAndConsistent() {
+        Experiment e = xorExperiment({run("neuron-mean", 0.1), run("sgd", 0.1)}, 12);
+        LockstepTrainer quiet = makeTrainer(e);
+        Recorder none;
+        quiet.addObserver(&none);
+        RunControl c1;
+        quiet.run(c1);
+        QVERIFY(none.snapshots.empty());
+
+        LockstepTrainer trainer = makeTrainer(e);
+        Recorder recorder;
+        recorder.every = 1;
+        trainer.addObserver(&recorder);
+        RunControl c2;
+        trainer.run(c2);
+        QCOMPARE(recorder.snapshots.size(), std::size_t(24));
+        const Snapshot& previous = recorder.snapshots[2 * 4];
+        const Snapshot& current = recorder.snapshots[2 * 5];
+        QCOMPARE(current.run, 0);
+        QCOMPARE(current.step, 6L);
+        QVERIFY(current.scope == MeanScope::FanIn);
+        QCOMPARE(current.layers.size(), std::size_t(2));
+        for (std::size_t l = 0; l < current.layers.size(); ++l) {
+            const LayerSnapshot& layer = current.layers[l];
+            QVERIFY((layer.parameters - previous.layers[l].parameters - layer.update).cwiseAbs().maxCoeff() < 1e-6f);
+            const Vector rowMeans = weightsOf(layer.firstMoment).rowwise().mean();
+            QVERIFY((layer.neuronMeans - rowMeans).cwiseAbs().maxCoeff() < 1e-6f);
+            QCOMPARE(layer.secondMoment.size(), Eigen::Index(0));  // momentum keeps no second moment
+        }
+        const Snapshot& sgd = recorder.snapshots[1];
+        QCOMPARE(sgd.run, 1);
+        QCOMPARE(sgd.layers[0].firstMoment.size(), Eigen::Index(0));
+    }
+
+    void evaluationEveryNStepsAndAtEpochEnds() {
+        // toy:xor has 400 training samples: batch 100 -> epochs end at steps 4, 8.
+        Experiment e = xorExperiment({run("momentum", 0.1)}, 10);
+        e.evalEvery = 3;
+        LockstepTrainer trainer = makeTrainer(e);
+        Recorder recorder;
+        trainer.addObserver(&recorder);
+        RunControl control;
+        trainer.run(control);
+        std::vector<long> evaluated;
+        for (const StepMetrics& m : recorder.metrics)
+            if (m.evaluated()) evaluated.push_back(m.step);
+        QCOMPARE(evaluated, (std::vector<long>{3, 4, 6, 8, 9, 10}));
+        QCOMPARE(recorder.metrics[4].epoch, 2);
+        QVERIFY(recorder.metrics.back().testAccuracy >= 0.0f && recorder.metrics.back().testAccuracy <= 1.0f);
+    }
+
+    void networkMustFitTheData() {
+        Experiment e = xorExperiment({run("momentum", 0.1)});
+        e.network.sizes = {3, 4, 2};
+        try {
+            makeTrainer(e);
+            QFAIL("expected InputError");
+        } catch (const InputError& error) {
+            QVERIFY2(QString(error.what()).contains("--network 3-4-2"), error.what());
+        }
+        e.network.sizes = {2, 4, 2};
+        e.data = "toy:sine";
+        e.network.sizes = {1, 4, 1};
+        try {
+            makeTrainer(e);
+            QFAIL("expected InputError");
+        } catch (const InputError& error) {
+            QVERIFY2(QString(error.what()).contains("--loss cross-entropy"), error.what());
+        }
+    }
+
+    void experimentJsonRoundTrip() {
+        Experiment e = xorExperiment({run("momentum", 0.05), run("adam", 0.002)});
+        e.runs[0].hp.momentumMean = MeanScope::FanOut;
+        e.runs[0].hp.bias = BiasMode::Join;
+        e.runs[1].hp.amsgrad = true;
+        e.evalEvery = 7;
+        e.seed = 123;
+        const Experiment back = experimentFromJson(toJson(e), "test");
+        QCOMPARE(QJsonDocument(toJson(back)).toJson(), QJsonDocument(toJson(e)).toJson());
+        QVERIFY(back.runs[0].hp == e.runs[0].hp);
+        QCOMPARE(back.runs[1].hp.amsgrad, true);
+    }
+
+    void experimentJsonErrorsNameTheField() {
+        QJsonObject json = toJson(xorExperiment({run("momentum", 0.05)}));
+        QJsonArray runs = json["runs"].toArray();
+        QJsonObject first = runs[0].toObject();
+        first["lr"] = -1.0;
+        runs[0] = first;
+        json["runs"] = runs;
+        try {
+            experimentFromJson(json, "EXP.json");
+            QFAIL("expected InputError");
+        } catch (const InputError& error) {
+            QVERIFY2(QString(error.what()).contains("EXP.json: runs[0].lr"), error.what());
+        }
+        json = toJson(xorExperiment({run("momentum", 0.05)}));
+        json["colour"] = "red";
+        QVERIFY_THROWS_EXCEPTION(InputError, experimentFromJson(json, "EXP.json"));
+    }
+
+    void presetsLoad() {
+        const auto& list = presets();
+        QVERIFY(list.size() >= 3);
+        QCOMPARE(list.front().experiment.data, std::string("toy:sine"));
+        QCOMPARE(list.front().experiment.runs.size(), std::size_t(2));
+        QCOMPARE(list.front().experiment.runs[1].optimizer, std::string("neuron-mean"));
+        for (const Preset& preset : list) preset.experiment.validate();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrain)
+#include "test_train.moc"
