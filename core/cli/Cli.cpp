@@ -10,6 +10,7 @@
 #include "train/RunFolder.h"
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 
 #include <atomic>
 #include <csignal>
@@ -52,7 +53,10 @@ int parse(QCommandLineParser& parser, const QStringList& arguments, const char* 
         return kExitBadInput;
     }
     if (parser.isSet(help)) {
-        std::cout << parser.helpText().toStdString();
+        // The parser names the program only; the command belongs in the usage line too.
+        QString text = parser.helpText();
+        text.replace(QRegularExpression("^Usage: \\S+"), "Usage: momentum-lab-cli " + arguments.value(1));
+        std::cout << text.toStdString();
         return kExitOk;
     }
     if (!parser.positionalArguments().isEmpty()) {

@@ -8,6 +8,7 @@
 #include "train/RunControl.h"
 #include "train/TrainingObserver.h"
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -30,7 +31,8 @@ public:
     int runCount() const { return static_cast<int>(runs_.size()); }
     long totalSteps() const { return totalSteps_; }
     long stepsPerEpoch() const { return stepsPerEpoch_; }
-    long stepsDone() const { return step_; }
+    // Safe to read from another thread (e.g. for a progress display).
+    long stepsDone() const { return step_.load(std::memory_order_relaxed); }
     const Parameters& initialParameters() const { return initialParameters_; }
     const Parameters& parameters(int run) const;
     const Optimizer& optimizer(int run) const;
@@ -54,7 +56,7 @@ private:
     long batchSize_ = 0;
     long stepsPerEpoch_ = 0;
     long totalSteps_ = 0;
-    long step_ = 0;
+    std::atomic<long> step_{0};
     std::vector<Eigen::Index> order_;
     Batch batch_;
     Random shuffle_{0};
