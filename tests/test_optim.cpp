@@ -1,0 +1,856 @@
+// Optimizer tests: golden values per update rule (computed independently, see the reference
+// script at the end of this file), the first-moment aggregation formulas, aggregated rules on the
+// first step, neuron-mean == momentum --momentum-mean fan-in, hyper-parameter validation, and
+// LayerState::update == w_after - w_before.
+#include "InputError.h"
+#include "optim/MomentumAggregation.h"
+#include "optim/OptimizerCatalog.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+using ml::BiasMode;
+using ml::HyperParameters;
+using ml::Matrix;
+using ml::MeanScope;
+using ml::Parameters;
+
+using Values = QList<double>;  // a 2x3 layer, row-major
+Q_DECLARE_METATYPE(ml::HyperParameters)
+Q_DECLARE_METATYPE(ml::MeanScope)
+Q_DECLARE_METATYPE(ml::BiasMode)
+
+namespace {
+
+// The message of the ml::InputError that f throws, or "" if it throws none.
+template <typename F>
+QString inputErrorOf(F&& f) {
+    try {
+        f();
+    } catch (const ml::InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+HyperParameters defaultsOf(const char* name) { return ml::optimizerInfo(name).defaults; }
+
+Matrix layer(const Values& v) {
+    Matrix m(2, 3);
+    for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 3; ++c) m(r, c) = static_cast<float>(v[r * 3 + c]);
+    return m;
+}
+
+// The fixed problem of the golden tests: W (2 neurons x (2 inputs + bias)), two gradients.
+const Values kW0{0.5, -1.0, 0.25, 1.5, 0.75, -0.5};
+const Values kG1{0.2, -0.4, 0.1, -0.3, 0.6, 0.5};
+const Values kG2{-0.1, 0.3, 0.2, 0.4, -0.02, -0.05};
+
+// |got - expected| <= rel * max(1, |expected|), entry by entry, with a readable failure.
+bool closeTo(const Matrix& got, const Values& expected, double rel, QString& why) {
+    for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 3; ++c) {
+            const double e = expected[r * 3 + c];
+            const double g = got(r, c);
+            if (!(std::abs(g - e) <= rel * std::max(1.0, std::abs(e)))) {
+                why = QString("entry (%1,%2): got %3, expected %4").arg(r).arg(c).arg(g, 0, 'g', 9).arg(e, 0, 'g', 9);
+                return false;
+            }
+        }
+    return true;
+}
+
+bool closeTo(const Matrix& got, const Matrix& expected, double tolerance, QString& why) {
+    if (got.rows() != expected.rows() || got.cols() != expected.cols()) {
+        why = QString("shape %1x%2, expected %3x%4").arg(got.rows()).arg(got.cols()).arg(expected.rows()).arg(expected.cols());
+        return false;
+    }
+    for (Eigen::Index r = 0; r < got.rows(); ++r)
+        for (Eigen::Index c = 0; c < got.cols(); ++c)
+            if (!(std::abs(got(r, c) - expected(r, c)) <= tolerance * std::max(1.0f, std::abs(expected(r, c))))) {
+                why = QString("entry (%1,%2): got %3, expected %4").arg(r).arg(c)
+                          .arg(got(r, c), 0, 'g', 9).arg(expected(r, c), 0, 'g', 9);
+                return false;
+            }
+    return true;
+}
+
+// A deterministic two-layer problem (2x3 and 1x3) and a gradient that changes every step.
+Parameters twoLayers() {
+    Matrix a(2, 3), b(1, 3);
+    a << 0.3f, -0.7f, 0.1f, 0.9f, 0.2f, -0.4f;
+    b << -0.6f, 0.5f, 0.05f;
+    return {a, b};
+}
+Parameters gradientAt(int t) {
+    Parameters g = twoLayers();
+    for (Matrix& m : g)
+        for (Eigen::Index r = 0; r < m.rows(); ++r)
+            for (Eigen::Index c = 0; c < m.cols(); ++c)
+                m(r, c) = 0.5f * std::sin(1.7f * static_cast<float>(t) + 0.9f * static_cast<float>(r) +
+                                          2.3f * static_cast<float>(c) + static_cast<float>(m.rows()));
+    return g;
+}
+
+HyperParameters withMean(const char* name, MeanScope scope, BiasMode bias) {
+    HyperParameters h = defaultsOf(name);
+    h.momentumMean = scope;
+    h.bias = bias;
+    return h;
+}
+
+struct GoldenRow {
+    const char* label;
+    const char* name;
+    HyperParameters hp;
+    Values afterStep1;
+    Values afterStep2;
+};
+
+// W0 = [[0.5, -1, 0.25], [1.5, 0.75, -0.5]] (last column: biases)
+// g1 = [[0.2, -0.4, 0.1], [-0.3, 0.6, 0.5]],  g2 = [[-0.1, 0.3, 0.2], [0.4, -0.02, -0.05]]
+// Expected W1, W2 printed by the reference script at the end of this file (Python doubles, no
+// code under test), following torch.optim's documented algorithms:
+//  sgd:         g <- g + wd*w;  w <- w - lr*g
+//  momentum:    g <- g + wd*w;  b1 = g;  b_t = mu*Agg(b_{t-1}) + (1-tau)*g;  w <- w - lr*b
+//  nesterov:    as momentum, then w <- w - lr*(g + mu*b)
+//  neuron-mean: momentum with Agg = fan-in (row mean; join includes the bias column)
+//  sgdm-ema:    m0 = 0;  m <- beta*Agg(m) + (1-beta)*g;  w <- w - lr*m
+//  adagrad:     g <- g + wd*w;  s <- s + g^2 (s0 = initial_accumulator);
+//               w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)
+//  rmsprop:     g <- g + wd*w;  v <- alpha*v + (1-alpha)*g^2;  centered: c <- alpha*c + (1-alpha)*g,
+//               d = sqrt(v - c^2)+eps, else d = sqrt(v)+eps;  momentum: b <- mu*b + g/d, w <- w - lr*b,
+//               else w <- w - lr*g/d
+//  adam:        g <- g + wd*w;  m <- b1*Agg(m) + (1-b1)*g;  v <- b2*v + (1-b2)*g^2;
+//               vhat = max(vhat, v) with amsgrad, else v;
+//               w <- w - lr/(1-b1^t) * m/(sqrt(vhat)/sqrt(1-b2^t) + eps)
+//  adamw:       w <- w*(1 - lr*wd), then the adam step on the undecayed g
+// Agg (--momentum-mean / --bias): identity for none; fan-in: row means; fan-out: column means;
+// layer: one mean; own leaves the bias column alone, join includes it.
+const std::vector<GoldenRow>& goldenRows() {
+    static const std::vector<GoldenRow> table = [] {
+    std::vector<GoldenRow> rows;
+    {
+        HyperParameters h = defaultsOf("sgd");
+        h.lr = 0.1; h.weightDecay = 0.0;
+        rows.push_back({"sgd", "sgd", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.49, -0.99, 0.22, 1.49, 0.692, -0.545}});
+    }
+    {
+        HyperParameters h = defaultsOf("sgd");
+        h.lr = 0.1; h.weightDecay = 0.1;
+        rows.push_back({"sgd weight_decay", "sgd", h,
+                        {0.475, -0.95, 0.2375, 1.515, 0.6825, -0.545},
+                        {0.48025, -0.9705, 0.215125, 1.45985, 0.677675, -0.53455}});
+    }
+    {
+        HyperParameters h = defaultsOf("momentum");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"momentum", "momentum", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.472, -0.954, 0.211, 1.517, 0.638, -0.59}});
+    }
+    {
+        HyperParameters h = defaultsOf("momentum");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.5; h.weightDecay = 0.1;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"momentum dampening weight_decay", "momentum", h,
+                        {0.475, -0.95, 0.2375, 1.515, 0.6825, -0.545},
+                        {0.455125, -0.91525, 0.2150625, 1.500925, 0.6193375, -0.580275}});
+    }
+    {
+        HyperParameters h = defaultsOf("nesterov");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"nesterov", "nesterov", h,
+                        {0.462, -0.924, 0.231, 1.557, 0.636, -0.595},
+                        {0.4648, -0.9486, 0.1849, 1.5053, 0.5912, -0.626}});
+    }
+    {
+        HyperParameters h = defaultsOf("nesterov");
+        h.lr = 0.1; h.momentum = 0.8; h.dampening = 0.0; h.weightDecay = 0.05;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"nesterov weight_decay", "nesterov", h,
+                        {0.4595, -0.919, 0.22975, 1.5405, 0.63525, -0.5855},
+                        {0.4589645, -0.935929, 0.18448225, 1.4690355, 0.59233275, -0.6016305}});
+    }
+    {
+        HyperParameters h = defaultsOf("nesterov");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0;
+        h.momentumMean = MeanScope::FanIn; h.bias = BiasMode::Join;
+        rows.push_back({"nesterov fan-in join", "nesterov", h,
+                        {0.462, -0.924, 0.231, 1.557, 0.636, -0.595},
+                        {0.4837, -0.9783, 0.1957, 1.4594, 0.6182, -0.6071}});
+    }
+    {
+        HyperParameters h = defaultsOf("momentum");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0;
+        h.momentumMean = MeanScope::FanOut; h.bias = BiasMode::Own;
+        rows.push_back({"momentum fan-out own", "momentum", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.4945, -0.999, 0.211, 1.4945, 0.683, -0.59}});
+    }
+    {
+        HyperParameters h = defaultsOf("neuron-mean");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0;
+        h.momentumMean = MeanScope::FanIn; h.bias = BiasMode::Own;
+        rows.push_back({"neuron-mean own", "neuron-mean", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.499, -0.981, 0.211, 1.4765, 0.6785, -0.59}});
+    }
+    {
+        HyperParameters h = defaultsOf("neuron-mean");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0;
+        h.momentumMean = MeanScope::FanIn; h.bias = BiasMode::Join;
+        rows.push_back({"neuron-mean join", "neuron-mean", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.493, -0.987, 0.223, 1.466, 0.668, -0.569}});
+    }
+    {
+        HyperParameters h = defaultsOf("sgdm-ema");
+        h.lr = 0.1; h.momentum = 0.9; h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"sgdm-ema", "sgdm-ema", h,
+                        {0.498, -0.996, 0.249, 1.503, 0.744, -0.505},
+                        {0.4972, -0.9954, 0.2461, 1.5017, 0.7388, -0.509}});
+    }
+    {
+        HyperParameters h = defaultsOf("sgdm-ema");
+        h.lr = 0.1; h.momentum = 0.5; h.momentumMean = MeanScope::Layer; h.bias = BiasMode::Join;
+        rows.push_back({"sgdm-ema layer join", "sgdm-ema", h,
+                        {0.49, -0.98, 0.245, 1.515, 0.72, -0.525},
+                        {0.492083333, -0.997916667, 0.232083333, 1.49208333, 0.718083333, -0.525416667}});
+    }
+    {
+        HyperParameters h = defaultsOf("adagrad");
+        h.lr = 0.1; h.eps = 1e-10; h.lrDecay = 0.0; h.initialAccumulator = 0.0; h.weightDecay = 0.0;
+        rows.push_back({"adagrad", "adagrad", h,
+                        {0.4, -0.9, 0.15, 1.6, 0.65, -0.6},
+                        {0.44472136, -0.96, 0.060557281, 1.52, 0.653331483, -0.590049628}});
+    }
+    {
+        HyperParameters h = defaultsOf("adagrad");
+        h.lr = 0.1; h.eps = 1e-10; h.lrDecay = 0.5; h.initialAccumulator = 0.1; h.weightDecay = 0.0;
+        rows.push_back({"adagrad lr_decay initial_accumulator", "adagrad", h,
+                        {0.446547752, -0.921553546, 0.219848866, 1.56882472, 0.661534826, -0.584515425},
+                        {0.463761011, -0.955359716, 0.185422347, 1.52374983, 0.663499865, -0.578901079}});
+    }
+    {
+        HyperParameters h = defaultsOf("adagrad");
+        h.lr = 0.1; h.eps = 1e-10; h.lrDecay = 0.0; h.initialAccumulator = 0.0; h.weightDecay = 0.15;
+        rows.push_back({"adagrad weight_decay", "adagrad", h,
+                        {0.4, -0.9, 0.15, 1.6, 0.65, -0.6},
+                        {0.414393985, -0.928734789, 0.0649327714, 1.50067965, 0.639186587, -0.568712642}});
+    }
+    {
+        HyperParameters h = defaultsOf("rmsprop");
+        h.lr = 0.01; h.alpha = 0.99; h.eps = 1e-08; h.momentum = 0.0; h.centered = false; h.weightDecay = 0.0;
+        rows.push_back({"rmsprop", "rmsprop", h,
+                        {0.40000005, -0.900000025, 0.1500001, 1.59999997, 0.650000017, -0.59999998},
+                        {0.444901355, -0.960192939, 0.0604678439, 1.51985559, 0.653348264, -0.589999982}});
+    }
+    {
+        HyperParameters h = defaultsOf("rmsprop");
+        h.lr = 0.01; h.alpha = 0.99; h.eps = 1e-08; h.momentum = 0.0; h.centered = true; h.weightDecay = 0.0;
+        rows.push_back({"rmsprop centered", "rmsprop", h,
+                        {0.399496269, -0.899496244, 0.149496319, 1.60050375, 0.649496235, -0.600503761},
+                        {0.444441109, -0.959700328, 0.059151092, 1.5203423, 0.652860049, -0.590463921}});
+    }
+    {
+        HyperParameters h = defaultsOf("rmsprop");
+        h.lr = 0.01; h.alpha = 0.99; h.eps = 1e-08; h.momentum = 0.9; h.centered = false; h.weightDecay = 0.0;
+        rows.push_back({"rmsprop momentum", "rmsprop", h,
+                        {0.40000005, -0.900000025, 0.1500001, 1.59999997, 0.650000017, -0.59999998},
+                        {0.3549014, -0.870192962, -0.0295320661, 1.60985556, 0.563348279, -0.679999964}});
+    }
+    {
+        HyperParameters h = defaultsOf("rmsprop");
+        h.lr = 0.01; h.alpha = 0.9; h.eps = 1e-08; h.momentum = 0.5; h.centered = true; h.weightDecay = 0.1;
+        rows.push_back({"rmsprop centered momentum weight_decay", "rmsprop", h,
+                        {0.466666671, -0.966666669, 0.216666676, 1.53333333, 0.716666668, -0.533333331},
+                        {0.457117605, -0.9626039, 0.169269799, 1.51851826, 0.69731137, -0.542378589}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.0; h.amsgrad = false;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adam", "adam", h,
+                        {0.400000005, -0.900000002, 0.15000001, 1.6, 0.650000002, -0.599999998},
+                        {0.373366303, -0.891067502, 0.0534818135, 1.58064896, 0.585511728, -0.659264848}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.9; h.eps = 1e-08; h.weightDecay = 0.0; h.amsgrad = true;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adam amsgrad", "adam", h,
+                        {0.400000005, -0.900000002, 0.15000001, 1.6, 0.650000002, -0.599999998},
+                        {0.372939603, -0.891001577, 0.0549563547, 1.58078864, 0.587125395, -0.658038096}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.1; h.amsgrad = false;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adam weight_decay", "adam", h,
+                        {0.400000004, -0.900000002, 0.150000008, 1.59999999, 0.650000001, -0.599999998},
+                        {0.352220525, -0.867054117, 0.0519948151, 1.54544657, 0.578190343, -0.64740945}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.8; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.0; h.amsgrad = false;
+        h.momentumMean = MeanScope::Layer; h.bias = BiasMode::Own;
+        rows.push_back({"adam layer own", "adam", h,
+                        {0.400000005, -0.900000002, 0.15000001, 1.6, 0.650000002, -0.599999998},
+                        {0.428113357, -0.950286672, 0.0516328059, 1.53400799, 0.650000002, -0.654737672}});
+    }
+    {
+        HyperParameters h = defaultsOf("adamw");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.1; h.amsgrad = false;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adamw", "adamw", h,
+                        {0.395000005, -0.890000002, 0.14750001, 1.585, 0.642500002, -0.594999998},
+                        {0.364416303, -0.872167502, 0.0495068134, 1.54979896, 0.571586728, -0.648314848}});
+    }
+    {
+        HyperParameters h = defaultsOf("adamw");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.9; h.eps = 1e-08; h.weightDecay = 0.1; h.amsgrad = true;
+        h.momentumMean = MeanScope::FanOut; h.bias = BiasMode::Join;
+        rows.push_back({"adamw amsgrad fan-out join", "adamw", h,
+                        {0.395000005, -0.890000002, 0.14750001, 1.585, 0.642500002, -0.594999998},
+                        {0.440096983, -0.939589766, -0.00801125896, 1.51668822, 0.627611112, -0.620970952}});
+    }
+    return rows;
+    }();
+    return table;
+}
+
+}  // namespace
+
+class TestOptim : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // ------------------------------------------------------------ golden values over two steps
+    void goldenTwoSteps_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<HyperParameters>("hp");
+        QTest::addColumn<Values>("afterStep1");
+        QTest::addColumn<Values>("afterStep2");
+        for (const GoldenRow& row : goldenRows())
+            QTest::newRow(row.label) << QString(row.name) << row.hp << row.afterStep1 << row.afterStep2;
+    }
+    void goldenTwoSteps() {
+        QFETCH(QString, name);
+        QFETCH(HyperParameters, hp);
+        QFETCH(Values, afterStep1);
+        QFETCH(Values, afterStep2);
+        auto optimizer = ml::createOptimizer(name.toStdString(), hp);
+        QCOMPARE(QString::fromStdString(optimizer->name()), name);
+        Parameters w{layer(kW0)};
+        QString why;
+        optimizer->step(w, Parameters{layer(kG1)});
+        QCOMPARE(optimizer->stepCount(), 1L);
+        QVERIFY2(closeTo(w[0], afterStep1, 1e-6, why), qPrintable("after step 1, " + why));
+        optimizer->step(w, Parameters{layer(kG2)});
+        QCOMPARE(optimizer->stepCount(), 2L);
+        // KNOWN CORE BUG (remove when fixed; an XPASS fails the test as a reminder): Adam.cpp
+        // scales v by (1.0f - beta2) with beta2 already rounded to float, 1 - 0.999f = 0.0009999871
+        // instead of 0.001, while the bias correction uses the double beta2; entry (0,2) is off by
+        // 1.3e-6 after step 2 (0.0534805134 vs 0.0534818135). See firstStepClosedForm.
+        for (const char* row : {"adam", "adam weight_decay", "adam layer own", "adamw"})
+            QEXPECT_FAIL(row, "core: Adam.cpp computes 1 - beta2 in float (1 - 0.999f)", Continue);
+        QVERIFY2(closeTo(w[0], afterStep2, 1e-6, why), qPrintable("after step 2, " + why));
+    }
+    // The first step has a closed form, whatever the decay factors (torch.optim computes 1 - beta
+    // in double precision before it scales the float32 state, so this holds to float precision):
+    //   adam:     m1 = (1-b1)*g, v1 = (1-b2)*g^2  ->  dw = -lr * g / (|g| + eps)
+    //   rmsprop:  v1 = (1-a)*g^2                  ->  dw = -lr * g / (sqrt(1-a)*|g| + eps)
+    //   sgdm-ema: m1 = (1-beta)*g                 ->  dw = -lr * (1-beta) * g
+    // Decay factors close to 1 expose 1.0f - float(beta), whose cancellation loses digits
+    // (1 - 0.999f = 0.0009999871, 1 - 0.9999f = 0.00010001659).
+    void firstStepClosedForm_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<HyperParameters>("hp");
+        auto adam = [](double b1, double b2) {
+            HyperParameters h = defaultsOf("adam");
+            h.lr = 0.1, h.beta1 = b1, h.beta2 = b2, h.eps = 1e-8;
+            return h;
+        };
+        auto rmsprop = [](double alpha) {
+            HyperParameters h = defaultsOf("rmsprop");
+            h.lr = 0.01, h.alpha = alpha, h.eps = 1e-8, h.momentum = 0.0, h.centered = false;
+            return h;
+        };
+        auto ema = [](double beta) {
+            HyperParameters h = defaultsOf("sgdm-ema");
+            h.lr = 0.1, h.momentum = beta;
+            return h;
+        };
+        QTest::newRow("adam beta2 0.9") << "adam" << adam(0.9, 0.9);
+        QTest::newRow("adam beta2 0.999") << "adam" << adam(0.9, 0.999);
+        QTest::newRow("adam beta2 0.9999") << "adam" << adam(0.9, 0.9999);
+        QTest::newRow("adam beta2 0.99999") << "adam" << adam(0.9, 0.99999);
+        QTest::newRow("adam beta1 0.9999") << "adam" << adam(0.9999, 0.9);
+        QTest::newRow("adamw beta2 0.999") << "adamw" << [&] { HyperParameters h = adam(0.9, 0.999); h.weightDecay = 0; return h; }();
+        QTest::newRow("rmsprop alpha 0.9") << "rmsprop" << rmsprop(0.9);
+        QTest::newRow("rmsprop alpha 0.99") << "rmsprop" << rmsprop(0.99);
+        QTest::newRow("rmsprop alpha 0.9999") << "rmsprop" << rmsprop(0.9999);
+        QTest::newRow("sgdm-ema beta 0.9") << "sgdm-ema" << ema(0.9);
+        QTest::newRow("sgdm-ema beta 0.9999") << "sgdm-ema" << ema(0.9999);
+    }
+    void firstStepClosedForm() {
+        QFETCH(QString, name);
+        QFETCH(HyperParameters, hp);
+        auto optimizer = ml::createOptimizer(name.toStdString(), hp);
+        Parameters w{layer(kW0)};
+        const Matrix g = layer(kG1);
+        optimizer->step(w, Parameters{g});
+        const Matrix& update = optimizer->layerState(0).update;
+        double worst = 0.0;
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 3; ++c) {
+                const double gi = g(r, c);
+                double expected = 0.0;
+                if (name.startsWith("adam")) expected = -hp.lr * gi / (std::abs(gi) + hp.eps);
+                else if (name == "rmsprop") expected = -hp.lr * gi / (std::sqrt(1.0 - hp.alpha) * std::abs(gi) + hp.eps);
+                else expected = -hp.lr * (1.0 - hp.momentum) * gi;
+                worst = std::max(worst, std::abs(update(r, c) - expected) / std::abs(expected));
+            }
+        // KNOWN CORE BUG (remove when fixed; an XPASS fails the test as a reminder): the gains are
+        // computed as 1.0f - float(beta) in Adam.cpp (beta1, beta2), RmsProp.cpp (alpha) and
+        // EmaMomentum.cpp (beta) instead of float(1.0 - beta) as torch.optim does.
+        for (const char* row : {"adam beta2 0.999", "adam beta2 0.9999", "adam beta2 0.99999", "adam beta1 0.9999",
+                                "adamw beta2 0.999", "rmsprop alpha 0.9999", "sgdm-ema beta 0.9999"})
+            QEXPECT_FAIL(row, "core: 1 - beta computed in float after rounding beta", Continue);
+        QVERIFY2(worst <= 1e-6, qPrintable(QString("largest relative error of the first update: %1").arg(worst)));
+    }
+
+    // Every optimizer of the catalog has at least one golden row, and every golden row names one.
+    void goldenRowsCoverTheCatalog() {
+        std::set<std::string> golden;
+        for (const GoldenRow& row : goldenRows()) golden.insert(row.name);
+        const std::vector<std::string> names = ml::optimizerNames();
+        const std::set<std::string> catalog(names.begin(), names.end());
+        for (const std::string& name : catalog)
+            QVERIFY2(golden.count(name) == 1, ("no golden row for optimizer " + name).c_str());
+        for (const std::string& name : golden)
+            QVERIFY2(catalog.count(name) == 1, ("golden row for an optimizer not in the catalog: " + name).c_str());
+        QCOMPARE(catalog.size(), std::size_t{9});
+    }
+
+    // ------------------------------------------------------------ the aggregation formulas
+    // B = [[1, 2, 6], [4, -2, 3]] (bias column 6, 3). Agg(B) by hand:
+    //   fan-in  own : row means of the weights  (1+2)/2 = 1.5, (4-2)/2 = 1; biases kept
+    //   fan-in  join: row means incl. the bias  (1+2+6)/3 = 3, (4-2+3)/3 = 5/3
+    //   fan-out own : column means              (1+4)/2 = 2.5, (2-2)/2 = 0; biases kept
+    //   fan-out join: also the bias column      (6+3)/2 = 4.5
+    //   layer   own : mean of the 4 weights     (1+2+4-2)/4 = 1.25; biases kept
+    //   layer   join: mean of all 6 entries     14/6 = 7/3
+    void aggregationFormula_data() {
+        QTest::addColumn<MeanScope>("scope");
+        QTest::addColumn<BiasMode>("bias");
+        QTest::addColumn<Values>("aggregated");
+        const double third = 1.0 / 3.0;
+        QTest::newRow("fan-in own") << MeanScope::FanIn << BiasMode::Own << Values{1.5, 1.5, 6, 1, 1, 3};
+        QTest::newRow("fan-in join") << MeanScope::FanIn << BiasMode::Join
+                                     << Values{3, 3, 3, 5 * third, 5 * third, 5 * third};
+        QTest::newRow("fan-out own") << MeanScope::FanOut << BiasMode::Own << Values{2.5, 0, 6, 2.5, 0, 3};
+        QTest::newRow("fan-out join") << MeanScope::FanOut << BiasMode::Join << Values{2.5, 0, 4.5, 2.5, 0, 4.5};
+        QTest::newRow("layer own") << MeanScope::Layer << BiasMode::Own << Values{1.25, 1.25, 6, 1.25, 1.25, 3};
+        QTest::newRow("layer join") << MeanScope::Layer << BiasMode::Join
+                                    << Values{7 * third, 7 * third, 7 * third, 7 * third, 7 * third, 7 * third};
+    }
+    void aggregationFormula() {
+        QFETCH(MeanScope, scope);
+        QFETCH(BiasMode, bias);
+        QFETCH(Values, aggregated);
+        const Values b{1, 2, 6, 4, -2, 3};
+        const Values g2{0.5, -1, 0.25, 2, 1, -1};
+        const Matrix B = layer(b), G2 = layer(g2), agg = layer(aggregated);
+        const Matrix w0 = layer(kW0);
+        QString why;
+
+        // The primitive itself.
+        const ml::MomentumAggregation aggregation(scope, bias);
+        Matrix buffer = B;
+        aggregation.aggregate(buffer);
+        QVERIFY2(closeTo(buffer, aggregated, 1e-6, why), qPrintable("aggregate: " + why));
+        buffer = B;
+        aggregation.accumulate(buffer, G2, 0.25f, 2.0f);
+        QVERIFY2(closeTo(buffer, Matrix(0.25f * agg + 2.0f * G2), 1e-6, why), qPrintable("accumulate: " + why));
+
+        // momentum, dampening 0: b1 = g1 = B, b2 = mu*Agg(B) + g2; w2 = w0 - lr*B - lr*b2.
+        const float mu = 0.5f, lr = 0.1f;
+        {
+            HyperParameters h = withMean("momentum", scope, bias);
+            h.momentum = mu;
+            h.lr = lr;
+            auto opt = ml::createOptimizer("momentum", h);
+            Parameters w{w0};
+            opt->step(w, Parameters{B});
+            QVERIFY2(closeTo(opt->layerState(0).firstMoment, B, 1e-6, why), qPrintable("momentum b1: " + why));
+            opt->step(w, Parameters{G2});
+            const Matrix b2 = mu * agg + G2;
+            QVERIFY2(closeTo(opt->layerState(0).firstMoment, b2, 1e-6, why), qPrintable("momentum b2: " + why));
+            QVERIFY2(closeTo(w[0], Matrix(w0 - lr * B - lr * b2), 1e-6, why), qPrintable("momentum w2: " + why));
+        }
+        // nesterov: same buffer; w2 = w0 - lr*(g1 + mu*b1) - lr*(g2 + mu*b2).
+        {
+            HyperParameters h = withMean("nesterov", scope, bias);
+            h.momentum = mu;
+            h.lr = lr;
+            auto opt = ml::createOptimizer("nesterov", h);
+            Parameters w{w0};
+            opt->step(w, Parameters{B});
+            opt->step(w, Parameters{G2});
+            const Matrix b2 = mu * agg + G2;
+            QVERIFY2(closeTo(opt->layerState(0).firstMoment, b2, 1e-6, why), qPrintable("nesterov b2: " + why));
+            const Matrix expected = w0 - lr * (B + mu * B) - lr * (G2 + mu * b2);
+            QVERIFY2(closeTo(w[0], expected, 1e-6, why), qPrintable("nesterov w2: " + why));
+        }
+        // sgdm-ema: m1 = (1-beta)*B; m2 = beta*Agg(m1) + (1-beta)*g2 = beta*(1-beta)*Agg(B) + (1-beta)*g2
+        // (Agg is linear). adam / adamw first moment: the same with beta1.
+        for (const char* name : {"sgdm-ema", "adam", "adamw"}) {
+            HyperParameters h = withMean(name, scope, bias);
+            const float beta = 0.75f;
+            h.momentum = beta;
+            h.beta1 = beta;
+            auto opt = ml::createOptimizer(name, h);
+            Parameters w{w0};
+            opt->step(w, Parameters{B});
+            QVERIFY2(closeTo(opt->layerState(0).firstMoment, Matrix((1 - beta) * B), 1e-6, why),
+                     qPrintable(QString(name) + " m1: " + why));
+            opt->step(w, Parameters{G2});
+            const Matrix m2 = beta * (1 - beta) * agg + (1 - beta) * G2;
+            QVERIFY2(closeTo(opt->layerState(0).firstMoment, m2, 1e-6, why), qPrintable(QString(name) + " m2: " + why));
+        }
+    }
+
+    // neuronMeans(): one value per group; meanPerEntry(): the group mean spread back (own: bias
+    // column keeps the bias). Scope none reports fan-in means. B as above.
+    void neuronMeans_data() {
+        QTest::addColumn<MeanScope>("scope");
+        QTest::addColumn<BiasMode>("bias");
+        QTest::addColumn<Values>("means");
+        QTest::addColumn<Values>("perEntry");
+        const double t = 1.0 / 3.0;
+        QTest::newRow("none own") << MeanScope::None << BiasMode::Own << Values{1.5, 1} << Values{1.5, 1.5, 6, 1, 1, 3};
+        QTest::newRow("none join") << MeanScope::None << BiasMode::Join << Values{3, 5 * t}
+                                   << Values{3, 3, 3, 5 * t, 5 * t, 5 * t};
+        QTest::newRow("fan-in own") << MeanScope::FanIn << BiasMode::Own << Values{1.5, 1}
+                                    << Values{1.5, 1.5, 6, 1, 1, 3};
+        QTest::newRow("fan-in join") << MeanScope::FanIn << BiasMode::Join << Values{3, 5 * t}
+                                     << Values{3, 3, 3, 5 * t, 5 * t, 5 * t};
+        QTest::newRow("fan-out own") << MeanScope::FanOut << BiasMode::Own << Values{2.5, 0}
+                                     << Values{2.5, 0, 6, 2.5, 0, 3};
+        QTest::newRow("fan-out join") << MeanScope::FanOut << BiasMode::Join << Values{2.5, 0, 4.5}
+                                      << Values{2.5, 0, 4.5, 2.5, 0, 4.5};
+        QTest::newRow("layer own") << MeanScope::Layer << BiasMode::Own << Values{1.25}
+                                   << Values{1.25, 1.25, 6, 1.25, 1.25, 3};
+        QTest::newRow("layer join") << MeanScope::Layer << BiasMode::Join << Values{7 * t}
+                                    << Values{7 * t, 7 * t, 7 * t, 7 * t, 7 * t, 7 * t};
+    }
+    void neuronMeans() {
+        QFETCH(MeanScope, scope);
+        QFETCH(BiasMode, bias);
+        QFETCH(Values, means);
+        QFETCH(Values, perEntry);
+        const Matrix B = layer({1, 2, 6, 4, -2, 3});
+        const ml::MomentumAggregation aggregation(scope, bias);
+        Eigen::VectorXf got;
+        aggregation.neuronMeans(B, got);
+        QCOMPARE(got.size(), Eigen::Index(means.size()));
+        for (int i = 0; i < means.size(); ++i)
+            QVERIFY2(std::abs(got(i) - means[i]) <= 1e-6 * std::max(1.0, std::abs(means[i])),
+                     qPrintable(QString("mean %1: got %2, expected %3").arg(i).arg(got(i)).arg(means[i])));
+        Matrix spread;
+        aggregation.meanPerEntry(B, spread);
+        QString why;
+        QVERIFY2(closeTo(spread, perEntry, 1e-6, why), qPrintable("meanPerEntry: " + why));
+        QCOMPARE(B, layer({1, 2, 6, 4, -2, 3}));  // const input untouched
+    }
+
+    // ------------------------------------------------------------ first step: aggregation is a no-op
+    void firstStepEqualsPlainRule_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<MeanScope>("scope");
+        QTest::addColumn<BiasMode>("bias");
+        const std::pair<MeanScope, const char*> scopes[] = {
+            {MeanScope::FanIn, "fan-in"}, {MeanScope::FanOut, "fan-out"}, {MeanScope::Layer, "layer"}};
+        for (const char* name : {"momentum", "nesterov", "sgdm-ema", "adam", "adamw"})
+            for (const auto& [scope, scopeName] : scopes)
+                for (BiasMode bias : {BiasMode::Own, BiasMode::Join})
+                    QTest::addRow("%s %s %s", name, scopeName, bias == BiasMode::Own ? "own" : "join")
+                        << QString(name) << scope << bias;
+    }
+    void firstStepEqualsPlainRule() {
+        QFETCH(QString, name);
+        QFETCH(MeanScope, scope);
+        QFETCH(BiasMode, bias);
+        const std::string n = name.toStdString();
+        auto plain = ml::createOptimizer(n, withMean(n.c_str(), MeanScope::None, BiasMode::Own));
+        auto aggregated = ml::createOptimizer(n, withMean(n.c_str(), scope, bias));
+        QVERIFY(aggregated->aggregation().scope() == scope);
+        QVERIFY(aggregated->aggregation().bias() == bias);
+        Parameters a = twoLayers(), b = twoLayers();
+        plain->step(a, gradientAt(1));
+        aggregated->step(b, gradientAt(1));
+        for (std::size_t l = 0; l < a.size(); ++l) {
+            QCOMPARE(b[l], a[l]);  // bitwise
+            QCOMPARE(aggregated->layerState(l).firstMoment, plain->layerState(l).firstMoment);
+        }
+        // ... and from the second step on, the aggregation changes something (layer 0 is 2x3).
+        plain->step(a, gradientAt(2));
+        aggregated->step(b, gradientAt(2));
+        QVERIFY(a[0] != b[0]);
+    }
+
+    // ------------------------------------------------------------ neuron-mean == momentum fan-in
+    void neuronMeanIsMomentumFanIn_data() {
+        QTest::addColumn<BiasMode>("bias");
+        QTest::addColumn<double>("dampening");
+        QTest::addColumn<double>("weightDecay");
+        QTest::newRow("own") << BiasMode::Own << 0.0 << 0.0;
+        QTest::newRow("join") << BiasMode::Join << 0.0 << 0.0;
+        QTest::newRow("own dampening weight_decay") << BiasMode::Own << 0.3 << 0.01;
+        QTest::newRow("join dampening weight_decay") << BiasMode::Join << 0.3 << 0.01;
+    }
+    void neuronMeanIsMomentumFanIn() {
+        QFETCH(BiasMode, bias);
+        QFETCH(double, dampening);
+        QFETCH(double, weightDecay);
+        HyperParameters h = withMean("neuron-mean", MeanScope::FanIn, bias);
+        h.momentum = 0.9;
+        h.dampening = dampening;
+        h.weightDecay = weightDecay;
+        auto neuronMean = ml::createOptimizer("neuron-mean", h);
+        auto momentum = ml::createOptimizer("momentum", h);
+        HyperParameters plainHp = h;
+        plainHp.momentumMean = MeanScope::None;
+        auto plain = ml::createOptimizer("momentum", plainHp);
+        Parameters a = twoLayers(), b = twoLayers(), c = twoLayers();
+        for (int t = 1; t <= 6; ++t) {
+            neuronMean->step(a, gradientAt(t));
+            momentum->step(b, gradientAt(t));
+            plain->step(c, gradientAt(t));
+            for (std::size_t l = 0; l < a.size(); ++l) {
+                QCOMPARE(a[l], b[l]);  // bitwise equal
+                QCOMPARE(neuronMean->layerState(l).firstMoment, momentum->layerState(l).firstMoment);
+            }
+        }
+        QVERIFY(a[0] != c[0]);  // and it is not plain momentum
+    }
+
+    // ------------------------------------------------------------ validation
+    void invalidHyperParameters_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<HyperParameters>("hp");
+        QTest::addColumn<QStringList>("mustContain");
+        HyperParameters h = defaultsOf("momentum");
+        h.lr = -0.1;
+        QTest::newRow("negative lr") << "momentum" << h << QStringList{"--lr", "-0.1"};
+        h = defaultsOf("adagrad");
+        h.lr = -1;
+        QTest::newRow("adagrad negative lr") << "adagrad" << h << QStringList{"--lr"};
+        h = defaultsOf("momentum");
+        h.momentum = 1.0;
+        QTest::newRow("momentum 1") << "momentum" << h << QStringList{"--momentum", "1"};
+        h.momentum = -0.1;
+        QTest::newRow("momentum -0.1") << "momentum" << h << QStringList{"--momentum", "-0.1"};
+        h = defaultsOf("sgdm-ema");
+        h.momentum = 1.0;
+        QTest::newRow("sgdm-ema beta 1") << "sgdm-ema" << h << QStringList{"--momentum"};
+        h = defaultsOf("nesterov");
+        h.dampening = 0.1;
+        QTest::newRow("nesterov dampening") << "nesterov" << h << QStringList{"nesterov", "--dampening"};
+        h = defaultsOf("nesterov");
+        h.momentum = 0.0;
+        QTest::newRow("nesterov momentum 0") << "nesterov" << h << QStringList{"nesterov", "--momentum"};
+        h = defaultsOf("adam");
+        h.beta2 = 1.0;
+        QTest::newRow("adam beta2 1") << "adam" << h << QStringList{"--beta2"};
+        h = defaultsOf("adamw");
+        h.beta1 = 1.0;
+        QTest::newRow("adamw beta1 1") << "adamw" << h << QStringList{"--beta1"};
+        h = defaultsOf("adam");
+        h.eps = -1e-8;
+        QTest::newRow("adam negative eps") << "adam" << h << QStringList{"--eps"};
+        h = defaultsOf("rmsprop");
+        h.eps = -1e-8;
+        QTest::newRow("rmsprop negative eps") << "rmsprop" << h << QStringList{"--eps"};
+        h = defaultsOf("adagrad");
+        h.eps = -1.0;
+        QTest::newRow("adagrad negative eps") << "adagrad" << h << QStringList{"--eps"};
+        h = defaultsOf("momentum");
+        QTest::newRow("unknown optimizer") << "adamax" << h << QStringList{"adamax", "sgd", "neuron-mean", "adamw"};
+    }
+    void invalidHyperParameters() {
+        QFETCH(QString, name);
+        QFETCH(HyperParameters, hp);
+        QFETCH(QStringList, mustContain);
+        const std::string n = name.toStdString();
+        const QString validated = inputErrorOf([&] { ml::validateHyperParameters(n, hp, "ctx"); });
+        QVERIFY2(!validated.isEmpty(), "validateHyperParameters accepted it");
+        const QString created = inputErrorOf([&] { ml::createOptimizer(n, hp); });
+        QVERIFY2(!created.isEmpty(), "createOptimizer accepted it");
+        for (const QString& part : mustContain) {
+            QVERIFY2(validated.contains(part), qPrintable("'" + validated + "' lacks '" + part + "'"));
+            QVERIFY2(created.contains(part), qPrintable("'" + created + "' lacks '" + part + "'"));
+        }
+    }
+    // The counterpart: defaults and boundary values are accepted (so the refusals above are
+    // about the values, not about the setup).
+    void validHyperParametersAccepted() {
+        for (const std::string& name : ml::optimizerNames()) {
+            const HyperParameters h = ml::optimizerInfo(name).defaults;
+            QCOMPARE(inputErrorOf([&] { ml::createOptimizer(name, h); }), QString());
+        }
+        HyperParameters h = defaultsOf("momentum");
+        h.lr = 0.0;
+        h.momentum = 0.0;
+        h.dampening = 1.0;
+        QCOMPARE(inputErrorOf([&] { ml::validateHyperParameters("momentum", h, "ctx"); }), QString());
+        h = defaultsOf("nesterov");
+        h.momentum = 0.999;
+        QCOMPARE(inputErrorOf([&] { ml::validateHyperParameters("nesterov", h, "ctx"); }), QString());
+        h = defaultsOf("adam");
+        h.beta2 = 0.0;
+        h.eps = 0.0;
+        QCOMPARE(inputErrorOf([&] { ml::validateHyperParameters("adam", h, "ctx"); }), QString());
+        // A parameter the rule does not read is not checked (sgd reads no momentum).
+        h = defaultsOf("sgd");
+        h.momentum = 5.0;
+        QCOMPARE(inputErrorOf([&] { ml::validateHyperParameters("sgd", h, "ctx"); }), QString());
+    }
+
+    // ------------------------------------------------------------ LayerState::update
+    void updateIsParameterChange_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<HyperParameters>("hp");
+        for (const std::string& name : ml::optimizerNames())
+            QTest::addRow("%s defaults", name.c_str()) << QString::fromStdString(name) << ml::optimizerInfo(name).defaults;
+        for (const GoldenRow& row : goldenRows())
+            QTest::addRow("%s (golden)", row.label) << QString(row.name) << row.hp;
+    }
+    void updateIsParameterChange() {
+        QFETCH(QString, name);
+        QFETCH(HyperParameters, hp);
+        auto optimizer = ml::createOptimizer(name.toStdString(), hp);
+        Parameters w = twoLayers();
+        for (int t = 1; t <= 3; ++t) {
+            const Parameters before = w;
+            optimizer->step(w, gradientAt(t));
+            QCOMPARE(optimizer->layerCount(), w.size());
+            for (std::size_t l = 0; l < w.size(); ++l) {
+                const Matrix& update = optimizer->layerState(l).update;
+                QCOMPARE(update.rows(), w[l].rows());
+                QCOMPARE(update.cols(), w[l].cols());
+                QVERIFY2(update.norm() > 0.0f, "no update recorded");
+                const Matrix change = w[l] - before[l];
+                // (before + u) - before == u up to the rounding of the sum: <= 1 ulp of the larger value.
+                const float tolerance = 2.0f * std::numeric_limits<float>::epsilon() *
+                                        std::max(1.0f, std::max(before[l].cwiseAbs().maxCoeff(), w[l].cwiseAbs().maxCoeff()));
+                QVERIFY2((update - change).cwiseAbs().maxCoeff() <= tolerance,
+                         qPrintable(QString("step %1 layer %2: |update - change| = %3")
+                                        .arg(t).arg(l).arg((update - change).cwiseAbs().maxCoeff())));
+            }
+        }
+    }
+};
+
+/* Reference script that printed the golden values above (python3, plain doubles; no code under test):
+
+# Independent reference for tests/test_optim.cpp: plain Python doubles, 2x3 matrices as lists.
+import math
+W0 = [[0.5, -1.0, 0.25], [1.5, 0.75, -0.5]]
+G1 = [[0.2, -0.4, 0.1], [-0.3, 0.6, 0.5]]
+G2 = [[-0.1, 0.3, 0.2], [0.4, -0.02, -0.05]]
+
+def mp(f, *ms): return [[f(*[m[r][c] for m in ms]) for c in range(3)] for r in range(2)]
+
+def agg(B, scope, bias):
+    A = [row[:] for row in B]
+    cols = 3 if bias == 'join' else 2
+    if scope == 'none': return A
+    if scope == 'fan-in':
+        for r in range(2):
+            m = sum(B[r][:cols]) / cols
+            for c in range(cols): A[r][c] = m
+    elif scope == 'fan-out':
+        for c in range(cols):
+            m = (B[0][c] + B[1][c]) / 2
+            for r in range(2): A[r][c] = m
+    elif scope == 'layer':
+        m = sum(B[r][c] for r in range(2) for c in range(cols)) / (2 * cols)
+        for r in range(2):
+            for c in range(cols): A[r][c] = m
+    return A
+
+def run(name, hp):
+    lr = hp['lr']; wd = hp.get('wd', 0.0); mu = hp.get('momentum', 0.0)
+    scope = hp.get('scope', 'none'); bias = hp.get('bias', 'own')
+    W = [r[:] for r in W0]
+    st = {}
+    out = []
+    for t, G in ((1, G1), (2, G2)):
+        if name in ('sgd', 'momentum', 'nesterov', 'neuron-mean'):
+            g = mp(lambda g, w: g + wd * w, G, W)
+            if name == 'sgd' or mu == 0: d = g
+            else:
+                if t == 1: b = [r[:] for r in g]
+                else:
+                    damp = hp.get('dampening', 0.0)
+                    b = mp(lambda a, g: mu * a + (1 - damp) * g, agg(st['b'], scope, bias), g)
+                st['b'] = b
+                d = mp(lambda g, b: g + mu * b, g, b) if name == 'nesterov' else b
+            W = mp(lambda w, d: w - lr * d, W, d)
+        elif name == 'sgdm-ema':
+            m = st.get('m', [[0.0] * 3, [0.0] * 3])
+            m = mp(lambda a, g: mu * a + (1 - mu) * g, agg(m, scope, bias), G)
+            st['m'] = m
+            W = mp(lambda w, m: w - lr * m, W, m)
+        elif name == 'adagrad':
+            g = mp(lambda g, w: g + wd * w, G, W)
+            clr = lr / (1 + (t - 1) * hp.get('lr_decay', 0.0))
+            s = st.get('s', [[hp.get('init', 0.0)] * 3 for _ in range(2)])
+            s = mp(lambda s, g: s + g * g, s, g); st['s'] = s
+            W = mp(lambda w, g, s: w - clr * g / (math.sqrt(s) + hp['eps']), W, g, s)
+        elif name == 'rmsprop':
+            a = hp['alpha']; eps = hp['eps']
+            g = mp(lambda g, w: g + wd * w, G, W)
+            v = mp(lambda v, g: a * v + (1 - a) * g * g, st.get('v', [[0.0] * 3, [0.0] * 3]), g); st['v'] = v
+            if hp.get('centered'):
+                c = mp(lambda c, g: a * c + (1 - a) * g, st.get('c', [[0.0] * 3, [0.0] * 3]), g); st['c'] = c
+                den = mp(lambda v, c: math.sqrt(v - c * c) + eps, v, c)
+            else:
+                den = mp(lambda v: math.sqrt(v) + eps, v)
+            if mu > 0:
+                b = mp(lambda b, g, d: mu * b + g / d, st.get('b', [[0.0] * 3, [0.0] * 3]), g, den); st['b'] = b
+                W = mp(lambda w, b: w - lr * b, W, b)
+            else:
+                W = mp(lambda w, g, d: w - lr * g / d, W, g, den)
+        elif name in ('adam', 'adamw'):
+            b1 = hp['beta1']; b2 = hp['beta2']; eps = hp['eps']
+            if name == 'adamw':
+                g = G; W = mp(lambda w: w * (1 - lr * wd), W)   # decoupled: shrink first
+            else:
+                g = mp(lambda g, w: g + wd * w, G, W)
+            m = mp(lambda m, g: b1 * m + (1 - b1) * g, agg(st.get('m', [[0.0] * 3, [0.0] * 3]), scope, bias), g)
+            v = mp(lambda v, g: b2 * v + (1 - b2) * g * g, st.get('v', [[0.0] * 3, [0.0] * 3]), g)
+            st['m'] = m; st['v'] = v
+            if hp.get('amsgrad'):
+                vmax = mp(max, st.get('vmax', [[0.0] * 3, [0.0] * 3]), v); st['vmax'] = vmax; vh = vmax
+            else: vh = v
+            bc1 = 1 - b1 ** t; bc2 = 1 - b2 ** t
+            W = mp(lambda w, m, v: w - lr / bc1 * m / (math.sqrt(v) / math.sqrt(bc2) + eps), W, m, vh)
+        out.append([x for r in W for x in r])
+    return out
+
+# ROWS: (label, optimizer, hyper-parameters) as in goldenRows(); for each: print(run(name, hp))
+*/
+
+QTEST_GUILESS_MAIN(TestOptim)
+#include "test_optim.moc"
