@@ -1,0 +1,43 @@
+#pragma once
+// A bounded time series of several values sampled at the same steps (e.g. the 16 connections of
+// one neuron plus their mean). Memory stays bounded for any run length: when `capacity` samples
+// are stored, every second one is dropped and from then on only every second new sample is kept
+// (the stride doubles), so the whole run stays covered at an even, gradually coarser density.
+//
+// Public API
+//   DecimatingHistory(seriesCount, capacity)   capacity is rounded up to an even number >= 2
+//   append(step, values) -> Appended | Decimated (stored samples were thinned: redraw all)
+//                           | Skipped (not kept at the current stride)
+//   steps(), series(k), size(), stride(), capacity(), seriesCount()
+#include <QVector>
+
+#include <vector>
+
+namespace ml {
+
+class DecimatingHistory {
+public:
+    enum class Change { Appended, Decimated, Skipped };
+
+    explicit DecimatingHistory(int seriesCount = 0, int capacity = 20000);
+
+    Change append(double step, const std::vector<double>& values);
+
+    const QVector<double>& steps() const { return steps_; }
+    const QVector<double>& series(int k) const { return series_[static_cast<std::size_t>(k)]; }
+    int size() const { return static_cast<int>(steps_.size()); }
+    int seriesCount() const { return static_cast<int>(series_.size()); }
+    int capacity() const { return capacity_; }
+    long stride() const { return stride_; }
+
+private:
+    void decimate();
+
+    int capacity_;
+    long stride_ = 1;
+    long offered_ = 0;  // samples offered so far
+    QVector<double> steps_;
+    std::vector<QVector<double>> series_;
+};
+
+}  // namespace ml

@@ -1,0 +1,44 @@
+#pragma once
+// What a connection can be coloured by, and the ONE place where that quantity is taken out of a
+// snapshot. Every view (diagram, neuron inspector, heat-map) goes through extractQuantity().
+//
+// Public API
+//   enum class Quantity                 weight, gradient, momentum (first moment), neuron-mean
+//                                       momentum, deviation from the neuron mean, update,
+//                                       second moment
+//   allQuantities()                     in display order (for combo boxes)
+//   displayName(q)                      "momentum (first moment)", ...
+//   extractQuantity(layer, q, scope, bias) -> Matrix [out x (in+1)], bias in the last column;
+//                                       EMPTY (size() == 0) when the run's optimizer does not
+//                                       keep what q needs (e.g. no first moment for plain SGD)
+//   extractQuantity(snapshot, l, q)     the same for parameter layer l of a snapshot (empty when
+//                                       l is out of range)
+//
+// Neuron-mean momentum: entry (j, i) holds the mean of the first-moment group it belongs to under
+// the run's MeanScope / BiasMode (MomentumAggregation::meanPerEntry; for an ordinary run, scope
+// none, the fan-in row mean). Deviation = first moment - neuron-mean momentum.
+#include "train/Snapshot.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace ml {
+
+enum class Quantity {
+    Weight,
+    Gradient,
+    FirstMoment,
+    NeuronMeanMomentum,
+    DeviationFromNeuronMean,
+    Update,
+    SecondMoment,
+};
+
+const std::vector<Quantity>& allQuantities();
+QString displayName(Quantity quantity);
+
+Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope scope, BiasMode bias);
+Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity);
+
+}  // namespace ml
