@@ -139,7 +139,7 @@ void LockstepTrainer::stepRun(int index, Run& run) {
 
     if (!lossFinite || !allFinite(run.network.parameters())) {
         run.result.divergedAtStep = step_;
-        run.result.steps = lossFinite ? step_ : step_ - 1;
+        run.result.steps = lossFinite ? step_.load() : step_.load() - 1;
         for (TrainingObserver* observer : observers_) observer->stepFinished(metrics);
         finish(index, run, RunStatus::Diverged);
         return;
