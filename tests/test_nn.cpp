@@ -281,6 +281,9 @@ private Q_SLOTS:
         QTest::newRow("zero") << "0-3";
         QTest::newRow("negative") << "-4-3";
         QTest::newRow("trailing junk") << "4-3x";
+        QTest::newRow("trailing dash") << "4-3-";
+        QTest::newRow("leading space") << " 4-3";
+        QTest::newRow("plus sign") << "+4-3";
     }
     void parseSizesRejects() {
         QFETCH(QString, text);

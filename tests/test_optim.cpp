@@ -356,12 +356,7 @@ private Q_SLOTS:
         QVERIFY2(closeTo(w[0], afterStep1, 1e-6, why), qPrintable("after step 1, " + why));
         optimizer->step(w, Parameters{layer(kG2)});
         QCOMPARE(optimizer->stepCount(), 2L);
-        // KNOWN CORE BUG (remove when fixed; an XPASS fails the test as a reminder): Adam.cpp
-        // scales v by (1.0f - beta2) with beta2 already rounded to float, 1 - 0.999f = 0.0009999871
-        // instead of 0.001, while the bias correction uses the double beta2; entry (0,2) is off by
-        // 1.3e-6 after step 2 (0.0534805134 vs 0.0534818135). See firstStepClosedForm.
-        for (const char* row : {"adam", "adam weight_decay", "adam layer own", "adamw"})
-            QEXPECT_FAIL(row, "core: Adam.cpp computes 1 - beta2 in float (1 - 0.999f)", Continue);
+        // Regression: 1 - beta2 must be formed in double (1 - 0.999f loses digits; off by 1.3e-6 here).
         QVERIFY2(closeTo(w[0], afterStep2, 1e-6, why), qPrintable("after step 2, " + why));
     }
     // The first step has a closed form, whatever the decay factors (torch.optim computes 1 - beta
@@ -419,12 +414,7 @@ private Q_SLOTS:
                 else expected = -hp.lr * (1.0 - hp.momentum) * gi;
                 worst = std::max(worst, std::abs(update(r, c) - expected) / std::abs(expected));
             }
-        // KNOWN CORE BUG (remove when fixed; an XPASS fails the test as a reminder): the gains are
-        // computed as 1.0f - float(beta) in Adam.cpp (beta1, beta2), RmsProp.cpp (alpha) and
-        // EmaMomentum.cpp (beta) instead of float(1.0 - beta) as torch.optim does.
-        for (const char* row : {"adam beta2 0.999", "adam beta2 0.9999", "adam beta2 0.99999", "adam beta1 0.9999",
-                                "adamw beta2 0.999", "rmsprop alpha 0.9999", "sgdm-ema beta 0.9999"})
-            QEXPECT_FAIL(row, "core: 1 - beta computed in float after rounding beta", Continue);
+        // Regression: the gains 1 - beta are formed in double before rounding, as in torch.optim.
         QVERIFY2(worst <= 1e-6, qPrintable(QString("largest relative error of the first update: %1").arg(worst)));
     }
 

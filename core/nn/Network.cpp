@@ -4,28 +4,29 @@
 #include "Random.h"
 
 #include <cmath>
+#include <algorithm>
+#include <cctype>
 #include <numeric>
-#include <sstream>
 
 namespace ml {
 
 std::vector<int> NetworkSpec::parseSizes(const std::string& text, const std::string& field) {
+    const auto refuse = [&] {
+        return InputError(field + ": '" + text +
+                          "' is not a network size; expected positive layer sizes joined by '-', "
+                          "e.g. 1-2-2-1 or 784-128-10");
+    };
     std::vector<int> sizes;
-    std::stringstream stream(text);
-    std::string part;
-    while (std::getline(stream, part, '-')) {
-        std::size_t used = 0;
-        int value = 0;
-        try {
-            value = std::stoi(part, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != part.size() || part.empty() || value <= 0 || value > 100000)
-            throw InputError(field + ": '" + text +
-                             "' is not a network size; expected positive layer sizes joined by '-', "
-                             "e.g. 1-2-2-1 or 784-128-10");
+    std::size_t begin = 0;
+    for (;;) {  // digits only between the dashes: "4-3-", " 4-3" and "+4-3" are refused
+        const std::size_t end = std::min(text.find('-', begin), text.size());
+        const std::string part = text.substr(begin, end - begin);
+        if (part.empty() || part.size() > 6 || !std::all_of(part.begin(), part.end(), ::isdigit)) throw refuse();
+        const int value = std::stoi(part);
+        if (value <= 0 || value > 100000) throw refuse();
         sizes.push_back(value);
+        if (end == text.size()) break;
+        begin = end + 1;
     }
     if (sizes.size() < 2)
         throw InputError(field + ": '" + text + "' needs at least an input and an output size, e.g. 4-3");

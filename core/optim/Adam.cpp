@@ -18,8 +18,9 @@ void Adam::update(Matrix& parameters, const Matrix& gradient, LayerState& state)
     const Matrix& g = decoupled_ ? gradient : decayedGradient(gradient, parameters, state, hp_.weightDecay);
     const float beta1 = static_cast<float>(hp_.beta1);
     const float beta2 = static_cast<float>(hp_.beta2);
-    aggregation_.accumulate(state.firstMoment, g, beta1, 1.0f - beta1, state.groupMeans);
-    state.secondMoment = beta2 * state.secondMoment + (1.0f - beta2) * g.cwiseAbs2();
+    // 1 - beta in double, then rounded (as torch.optim): 1 - 0.999f would lose four digits.
+    aggregation_.accumulate(state.firstMoment, g, beta1, static_cast<float>(1.0 - hp_.beta1), state.groupMeans);
+    state.secondMoment = beta2 * state.secondMoment + static_cast<float>(1.0 - hp_.beta2) * g.cwiseAbs2();
     if (hp_.amsgrad) state.auxiliary = state.auxiliary.cwiseMax(state.secondMoment);
     const Matrix& v = hp_.amsgrad ? state.auxiliary : state.secondMoment;
 

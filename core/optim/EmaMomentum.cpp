@@ -11,7 +11,8 @@ void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
 
 void EmaMomentum::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const float beta = static_cast<float>(hp_.momentum);
-    aggregation_.accumulate(state.firstMoment, gradient, beta, 1.0f - beta, state.groupMeans);
+    aggregation_.accumulate(state.firstMoment, gradient, beta, static_cast<float>(1.0 - hp_.momentum),
+                             state.groupMeans);
     state.update = -static_cast<float>(hp_.lr) * state.firstMoment;
     apply(parameters, state);
 }
