@@ -9,14 +9,14 @@ RunSelector::RunSelector(QWidget* parent) : QComboBox(parent) {
 }
 
 void RunSelector::setRuns(const QStringList& labels) {
-    const int previous = currentIndex();
+    const int previous = currentRun();
     {
         const QSignalBlocker blocker(this);
         QComboBox::clear();
         addItems(labels);
-        setCurrentIndex(labels.isEmpty() ? -1 : std::clamp(previous, 0, static_cast<int>(labels.size()) - 1));
+        setCurrentIndex(labels.isEmpty() ? -1 : std::min(previous, static_cast<int>(labels.size()) - 1));
     }
-    if (currentIndex() != previous) Q_EMIT runChanged(currentIndex());
+    if (currentRun() != previous) Q_EMIT runChanged(currentRun());
 }
 
 QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {

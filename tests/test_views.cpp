@@ -1,0 +1,366 @@
+// The three network views and what they share: quantity extraction from a snapshot, the diverging
+// colour scale, the diagram's hit-testing (click, tooltip), the inspector's bounded history and
+// connection choice, the heat-map's cells (and its redraw time for 784-128-10).
+#include "DecimatingHistory.h"
+#include "DivergingColorScale.h"
+#include "LayerHeatmapView.h"
+#include "NetworkDiagramView.h"
+#include "NeuronInspector.h"
+#include "Quantity.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace ml;
+
+Q_DECLARE_METATYPE(ml::MeanScope)
+Q_DECLARE_METATYPE(ml::BiasMode)
+Q_DECLARE_METATYPE(ml::Matrix)
+
+namespace {
+
+Matrix rows2x3(std::initializer_list<float> values) {
+    Matrix m(2, 3);
+    auto it = values.begin();
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 3; ++i) m(j, i) = *it++;
+    return m;
+}
+
+// The hand-made one-layer snapshot: 2 neurons, 2 inputs + bias; no second moment.
+Snapshot handMadeSnapshot(MeanScope scope = MeanScope::FanIn, BiasMode bias = BiasMode::Own) {
+    Snapshot snapshot;
+    snapshot.label = "hand-made";
+    snapshot.step = 3;
+    snapshot.scope = scope;
+    snapshot.bias = bias;
+    LayerSnapshot layer;
+    layer.parameters = rows2x3({0.5f, -0.25f, 0.125f, 1.0f, 2.0f, -3.0f});
+    layer.gradient = rows2x3({0.1f, 0.2f, 0.3f, -0.4f, -0.5f, -0.6f});
+    layer.firstMoment = rows2x3({1, 2, 3, 4, 5, 9});
+    layer.update = rows2x3({-0.01f, -0.02f, -0.03f, 0.04f, 0.05f, 0.06f});
+    snapshot.layers.push_back(layer);
+    return snapshot;
+}
+
+// A snapshot of a network of the given sizes whose entries are all distinct.
+Snapshot syntheticSnapshot(const std::vector<int>& sizes, int run = 0, long step = 1) {
+    Snapshot snapshot;
+    snapshot.run = run;
+    snapshot.label = "run " + std::to_string(run);
+    snapshot.step = step;
+    snapshot.scope = MeanScope::FanIn;
+    for (std::size_t l = 0; l + 1 < sizes.size(); ++l) {
+        const int out = sizes[l + 1], in = sizes[l] + 1;
+        LayerSnapshot layer;
+        layer.parameters.resize(out, in);
+        for (int j = 0; j < out; ++j)
+            for (int i = 0; i < in; ++i)
+                layer.parameters(j, i) = std::sin(0.7f * float(j * in + i) + 0.01f * float(step));
+        layer.gradient = 0.1f * layer.parameters.reverse();
+        layer.firstMoment = 0.5f * layer.parameters + layer.gradient;
+        layer.update = -0.01f * layer.firstMoment;
+        snapshot.layers.push_back(layer);
+    }
+    return snapshot;
+}
+
+bool sameMatrix(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() && (a.size() == 0 || a.isApprox(b, 1e-6f));
+}
+
+QPointF midpoint(QPointF a, QPointF b) { return (a + b) / 2.0; }
+
+}  // namespace
+
+class TestViews : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void directQuantitiesAreTheSnapshotMatrices();
+    void neuronMeanAndDeviation_data();
+    void neuronMeanAndDeviation();
+    void colorScaleIsBlueWhiteRed();
+    void historyStaysBoundedAndCoversTheRun();
+    void diagramEmitsNeuronClicked();
+    void diagramTooltipNamesTheConnectionValue();
+    void diagramSaysWhatIsNotKeptAndTruncatesWideLayers();
+    void diagramPanelShowsOnlyTheChosenRun();
+    void inspectorKeepsHistoryBounded();
+    void inspectorPlotsTheLargestMomentumConnections();
+    void heatmapCellsHoldTheQuantity();
+    void heatmapRedrawTimeFor784x128();
+};
+
+void TestViews::directQuantitiesAreTheSnapshotMatrices() {
+    const Snapshot s = handMadeSnapshot();
+    const LayerSnapshot& layer = s.layers.front();
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::Weight), layer.parameters));
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::Gradient), layer.gradient));
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::FirstMoment), layer.firstMoment));
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::Update), layer.update));
+    QCOMPARE(extractQuantity(s, 0, Quantity::SecondMoment).size(), 0);  // not kept
+    QCOMPARE(extractQuantity(s, 1, Quantity::Weight).size(), 0);        // no such layer
+
+    Snapshot noMomentum = s;
+    noMomentum.layers.front().firstMoment = Matrix();
+    QCOMPARE(extractQuantity(noMomentum, 0, Quantity::NeuronMeanMomentum).size(), 0);
+    QCOMPARE(extractQuantity(noMomentum, 0, Quantity::DeviationFromNeuronMean).size(), 0);
+    QCOMPARE(int(allQuantities().size()), 7);
+    for (Quantity q : allQuantities()) QVERIFY(!displayName(q).isEmpty());
+}
+
+void TestViews::neuronMeanAndDeviation_data() {
+    QTest::addColumn<MeanScope>("scope");
+    QTest::addColumn<BiasMode>("bias");
+    QTest::addColumn<Matrix>("mean");
+    // firstMoment = [1 2 | 3; 4 5 | 9]
+    QTest::newRow("fan-in, own bias") << MeanScope::FanIn << BiasMode::Own << rows2x3({1.5f, 1.5f, 3, 4.5f, 4.5f, 9});
+    QTest::newRow("fan-in, joined bias") << MeanScope::FanIn << BiasMode::Join << rows2x3({2, 2, 2, 6, 6, 6});
+    QTest::newRow("fan-out, own bias") << MeanScope::FanOut << BiasMode::Own << rows2x3({2.5f, 3.5f, 3, 2.5f, 3.5f, 9});
+    QTest::newRow("layer, joined bias") << MeanScope::Layer << BiasMode::Join << rows2x3({4, 4, 4, 4, 4, 4});
+    QTest::newRow("none: fan-in row means") << MeanScope::None << BiasMode::Own << rows2x3({1.5f, 1.5f, 3, 4.5f, 4.5f, 9});
+}
+
+void TestViews::neuronMeanAndDeviation() {
+    QFETCH(MeanScope, scope);
+    QFETCH(BiasMode, bias);
+    QFETCH(Matrix, mean);
+    const Snapshot s = handMadeSnapshot(scope, bias);
+    const Matrix extractedMean = extractQuantity(s, 0, Quantity::NeuronMeanMomentum);
+    QVERIFY2(sameMatrix(extractedMean, mean), "neuron-mean momentum");
+    const Matrix deviation = extractQuantity(s, 0, Quantity::DeviationFromNeuronMean);
+    QVERIFY2(sameMatrix(deviation, s.layers.front().firstMoment - mean), "deviation = first moment - group mean");
+    if (scope == MeanScope::FanIn && bias == BiasMode::Own) {
+        QCOMPARE(deviation(0, 0), -0.5f);  // 1 - mean(1, 2)
+        QCOMPARE(deviation(1, 1), 0.5f);   // 5 - mean(4, 5)
+        QCOMPARE(deviation(1, 2), 0.0f);   // own bias: its own group
+    }
+}
+
+void TestViews::colorScaleIsBlueWhiteRed() {
+    DivergingColorScale scale;
+    scale.fitTo(rows2x3({-2, 0.5f, 1, 0, 0, 1.5f}));
+    QCOMPARE(scale.limit(), 2.0);
+    const QColor blue = scale.colorAt(-2), white = scale.colorAt(0), red = scale.colorAt(2);
+    QCOMPARE(white, QColor(Qt::white));
+    QVERIFY(blue.blue() > 150 && blue.red() < 60);
+    QVERIFY(red.red() > 150 && red.blue() < 60);
+    QCOMPARE(scale.colorAt(-50), blue);  // clamped
+    QVERIFY(scale.colorAt(-1) != white && scale.colorAt(-1).blue() > scale.colorAt(-1).red());
+
+    // The heat-maps' gradient shows the same colours over the same symmetric range.
+    QCPColorGradient gradient = DivergingColorScale::gradient();  // color() is not const
+    for (double value : {-2.0, -1.0, 0.0, 1.0, 2.0}) {
+        const QColor fromGradient = QColor::fromRgb(gradient.color(value, scale.range()));
+        const QColor fromScale = scale.colorAt(value);
+        QVERIFY2(std::abs(fromGradient.red() - fromScale.red()) <= 3 && std::abs(fromGradient.green() - fromScale.green()) <= 3 &&
+                     std::abs(fromGradient.blue() - fromScale.blue()) <= 3,
+                 qPrintable(QStringLiteral("value %1").arg(value)));
+    }
+
+    scale.setFixedLimit(0.5);
+    QCOMPARE(scale.limit(), 0.5);
+    QCOMPARE(scale.colorAt(0.5), red);
+    scale.setFixedLimit(0);
+    scale.fitTo(Matrix::Zero(2, 2));
+    QCOMPARE(scale.limit(), 1.0);  // never a zero-width range
+}
+
+void TestViews::historyStaysBoundedAndCoversTheRun() {
+    DecimatingHistory history(2, 10);
+    for (int step = 0; step < 1000; ++step) history.append(step, {double(step), -double(step)});
+    QVERIFY(history.size() <= 10);
+    QVERIFY(history.size() >= 5);
+    QCOMPARE(history.steps().front(), 0.0);
+    QVERIFY(history.steps().back() >= 1000 - history.stride());  // the whole run stays covered
+    for (int k = 1; k < history.size(); ++k)  // evenly spaced
+        QCOMPARE(history.steps()[k] - history.steps()[k - 1], double(history.stride()));
+    QCOMPARE(history.series(1).back(), -history.steps().back());
+}
+
+void TestViews::diagramEmitsNeuronClicked() {
+    NetworkDiagramView view;
+    view.resize(600, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
+    QSignalSpy clicked(&view, &NetworkDiagramView::neuronClicked);
+
+    const QPointF hidden = view.neuronCenter(1, 1);  // neuron 1 of the second hidden layer
+    QVERIFY(!hidden.isNull());
+    QTest::mouseClick(&view, Qt::LeftButton, {}, hidden.toPoint());
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.at(0).at(0).toInt(), 1);
+    QCOMPARE(clicked.at(0).at(1).toInt(), 1);
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.neuronCenter(2, 0).toPoint());  // the output
+    QCOMPARE(clicked.count(), 2);
+    QCOMPARE(clicked.at(1).at(0).toInt(), 2);
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.neuronCenter(-1, 0).toPoint());  // inputs: not clickable
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(2, 2));                         // empty space
+    QCOMPARE(clicked.count(), 2);
+    QVERIFY(view.neuronCenter(0, 2).isNull());  // there is no third neuron
+}
+
+void TestViews::diagramTooltipNamesTheConnectionValue() {
+    NetworkDiagramView view;
+    view.resize(600, 400);
+    const Snapshot s = syntheticSnapshot({1, 2, 2, 1});
+    view.showSnapshot(s);
+    view.setQuantity(Quantity::Gradient);
+
+    // input 0 -> neuron 1 of the first hidden layer: row 1, column 0 of parameter layer 0.
+    const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 1)));
+    const QString value = QString::number(double(s.layers[0].gradient(1, 0)), 'g', 4);
+    QVERIFY2(text.contains(QStringLiteral("input 0 → hidden 1 of layer 1")), qPrintable(text));
+    QVERIFY2(text.contains(value), qPrintable(text + " lacks " + value));
+    QVERIFY(!text.contains(QString::number(double(s.layers[0].gradient(0, 0)), 'g', 4)));
+
+    // Hidden layer 1 neuron 0 -> hidden layer 2 neuron 1: layer 1, row 1, column 0.
+    const QString second = view.toolTipAt(midpoint(view.neuronCenter(0, 0), view.neuronCenter(1, 1)));
+    QVERIFY2(second.contains(QString::number(double(s.layers[1].gradient(1, 0)), 'g', 4)), qPrintable(second));
+
+    // A neuron names its bias; empty space names nothing.
+    const QString neuron = view.toolTipAt(view.neuronCenter(1, 0));
+    QVERIFY2(neuron.contains(QStringLiteral("bias")) && neuron.contains(QString::number(double(s.layers[1].gradient(0, 2)), 'g', 4)),
+             qPrintable(neuron));
+    QVERIFY(view.toolTipAt(QPointF(3, 3)).isEmpty());
+}
+
+void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
+    NetworkDiagramView view;
+    view.resize(600, 400);
+    view.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
+    view.setQuantity(Quantity::SecondMoment);  // the synthetic optimizer keeps none
+    const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 0)));
+    QVERIFY2(text.contains(QStringLiteral("not kept by this optimizer")), qPrintable(text));
+
+    view.setQuantity(Quantity::Weight);
+    view.showSnapshot(syntheticSnapshot({20, 3, 2}));
+    QVERIFY(!view.neuronCenter(-1, kMaxDrawnNeurons - 1).isNull());
+    QVERIFY(view.neuronCenter(-1, kMaxDrawnNeurons).isNull());
+    QImage image(QSize(600, 400), QImage::Format_ARGB32);
+    QPainter painter(&image);
+    view.render(painter, image.size());  // export path: paints without a window
+    painter.end();
+    QVERIFY(image.pixelColor(300, 200) != QColor());
+}
+
+void TestViews::diagramPanelShowsOnlyTheChosenRun() {
+    NetworkDiagramPanel panel;
+    panel.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    QSignalSpy runChanged(&panel, &NetworkDiagramPanel::runChanged);
+    panel.showSnapshot(syntheticSnapshot({1, 2, 1}, 1));
+    QVERIFY(!panel.view()->hasSnapshot());  // run 1 is not the chosen one
+    panel.showSnapshot(syntheticSnapshot({1, 2, 1}, 0));
+    QVERIFY(panel.view()->hasSnapshot());
+    auto* runs = panel.findChild<QComboBox*>();
+    QVERIFY(runs);
+    runs->setCurrentIndex(1);
+    QCOMPARE(runChanged.count(), 1);
+    QCOMPARE(runChanged.at(0).at(0).toInt(), 1);
+    QVERIFY(!panel.view()->hasSnapshot());  // switching runs forgets the other run's picture
+}
+
+void TestViews::inspectorKeepsHistoryBounded() {
+    NeuronInspector inspector;
+    inspector.setHistoryCapacity(100);
+    inspector.setNeuron(0, 1);
+    for (long step = 1; step <= 1000; ++step) {
+        inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 0, step));
+        inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 1, step));  // another run: ignored
+    }
+    QVERIFY(inspector.historySize() <= 100);
+    QVERIFY(inspector.historySize() >= 50);
+    QCOMPARE(int(inspector.plottedConnections().size()), 3);  // 2 inputs + bias
+    QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
+    for (int g = 0; g < inspector.plot()->graphCount(); ++g)
+        QVERIFY(inspector.plot()->graph(g)->dataCount() <= 100);
+    QVERIFY(inspector.plot()->graph(0)->data()->at(inspector.plot()->graph(0)->dataCount() - 1)->key > 900);
+    // The bold line is the neuron's fan-in mean of the first moment (own bias: weights only).
+    const Snapshot last = syntheticSnapshot({2, 2, 1}, 0, long(inspector.plot()->graph(9)->data()->constEnd()[-1].key));
+    const double mean = 0.5 * (last.layers[0].firstMoment(1, 0) + last.layers[0].firstMoment(1, 1));
+    QCOMPARE(float(inspector.plot()->graph(9)->data()->constEnd()[-1].value), float(mean));
+}
+
+void TestViews::inspectorPlotsTheLargestMomentumConnections() {
+    NeuronInspector inspector;
+    inspector.setNeuron(0, 3);
+    inspector.setImageShape({28, 28});
+    Snapshot s = syntheticSnapshot({784, 8, 10});
+    s.layers[0].firstMoment.row(3).setConstant(0.001f);
+    s.layers[0].firstMoment(3, 500) = -7.0f;  // the largest |momentum|
+    s.layers[0].firstMoment(3, 784) = 6.0f;   // the bias, second
+    inspector.addSnapshot(s);
+    const std::vector<int>& plotted = inspector.plottedConnections();
+    QCOMPARE(int(plotted.size()), kMaxPlottedConnections);
+    QVERIFY(std::find(plotted.begin(), plotted.end(), 500) != plotted.end());
+    QVERIFY(std::find(plotted.begin(), plotted.end(), 784) != plotted.end());
+    // The image tab: 28 x 28 weights of neuron 3, pixel (x, y) = input y * 28 + x.
+    QCPColorMap* weights = nullptr;
+    for (int k = 0; k < inspector.imagePlot()->plottableCount(); ++k)
+        if (auto* map = qobject_cast<QCPColorMap*>(inspector.imagePlot()->plottable(k)); map && !weights) weights = map;
+    QVERIFY(weights);
+    QCOMPARE(weights->data()->keySize(), 28);
+    QCOMPARE(float(weights->data()->cell(5, 2)), s.layers[0].parameters(3, 2 * 28 + 5));
+}
+
+void TestViews::heatmapCellsHoldTheQuantity() {
+    LayerHeatmapView view;
+    const Snapshot s = syntheticSnapshot({4, 3, 2});
+    view.showSnapshot(s);
+    view.setLayer(0);
+    view.setQuantity(Quantity::Gradient);
+    QCPColorMapData* data = view.colorMap()->data();
+    QCOMPARE(data->keySize(), 5);  // 4 inputs + bias
+    QCOMPARE(data->valueSize(), 3);
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 5; ++i) QCOMPARE(float(data->cell(i, j)), s.layers[0].gradient(j, i));
+    const double limit = s.layers[0].gradient.cwiseAbs().maxCoeff();
+    QCOMPARE(view.colorMap()->dataRange().upper, limit);
+    QCOMPARE(view.colorMap()->dataRange().lower, -limit);
+
+    view.setShowBias(false);
+    QCOMPARE(view.colorMap()->data()->keySize(), 4);
+    view.setLayer(1);
+    view.setQuantity(Quantity::Weight);
+    QCOMPARE(view.colorMap()->data()->keySize(), 3);
+    QCOMPARE(float(view.colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
+    view.setQuantity(Quantity::SecondMoment);
+    QVERIFY(view.colorMap()->data()->isEmpty());
+
+    view.setRuns({QStringLiteral("a"), QStringLiteral("b")});
+    view.setQuantity(Quantity::Weight);
+    view.showSnapshot(syntheticSnapshot({4, 3, 2}, 1, 99));  // another run: ignored
+    QCOMPARE(float(view.colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
+}
+
+void TestViews::heatmapRedrawTimeFor784x128() {
+    LayerHeatmapView view;
+    view.resize(1000, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    std::vector<Snapshot> snapshots;
+    for (long step = 1; step <= 4; ++step) snapshots.push_back(syntheticSnapshot({784, 128, 10}, 0, step));
+    view.showSnapshot(snapshots.front());
+    view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    constexpr int kRedraws = 30;
+    QElapsedTimer timer;
+    timer.start();
+    for (int k = 0; k < kRedraws; ++k) {
+        view.showSnapshot(snapshots[std::size_t(k) % snapshots.size()]);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    }
+    const double perRedraw = double(timer.nsecsElapsed()) / 1e6 / kRedraws;
+    qInfo("heat-map 128 x 785, %d x (showSnapshot + immediate replot): %.2f ms per redraw", kRedraws, perRedraw);
+    QCOMPARE(view.colorMap()->data()->keySize(), 785);
+    QVERIFY2(perRedraw < 100.0, "far too slow for a live view");  // 30 Hz needs < 33 ms
+}
+
+QTEST_MAIN(TestViews)
+#include "test_views.moc"
