@@ -83,7 +83,7 @@ private Q_SLOTS:
         const QString first = tmp.filePath("a"), second = tmp.filePath("b");
         QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--out", first}).status, 0);
         QCOMPARE(cli({"train", "--config", first + "/config.json", "--out", second, "--quiet"}).status, 0);
-        for (const QString run : {QStringLiteral("momentum"), QStringLiteral("adam")})
+        for (const char* run : {"momentum", "adam"})
             QCOMPARE(lossColumns(second + "/" + run + "/metrics.csv"), lossColumns(first + "/" + run + "/metrics.csv"));
         QCOMPARE(readAll(second + "/adam/weights_final.json"), readAll(first + "/adam/weights_final.json"));
     }
