@@ -1,3 +1,4 @@
+#include "TestSupport.h"
 #include "data/BundledData.h"
 #include "data/CsvLoader.h"
 #include "data/DataFiles.h"
@@ -27,16 +28,7 @@ using ml::DataSplit;
 
 namespace {
 
-// The message of the ml::InputError that f throws, or "" if it throws none.
-template <typename F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const ml::InputError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
+using ml::test::inputErrorOf;
 
 void writeBytes(const QString& path, const QByteArray& bytes, bool gzip = false) {
     ml::writeFileAtomically(path, gzip ? ml::gzipCompress(bytes) : bytes);

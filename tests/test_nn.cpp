@@ -1,5 +1,6 @@
 // Network tests: finite-difference gradient check for every activation x loss, the losses against
 // hand-computed numbers, NetworkSpec::parseSizes, Glorot initialisation, Network::evaluate.
+#include "TestSupport.h"
 #include "InputError.h"
 #include "data/DenseDataset.h"
 #include "nn/Network.h"
@@ -22,15 +23,7 @@ Q_DECLARE_METATYPE(ml::LossKind)
 
 namespace {
 
-template <typename F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const ml::InputError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
+using ml::test::inputErrorOf;
 
 using RowMatrix = ml::DenseDataset::RowMatrix;
 

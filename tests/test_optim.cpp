@@ -2,6 +2,7 @@
 // script at the end of this file), the first-moment aggregation formulas, aggregated rules on the
 // first step, neuron-mean == momentum --momentum-mean fan-in, hyper-parameter validation, and
 // LayerState::update == w_after - w_before.
+#include "TestSupport.h"
 #include "InputError.h"
 #include "optim/MomentumAggregation.h"
 #include "optim/OptimizerCatalog.h"
@@ -25,16 +26,7 @@ Q_DECLARE_METATYPE(ml::BiasMode)
 
 namespace {
 
-// The message of the ml::InputError that f throws, or "" if it throws none.
-template <typename F>
-QString inputErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const ml::InputError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
+using ml::test::inputErrorOf;
 
 HyperParameters defaultsOf(const char* name) { return ml::optimizerInfo(name).defaults; }
 

@@ -1,6 +1,6 @@
 // The lockstep trainer: determinism, identical starts, divergence, stop/pause from another
 // thread, snapshots, evaluation schedule, experiment JSON.
-#include "InputError.h"
+#include "TestSupport.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
@@ -196,21 +196,12 @@ private Q_SLOTS:
     void networkMustFitTheData() {
         Experiment e = xorExperiment({run("momentum", 0.1)});
         e.network.sizes = {3, 4, 2};
-        try {
-            makeTrainer(e);
-            QFAIL("expected InputError");
-        } catch (const InputError& error) {
-            QVERIFY2(QString(error.what()).contains("--network 3-4-2"), error.what());
-        }
-        e.network.sizes = {2, 4, 2};
+        QString message = test::inputErrorOf([&] { makeTrainer(e); });
+        QVERIFY2(message.contains("--network 3-4-2"), qPrintable(message));
         e.data = "toy:sine";
         e.network.sizes = {1, 4, 1};
-        try {
-            makeTrainer(e);
-            QFAIL("expected InputError");
-        } catch (const InputError& error) {
-            QVERIFY2(QString(error.what()).contains("--loss cross-entropy"), error.what());
-        }
+        message = test::inputErrorOf([&] { makeTrainer(e); });
+        QVERIFY2(message.contains("--loss cross-entropy"), qPrintable(message));
     }
 
     void experimentJsonRoundTrip() {
@@ -233,12 +224,8 @@ private Q_SLOTS:
         first["lr"] = -1.0;
         runs[0] = first;
         json["runs"] = runs;
-        try {
-            experimentFromJson(json, "EXP.json");
-            QFAIL("expected InputError");
-        } catch (const InputError& error) {
-            QVERIFY2(QString(error.what()).contains("EXP.json: runs[0].lr"), error.what());
-        }
+        const QString message = test::inputErrorOf([&] { experimentFromJson(json, "EXP.json"); });
+        QVERIFY2(message.contains("EXP.json: runs[0].lr"), qPrintable(message));
         json = toJson(xorExperiment({run("momentum", 0.05)}));
         json["colour"] = "red";
         QVERIFY_THROWS_EXCEPTION(InputError, experimentFromJson(json, "EXP.json"));
