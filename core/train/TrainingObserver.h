@@ -17,14 +17,4 @@ public:
     virtual void runFinished(int /*run*/, const RunResult&) {}
 };
 
-// Helper: a snapshot every k-th step.
-class EveryKthStep {
-public:
-    explicit EveryKthStep(long k) : k_(k) {}
-    bool operator()(long step) const { return k_ > 0 && step % k_ == 0; }
-
-private:
-    long k_;
-};
-
 }  // namespace ml
