@@ -1,0 +1,355 @@
+// The desktop app's non-visual guarantees: the training bridge streams every step and the
+// latest snapshots and stops cleanly, controls change its state, no thread outlives its owner,
+// the convergence history stays bounded, exports are valid files, run folders open.
+#include "AppSettings.h"
+#include "ConvergencePlot.h"
+#include "ExperimentPanel.h"
+#include "ExportCommand.h"
+#include "Figure.h"
+#include "HyperParameterForm.h"
+#include "InputError.h"
+#include "MainWindow.h"
+#include "MetricsHistory.h"
+#include "RunComparison.h"
+#include "TrainingActions.h"
+#include "TrainingSession.h"
+#include "data/DataRegistry.h"
+#include "optim/OptimizerCatalog.h"
+#include "train/LockstepTrainer.h"
+#include "train/RunFolder.h"
+
+#include <QAction>
+#include <QImage>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <map>
+
+using namespace ml;
+
+namespace {
+
+HyperParameters optimizerDefaults(const std::string& name) { return optimizerInfo(name).defaults; }
+
+Experiment sineExperiment(long steps) {
+    Experiment experiment;
+    experiment.name = "test sine";
+    experiment.network.sizes = {1, 2, 2, 1};
+    experiment.data = "toy:sine";
+    experiment.steps = steps;
+    experiment.evalEvery = 10;
+    experiment.runs = {{"momentum", "momentum", optimizerDefaults("momentum")}, {"neuron-mean", "neuron-mean", optimizerDefaults("neuron-mean")}};
+    return experiment;
+}
+
+std::vector<StepMetrics> collectMetrics(const QSignalSpy& spy) {
+    std::vector<StepMetrics> all;
+    for (const QList<QVariant>& arguments : spy) {
+        const auto batch = arguments.at(0).value<std::vector<StepMetrics>>();
+        all.insert(all.end(), batch.begin(), batch.end());
+    }
+    return all;
+}
+
+// Share of pixels that are not (near) white.
+double inkFraction(const QImage& image) {
+    long ink = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) < 200) ++ink;
+    return double(ink) / (double(image.width()) * image.height());
+}
+
+// A finished CLI-style run folder of a tiny toy:xor experiment.
+QString writeRunFolder(const QString& directory) {
+    Experiment experiment;
+    experiment.name = "xor folder";
+    experiment.network.sizes = {2, 4, 2};
+    experiment.network.loss = LossKind::CrossEntropy;
+    experiment.data = "toy:xor";
+    experiment.steps = 60;
+    experiment.evalEvery = 5;
+    experiment.runs = {{"sgd", "sgd", optimizerDefaults("sgd")}, {"adam", "adam", optimizerDefaults("adam")}};
+    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
+    RunFolderWriter writer(directory, trainer);
+    trainer.addObserver(&writer);
+    RunControl control;
+    trainer.run(control);
+    writer.finish();
+    return directory;
+}
+
+}  // namespace
+
+class TestUi : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
+        QSettings("MomentumLab", "momentum-lab").clear();
+    }
+
+    void sessionStreamsEveryStepAndLatestSnapshots() {
+        TrainingSession session;
+        QSignalSpy metrics(&session, &TrainingSession::metricsArrived);
+        QSignalSpy snapshots(&session, &TrainingSession::snapshotsArrived);
+        QSignalSpy finished(&session, &TrainingSession::runFinished);
+        QVERIFY(session.start(sineExperiment(400)));
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SessionState::Finished, 20000);
+
+        const std::vector<StepMetrics> all = collectMetrics(metrics);
+        QCOMPARE(all.size(), std::size_t(800));  // every step of both runs, no loss, no duplicates
+        std::map<int, long> lastStep;
+        for (const StepMetrics& m : all) {
+            QCOMPARE(m.step, lastStep[m.run] + 1);
+            lastStep[m.run] = m.step;
+        }
+        // Snapshots are coalesced: at most one per run per delivery, and the last one is the final step.
+        std::map<int, long> lastSnapshot;
+        for (const QList<QVariant>& arguments : snapshots) {
+            const auto batch = arguments.at(0).value<std::vector<Snapshot>>();
+            std::map<int, int> perRun;
+            for (const Snapshot& s : batch) {
+                QCOMPARE(++perRun[s.run], 1);
+                QCOMPARE(int(s.layers.size()), 3);
+                lastSnapshot[s.run] = s.step;
+            }
+        }
+        QCOMPARE(lastSnapshot[0], 400L);
+        QCOMPARE(lastSnapshot[1], 400L);
+        QCOMPARE(finished.count(), 2);
+        QCOMPARE(finished.at(0).at(1).value<RunResult>().status, RunStatus::Done);
+    }
+
+    void pauseStepAndStopChangeState() {
+        TrainingSession session;
+        QSignalSpy metrics(&session, &TrainingSession::metricsArrived);
+        QSignalSpy finished(&session, &TrainingSession::runFinished);
+        QVERIFY(session.start(sineExperiment(1000000), /*paused=*/true));
+        QCOMPARE(session.state(), SessionState::Paused);
+        QTest::qWait(200);
+        QCOMPARE(collectMetrics(metrics).size(), std::size_t(0));  // paused: nothing trained
+
+        session.stepOnce();
+        session.stepOnce();
+        session.stepOnce();
+        QTRY_COMPARE_WITH_TIMEOUT(collectMetrics(metrics).size(), std::size_t(6), 5000);  // 3 steps x 2 runs
+        QTest::qWait(150);
+        QCOMPARE(collectMetrics(metrics).size(), std::size_t(6));  // and not one more
+
+        session.resume();
+        QCOMPARE(session.state(), SessionState::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(collectMetrics(metrics).size() > 100, 5000);
+        session.pause();
+        QCOMPARE(session.state(), SessionState::Paused);
+        session.stop();
+        QCOMPARE(session.state(), SessionState::Stopping);
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SessionState::Finished, 5000);
+        QCOMPARE(finished.count(), 2);
+        QCOMPARE(finished.at(0).at(1).value<RunResult>().status, RunStatus::Stopped);
+        // A new training can start after the previous one ended.
+        QVERIFY(session.start(sineExperiment(20)));
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SessionState::Finished, 5000);
+    }
+
+    void speedLimitIsRespected() {
+        TrainingSession session;
+        session.setMaxStepsPerSecond(50);
+        QSignalSpy metrics(&session, &TrainingSession::metricsArrived);
+        QVERIFY(session.start(sineExperiment(1000000)));
+        QTest::qWait(500);
+        session.stop();
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SessionState::Finished, 5000);
+        const std::size_t steps = collectMetrics(metrics).size() / 2;
+        QVERIFY2(steps >= 10 && steps <= 40, qPrintable(QString::number(steps)));
+    }
+
+    void destroyingSessionMidRunJoinsTheThread_data() {
+        QTest::addColumn<bool>("paused");
+        QTest::newRow("running") << false;
+        QTest::newRow("paused") << true;
+    }
+    void destroyingSessionMidRunJoinsTheThread() {
+        QFETCH(bool, paused);
+        auto* session = new TrainingSession;
+        QSignalSpy threadFinished(session->trainingThread(), &QThread::finished);
+        QSignalSpy metrics(session, &TrainingSession::metricsArrived);
+        session->start(sineExperiment(100000000));
+        QTRY_VERIFY_WITH_TIMEOUT(!metrics.isEmpty(), 5000);
+        if (paused) session->pause();
+        QElapsedTimer clock;
+        clock.start();
+        delete session;
+        QVERIFY2(clock.elapsed() < 3000, "the destructor must stop the training promptly");
+        QCOMPARE(threadFinished.count(), 1);
+    }
+
+    void closingTheWindowMidRunJoinsTheThread() {
+        auto* window = new MainWindow;
+        QSignalSpy threadFinished(window->session()->trainingThread(), &QThread::finished);
+        QSignalSpy metrics(window->session(), &TrainingSession::metricsArrived);
+        Experiment experiment = sineExperiment(100000000);
+        window->experimentPanel()->setExperiment(experiment);
+        window->trainingActions()->start()->trigger();
+        QCOMPARE(window->session()->state(), SessionState::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(!metrics.isEmpty(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->convergencePlot()->plottedPoints() > 0, 5000);
+        delete window;
+        QCOMPARE(threadFinished.count(), 1);
+    }
+
+    void windowOpensOnTheSineDiagramPreset() {
+        MainWindow window;
+        const Experiment experiment = window.experimentPanel()->experiment();
+        QCOMPARE(experiment.data, std::string("toy:sine"));
+        QCOMPARE(experiment.network.sizesText(), std::string("1-2-2-1"));
+        QVERIFY(window.windowTitle().startsWith(QString::fromUtf8("Momentum Lab — ")));
+        QVERIFY(window.trainingActions()->start()->isEnabled());
+    }
+
+    void historyDecimationKeepsMemoryBounded() {
+        const int capacity = 1000;
+        MetricsHistory history(capacity);
+        history.reset({"a", "b"}, 100);
+        ConvergencePlot plot;
+        plot.setHistory(&history);
+        std::vector<StepMetrics> batch;
+        const long steps = 1000000;
+        for (long step = 1; step <= steps; ++step) {
+            for (int run = 0; run < 2; ++run) {
+                StepMetrics m;
+                m.run = run;
+                m.step = step;
+                m.epoch = int((step - 1) / 100 + 1);
+                m.trainLoss = 1.0f / float(step);
+                if (step % 10 == 0) {
+                    m.testLoss = 1.0f / float(step);
+                    m.testAccuracy = 0.5f;
+                }
+                m.wallMs = double(step);
+                batch.push_back(m);
+            }
+            if (batch.size() >= 20000) {
+                history.append(batch);
+                batch.clear();
+                plot.refresh();
+            }
+        }
+        history.append(batch);
+        plot.refresh();
+        QVERIFY(history.storedPoints() <= std::size_t(4 * capacity));
+        QVERIFY(history.storedPoints() >= std::size_t(2 * capacity));  // still dense
+        const DecimatingHistory& train = history.track(0, MetricsHistory::Track::Train);
+        QVERIFY(train.steps().back() > steps - 2 * train.stride());  // covers the whole run
+        QCOMPARE(train.steps().front(), 1.0);
+        QVERIFY(plot.plottedPoints() <= 6 * capacity);
+        QVERIFY(plot.plottedPoints() > 0);
+    }
+
+    void figureExportsAreValidFiles() {
+        MetricsHistory history;
+        history.reset({"momentum"}, 10);
+        for (long step = 1; step <= 50; ++step) {
+            StepMetrics m;
+            m.step = step;
+            m.epoch = 1;
+            m.trainLoss = 1.0f / float(step);
+            history.append(m);
+        }
+        ConvergencePlot plot;
+        plot.setHistory(&history);
+        const Figure figure = Figure::ofPlot(plot.plot());
+        FigureOptions options;
+        options.width = 640;
+        options.height = 400;
+        options.dpi = 192;
+
+        QImage image;
+        QVERIFY(image.loadFromData(figure.render(FigureFormat::Png, options), "PNG"));
+        QCOMPARE(image.size(), QSize(1280, 800));  // dpi 192 = twice the pixels
+        QVERIFY2(inkFraction(image) > 0.01, "the plot must draw axes, labels and curves");
+
+        const QByteArray pdf = figure.render(FigureFormat::Pdf, options);
+        QVERIFY(pdf.startsWith("%PDF"));
+        QVERIFY(pdf.size() > 1000);
+
+        const QByteArray svg = figure.render(FigureFormat::Svg, options);
+        QXmlStreamReader xml(svg);  // well-formed XML whose root is <svg>
+        QVERIFY(xml.readNextStartElement());
+        QCOMPARE(xml.name(), QStringLiteral("svg"));
+        while (!xml.atEnd()) xml.readNext();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(QSvgRenderer(svg).isValid());
+        QVERIFY(svg.contains("<path") || svg.contains("<polyline"));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("plot.svg");
+        figure.save(path, options);
+        QVERIFY(QFileInfo(path).size() > 0);
+        QVERIFY_THROWS_EXCEPTION(InputError, figure.save(dir.filePath("plot.bmp"), options));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, figure.save(dir.filePath("missing/sub/plot.png"), options));
+    }
+
+    void openingARunFolderFillsPlotAndSummary() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("run"));
+        MainWindow window;
+        QCOMPARE(window.convergencePlot()->plottedPoints(), 0);
+        window.openRunFolder(dir.filePath("run"));
+        QVERIFY(window.convergencePlot()->plottedPoints() >= 2 * 60);
+        QCOMPARE(window.comparison()->summary()->rowCount(), 2);
+        QCOMPARE(window.comparison()->summary()->result(1).label, std::string("adam"));
+        QVERIFY(std::isfinite(window.comparison()->summary()->result(1).finalTestAccuracy));
+        QVERIFY(window.windowTitle().contains("xor folder"));
+    }
+
+    void exportCommandWritesPlotFiles() {
+        QTemporaryDir dir;
+        dir.setAutoRemove(qEnvironmentVariableIsEmpty("MOMENTUM_LAB_KEEP_TEST_OUTPUT"));  // to look at the files
+        const QString run = writeRunFolder(dir.filePath("run"));
+        const QString out = dir.filePath("out");
+        QCOMPARE(runExportCommand({run, "--out", out, "--width", "800", "--height", "500", "--dpi", "96"}), 0);
+        QImage png(QDir(out).filePath("convergence.png"));
+        QCOMPARE(png.size(), QSize(800, 500));
+        QVERIFY(inkFraction(png) > 0.01);
+        QFile pdf(QDir(out).filePath("convergence.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(4) == "%PDF");
+        QVERIFY(QSvgRenderer(QDir(out).filePath("convergence.svg")).isValid());
+        QVERIFY(QFileInfo(QDir(out).filePath("index.html")).size() > 0);
+        QVERIFY(QFileInfo(QDir(out).filePath("runs/adam.csv")).size() > 0);
+
+        QCOMPARE(runExportCommand({dir.filePath("no-such-run"), "--out", out}), 2);
+        QCOMPARE(runExportCommand({run}), 2);                                   // no --out
+        QCOMPARE(runExportCommand({run, "--out", out, "--dpi", "zero"}), 2);
+    }
+
+    void invalidHyperParameterIsRefusedNamingTheField() {
+        HyperParameterForm form("momentum", optimizerDefaults("momentum"));
+        auto* lr = qobject_cast<QLineEdit*>(form.editor("lr"));
+        QVERIFY(lr);
+        QSignalSpy invalid(&form, &HyperParameterForm::invalidValue);
+        lr->setText("-1");
+        try {
+            form.values("runs[0]");
+            QFAIL("a negative learning rate must be refused");
+        } catch (const InputError& error) {
+            QVERIFY2(QString(error.what()).contains("lr"), error.what());
+        }
+        Q_EMIT lr->editingFinished();
+        QCOMPARE(invalid.count(), 1);
+        QCOMPARE(lr->text(), QString("0.01"));  // the last valid value comes back
+        QCOMPARE(form.values("runs[0]").lr, 0.01);
+        QVERIFY(!form.editor("beta2"));  // only momentum's own parameters
+    }
+};
+
+QTEST_MAIN(TestUi)
+#include "test_ui.moc"

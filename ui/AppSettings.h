@@ -1,0 +1,36 @@
+#pragma once
+// What the desktop app remembers between sessions (QSettings "MomentumLab/momentum-lab"):
+// window geometry and dock layout, the last experiment (as its JSON), the last folder used in a
+// file dialog and the last figure size.
+#include "Figure.h"
+#include "train/Experiment.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace ml {
+
+class AppSettings {
+public:
+    static void saveLayout(const QByteArray& geometry, const QByteArray& state);
+    static QByteArray geometry();
+    static QByteArray windowState();
+
+    static void saveExperiment(const Experiment& experiment);
+    // nullopt when none was saved or it no longer parses (e.g. an optimizer was renamed).
+    static std::optional<Experiment> lastExperiment();
+
+    static QString lastDirectory();
+    static void setLastDirectory(const QString& directory);
+
+    static FigureOptions figureOptions();
+    static void saveFigureOptions(const FigureOptions& options);
+};
+
+// The experiment the app opens with: the preset on toy:sine (the seed's 1-2-2-1 diagram
+// experiment), else the first preset, else a one-run default.
+Experiment defaultExperiment();
+
+}  // namespace ml

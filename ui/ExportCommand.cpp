@@ -1,0 +1,104 @@
+#include "ExportCommand.h"
+
+#include "ConvergencePlot.h"
+#include "InputError.h"
+#include "ReportWriter.h"
+#include "RunComparison.h"
+#include "train/RunFolder.h"
+
+#include <QDir>
+#include <QTextStream>
+
+#include <exception>
+
+namespace ml {
+
+namespace {
+
+const char* const kUsage =
+    "usage: momentum-lab-cli export RUN_DIR --out DIR [--width W] [--height H] [--dpi D]\n"
+    "  renders the convergence plot of a run folder as PNG, PDF and SVG, plus CSV, JSON and index.html\n";
+
+struct ExportArguments {
+    QString runDirectory;
+    QString outDirectory;
+    FigureOptions figure;
+};
+
+int positiveInt(const QStringList& arguments, qsizetype& i) {
+    const QString option = arguments[i];
+    if (i + 1 >= arguments.size()) throw InputError(option.toStdString() + ": expected a number after it");
+    bool ok = false;
+    const int value = arguments[++i].toInt(&ok);
+    if (!ok || value <= 0) throw InputError(option.toStdString() + " " + arguments[i].toStdString() + ": expected a positive whole number");
+    return value;
+}
+
+ExportArguments parse(const QStringList& arguments) {
+    ExportArguments parsed;
+    parsed.figure.width = 1200;
+    parsed.figure.height = 800;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString& argument = arguments[i];
+        if (argument == "--out") {
+            if (i + 1 >= arguments.size()) throw InputError("--out: expected a folder after it");
+            parsed.outDirectory = arguments[++i];
+        } else if (argument == "--width") {
+            parsed.figure.width = positiveInt(arguments, i);
+        } else if (argument == "--height") {
+            parsed.figure.height = positiveInt(arguments, i);
+        } else if (argument == "--dpi") {
+            parsed.figure.dpi = positiveInt(arguments, i);
+        } else if (argument.startsWith("--")) {
+            throw InputError(argument.toStdString() + ": unknown option");
+        } else if (parsed.runDirectory.isEmpty()) {
+            parsed.runDirectory = argument;
+        } else {
+            throw InputError(argument.toStdString() + ": only one RUN_DIR is accepted");
+        }
+    }
+    if (parsed.runDirectory.isEmpty()) throw InputError("RUN_DIR: missing (the folder written by train --out)");
+    if (parsed.outDirectory.isEmpty()) throw InputError("--out DIR: missing");
+    return parsed;
+}
+
+}  // namespace
+
+int runExportCommand(const QStringList& arguments) {
+    QTextStream err(stderr);
+    QTextStream out(stdout);
+    if (arguments.contains("--help") || arguments.contains("-h")) {
+        out << kUsage;
+        return 0;
+    }
+    ExportArguments parsed;
+    RunFolder folder;
+    try {
+        parsed = parse(arguments);
+        folder = readRunFolder(parsed.runDirectory);
+        if (!QDir().mkpath(parsed.outDirectory))
+            throw InputError(parsed.outDirectory.toStdString() + ": cannot create the output folder");
+    } catch (const InputError& error) {
+        err << "momentum-lab-cli export: " << error.what() << "\n" << kUsage;
+        return 2;
+    }
+    try {
+        RunComparison runs;
+        runs.showFolder(folder);
+        ConvergencePlot plot;
+        plot.setHistory(&runs.history());
+        plot.setTitle(QString::fromStdString(folder.experiment.name));
+        plot.resize(parsed.figure.width, parsed.figure.height);
+        const ReportWriter report(runs, {{"convergence", "Convergence of all runs", Figure::ofPlot(plot.plot())}}, parsed.figure);
+        for (const QString& file : report.write(parsed.outDirectory)) out << QDir(parsed.outDirectory).filePath(file) << "\n";
+    } catch (const InputError& error) {
+        err << "momentum-lab-cli export: " << error.what() << "\n";
+        return 2;
+    } catch (const std::exception& error) {
+        err << "momentum-lab-cli export: " << error.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace ml

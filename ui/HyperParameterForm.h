@@ -1,0 +1,51 @@
+#pragma once
+// The form of ONE optimizer's hyper-parameters: one row per key the optimizer reads (from
+// OptimizerCatalog), its editor chosen by the ParameterField kind (Real: a line edit with a
+// validator, Flag: a check box, Choice: a combo box), tooltips from the field's help and range.
+// An invalid value is refused when the field is left (the field turns red and the last valid
+// value comes back, invalidValue() says why); values() parses everything again and throws
+// InputError naming the field, so a value typed just before "Start" is checked too.
+#include "optim/HyperParameters.h"
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+class QFormLayout;
+class QLineEdit;
+
+namespace ml {
+
+struct ParameterField;
+
+class HyperParameterForm : public QWidget {
+    Q_OBJECT
+public:
+    HyperParameterForm(const std::string& optimizer, const HyperParameters& values, QWidget* parent = nullptr);
+
+    const std::string& optimizer() const { return optimizer_; }
+    // All fields parsed and range-checked; `context` prefixes error messages ("runs[0]").
+    HyperParameters values(const std::string& context) const;
+    QWidget* editor(const std::string& key) const;
+
+Q_SIGNALS:
+    void edited();
+    void invalidValue(const QString& message);
+
+private:
+    struct Row {
+        const ParameterField* field;
+        QWidget* editor;
+    };
+    QWidget* createEditor(const ParameterField& field);
+    void applyRow(const Row& row, HyperParameters& hp, const std::string& context) const;
+    void checkRow(const Row& row);
+    void showValue(const Row& row);
+
+    std::string optimizer_;
+    HyperParameters accepted_;  // the last valid values
+    std::vector<Row> rows_;
+};
+
+}  // namespace ml

@@ -1,0 +1,391 @@
+#include "MainWindow.h"
+
+#include "AppSettings.h"
+#include "ConvergencePlot.h"
+#include "ExperimentPanel.h"
+#include "ExportController.h"
+#include "InputError.h"
+#include "LayerHeatmapView.h"
+#include "NetworkDiagramView.h"
+#include "NeuronInspector.h"
+#include "ProgressIndicator.h"
+#include "RunComparison.h"
+#include "SpeedControl.h"
+#include "SummaryPanel.h"
+#include "TrainingActions.h"
+#include "TrainingSession.h"
+#include "train/RunFolder.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QToolBar>
+#include <qcustomplot.h>
+
+namespace ml {
+
+namespace {
+
+QStringList labelsOf(const std::vector<std::string>& labels) {
+    QStringList list;
+    for (const std::string& label : labels) list << QString::fromStdString(label);
+    return list;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), session_(new TrainingSession(this)), comparison_(new RunComparison(this)) {
+    setWindowIcon(QIcon(":/icons/momentum-lab.svg"));
+    setDockNestingEnabled(true);
+    plot_ = new ConvergencePlot(this);
+    plot_->setHistory(&comparison_->history());
+    setCentralWidget(plot_);
+    buildDocks();
+    actions_ = new TrainingActions(this);
+    exporter_ = new ExportController(
+        this, *comparison_,
+        [this] {
+            NetworkDiagramView* diagram = diagram_->view();
+            return std::vector<NamedFigure>{
+                {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
+                {"network-diagram", tr("Network diagram"),
+                 Figure::ofRenderer([diagram](QPainter& painter, QSize size) { diagram->render(painter, size); })},
+                {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->plot())},
+                {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
+            };
+        },
+        [this] { return toJson(experiment_->experiment()); });
+    buildToolBar();
+    buildMenus();
+    wireSession();
+    wireViews();
+
+    experiment_->setExperiment(AppSettings::lastExperiment().value_or(defaultExperiment()));
+    resize(1500, 950);
+    restoreGeometry(AppSettings::geometry());
+    restoreState(AppSettings::windowState());
+    updateTitle();
+    showStateMessage();
+}
+
+MainWindow::~MainWindow() {
+    delete session_;  // stops and joins the training thread before any view goes away
+}
+
+QDockWidget* MainWindow::addDock(const QString& title, const QString& objectName, QWidget* content,
+                                 Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);  // saveState() keys
+    dock->setWidget(content);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::buildDocks() {
+    experiment_ = new ExperimentPanel;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(experiment_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(320);
+    addDock(tr("Experiment"), "experimentDock", scroll, Qt::LeftDockWidgetArea);
+
+    diagram_ = new NetworkDiagramPanel;
+    QDockWidget* diagramDock = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
+    heatmap_ = new LayerHeatmapView;
+    QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(diagramDock, heatmapDock);
+    diagramDock->raise();
+
+    summary_ = new SummaryPanel(comparison_->summary());
+    QDockWidget* summaryDock = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
+    inspector_ = new NeuronInspector;
+    inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
+    splitDockWidget(summaryDock, inspectorDock_, Qt::Horizontal);
+    resizeDocks({summaryDock}, {260}, Qt::Vertical);
+    resizeDocks({diagramDock}, {560}, Qt::Horizontal);
+}
+
+void MainWindow::buildToolBar() {
+    QToolBar* bar = addToolBar(tr("Training"));
+    bar->setObjectName("trainingToolBar");
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addActions(actions_->all());
+    bar->addSeparator();
+    speed_ = new SpeedControl(bar);
+    bar->addWidget(speed_);
+
+    stateLabel_ = new QLabel(this);
+    progress_ = new ProgressIndicator(this);
+    statusBar()->addWidget(stateLabel_);
+    statusBar()->addPermanentWidget(progress_);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openFolder = file->addAction(tr("Open run folder…"), this, &MainWindow::chooseRunFolder);
+    openFolder->setShortcut(QKeySequence::Open);
+    openFolder->setToolTip(tr("View a folder written by momentum-lab-cli train --out DIR"));
+    QAction* openExperiment = file->addAction(tr("Open experiment…"), this, &MainWindow::openExperimentFile);
+    openExperiment->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction* saveExperiment = file->addAction(tr("Save experiment…"), exporter_, &ExportController::exportExperiment);
+    saveExperiment->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    exporter_->populate(file->addMenu(tr("&Export")));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* training = menuBar()->addMenu(tr("&Training"));
+    training->addActions(actions_->all());
+
+    QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
+    for (const Preset& preset : presets()) {
+        const Experiment experiment = preset.experiment;
+        presetMenu->addAction(QString::fromStdString(preset.title), this, [this, experiment] { experiment_->setExperiment(experiment); });
+    }
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    QAction* fit = view->addAction(tr("Fit convergence plot"), plot_, &ConvergencePlot::fitToData);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction* log = view->addAction(tr("Log loss axis"));
+    log->setCheckable(true);
+    log->setChecked(plot_->logScale());
+    log->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(log, &QAction::toggled, plot_, &ConvergencePlot::setLogScale);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Keyboard shortcuts"), this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"),
+                                 tr("F5 / Ctrl+Return  start\nF6 / Ctrl+Space  pause / resume\nF10  single step\n"
+                                    "Shift+F5  stop\nCtrl+Shift+R  reset\nCtrl+O  open run folder\nCtrl+E  export report\n"
+                                    "Ctrl+S  save experiment\nCtrl+L  log loss axis\nCtrl+0  fit plot\n"
+                                    "Plot: drag to pan, wheel to zoom, double-click to fit"));
+    });
+    help->addAction(tr("About Momentum Lab"), this, [this] {
+        QMessageBox::about(this, tr("About Momentum Lab"),
+                           tr("Momentum Lab compares neural-network optimizers in lockstep: the same initial weights "
+                              "and batches for every run, so differences come from the optimizer alone."));
+    });
+}
+
+void MainWindow::wireSession() {
+    connect(actions_->start(), &QAction::triggered, this, &MainWindow::startTraining);
+    connect(actions_->pause(), &QAction::triggered, session_, &TrainingSession::togglePause);
+    connect(actions_->step(), &QAction::triggered, this, &MainWindow::stepTraining);
+    connect(actions_->stop(), &QAction::triggered, session_, &TrainingSession::stop);
+    connect(actions_->reset(), &QAction::triggered, this, &MainWindow::resetTraining);
+    connect(speed_, &SpeedControl::speedChanged, session_, &TrainingSession::setMaxStepsPerSecond);
+
+    connect(session_, &TrainingSession::stateChanged, this, [this](SessionState state) {
+        actions_->updateFor(state);
+        experiment_->setEnabled(!session_->isBusy());
+        showStateMessage();
+    });
+    connect(session_, &TrainingSession::planned, this, &MainWindow::planArrived);
+    connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
+    connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<Snapshot>& snapshots) {
+        snapshots_.store(snapshots);
+        for (const Snapshot& snapshot : snapshots) {
+            diagram_->showSnapshot(snapshot);
+            heatmap_->showSnapshot(snapshot);
+            inspector_->addSnapshot(snapshot);
+        }
+    });
+    connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
+        comparison_->finishRun(run, result);
+        if (result.status == RunStatus::Diverged)
+            statusBar()->showMessage(tr("%1 %2").arg(QString::fromStdString(result.label), QString::fromStdString(result.statusText())), 8000);
+    });
+    connect(session_, &TrainingSession::progressed, progress_, &ProgressIndicator::setProgress);
+    connect(session_, &TrainingSession::progressed, this, &MainWindow::showStateMessage);
+    connect(session_, &TrainingSession::failed, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 15000);
+        QMessageBox::warning(this, tr("Training failed"), message);
+    });
+}
+
+void MainWindow::wireViews() {
+    connect(comparison_, &RunComparison::changed, plot_, &ConvergencePlot::refresh);
+    connect(summary_, &SummaryPanel::thresholdChanged, comparison_, &RunComparison::setThreshold);
+    connect(experiment_, &ExperimentPanel::nameChanged, this, &MainWindow::updateTitle);
+    connect(experiment_, &ExperimentPanel::invalidValue, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(exporter_, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+
+    connect(diagram_, &NetworkDiagramPanel::neuronClicked, this, [this](int layer, int neuron) {
+        if (layer < 0) return;  // input neurons have no incoming connections
+        diagram_->view()->setSelectedNeuron(layer, neuron);
+        inspector_->setNeuron(layer, neuron);
+        if (const Snapshot* latest = snapshots_.latest(inspector_->run())) inspector_->addSnapshot(*latest);
+        inspectorDock_->show();
+        inspectorDock_->raise();
+    });
+    connect(diagram_, &NetworkDiagramPanel::runChanged, this, [this](int run) {
+        inspector_->setRun(run);
+        redeliverSnapshot(run);
+    });
+    connect(heatmap_, &LayerHeatmapView::runChanged, this, [this](int run) {
+        if (const Snapshot* latest = snapshots_.latest(run)) heatmap_->showSnapshot(*latest);
+    });
+}
+
+bool MainWindow::experimentFromPanel(Experiment& experiment) {
+    try {
+        experiment = experiment_->experiment();
+        return true;
+    } catch (const InputError& error) {
+        const QString message = QString::fromStdString(error.what());
+        statusBar()->showMessage(message, 15000);
+        QMessageBox::warning(this, tr("Cannot start"), message);
+        return false;
+    }
+}
+
+void MainWindow::startTraining() {
+    Experiment experiment;
+    if (session_->isBusy() || !experimentFromPanel(experiment)) return;
+    training_ = experiment;
+    AppSettings::saveExperiment(experiment);
+    folderSource_.clear();
+    snapshots_.clear();
+    clearSnapshotViews();
+    progress_->restart();
+    plot_->setTitle(QString::fromStdString(experiment.name));
+    updateTitle();
+    session_->start(experiment);
+}
+
+void MainWindow::stepTraining() {
+    if (session_->isBusy()) {
+        session_->step(training_);
+        return;
+    }
+    Experiment experiment;
+    if (!experimentFromPanel(experiment)) return;
+    training_ = experiment;
+    folderSource_.clear();
+    snapshots_.clear();
+    clearSnapshotViews();
+    progress_->restart();
+    plot_->setTitle(QString::fromStdString(experiment.name));
+    session_->step(experiment);
+}
+
+void MainWindow::resetTraining() {
+    session_->reset();
+    comparison_->clear();
+    snapshots_.clear();
+    clearSnapshotViews();
+    progress_->restart();
+    folderSource_.clear();
+    updateTitle();
+}
+
+void MainWindow::planArrived(const TrainingPlan& plan) {
+    comparison_->begin(training_, plan);
+    showRuns(labelsOf(plan.labels));
+    inspector_->setImageShape(plan.imageShape);
+    inspector_->setRun(diagram_->currentRun());
+}
+
+void MainWindow::showRuns(const QStringList& labels) {
+    diagram_->setRuns(labels);
+    heatmap_->setRuns(labels);
+}
+
+void MainWindow::clearSnapshotViews() {
+    diagram_->clear();
+    heatmap_->clear();
+    inspector_->clear();
+}
+
+void MainWindow::redeliverSnapshot(int run) {
+    if (const Snapshot* latest = snapshots_.latest(run)) {
+        diagram_->showSnapshot(*latest);
+        inspector_->addSnapshot(*latest);
+    }
+}
+
+void MainWindow::chooseRunFolder() {
+    const QString directory = QFileDialog::getExistingDirectory(this, tr("Open a run folder (momentum-lab-cli train --out DIR)"),
+                                                                AppSettings::lastDirectory());
+    if (directory.isEmpty()) return;
+    AppSettings::setLastDirectory(directory);
+    openRunFolder(directory);
+}
+
+void MainWindow::openRunFolder(const QString& directory) {
+    RunFolder folder;
+    try {
+        folder = readRunFolder(directory);
+    } catch (const std::exception& error) {
+        statusBar()->showMessage(QString::fromStdString(error.what()), 15000);
+        QMessageBox::warning(this, tr("Cannot open run folder"), QString::fromStdString(error.what()));
+        return;
+    }
+    session_->reset();
+    snapshots_.clear();
+    clearSnapshotViews();
+    progress_->restart();
+    training_ = folder.experiment;
+    experiment_->setExperiment(folder.experiment);
+    comparison_->showFolder(folder);
+    QStringList labels;
+    for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
+    showRuns(labels);
+    folderSource_ = directory;
+    plot_->setTitle(QString::fromStdString(folder.experiment.name));
+    updateTitle();
+    statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);
+}
+
+void MainWindow::openExperimentFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), AppSettings::lastDirectory(),
+                                                      tr("Experiment (*.json)"));
+    if (path.isEmpty()) return;
+    AppSettings::setLastDirectory(QFileInfo(path).absolutePath());
+    try {
+        experiment_->setExperiment(loadExperiment(path.toStdString()));
+    } catch (const InputError& error) {
+        QMessageBox::warning(this, tr("Cannot open experiment"), QString::fromStdString(error.what()));
+    }
+}
+
+void MainWindow::updateTitle() {
+    QString title = tr("Momentum Lab — %1").arg(experiment_->experimentName());
+    if (!folderSource_.isEmpty()) title += tr(" [%1]").arg(QFileInfo(folderSource_).fileName());
+    setWindowTitle(title);
+}
+
+void MainWindow::showStateMessage() {
+    switch (session_->state()) {
+    case SessionState::Idle: stateLabel_->setText(tr("Ready: press Start (F5)")); break;
+    case SessionState::Running: stateLabel_->setText(tr("Training")); break;
+    case SessionState::Paused: stateLabel_->setText(tr("Paused: F10 steps, F6 resumes")); break;
+    case SessionState::Stopping: stateLabel_->setText(tr("Stopping…")); break;
+    case SessionState::Finished: stateLabel_->setText(tr("Finished")); break;
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    AppSettings::saveLayout(saveGeometry(), saveState());
+    try {
+        AppSettings::saveExperiment(experiment_->experiment());
+    } catch (const InputError&) {
+        // An unfinished form is not worth keeping; the last started experiment stays saved.
+    }
+    event->accept();
+}
+
+}  // namespace ml

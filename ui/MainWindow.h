@@ -1,0 +1,88 @@
+#pragma once
+// The desktop app's window. It only lays the views out (central convergence plot; docks for the
+// experiment, summary, network diagram, layer heat-map and neuron inspector), builds the menus
+// and wires signals between the TrainingSession, the RunComparison and the views.
+#include "LatestSnapshots.h"
+#include "train/Experiment.h"
+
+#include <QMainWindow>
+
+class QDockWidget;
+class QLabel;
+
+namespace ml {
+
+class ConvergencePlot;
+class ExperimentPanel;
+class ExportController;
+class LayerHeatmapView;
+class NetworkDiagramPanel;
+class NeuronInspector;
+class ProgressIndicator;
+class RunComparison;
+class SpeedControl;
+class SummaryPanel;
+class TrainingActions;
+class TrainingSession;
+struct RunFolder;
+struct TrainingPlan;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    TrainingSession* session() const { return session_; }
+    RunComparison* comparison() const { return comparison_; }
+    ExperimentPanel* experimentPanel() const { return experiment_; }
+    ConvergencePlot* convergencePlot() const { return plot_; }
+    TrainingActions* trainingActions() const { return actions_; }
+
+    void openRunFolder(const QString& directory);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
+    void buildDocks();
+    void buildToolBar();
+    void buildMenus();
+    void wireSession();
+    void wireViews();
+
+    void startTraining();
+    void stepTraining();
+    void resetTraining();
+    void planArrived(const TrainingPlan& plan);
+    void showRuns(const QStringList& labels);
+    void clearSnapshotViews();
+    void redeliverSnapshot(int run);
+    void chooseRunFolder();
+    void openExperimentFile();
+    void updateTitle();
+    void showStateMessage();
+    bool experimentFromPanel(Experiment& experiment);
+
+    TrainingSession* session_;
+    RunComparison* comparison_;
+    LatestSnapshots snapshots_;
+    Experiment training_;  // the experiment of the current / last training
+
+    ExperimentPanel* experiment_ = nullptr;
+    ConvergencePlot* plot_ = nullptr;
+    SummaryPanel* summary_ = nullptr;
+    NetworkDiagramPanel* diagram_ = nullptr;
+    LayerHeatmapView* heatmap_ = nullptr;
+    NeuronInspector* inspector_ = nullptr;
+    QDockWidget* inspectorDock_ = nullptr;
+    TrainingActions* actions_ = nullptr;
+    SpeedControl* speed_ = nullptr;
+    ProgressIndicator* progress_ = nullptr;
+    QLabel* stateLabel_ = nullptr;
+    ExportController* exporter_ = nullptr;
+    QString folderSource_;  // shown in the title when a run folder is open
+};
+
+}  // namespace ml
