@@ -7,11 +7,15 @@
 #include "NetworkDiagramView.h"
 #include "NeuronInspector.h"
 #include "Quantity.h"
+#include "data/DataRegistry.h"
+#include "optim/OptimizerCatalog.h"
+#include "train/LockstepTrainer.h"
 
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -75,6 +79,56 @@ bool sameMatrix(const Matrix& a, const Matrix& b) {
 
 QPointF midpoint(QPointF a, QPointF b) { return (a + b) / 2.0; }
 
+// Keeps the last snapshot of every run.
+class LastSnapshots : public TrainingObserver {
+public:
+    bool wantsSnapshot(int, long) override { return true; }
+    void snapshotTaken(const Snapshot& snapshot) override {
+        if (snapshot.run >= int(last.size())) last.resize(std::size_t(snapshot.run) + 1);
+        last[std::size_t(snapshot.run)] = snapshot;
+        if (snapshot.run == 1) history.push_back(snapshot);
+    }
+    std::vector<Snapshot> last;
+    std::vector<Snapshot> history;  // run 1 only
+};
+
+LastSnapshots train(const std::string& sizes, const std::string& data, long steps, long batch) {
+    Experiment experiment;
+    experiment.network.sizes = NetworkSpec::parseSizes(sizes);
+    experiment.network.loss = data.rfind("toy:sine", 0) == 0 ? LossKind::Mse : LossKind::CrossEntropy;
+    experiment.data = data;
+    experiment.steps = steps;
+    experiment.batchSize = batch;
+    experiment.runs = {{"momentum", "momentum", optimizerInfo("momentum").defaults},
+                       {"neuron-mean", "neuron-mean", optimizerInfo("neuron-mean").defaults}};
+    LockstepTrainer trainer(experiment, loadDataSplit(data, experiment.seed));
+    LastSnapshots observer;
+    trainer.addObserver(&observer);
+    RunControl control;
+    trainer.run(control);
+    return observer;
+}
+
+// Counts clearly blue and clearly red pixels of a screenshot.
+std::pair<int, int> blueAndRedPixels(const QImage& image) {
+    int blue = 0, red = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            blue += c.blue() > c.red() + 60;
+            red += c.red() > c.blue() + 60 && c.green() < 160;
+        }
+    }
+    return {blue, red};
+}
+
+// With MOMENTUM_LAB_VIEW_SHOTS=DIR the realistic-data test saves what it shows there, for review.
+void saveShot(QWidget& widget, const QString& name) {
+    const QString directory = qEnvironmentVariable("MOMENTUM_LAB_VIEW_SHOTS");
+    QCoreApplication::processEvents();  // pending layout requests (combo sizes)
+    if (!directory.isEmpty()) widget.grab().save(directory + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
 }  // namespace
 
 class TestViews : public QObject {
@@ -93,6 +147,7 @@ private Q_SLOTS:
     void inspectorPlotsTheLargestMomentumConnections();
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawTimeFor784x128();
+    void viewsShowTrainedNetworks();
 };
 
 void TestViews::directQuantitiesAreTheSnapshotMatrices() {
@@ -324,6 +379,12 @@ void TestViews::heatmapCellsHoldTheQuantity() {
     const double limit = s.layers[0].gradient.cwiseAbs().maxCoeff();
     QCOMPARE(view.colorMap()->dataRange().upper, limit);
     QCOMPARE(view.colorMap()->dataRange().lower, -limit);
+    // The map really paints with the diverging gradient (a colour scale imposes its own otherwise).
+    QCPColorGradient gradient = view.colorMap()->gradient();
+    DivergingColorScale scale;
+    scale.fitToMaximum(limit);
+    QCOMPARE(QColor::fromRgb(gradient.color(limit, view.colorMap()->dataRange())), scale.colorAt(limit));
+    QCOMPARE(QColor::fromRgb(gradient.color(0.0, view.colorMap()->dataRange())), QColor(Qt::white));
 
     view.setShowBias(false);
     QCOMPARE(view.colorMap()->data()->keySize(), 4);
@@ -360,6 +421,90 @@ void TestViews::heatmapRedrawTimeFor784x128() {
     qInfo("heat-map 128 x 785, %d x (showSnapshot + immediate replot): %.2f ms per redraw", kRedraws, perRedraw);
     QCOMPARE(view.colorMap()->data()->keySize(), 785);
     QVERIFY2(perRedraw < 100.0, "far too slow for a live view");  // 30 Hz needs < 33 ms
+}
+
+// Real training runs through all three views: both signs appear, nothing is left empty.
+void TestViews::viewsShowTrainedNetworks() {
+    const LastSnapshots sine = train("1-2-2-1", "toy:sine", 300, 0);
+    QCOMPARE(int(sine.last.size()), 2);
+
+    NetworkDiagramPanel diagram;
+    diagram.resize(760, 460);
+    diagram.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    diagram.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&diagram));
+    diagram.showSnapshot(sine.last[0]);
+    diagram.setQuantity(Quantity::Weight);
+    diagram.view()->setSelectedNeuron(0, 1);
+    const QImage weights = diagram.grab().toImage();
+    saveShot(diagram, QStringLiteral("diagram-sine-weights"));
+    const auto [blue, red] = blueAndRedPixels(weights);
+    QVERIFY2(blue > 50 && red > 50, qPrintable(QStringLiteral("blue %1, red %2").arg(blue).arg(red)));
+    diagram.setQuantity(Quantity::DeviationFromNeuronMean);
+    saveShot(diagram, QStringLiteral("diagram-sine-deviation"));
+
+    NeuronInspector inspector;
+    inspector.resize(760, 620);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    inspector.setRun(1);
+    inspector.setNeuron(1, 0);
+    for (const Snapshot& snapshot : sine.history) inspector.addSnapshot(snapshot);
+    QCOMPARE(inspector.historySize(), int(sine.history.size()));
+    inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(inspector, QStringLiteral("inspector-sine"));
+
+    LayerHeatmapView heatmap;
+    heatmap.resize(760, 460);
+    heatmap.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    heatmap.showSnapshot(sine.last[0]);
+    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(heatmap, QStringLiteral("heatmap-sine"));
+
+    // Digits: 8 x 8 images, 64 inputs (the diagram truncates, the inspector shows images).
+    const LastSnapshots digits = train("64-16-10", "digits", 60, 32);
+    diagram.showSnapshot(digits.last[0]);
+    diagram.setQuantity(Quantity::FirstMoment);
+    saveShot(diagram, QStringLiteral("diagram-digits"));
+    inspector.setImageShape({8, 8});
+    inspector.setNeuron(0, 2);
+    for (const Snapshot& snapshot : digits.history) inspector.addSnapshot(snapshot);
+    QCOMPARE(int(inspector.plottedConnections().size()), kMaxPlottedConnections);
+    inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(inspector, QStringLiteral("inspector-digits"));
+    auto* tabs = inspector.findChild<QTabWidget*>();
+    QVERIFY(tabs && tabs->isTabEnabled(1));
+    tabs->setCurrentIndex(1);
+    inspector.imagePlot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(inspector, QStringLiteral("inspector-digits-image"));
+
+    // 784-128-10 on Fashion-MNIST (the Debian package dataset-fashion-mnist), when installed.
+    LastSnapshots fashion;
+    try {
+        fashion = train("784-128-10", "fashion-mnist", 40, 64);
+    } catch (const std::exception& error) {
+        QSKIP(qPrintable(QStringLiteral("no 784-input data: %1").arg(error.what())));
+    }
+    heatmap.resize(1000, 560);
+    heatmap.showSnapshot(fashion.last[0]);
+    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(heatmap, QStringLiteral("heatmap-784"));
+    QCOMPARE(heatmap.colorMap()->data()->keySize(), 785);
+    heatmap.setQuantity(Quantity::DeviationFromNeuronMean);
+    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(heatmap, QStringLiteral("heatmap-784-deviation"));
+    diagram.showSnapshot(fashion.last[0]);
+    saveShot(diagram, QStringLiteral("diagram-784"));
+    inspector.setImageShape({28, 28});
+    inspector.setNeuron(0, 5);
+    for (const Snapshot& snapshot : fashion.history) inspector.addSnapshot(snapshot);
+    inspector.imagePlot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(inspector, QStringLiteral("inspector-784-image"));
+    tabs->setCurrentIndex(0);
+    inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    saveShot(inspector, QStringLiteral("inspector-784"));
 }
 
 QTEST_MAIN(TestViews)

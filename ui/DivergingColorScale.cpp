@@ -75,7 +75,7 @@ QCPColorGradient DivergingColorScale::gradient() {
     for (const ColorStop& stop : colorStops()) stops.insert(stop.position, stop.color);
     gradient.setColorStops(stops);
     gradient.setColorInterpolation(QCPColorGradient::ciRGB);
-    gradient.setLevelCount(512);
+    gradient.setLevelCount(513);  // odd: the middle level is exactly 0 (white)
     gradient.setNanHandling(QCPColorGradient::nhNanColor);
     gradient.setNanColor(kNanColor);
     return gradient;
@@ -87,6 +87,7 @@ void DivergingColorScale::paintLegend(QPainter& painter, const QRectF& rect, con
     const double lineHeight = metrics.height();
     const QRectF titleRect(rect.left(), rect.top(), rect.width(), lineHeight * 2.2);
     painter.setPen(Qt::black);
+    painter.setBrush(Qt::NoBrush);
     painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
 
     const double barWidth = 14.0;
@@ -94,9 +95,11 @@ void DivergingColorScale::paintLegend(QPainter& painter, const QRectF& rect, con
                      std::max(20.0, rect.bottom() - titleRect.bottom() - lineHeight));
     QLinearGradient fill(bar.bottomLeft(), bar.topLeft());
     for (const ColorStop& stop : colorStops()) fill.setColorAt(stop.position, stop.color);
-    painter.fillRect(bar, fill);
+    painter.fillRect(bar, QBrush(fill));
     painter.setPen(QPen(Qt::darkGray, 1.0));
+    painter.setBrush(Qt::NoBrush);
     painter.drawRect(bar);
+    painter.setPen(Qt::black);
 
     const double ticks[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
     for (double tick : ticks) {
@@ -107,6 +110,18 @@ void DivergingColorScale::paintLegend(QPainter& painter, const QRectF& rect, con
                          Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     painter.restore();
+}
+
+void applyDivergingScale(QCPColorScale* colorScale, const DivergingColorScale& scale) {
+    colorScale->setGradient(DivergingColorScale::gradient());
+    colorScale->setDataRange(scale.range());
+}
+
+void useIntegerTicks(QCPAxis* axis) {
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    axis->setTicker(ticker);
 }
 
 QString formatValue(double value) {

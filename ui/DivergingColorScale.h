@@ -12,6 +12,8 @@
 //   colorAt(value)          clamped to the ends; NaN gives grey
 //   gradient()              the matching QCPColorGradient (static)
 //   paintLegend(painter, rect, title)  a vertical bar with numbers at -limit, 0, +limit
+//   applyDivergingScale(colorScale, scale)  gradient + range for a QCPColorScale and its maps
+//   useIntegerTicks(axis)   ticks at cell indices only, for colour-map axes
 #include "data/Dataset.h"
 
 #include <QColor>
@@ -47,6 +49,14 @@ private:
     double fixedLimit_ = 0.0;
     double automaticLimit_ = 1.0;
 };
+
+// Gives a QCPColorScale (and through it every QCPColorMap attached to it) the diverging gradient
+// and the scale's symmetric range. Attach the maps first: attaching copies the scale's gradient
+// and range to the map.
+void applyDivergingScale(QCPColorScale* colorScale, const DivergingColorScale& scale);
+
+// Integer-only ticks (cells are indices): steps of 1, 2, 5, 10, ... as the axis needs.
+void useIntegerTicks(QCPAxis* axis);
 
 // Shortest readable text for a value on a scale: "0.0123", "-1.5e-05".
 QString formatValue(double value);

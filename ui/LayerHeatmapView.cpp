@@ -84,10 +84,12 @@ void LayerHeatmapView::buildPlot() {
     colorScale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
 
     map_ = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    map_->setGradient(DivergingColorScale::gradient());
     map_->setInterpolate(false);
     map_->setTightBoundary(false);
     map_->setColorScale(colorScale_);
+    applyDivergingScale(colorScale_, scale_);
+    useIntegerTicks(rect->axis(QCPAxis::atBottom));
+    useIntegerTicks(rect->axis(QCPAxis::atLeft));
 
     biasLine_ = new QCPItemStraightLine(plot_);
     biasLine_->setClipAxisRect(rect);
@@ -177,7 +179,7 @@ void LayerHeatmapView::redraw() {
     for (int j = 0; j < rows; ++j)
         for (int i = 0; i < columns; ++i) data->setCell(i, j, values(j, i));
     scale_.fitTo(bias ? values : Matrix(values.leftCols(inputs)));
-    map_->setDataRange(scale_.range());
+    applyDivergingScale(colorScale_, scale_);
 
     QCPAxisRect* rect = map_->keyAxis()->axisRect();
     rect->axis(QCPAxis::atBottom)->setRange(-0.5, columns - 0.5);

@@ -269,7 +269,7 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
         painter.drawText(QRectF(frame.legendArea.left(), frame.legendArea.bottom() - painter.fontMetrics().height() * 3,
                                 frame.legendArea.width(), painter.fontMetrics().height() * 3),
                          Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap,
-                         tr("line width: |value|\ncircle fill: bias"));
+                         tr("width: |value|\nfill: bias"));
     }
     painter.restore();
 }
@@ -406,6 +406,8 @@ void NetworkDiagramPanel::showSnapshot(const Snapshot& snapshot) {
     if (snapshot.run != runs_->currentRun()) return;
     view_->showSnapshot(snapshot);
 }
+
+void NetworkDiagramPanel::setQuantity(Quantity quantity) { quantities_->setQuantity(quantity); }
 
 void NetworkDiagramPanel::clear() { view_->clear(); }
 

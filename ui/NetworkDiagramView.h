@@ -24,6 +24,7 @@
 // Public API of NetworkDiagramPanel (canvas + control bar: run, quantity, colour range)
 //   setRuns(labels)          run labels for the run combo
 //   showSnapshot(s)          forwarded only when s.run is the chosen run, otherwise ignored
+//   setQuantity(q)           selects q in the quantity combo (and so in the canvas)
 //   clear(), currentRun(), view()
 //   signals runChanged(int), neuronClicked(int layer, int neuron)
 #include "DivergingColorScale.h"
@@ -138,6 +139,7 @@ public:
     void setRuns(const QStringList& labels);
     int currentRun() const;
     void showSnapshot(const Snapshot& snapshot);
+    void setQuantity(Quantity quantity);  // through the combo, so both stay in step
     void clear();
     NetworkDiagramView* view() const { return view_; }
 

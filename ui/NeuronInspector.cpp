@@ -26,8 +26,19 @@ QColor connectionColor(int k) {
     return palette[k % static_cast<int>(std::size(palette))];
 }
 
-QString connectionName(int column, int inputs) {
-    return column == inputs ? QStringLiteral("bias") : QStringLiteral("input %1").arg(column);
+// Ticks only where the image has pixels (the axes extend beyond it to keep pixels square).
+void useImageTicks(QCPAxis* axis, int cells) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const int step = cells <= 10 ? 1 : cells <= 40 ? 5 : 10;
+    for (int k = 0; k < cells; k += step) ticker->addTick(k, QString::number(k));
+    axis->setTicker(ticker);
+    axis->setSubTicks(false);
+}
+
+// Where a connection of a layer-`layer` neuron comes from: "input 3", "hidden 3" or "bias".
+QString connectionName(int layer, int column, int inputs) {
+    if (column == inputs) return QStringLiteral("bias");
+    return (layer == 0 ? QStringLiteral("input %1") : QStringLiteral("hidden %1")).arg(column);
 }
 
 void fitValueAxis(QCPAxisRect* rect, const std::vector<QCPGraph*>& graphs, QCPGraph* mean) {
@@ -67,13 +78,30 @@ NeuronInspector::NeuronInspector(QWidget* parent) : QWidget(parent), history_(0,
 void NeuronInspector::buildPlots() {
     plot_->plotLayout()->clear();
     plot_->setNoAntialiasingOnDrag(true);
+    plot_->setAutoAddPlottableToLegend(false);  // only the momentum panel's graphs get entries
     plotTitle_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, plotTitle_);
+    // Row 1: [the three stacked axis rects | the legend, top-aligned by a filler below it].
+    auto* body = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(1, 0, body);
+    auto* stack = new QCPLayoutGrid;
+    body->addElement(0, 0, stack);
+    auto* side = new QCPLayoutGrid;
+    body->addElement(0, 1, side);
+    body->setColumnStretchFactor(1, 0.001);
+    legend_ = new QCPLegend;
+    side->addElement(0, 0, legend_);
+    side->addElement(1, 0, new QCPLayoutElement(plot_));
+    side->setRowStretchFactor(0, 0.001);
+    legend_->setLayer(QStringLiteral("legend"));
+    legend_->setFont(QFont(font().family(), font().pointSize() - 1));
+    legend_->setRowSpacing(0);
+
     auto* margins = new QCPMarginGroup(plot_);
-    int row = 1;
+    int row = 0;
     for (Panel* panel : {&momentum_, &gradient_, &weight_}) {
         panel->rect = new QCPAxisRect(plot_);
-        plot_->plotLayout()->addElement(row++, 0, panel->rect);
+        stack->addElement(row++, 0, panel->rect);
         panel->rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         panel->rect->setupFullAxesBox(true);
         connect(panel->rect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
@@ -101,16 +129,32 @@ void NeuronInspector::buildImagePlot() {
         image->rect = new QCPAxisRect(imagePlot_);
         image->rect->axis(QCPAxis::atBottom)->setLabel(name);
         image->rect->axis(QCPAxis::atLeft)->setRangeReversed(true);  // image row 0 at the top
+        for (QCPAxis* axis : image->rect->axes()) axis->grid()->setVisible(false);
         image->map = new QCPColorMap(image->rect->axis(QCPAxis::atBottom), image->rect->axis(QCPAxis::atLeft));
-        image->map->setGradient(DivergingColorScale::gradient());
         image->map->setInterpolate(false);
         image->scale = new QCPColorScale(imagePlot_);
         image->map->setColorScale(image->scale);
+        applyDivergingScale(image->scale, DivergingColorScale());
         auto* margins = new QCPMarginGroup(imagePlot_);
         image->rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
         image->scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
         row->addElement(0, column++, image->rect);
         row->addElement(0, column++, image->scale);
+    }
+    connect(imagePlot_, &QCustomPlot::afterLayout, this, &NeuronInspector::keepPixelsSquare);
+}
+
+// Square image pixels whatever the widget's shape: both axes get the same pixels per cell and the
+// image is centred.
+void NeuronInspector::keepPixelsSquare() {
+    for (ImagePanel* image : {&weightImage_, &momentumImage_}) {
+        const int w = image->map->data()->keySize(), h = image->map->data()->valueSize();
+        const QRect area = image->rect->rect();
+        if (w <= 0 || h <= 0 || area.width() <= 0 || area.height() <= 0) continue;
+        const double pixelsPerCell = std::min(area.width() / double(w), area.height() / double(h));
+        const double halfWidth = area.width() / pixelsPerCell / 2.0, halfHeight = area.height() / pixelsPerCell / 2.0;
+        image->rect->axis(QCPAxis::atBottom)->setRange((w - 1) / 2.0 - halfWidth, (w - 1) / 2.0 + halfWidth);
+        image->rect->axis(QCPAxis::atLeft)->setRange((h - 1) / 2.0 - halfHeight, (h - 1) / 2.0 + halfHeight);
     }
 }
 
@@ -123,13 +167,17 @@ void NeuronInspector::setRun(int run) {
 void NeuronInspector::setNeuron(int layer, int neuron) {
     layer_ = layer;
     neuron_ = neuron;
+    updateImageTab();
     clear();
 }
 
 void NeuronInspector::setImageShape(ImageShape shape) {
     imageShape_ = shape;
-    tabs_->setTabEnabled(1, false);
+    updateImageTab();
 }
+
+// The image tab is available for first-layer neurons of image data (sizes are checked per snapshot).
+void NeuronInspector::updateImageTab() { tabs_->setTabEnabled(1, imageShape_.valid() && layer_ == 0 && neuron_ >= 0); }
 
 void NeuronInspector::setHistoryCapacity(int capacity) {
     capacity_ = capacity;
@@ -189,7 +237,8 @@ void NeuronInspector::rebuildGraphs() {
         for (std::size_t k = 0; k < connections_.size(); ++k) {
             QCPGraph* graph = plot_->addGraph(keys, values);
             graph->setPen(QPen(connectionColor(static_cast<int>(k)), 1.0));
-            graph->setName(connectionName(connections_[k], inputCount_));
+            graph->setName(connectionName(layer_, connections_[k], inputCount_));
+            if (panel == &momentum_) graph->addToLegend(legend_);  // one entry per colour
             panel->graphs.push_back(graph);
         }
         values->setLabel(panel->name);
@@ -198,6 +247,7 @@ void NeuronInspector::rebuildGraphs() {
         momentum_.mean = plot_->addGraph(momentum_.rect->axis(QCPAxis::atBottom), momentum_.rect->axis(QCPAxis::atLeft));
         momentum_.mean->setPen(QPen(Qt::black, 3.0));
         momentum_.mean->setName(tr("neuron mean"));
+        momentum_.mean->addToLegend(legend_);
         if (!hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: not kept by this optimizer"));
     }
 }
@@ -250,7 +300,7 @@ void NeuronInspector::updateTitles(const Snapshot* snapshot) {
     }
     QString title = tr("neuron %1 of layer %2").arg(neuron_).arg(layer_ + 1);
     if (snapshot) {
-        title += tr(" · %1").arg(QString::fromStdString(snapshot->label));
+        title += tr(" · run %1").arg(QString::fromStdString(snapshot->label));
         const int incoming = inputCount_ + 1;
         if (incoming > static_cast<int>(connections_.size())) {
             title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4) + neuron mean (bold)")
@@ -274,7 +324,6 @@ bool NeuronInspector::imageApplies(const Snapshot& snapshot) const {
 }
 
 void NeuronInspector::updateImages(const Snapshot& snapshot) {
-    tabs_->setTabEnabled(1, true);
     const LayerSnapshot& layer = snapshot.layers.front();
     const int w = imageShape_.width, h = imageShape_.height;
     for (auto [image, matrix] : {std::pair{&weightImage_, &layer.parameters}, std::pair{&momentumImage_, &layer.firstMoment}}) {
@@ -290,9 +339,9 @@ void NeuronInspector::updateImages(const Snapshot& snapshot) {
                 for (int x = 0; x < w; ++x) data->setCell(x, y, pixels(y * w + x));
             scale.fitTo(Matrix(pixels));
         }
-        image->map->setDataRange(scale.range());
-        image->rect->axis(QCPAxis::atBottom)->setRange(-0.5, w - 0.5);
-        image->rect->axis(QCPAxis::atLeft)->setRange(-0.5, h - 0.5);
+        applyDivergingScale(image->scale, scale);
+        useImageTicks(image->rect->axis(QCPAxis::atBottom), w);
+        useImageTicks(image->rect->axis(QCPAxis::atLeft), h);
     }
     momentumImage_.rect->axis(QCPAxis::atBottom)->setLabel(
         layer.firstMoment.size() == 0 ? tr("momentum: not kept by this optimizer") : tr("incoming momentum"));

@@ -35,6 +35,7 @@ class QCPAxisRect;
 class QCPColorMap;
 class QCPColorScale;
 class QCPGraph;
+class QCPLegend;
 class QCPTextElement;
 class QTabWidget;
 
@@ -88,12 +89,15 @@ private:
     void updateTitles(const Snapshot* snapshot);
     void updateImages(const Snapshot& snapshot);
     bool imageApplies(const Snapshot& snapshot) const;
+    void keepPixelsSquare();
+    void updateImageTab();
 
     QTabWidget* tabs_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCustomPlot* imagePlot_ = nullptr;
     QCPTextElement* plotTitle_ = nullptr;
     QCPTextElement* imageTitle_ = nullptr;
+    QCPLegend* legend_ = nullptr;  // names the connection colours (shared by the three plots)
     Panel momentum_, gradient_, weight_;
     ImagePanel weightImage_, momentumImage_;
 
