@@ -14,7 +14,9 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QHelpEvent>
 #include <QSignalSpy>
+#include <QToolTip>
 #include <QTabWidget>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -285,6 +287,14 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
     QVERIFY2(neuron.contains(QStringLiteral("bias")) && neuron.contains(QString::number(double(s.layers[1].gradient(0, 2)), 'g', 4)),
              qPrintable(neuron));
     QVERIFY(view.toolTipAt(QPointF(3, 3)).isEmpty());
+
+    // Hovering really shows that text.
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QPoint onLine = midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 1)).toPoint();
+    QHelpEvent hover(QEvent::ToolTip, onLine, view.mapToGlobal(onLine));
+    QApplication::sendEvent(&view, &hover);
+    QTRY_COMPARE(QToolTip::text(), text);
 }
 
 void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
@@ -332,6 +342,9 @@ void TestViews::inspectorKeepsHistoryBounded() {
     }
     QVERIFY(inspector.historySize() <= 100);
     QVERIFY(inspector.historySize() >= 50);
+    const int size = inspector.historySize();
+    inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 0, 1000));  // re-delivered: ignored
+    QCOMPARE(inspector.historySize(), size);
     QCOMPARE(int(inspector.plottedConnections().size()), 3);  // 2 inputs + bias
     QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
     for (int g = 0; g < inspector.plot()->graphCount(); ++g)
@@ -420,6 +433,13 @@ void TestViews::heatmapRedrawTimeFor784x128() {
     const double perRedraw = double(timer.nsecsElapsed()) / 1e6 / kRedraws;
     qInfo("heat-map 128 x 785, %d x (showSnapshot + immediate replot): %.2f ms per redraw", kRedraws, perRedraw);
     QCOMPARE(view.colorMap()->data()->keySize(), 785);
+    // The redraws really repaint: another snapshot gives another picture.
+    view.showSnapshot(snapshots[0]);
+    view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QImage first = view.plot()->grab().toImage();
+    view.showSnapshot(snapshots[2]);
+    view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(view.plot()->grab().toImage() != first);
     QVERIFY2(perRedraw < 100.0, "far too slow for a live view");  // 30 Hz needs < 33 ms
 }
 

@@ -197,6 +197,8 @@ void NeuronInspector::clear() {
 void NeuronInspector::addSnapshot(const Snapshot& snapshot) {
     if (snapshot.run != run_ || layer_ < 0 || layer_ >= static_cast<int>(snapshot.layers.size())) return;
     if (neuron_ < 0 || neuron_ >= snapshot.layers[static_cast<std::size_t>(layer_)].parameters.rows()) return;
+    if (!connections_.empty() && snapshot.step <= lastStep_) return;  // a re-delivered snapshot
+    lastStep_ = snapshot.step;
     if (connections_.empty()) {
         chooseConnections(snapshot);
         history_ = DecimatingHistory(3 * static_cast<int>(connections_.size()) + 1, capacity_);

@@ -18,7 +18,8 @@
 //   setRun(run)              only snapshots of this run are used (default 0); clears history
 //   setNeuron(layer, neuron) clears history; (-1, -1) = nothing selected
 //   setImageShape(shape)     invalid shape: no image tab
-//   addSnapshot(s)           ignored for other runs, or when the neuron does not exist in it
+//   addSnapshot(s)           ignored for other runs, when the neuron does not exist in it, or when
+//                            s.step is not past the last added one (re-delivered snapshots)
 //   clear()                  forgets the history (keeps run, neuron and image shape)
 //   setHistoryCapacity(n), historySize(), plottedConnections() (columns, bias = in)
 //   plot()                   the step plots (for export), imagePlot() the image tab's plot
@@ -110,6 +111,7 @@ private:
     int capacity_ = 20000;
     std::vector<int> connections_;  // columns of the neuron's row that are plotted
     long chosenAtStep_ = 0;
+    long lastStep_ = 0;             // snapshots must advance; repeats are ignored
     DecimatingHistory history_;     // per connection: momentum, gradient, weight; then the mean
 };
 
