@@ -30,9 +30,8 @@ LayerHeatmapView::LayerHeatmapView(QWidget* parent) : QWidget(parent) {
     bar->addWidget(runs_);
     bar->addWidget(new QLabel(tr("Layer"), this));
     bar->addWidget(layers_);
-    bar->addWidget(new QLabel(tr("Colour by"), this));
+    bar->addWidget(new QLabel(tr("Colour"), this));
     bar->addWidget(quantities_);
-    bar->addWidget(new QLabel(tr("Range"), this));
     bar->addWidget(limit_);
     bar->addWidget(showBias_);
     bar->addStretch();

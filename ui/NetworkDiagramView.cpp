@@ -378,9 +378,8 @@ NetworkDiagramPanel::NetworkDiagramPanel(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Run"), this));
     bar->addWidget(runs_);
-    bar->addWidget(new QLabel(tr("Colour by"), this));
+    bar->addWidget(new QLabel(tr("Colour"), this));
     bar->addWidget(quantities_);
-    bar->addWidget(new QLabel(tr("Range"), this));
     bar->addWidget(limit_);
     bar->addStretch();
     auto* layout = new QVBoxLayout(this);

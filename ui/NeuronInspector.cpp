@@ -245,6 +245,7 @@ void NeuronInspector::rebuildGraphs() {
         }
         values->setLabel(panel->name);
     }
+    legend_->setVisible(!connections_.empty());  // an empty legend is a stray little box
     if (!connections_.empty()) {
         momentum_.mean = plot_->addGraph(momentum_.rect->axis(QCPAxis::atBottom), momentum_.rect->axis(QCPAxis::atLeft));
         momentum_.mean->setPen(QPen(Qt::black, 3.0));

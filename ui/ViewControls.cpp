@@ -35,8 +35,8 @@ void QuantitySelector::setQuantity(Quantity quantity) {
 ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
     setPrefix(QStringLiteral("± "));
     setSpecialValueText(tr("± auto"));
-    setDecimals(6);
-    setRange(0.0, 1e6);
+    setDecimals(4);
+    setRange(0.0, 1000.0);  // also keeps the box narrow
     setSingleStep(0.01);
     setValue(0.0);
     setToolTip(tr("Colour range: auto = symmetric ±max|value| of what is shown; a number fixes it"));
