@@ -19,7 +19,8 @@
 //   setSelectedNeuron(l, j)  highlights a neuron (l = -1 or j = -1: none)
 //   neuronCenter(l, j)       centre of a drawn neuron in widget coordinates (null when not drawn)
 //   toolTipAt(point)         the text the tooltip shows there ("" when nothing is near)
-//   signal neuronClicked(l, j)  a click on a neuron: l = parameter layer (-1 for inputs)
+//   signal neuronClicked(l, j)  a click on a hidden/output neuron (l = parameter layer, j = row;
+//                            it is also highlighted); input neurons are not clickable
 //
 // Public API of NetworkDiagramPanel (canvas + control bar: run, quantity, colour range)
 //   setRuns(labels)          run labels for the run combo
