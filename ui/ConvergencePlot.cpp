@@ -27,6 +27,10 @@ QString xAxisLabel(ConvergencePlot::XAxis axis) {
     return {};
 }
 
+constexpr int kMaxMarkedEvaluations = 60;
+constexpr int kLegendColumns = 5;
+constexpr int kTitleRow = 0, kLegendRow = 1, kLossRow = 2, kAccuracyRow = 3;
+
 QCPAxis* bottomAxis(QCPAxisRect* rect) { return rect->axis(QCPAxis::atBottom); }
 QCPAxis* leftAxis(QCPAxisRect* rect) { return rect->axis(QCPAxis::atLeft); }
 
@@ -94,14 +98,24 @@ void ConvergencePlot::buildPlot() {
     plot_->setNoAntialiasingOnDrag(true);
     plot_->plotLayout()->clear();
 
+    // Rows: title, legend (outside the data, one entry per run), loss, accuracy.
     title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    legend_ = new QCPLegend;
     lossRect_ = new QCPAxisRect(plot_);
     accuracyRect_ = new QCPAxisRect(plot_);
-    plot_->plotLayout()->addElement(0, 0, title_);
-    plot_->plotLayout()->addElement(1, 0, lossRect_);
-    plot_->plotLayout()->addElement(2, 0, accuracyRect_);
-    plot_->plotLayout()->setRowStretchFactor(1, 3.0);
-    plot_->plotLayout()->setRowStretchFactor(2, 1.3);
+    plot_->plotLayout()->addElement(kTitleRow, 0, title_);
+    // The legend shares its row with an empty spacer: an empty QCPLegend's maximum width is 0,
+    // which would otherwise squeeze the whole column of the plot layout.
+    auto* legendRow = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(kLegendRow, 0, legendRow);
+    legendRow->addElement(0, 0, legend_);
+    legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
+    legendRow->setColumnStretchFactor(1, 0.001);
+    plot_->plotLayout()->addElement(kLossRow, 0, lossRect_);
+    plot_->plotLayout()->addElement(kAccuracyRow, 0, accuracyRect_);
+    plot_->plotLayout()->setRowStretchFactor(kLegendRow, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(kLossRow, 3.0);
+    plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, 1.3);
 
     margins_ = new QCPMarginGroup(plot_);
     for (QCPAxisRect* rect : {lossRect_, accuracyRect_}) {
@@ -120,13 +134,10 @@ void ConvergencePlot::buildPlot() {
     connect(bottomAxis(lossRect_), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bottomAxis(accuracyRect_),
             qOverload<const QCPRange&>(&QCPAxis::setRange));
 
-    legend_ = new QCPLegend;
-    lossRect_->insetLayout()->addElement(legend_, Qt::AlignTop | Qt::AlignRight);
     legend_->setLayer("legend");
-    legend_->setFillOrder(QCPLegend::foRowsFirst);
-    legend_->setWrap(2);
-    legend_->setBrush(QColor(255, 255, 255, 225));
-    legend_->setBorderPen(QPen(QColor(180, 180, 180)));
+    legend_->setFillOrder(QCPLegend::foColumnsFirst);
+    legend_->setBorderPen(Qt::NoPen);
+    legend_->setMargins(QMargins(4, 0, 4, 0));
 
     placeholder_ = new QCPItemText(plot_);
     placeholder_->setClipAxisRect(lossRect_);
@@ -193,7 +204,7 @@ void ConvergencePlot::updateAxisLabels() {
     // The bottom-most rect carries the x-axis label.
     bottomAxis(lossRect_)->setLabel(accuracyShown_ ? QString() : xAxisLabel(xAxis_));
     bottomAxis(accuracyRect_)->setLabel(xAxisLabel(xAxis_));
-    leftAxis(lossRect_)->setLabel(tr("loss  (solid: training batch, dashed: test)"));
+    leftAxis(lossRect_)->setLabel(tr("loss (solid: training batch, dashed: test)"));
 }
 
 int ConvergencePlot::plottedPoints() const {
@@ -222,7 +233,6 @@ void ConvergencePlot::rebuildGraphs() {
         test->setPen(QPen(color, 1.4, Qt::DashLine));
         test->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
         test->setName(tr("%1 (test)").arg(label));
-        test->addToLegend(legend_);
         feeds_.push_back({test, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestLoss});
 
         QCPGraph* accuracy = plot_->addGraph(bottomAxis(accuracyRect_), leftAxis(accuracyRect_));
@@ -231,6 +241,7 @@ void ConvergencePlot::rebuildGraphs() {
         accuracy->setName(tr("%1 (accuracy)").arg(label));
         feeds_.push_back({accuracy, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestAccuracy});
     }
+    legend_->setWrap(std::min(history_->runCount(), kLegendColumns));
     legend_->setVisible(history_->runCount() > 0);
 }
 
@@ -262,6 +273,10 @@ void ConvergencePlot::appendNewPoints(Feed& feed, bool fromScratch) {
     }
     feed.graph->data()->add(points, true);
     feed.drawn = track.size();
+    // Dots mark evaluations only while they are few enough to tell apart.
+    if (feed.track == MetricsHistory::Track::Evaluation)
+        feed.graph->setScatterStyle(track.size() <= kMaxMarkedEvaluations ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
+                                                                          : QCPScatterStyle(QCPScatterStyle::ssNone));
 }
 
 void ConvergencePlot::refresh() {
@@ -317,8 +332,8 @@ void ConvergencePlot::showAccuracyRect(bool show) {
     if (show == accuracyShown_) return;
     accuracyShown_ = show;
     if (show) {
-        plot_->plotLayout()->addElement(2, 0, accuracyRect_);
-        plot_->plotLayout()->setRowStretchFactor(2, 1.3);
+        plot_->plotLayout()->addElement(kAccuracyRow, 0, accuracyRect_);
+        plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, 1.3);
         accuracyRect_->setVisible(true);
     } else {
         plot_->plotLayout()->take(accuracyRect_);

@@ -48,6 +48,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     presets_->addItem(tr("Load a preset…"));
     for (const Preset& preset : presets()) presets_->addItem(QString::fromStdString(preset.title));
     presets_->setToolTip(tr("The shipped experiments (resources/experiments)"));
+    presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    presets_->setMinimumContentsLength(16);
     connect(presets_, &QComboBox::activated, this, [this](int index) {
         if (index <= 0) return;
         setExperiment(presets()[static_cast<std::size_t>(index - 1)].experiment);
@@ -60,6 +62,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     network_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]+(-[0-9]+)*-?"), network_));
     network_->setToolTip(tr("Layer sizes, inputs first: 1-2-2-1, 4-3, 784-128-10"));
     data_->setEditable(true);
+    data_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    data_->setMinimumContentsLength(12);
     data_->setToolTip(tr("toy:NAME, iris, digits, mnist, fashion-mnist, csv:FILE.csv, csv:TRAIN.csv,TEST.csv, idx:DIR"));
     seed_->setToolTip(tr("Seeds the initial weights, the batch order and the toy data"));
     batch_->setToolTip(tr("Samples per step; 0 = the whole training set"));

@@ -95,22 +95,24 @@ void MainWindow::buildDocks() {
     scroll->setWidget(experiment_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(320);
+    scroll->setMinimumWidth(370);
     addDock(tr("Experiment"), "experimentDock", scroll, Qt::LeftDockWidgetArea);
 
     diagram_ = new NetworkDiagramPanel;
     QDockWidget* diagramDock = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
-    heatmap_ = new LayerHeatmapView;
-    QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::RightDockWidgetArea);
-    tabifyDockWidget(diagramDock, heatmapDock);
-    diagramDock->raise();
 
+    // Bottom row: the summary beside the neuron inspector and the (wide) layer heat-map as tabs.
     summary_ = new SummaryPanel(comparison_->summary());
     QDockWidget* summaryDock = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
     inspector_ = new NeuronInspector;
     inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
     splitDockWidget(summaryDock, inspectorDock_, Qt::Horizontal);
-    resizeDocks({summaryDock}, {260}, Qt::Vertical);
+    heatmap_ = new LayerHeatmapView;
+    QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(inspectorDock_, heatmapDock);
+    inspectorDock_->raise();
+    resizeDocks({summaryDock, inspectorDock_}, {560, 900}, Qt::Horizontal);
+    resizeDocks({summaryDock}, {300}, Qt::Vertical);
     resizeDocks({diagramDock}, {560}, Qt::Horizontal);
 }
 
@@ -261,7 +263,6 @@ void MainWindow::startTraining() {
     snapshots_.clear();
     clearSnapshotViews();
     progress_->restart();
-    plot_->setTitle(QString::fromStdString(experiment.name));
     updateTitle();
     session_->start(experiment);
 }
@@ -278,7 +279,7 @@ void MainWindow::stepTraining() {
     snapshots_.clear();
     clearSnapshotViews();
     progress_->restart();
-    plot_->setTitle(QString::fromStdString(experiment.name));
+    updateTitle();
     session_->step(experiment);
 }
 
@@ -294,6 +295,7 @@ void MainWindow::resetTraining() {
 
 void MainWindow::planArrived(const TrainingPlan& plan) {
     comparison_->begin(training_, plan);
+    updateTitle();
     showRuns(labelsOf(plan.labels));
     inspector_->setImageShape(plan.imageShape);
     inspector_->setRun(diagram_->currentRun());
@@ -345,7 +347,6 @@ void MainWindow::openRunFolder(const QString& directory) {
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
     showRuns(labels);
     folderSource_ = directory;
-    plot_->setTitle(QString::fromStdString(folder.experiment.name));
     updateTitle();
     statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);
 }
@@ -366,6 +367,9 @@ void MainWindow::updateTitle() {
     QString title = tr("Momentum Lab — %1").arg(experiment_->experimentName());
     if (!folderSource_.isEmpty()) title += tr(" [%1]").arg(QFileInfo(folderSource_).fileName());
     setWindowTitle(title);
+    // The plot is titled by the experiment whose data it shows (the panel's until there are data).
+    const bool showingRuns = comparison_->history().runCount() > 0;
+    plot_->setTitle(showingRuns ? QString::fromStdString(comparison_->experiment().name) : experiment_->experimentName());
 }
 
 void MainWindow::showStateMessage() {

@@ -4,6 +4,8 @@
 #include <QLabel>
 #include <QProgressBar>
 
+#include <algorithm>
+
 namespace ml {
 
 namespace {
@@ -42,6 +44,7 @@ void ProgressIndicator::restart() {
 }
 
 void ProgressIndicator::setProgress(long step, long totalSteps) {
+    if (step == step_ && totalSteps == totalSteps_ && step >= totalSteps) return;  // finished: keep the final text
     step_ = step;
     totalSteps_ = totalSteps;
     const qint64 now = clock_.elapsed();
@@ -62,7 +65,10 @@ void ProgressIndicator::setProgress(long step, long totalSteps) {
 QString ProgressIndicator::text() const {
     if (recent_.empty()) return {};
     QString text = tr("%1 steps/s").arg(rate_ >= 100 ? QString::number(rate_, 'f', 0) : QString::number(rate_, 'f', 1));
-    if (step_ >= totalSteps_) return text;
+    if (step_ >= totalSteps_ && totalSteps_ > 0) {  // done: the average over the whole training
+        const double seconds = std::max(1e-3, clock_.elapsed() / 1000.0);
+        return tr("%1 steps in %2 s (%3 steps/s)").arg(step_).arg(seconds, 0, 'f', 1).arg(step_ / seconds, 0, 'f', 0);
+    }
     if (rate_ > 0.0) text += tr("  ·  ETA %1").arg(duration(double(totalSteps_ - step_) / rate_));
     else text += tr("  ·  ETA –");
     return text;

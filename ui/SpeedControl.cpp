@@ -26,6 +26,7 @@ SpeedControl::SpeedControl(QWidget* parent)
     label_->setMinimumWidth(label_->fontMetrics().horizontalAdvance("10000 steps/s"));
     layout->addWidget(slider_);
     layout->addWidget(label_);
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     connect(slider_, &QSlider::valueChanged, this, [this] {
         showSpeed();
         Q_EMIT speedChanged(stepsPerSecond());

@@ -2,6 +2,8 @@
 
 #include "TrainingWorker.h"
 
+#include <algorithm>
+
 namespace ml {
 
 TrainingSession::TrainingSession(QObject* parent) : QObject(parent), worker_(new TrainingWorker) {
@@ -11,6 +13,8 @@ TrainingSession::TrainingSession(QObject* parent) : QObject(parent), worker_(new
     thread_.start();
     timer_.setInterval(33);
     connect(&timer_, &QTimer::timeout, this, &TrainingSession::deliver);
+    timing_.enabled = qEnvironmentVariableIntValue("MOMENTUM_LAB_TIMING") > 0;
+    timing_.clock.start();
 }
 
 TrainingSession::~TrainingSession() {
@@ -27,6 +31,10 @@ bool TrainingSession::start(const Experiment& experiment, bool paused) {
     feed_ = std::make_shared<TrainingFeed>();
     discarding_ = false;
     totalSteps_ = 0;
+    const bool timed = timing_.enabled;
+    timing_ = Timing{};
+    timing_.enabled = timed;
+    timing_.clock.start();
     QMetaObject::invokeMethod(
         worker_, [worker = worker_, experiment, control = control_, feed = feed_] { worker->train(experiment, control, feed); },
         Qt::QueuedConnection);
@@ -88,6 +96,7 @@ void TrainingSession::setMaxStepsPerSecond(double stepsPerSecond) {
 
 void TrainingSession::deliver() {
     if (!feed_) return;
+    const qint64 started = timing_.clock.nsecsElapsed();
     TrainingFeed::Delivery delivery = feed_->take();
     if (!discarding_) {
         if (delivery.plan) {
@@ -98,6 +107,7 @@ void TrainingSession::deliver() {
         if (!delivery.snapshots.empty()) Q_EMIT snapshotsArrived(delivery.snapshots);
         for (const FinishedRun& finished : delivery.finished) Q_EMIT runFinished(finished.run, finished.result);
         Q_EMIT progressed(feed_->stepsDone(), totalSteps_);
+        if (timing_.enabled) recordTiming(started, feed_->stepsDone());
     }
     if (!delivery.end) return;
     timer_.stop();
@@ -107,6 +117,26 @@ void TrainingSession::deliver() {
     discarding_ = false;
     if (delivery.end->failed && !discarded) Q_EMIT failed(delivery.end->message);
     setState(discarded ? SessionState::Idle : SessionState::Finished);
+}
+
+void TrainingSession::recordTiming(qint64 started, long stepsDone) {
+    Timing& t = timing_;
+    const qint64 now = t.clock.nsecsElapsed();
+    if (t.last >= 0) t.maxPeriod = std::max(t.maxPeriod, started - t.last);
+    else t.windowStart = started;
+    t.last = started;
+    t.maxHandling = std::max(t.maxHandling, now - started);
+    t.handlingSum += now - started;
+    ++t.deliveries;
+    if (now - t.windowStart < 5'000'000'000LL) return;
+    const double seconds = (now - t.windowStart) / 1e9;
+    qInfo("timing: %.1f deliveries/s (max period %.1f ms), GUI handling mean %.2f ms max %.2f ms, %.0f steps/s",
+          t.deliveries / seconds, t.maxPeriod / 1e6, t.handlingSum / 1e6 / t.deliveries, t.maxHandling / 1e6,
+          (stepsDone - t.lastStep) / seconds);
+    t.windowStart = now;
+    t.lastStep = stepsDone;
+    t.deliveries = 0;
+    t.maxPeriod = t.maxHandling = t.handlingSum = 0;
 }
 
 void TrainingSession::setState(SessionState state) {

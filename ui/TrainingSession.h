@@ -10,6 +10,7 @@
 #include "train/Experiment.h"
 #include "train/RunControl.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QThread>
 #include <QTimer>
@@ -78,6 +79,15 @@ private:
     double maxStepsPerSecond_ = 0.0;
     long totalSteps_ = 0;
     bool discarding_ = false;
+    // MOMENTUM_LAB_TIMING=1: every 5 s, log the delivery period and the GUI time spent per delivery.
+    struct Timing {
+        bool enabled = false;
+        QElapsedTimer clock;
+        qint64 last = -1, windowStart = 0, maxPeriod = 0, maxHandling = 0, handlingSum = 0;
+        long deliveries = 0, steps = 0;
+        long lastStep = 0;
+    } timing_;
+    void recordTiming(qint64 started, long stepsDone);
 };
 
 }  // namespace ml
