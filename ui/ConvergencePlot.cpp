@@ -28,6 +28,7 @@ QString xAxisLabel(ConvergencePlot::XAxis axis) {
 }
 
 constexpr int kMaxMarkedEvaluations = 60;
+constexpr int kMaxWidePenPoints = 4000;
 constexpr int kLegendColumns = 5;
 constexpr int kTitleRow = 0, kLegendRow = 1, kLossRow = 2, kAccuracyRow = 3;
 
@@ -224,23 +225,20 @@ void ConvergencePlot::rebuildGraphs() {
         const QString label = QString::fromStdString(history_->label(run));
 
         QCPGraph* train = plot_->addGraph(x, leftAxis(lossRect_));
-        train->setPen(QPen(color, 1.6));
         train->setName(label);
         train->addToLegend(legend_);
-        feeds_.push_back({train, run, MetricsHistory::Track::Train, MetricsHistory::kTrainLoss});
+        feeds_.push_back({train, Feed::Kind::TrainLoss, color, run, MetricsHistory::Track::Train, MetricsHistory::kTrainLoss});
 
         QCPGraph* test = plot_->addGraph(x, leftAxis(lossRect_));
-        test->setPen(QPen(color, 1.4, Qt::DashLine));
-        test->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
         test->setName(tr("%1 (test)").arg(label));
-        feeds_.push_back({test, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestLoss});
+        feeds_.push_back({test, Feed::Kind::TestLoss, color, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestLoss});
 
         QCPGraph* accuracy = plot_->addGraph(bottomAxis(accuracyRect_), leftAxis(accuracyRect_));
-        accuracy->setPen(QPen(color, 1.6));
-        accuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
         accuracy->setName(tr("%1 (accuracy)").arg(label));
-        feeds_.push_back({accuracy, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestAccuracy});
+        feeds_.push_back({accuracy, Feed::Kind::Accuracy, color, run, MetricsHistory::Track::Evaluation,
+                          MetricsHistory::kTestAccuracy});
     }
+    for (const Feed& feed : feeds_) applyStyle(feed, 0);
     legend_->setWrap(std::min(history_->runCount(), kLegendColumns));
     legend_->setVisible(history_->runCount() > 0);
 }
@@ -273,10 +271,22 @@ void ConvergencePlot::appendNewPoints(Feed& feed, bool fromScratch) {
     }
     feed.graph->data()->add(points, true);
     feed.drawn = track.size();
+    applyStyle(feed, track.size());
+}
+
+void ConvergencePlot::applyStyle(const Feed& feed, int points) {
+    // Wide pens go through QPainterPathStroker, which takes seconds on 100,000 points that
+    // oscillate over the whole height; 1-px pens take Qt's fast cosmetic line path.
+    const bool dense = points > kMaxWidePenPoints;
+    switch (feed.kind) {
+    case Feed::Kind::TrainLoss: feed.graph->setPen(QPen(feed.color, dense ? 1.0 : 1.6)); break;
+    case Feed::Kind::TestLoss: feed.graph->setPen(QPen(feed.color, dense ? 1.0 : 1.4, Qt::DashLine)); break;
+    case Feed::Kind::Accuracy: feed.graph->setPen(QPen(feed.color, dense ? 1.0 : 1.6)); break;
+    }
     // Dots mark evaluations only while they are few enough to tell apart.
-    if (feed.track == MetricsHistory::Track::Evaluation)
-        feed.graph->setScatterStyle(track.size() <= kMaxMarkedEvaluations ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
-                                                                          : QCPScatterStyle(QCPScatterStyle::ssNone));
+    if (feed.kind != Feed::Kind::TrainLoss)
+        feed.graph->setScatterStyle(points <= kMaxMarkedEvaluations ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
+                                                                    : QCPScatterStyle(QCPScatterStyle::ssNone));
 }
 
 void ConvergencePlot::refresh() {

@@ -9,6 +9,7 @@
 // history decimated, was reset, or a display setting changed) and queues one replot.
 #include "MetricsHistory.h"
 
+#include <QColor>
 #include <QWidget>
 
 #include <cstdint>
@@ -55,7 +56,10 @@ public Q_SLOTS:
 private:
     // One graph fed from one series of one run's track.
     struct Feed {
+        enum class Kind { TrainLoss, TestLoss, Accuracy };
         QCPGraph* graph = nullptr;
+        Kind kind = Kind::TrainLoss;
+        QColor color;
         int run = 0;
         MetricsHistory::Track track = MetricsHistory::Track::Train;
         int series = 0;
@@ -68,6 +72,7 @@ private:
     void buildPlot();
     void rebuildGraphs();
     void appendNewPoints(Feed& feed, bool fromScratch);
+    static void applyStyle(const Feed& feed, int points);
     void redrawAll();
     void showAccuracyRect(bool show);
     void updateAxisLabels();
