@@ -310,6 +310,8 @@ void MainWindow::clearSnapshotViews() {
     diagram_->clear();
     heatmap_->clear();
     inspector_->clear();
+    // The inspector keeps its neuron across trainings; the diagram keeps showing which one.
+    diagram_->view()->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
 }
 
 void MainWindow::redeliverSnapshot(int run) {
