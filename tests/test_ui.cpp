@@ -6,6 +6,7 @@
 #include "ExperimentPanel.h"
 #include "ExportCommand.h"
 #include "Figure.h"
+#include "FolderSnapshots.h"
 #include "HyperParameterForm.h"
 #include "InputError.h"
 #include "MainWindow.h"
@@ -341,6 +342,11 @@ private Q_SLOTS:
         QCOMPARE(window.comparison()->summary()->result(1).label, std::string("adam"));
         QVERIFY(std::isfinite(window.comparison()->summary()->result(1).finalTestAccuracy));
         QVERIFY(window.windowTitle().contains("xor folder"));
+        // The final weights reach the snapshot views.
+        const std::vector<Snapshot> finalWeights = finalSnapshots(readRunFolder(dir.filePath("run")));
+        QCOMPARE(int(finalWeights.size()), 2);
+        QCOMPARE(finalWeights[1].label, std::string("adam"));
+        QCOMPARE(finalWeights[1].layers.front().parameters.rows(), 4);
     }
 
     void exportCommandWritesPlotFiles() {
@@ -357,6 +363,7 @@ private Q_SLOTS:
         QVERIFY(pdf.read(4) == "%PDF");
         QVERIFY(QSvgRenderer(QDir(out).filePath("convergence.svg")).isValid());
         QVERIFY(QFileInfo(QDir(out).filePath("index.html")).size() > 0);
+        QVERIFY(QSvgRenderer(QDir(out).filePath("network-diagram.svg")).isValid());  // final weights of run 0
         QVERIFY(QFileInfo(QDir(out).filePath("runs/adam.csv")).size() > 0);
 
         QCOMPARE(runExportCommand({dir.filePath("no-such-run"), "--out", out}), 2);

@@ -1,7 +1,9 @@
 #include "ExportCommand.h"
 
 #include "ConvergencePlot.h"
+#include "FolderSnapshots.h"
 #include "InputError.h"
+#include "NetworkDiagramView.h"
 #include "ReportWriter.h"
 #include "RunComparison.h"
 #include "train/RunFolder.h"
@@ -89,7 +91,17 @@ int runExportCommand(const QStringList& arguments) {
         plot.setHistory(&runs.history());
         plot.setTitle(QString::fromStdString(folder.experiment.name));
         plot.resize(parsed.figure.width, parsed.figure.height);
-        const ReportWriter report(runs, {{"convergence", "Convergence of all runs", Figure::ofPlot(plot.plot())}}, parsed.figure);
+        std::vector<NamedFigure> figures{{"convergence", "Convergence of all runs", Figure::ofPlot(plot.plot())}};
+        // The final weights of the first run, when the folder has them.
+        NetworkDiagramView diagram;
+        const std::vector<Snapshot> finalWeights = finalSnapshots(folder);
+        if (!finalWeights.empty()) {
+            diagram.setQuantity(Quantity::Weight);
+            diagram.showSnapshot(finalWeights.front());
+            figures.push_back({"network-diagram", "Final weights of " + QString::fromStdString(finalWeights.front().label),
+                               Figure::ofRenderer([&diagram](QPainter& painter, QSize size) { diagram.render(painter, size); })});
+        }
+        const ReportWriter report(runs, std::move(figures), parsed.figure);
         for (const QString& file : report.write(parsed.outDirectory)) out << QDir(parsed.outDirectory).filePath(file) << "\n";
     } catch (const InputError& error) {
         err << "momentum-lab-cli export: " << error.what() << "\n";

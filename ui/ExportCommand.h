@@ -1,8 +1,9 @@
 #pragma once
 // `momentum-lab-cli export RUN_DIR --out DIR [--width W] [--height H] [--dpi D]`
 // Renders a finished CLI run folder headlessly with the desktop app's own plot and exporter
-// (ConvergencePlot + ReportWriter): DIR/convergence.{png,pdf,svg}, summary.csv,
-// runs/<label>.csv, experiment.json and index.html. The caller must have created a
+// (ConvergencePlot + ReportWriter): DIR/convergence.{png,pdf,svg}, the first run's final
+// weights as DIR/network-diagram.{png,pdf,svg}, summary.csv, runs/<label>.csv, experiment.json
+// and index.html. The caller must have created a
 // QApplication (the offscreen platform is enough). `arguments` are those after "export".
 // Returns 0 on success, 2 on bad input (the message on stderr names the path or option),
 // 1 when a file cannot be written.

@@ -4,6 +4,7 @@
 #include "ConvergencePlot.h"
 #include "ExperimentPanel.h"
 #include "ExportController.h"
+#include "FolderSnapshots.h"
 #include "InputError.h"
 #include "LayerHeatmapView.h"
 #include "NetworkDiagramView.h"
@@ -203,6 +204,9 @@ void MainWindow::wireSession() {
             heatmap_->showSnapshot(snapshot);
             inspector_->addSnapshot(snapshot);
         }
+        // The diagram forgets its selection on the first snapshot after clear(); the inspector
+        // keeps the neuron across trainings, so show it again.
+        diagram_->view()->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
     });
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
@@ -310,8 +314,6 @@ void MainWindow::clearSnapshotViews() {
     diagram_->clear();
     heatmap_->clear();
     inspector_->clear();
-    // The inspector keeps its neuron across trainings; the diagram keeps showing which one.
-    diagram_->view()->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
 }
 
 void MainWindow::redeliverSnapshot(int run) {
@@ -331,8 +333,10 @@ void MainWindow::chooseRunFolder() {
 
 void MainWindow::openRunFolder(const QString& directory) {
     RunFolder folder;
+    std::vector<Snapshot> finalWeights;
     try {
         folder = readRunFolder(directory);
+        finalWeights = finalSnapshots(folder);
     } catch (const std::exception& error) {
         statusBar()->showMessage(QString::fromStdString(error.what()), 15000);
         QMessageBox::warning(this, tr("Cannot open run folder"), QString::fromStdString(error.what()));
@@ -348,6 +352,16 @@ void MainWindow::openRunFolder(const QString& directory) {
     QStringList labels;
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
     showRuns(labels);
+    // The folder keeps the final weights only: show them, coloured by weight.
+    if (!finalWeights.empty()) {
+        diagram_->setQuantity(Quantity::Weight);
+        heatmap_->setQuantity(Quantity::Weight);
+    }
+    snapshots_.store(finalWeights);
+    for (const Snapshot& snapshot : finalWeights) {
+        diagram_->showSnapshot(snapshot);
+        heatmap_->showSnapshot(snapshot);
+    }
     folderSource_ = directory;
     updateTitle();
     statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);
