@@ -193,6 +193,7 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::stateChanged, this, [this](SessionState state) {
         actions_->updateFor(state);
         experiment_->setEnabled(!session_->isBusy());
+        progress_->setPaused(state == SessionState::Paused);
         showStateMessage();
     });
     connect(session_, &TrainingSession::planned, this, &MainWindow::planArrived);

@@ -62,7 +62,15 @@ void ProgressIndicator::setProgress(long step, long totalSteps) {
     label_->setText(text());
 }
 
+void ProgressIndicator::setPaused(bool paused) {
+    paused_ = paused;
+    recent_.clear();
+    rate_ = 0.0;
+    label_->setText(text());
+}
+
 QString ProgressIndicator::text() const {
+    if (paused_) return tr("paused at step %1").arg(step_);
     if (recent_.empty()) return {};
     QString text = tr("%1 steps/s").arg(rate_ >= 100 ? QString::number(rate_, 'f', 0) : QString::number(rate_, 'f', 1));
     if (step_ >= totalSteps_ && totalSteps_ > 0) {  // done: the average over the whole training

@@ -19,6 +19,8 @@ public:
 
     void restart();
     void setProgress(long step, long totalSteps);
+    // While paused no speed or ETA is shown, and the speed is measured afresh after resuming.
+    void setPaused(bool paused);
     double stepsPerSecond() const { return rate_; }
     QString text() const;
 
@@ -30,6 +32,7 @@ private:
     double rate_ = 0.0;
     long step_ = 0;
     long totalSteps_ = 0;
+    bool paused_ = false;
 };
 
 }  // namespace ml
