@@ -20,6 +20,7 @@
 #include "train/RunFolder.h"
 
 #include <QAction>
+#include <qcustomplot.h>
 #include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -255,36 +256,35 @@ private Q_SLOTS:
         QVERIFY(plot.plottedPoints() > 0);
     }
 
-    void denseOscillatingHistoryReplotsQuickly() {
-        // Loss that jumps up and down every step, 2 runs x 200,000 steps with an evaluation every
-        // 100: drawn with wide or dashed-wide pens this took seconds per frame (path stroking).
+    void denseGraphsAreDrawnWithThinPens() {
+        // Wide or dashed-wide pens on 200k oscillating points go through Qt's path stroker and
+        // took seconds per frame (measured: 5.5 s vs 7-10 ms replot; see docs/desktop-app.md).
+        // The guard is the pen choice, checked here without timing anything.
         MetricsHistory history;
         history.reset({"a", "b"}, 0);
-        std::mt19937 random(1);
-        std::uniform_real_distribution<float> loss(0.001f, 0.1f);
         std::vector<StepMetrics> batch;
-        for (long step = 1; step <= 200000; ++step)
+        for (long step = 1; step <= 5000; ++step)
             for (int run = 0; run < 2; ++run) {
                 StepMetrics m;
                 m.run = run;
                 m.step = step;
                 m.epoch = 1;
-                m.trainLoss = loss(random);
-                if (step % 100 == 0) m.testLoss = loss(random);
+                m.trainLoss = step % 2 ? 0.1f : 0.001f;
+                if (step % 100 == 0) m.testLoss = 0.05f;
                 batch.push_back(m);
             }
         history.append(batch);
         ConvergencePlot plot;
         plot.resize(900, 500);
         plot.setHistory(&history);
-        plot.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        QVERIFY(plot.plot()->width() > 500);  // laid out: the replot really draws
-        plot.plot()->replot(QCustomPlot::rpImmediateRefresh);  // warm-up (buffers)
-        QElapsedTimer clock;
-        clock.start();
-        plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
-        QVERIFY2(clock.elapsed() < 150, qPrintable(QString("replot took %1 ms").arg(clock.elapsed())));
+        int graphs = 0;
+        for (int i = 0; i < plot.plot()->graphCount(); ++i) {
+            const QCPGraph* graph = plot.plot()->graph(i);
+            if (graph->dataCount() <= 300) continue;
+            ++graphs;
+            QVERIFY2(graph->pen().widthF() <= 1.0, qPrintable(graph->name()));
+        }
+        QVERIFY(graphs >= 2);
     }
 
     void figureExportsAreValidFiles() {

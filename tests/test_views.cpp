@@ -11,7 +11,6 @@
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
 
-#include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
 #include <QHelpEvent>
@@ -148,7 +147,7 @@ private Q_SLOTS:
     void inspectorKeepsHistoryBounded();
     void inspectorPlotsTheLargestMomentumConnections();
     void heatmapCellsHoldTheQuantity();
-    void heatmapRedrawTimeFor784x128();
+    void heatmapRedrawsA784x128Layer();
     void viewsShowTrainedNetworks();
 };
 
@@ -414,7 +413,7 @@ void TestViews::heatmapCellsHoldTheQuantity() {
     QCOMPARE(float(view.colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
 }
 
-void TestViews::heatmapRedrawTimeFor784x128() {
+void TestViews::heatmapRedrawsA784x128Layer() {
     LayerHeatmapView view;
     view.resize(1000, 600);
     view.show();
@@ -423,15 +422,6 @@ void TestViews::heatmapRedrawTimeFor784x128() {
     for (long step = 1; step <= 4; ++step) snapshots.push_back(syntheticSnapshot({784, 128, 10}, 0, step));
     view.showSnapshot(snapshots.front());
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
-    constexpr int kRedraws = 30;
-    QElapsedTimer timer;
-    timer.start();
-    for (int k = 0; k < kRedraws; ++k) {
-        view.showSnapshot(snapshots[std::size_t(k) % snapshots.size()]);
-        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
-    }
-    const double perRedraw = double(timer.nsecsElapsed()) / 1e6 / kRedraws;
-    qInfo("heat-map 128 x 785, %d x (showSnapshot + immediate replot): %.2f ms per redraw", kRedraws, perRedraw);
     QCOMPARE(view.colorMap()->data()->keySize(), 785);
     // The redraws really repaint: another snapshot gives another picture.
     view.showSnapshot(snapshots[0]);
@@ -440,7 +430,6 @@ void TestViews::heatmapRedrawTimeFor784x128() {
     view.showSnapshot(snapshots[2]);
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(view.plot()->grab().toImage() != first);
-    QVERIFY2(perRedraw < 100.0, "far too slow for a live view");  // 30 Hz needs < 33 ms
 }
 
 // Real training runs through all three views: both signs appear, nothing is left empty.

@@ -9,11 +9,9 @@ namespace ml {
 
 std::vector<Snapshot> finalSnapshots(const RunFolder& folder) {
     std::vector<Snapshot> snapshots;
-    const bool single = folder.runs.size() == 1;
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         const RunRecord& run = folder.runs[i];
-        const QDir dir(single ? folder.directory : QDir(folder.directory).filePath(QString::fromStdString(run.spec.label)));
-        const QString path = dir.filePath("weights_final.json");
+        const QString path = QDir(run.directory).filePath("weights_final.json");
         if (!QFileInfo::exists(path)) continue;
         Snapshot snapshot;
         snapshot.run = static_cast<int>(i);

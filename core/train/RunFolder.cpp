@@ -89,9 +89,12 @@ RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer
 
 RunFolderWriter::~RunFolderWriter() = default;  // uncommitted QSaveFiles discard their temp files
 
+QString runFolderPath(const QString& folder, const std::string& label, std::size_t runCount) {
+    return runCount == 1 ? folder : QDir(folder).filePath(QString::fromStdString(label));
+}
+
 QString RunFolderWriter::runDirectory(int run) const {
-    if (trainer_.runCount() == 1) return directory_;
-    return QDir(directory_).filePath(QString::fromStdString(trainer_.experiment().runs[run].label));
+    return runFolderPath(directory_, trainer_.experiment().runs[run].label, trainer_.experiment().runs.size());
 }
 
 void RunFolderWriter::stepFinished(const StepMetrics& metrics) { metrics_[metrics.run]->write(metricsRow(metrics)); }
@@ -217,17 +220,17 @@ RunFolder readRunFolder(const QString& directory) {
     if (!QFileInfo::exists(configPath))
         throw InputError(configPath.toStdString() + ": not found; expected a folder written by momentum-lab-cli train --out");
     folder.experiment = loadExperiment(configPath.toStdString());
-    const bool several = folder.experiment.runs.size() > 1;
-    for (std::size_t i = 0; i < folder.experiment.runs.size(); ++i) {
+    const std::size_t runCount = folder.experiment.runs.size();
+    for (std::size_t i = 0; i < runCount; ++i) {
         RunRecord record;
         record.spec = folder.experiment.runs[i];
-        const QString runDir = several ? QDir(directory).filePath(QString::fromStdString(record.spec.label)) : directory;
-        record.metrics = readMetrics(QDir(runDir).filePath("metrics.csv"), static_cast<int>(i));
+        record.directory = runFolderPath(directory, record.spec.label, runCount);
+        record.metrics = readMetrics(QDir(record.directory).filePath("metrics.csv"), static_cast<int>(i));
         record.result = resultFromMetrics(record.spec, record.metrics);
         folder.runs.push_back(std::move(record));
     }
     const QString summaryPath = QDir(directory).filePath("summary.csv");
-    if (several && QFileInfo::exists(summaryPath)) readSummary(summaryPath, folder.runs);
+    if (runCount > 1 && QFileInfo::exists(summaryPath)) readSummary(summaryPath, folder.runs);
     return folder;
 }
 

@@ -44,6 +44,7 @@ private:
 // One run as read back from a folder.
 struct RunRecord {
     RunSpec spec;
+    QString directory;  // where its metrics.csv and weights files are
     std::vector<StepMetrics> metrics;
     RunResult result;  // from summary.csv when present, else derived from metrics
 };
@@ -56,6 +57,9 @@ struct RunFolder {
 
 // Reads a folder written by RunFolderWriter. Throws InputError naming the file, line and column.
 RunFolder readRunFolder(const QString& directory);
+
+// The folder of one run: `folder` itself when it holds a single run, else its subfolder `label`.
+QString runFolderPath(const QString& folder, const std::string& label, std::size_t runCount);
 
 // Atomic write helper shared by all writers; throws std::runtime_error naming the path.
 void writeFileAtomically(const QString& path, const QByteArray& contents);
