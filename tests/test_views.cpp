@@ -145,6 +145,8 @@ private Q_SLOTS:
     void diagramSaysWhatIsNotKeptAndTruncatesWideLayers();
     void diagramPanelShowsOnlyTheChosenRun();
     void inspectorKeepsHistoryBounded();
+    void inspectorShowsTheWholeRunWhenSelectedLate();
+    void inspectorArchiveStaysWithinItsCapacity();
     void inspectorPlotsTheLargestMomentumConnections();
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawsA784x128Layer();
@@ -355,6 +357,62 @@ void TestViews::inspectorKeepsHistoryBounded() {
     QCOMPARE(float(inspector.plot()->graph(9)->data()->constEnd()[-1].value), float(mean));
 }
 
+void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
+    NeuronInspector inspector;
+    for (long step = 1; step <= 50; ++step) inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, step));
+    QCOMPARE(inspector.historySize(), 0);  // nothing selected yet
+    inspector.setNeuron(0, 2);             // clicked after the run
+    QCOMPARE(inspector.historySize(), 50);
+    QCOMPARE(int(inspector.plottedConnections().size()), 3);
+    const QCPGraph* first = inspector.plot()->graph(0);
+    QCOMPARE(first->dataCount(), 50);
+    QCOMPARE(first->data()->constBegin()->key, 1.0);
+    QCOMPARE((first->data()->constEnd() - 1)->key, 50.0);
+    // The momentum line holds the neuron's values at those steps.
+    QCOMPARE(float(first->data()->constBegin()->value), syntheticSnapshot({2, 3, 1}, 0, 1).layers[0].firstMoment(2, 0));
+    QCOMPARE(float((first->data()->constEnd() - 1)->value), syntheticSnapshot({2, 3, 1}, 0, 50).layers[0].firstMoment(2, 0));
+    // Another neuron: replayed from the archive as well; a later snapshot extends it.
+    inspector.setNeuron(1, 0);
+    QCOMPARE(inspector.historySize(), 50);
+    inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, 51));
+    QCOMPARE(inspector.historySize(), 51);
+    QCOMPARE((inspector.plot()->graph(0)->data()->constEnd() - 1)->key, 51.0);
+    // clear() and setRun() forget the archive.
+    inspector.clear();
+    QCOMPARE(inspector.archiveSize(), 0);
+    QCOMPARE(inspector.historySize(), 0);
+    inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, 1));
+    inspector.setRun(1);
+    QCOMPARE(inspector.archiveSize(), 0);
+    QCOMPARE(inspector.historySize(), 0);
+}
+
+void TestViews::inspectorArchiveStaysWithinItsCapacity() {
+    NeuronInspector inspector;
+    const Snapshot big = syntheticSnapshot({784, 128, 10});
+    const std::size_t bytes = 3 * sizeof(float) * std::size_t(big.layers[0].parameters.size() + big.layers[1].parameters.size());
+    const long steps = 400;
+    for (long step = 1; step <= steps; ++step) {
+        Snapshot s = big;  // same matrices, new step: the archive's size is what is tested
+        s.step = step;
+        inspector.addSnapshot(s);
+        QVERIFY(inspector.archiveSize() <= inspector.archiveCapacity());
+    }
+    const int capacity = inspector.archiveCapacity();
+    QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= NeuronInspector::kDefaultArchiveBudget,
+             qPrintable(QString::number(capacity)));
+    QVERIFY(capacity < steps);  // so the archive had to thin itself
+    QVERIFY(inspector.archiveSize() >= capacity / 2);
+    const std::vector<long> archived = inspector.archivedSteps();
+    QCOMPARE(archived.front(), 1L);  // still spans the whole run, evenly
+    QVERIFY(archived.back() > steps - capacity);
+    QVERIFY(archived.back() > steps * 3 / 4);
+    for (std::size_t k = 1; k < archived.size(); ++k) QCOMPARE(archived[k] - archived[k - 1], archived[1] - archived[0]);
+    inspector.setNeuron(0, 5);  // every archived snapshot (the first included) is intact and plotted
+    QCOMPARE(inspector.historySize(), inspector.archiveSize());
+    QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
+}
+
 void TestViews::inspectorPlotsTheLargestMomentumConnections() {
     NeuronInspector inspector;
     inspector.setNeuron(0, 3);
@@ -477,6 +535,7 @@ void TestViews::viewsShowTrainedNetworks() {
     diagram.showSnapshot(digits.last[0]);
     diagram.setQuantity(Quantity::FirstMoment);
     saveShot(diagram, QStringLiteral("diagram-digits"));
+    inspector.clear();  // a new training (steps start again at 1), as MainWindow does
     inspector.setImageShape({8, 8});
     inspector.setNeuron(0, 2);
     for (const Snapshot& snapshot : digits.history) inspector.addSnapshot(snapshot);

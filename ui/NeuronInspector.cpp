@@ -58,6 +58,36 @@ void fitValueAxis(QCPAxisRect* rect, const std::vector<QCPGraph*>& graphs, QCPGr
     rect->axis(QCPAxis::atLeft)->setRange(range.lower - pad, range.upper + pad);
 }
 
+// What the archive keeps of a snapshot: everything the inspector plots, nothing else.
+Snapshot archived(const Snapshot& snapshot) {
+    Snapshot copy;
+    copy.run = snapshot.run;
+    copy.label = snapshot.label;
+    copy.step = snapshot.step;
+    copy.epoch = snapshot.epoch;
+    copy.batchLoss = snapshot.batchLoss;
+    copy.scope = snapshot.scope;
+    copy.bias = snapshot.bias;
+    copy.layers.reserve(snapshot.layers.size());
+    for (const LayerSnapshot& layer : snapshot.layers) {
+        LayerSnapshot kept;
+        kept.parameters = layer.parameters;
+        kept.gradient = layer.gradient;
+        kept.firstMoment = layer.firstMoment;
+        copy.layers.push_back(std::move(kept));
+    }
+    return copy;
+}
+
+// Bytes of a snapshot as archived (counts only the matrices archived() keeps).
+std::size_t archivedBytes(const Snapshot& snapshot) {
+    std::size_t bytes = sizeof(Snapshot) + snapshot.label.size();
+    for (const LayerSnapshot& layer : snapshot.layers)
+        bytes += sizeof(LayerSnapshot) +
+                 sizeof(Matrix::Scalar) * std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size());
+    return bytes;
+}
+
 }  // namespace
 
 NeuronInspector::NeuronInspector(QWidget* parent) : QWidget(parent), history_(0, capacity_) {
@@ -168,7 +198,7 @@ void NeuronInspector::setNeuron(int layer, int neuron) {
     layer_ = layer;
     neuron_ = neuron;
     updateImageTab();
-    clear();
+    replay();
 }
 
 void NeuronInspector::setImageShape(ImageShape shape) {
@@ -184,29 +214,80 @@ void NeuronInspector::setHistoryCapacity(int capacity) {
     clear();
 }
 
+void NeuronInspector::setArchiveBudget(std::size_t bytes) {
+    archiveBudget_ = bytes;
+    clear();
+}
+
+std::vector<long> NeuronInspector::archivedSteps() const {
+    std::vector<long> steps;
+    steps.reserve(archive_.size());
+    for (const Snapshot& snapshot : archive_) steps.push_back(snapshot.step);
+    return steps;
+}
+
 void NeuronInspector::clear() {
-    connections_.clear();
-    history_ = DecimatingHistory(0, capacity_);
-    rebuildGraphs();
-    for (ImagePanel* image : {&weightImage_, &momentumImage_}) image->map->data()->clear();
-    updateTitles(nullptr);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-    imagePlot_->replot(QCustomPlot::rpQueuedReplot);
+    archive_.clear();
+    archiveCapacity_ = 0;
+    lastStep_ = kNoStep;
+    replay();
+}
+
+bool NeuronInspector::shows(const Snapshot& snapshot) const {
+    return layer_ >= 0 && layer_ < static_cast<int>(snapshot.layers.size()) && neuron_ >= 0 &&
+           neuron_ < snapshot.layers[static_cast<std::size_t>(layer_)].parameters.rows();
 }
 
 void NeuronInspector::addSnapshot(const Snapshot& snapshot) {
-    if (snapshot.run != run_ || layer_ < 0 || layer_ >= static_cast<int>(snapshot.layers.size())) return;
-    if (neuron_ < 0 || neuron_ >= snapshot.layers[static_cast<std::size_t>(layer_)].parameters.rows()) return;
-    if (!connections_.empty() && snapshot.step <= lastStep_) return;  // a re-delivered snapshot
+    if (snapshot.run != run_ || snapshot.step <= lastStep_) return;  // another run or re-delivered
     lastStep_ = snapshot.step;
-    if (connections_.empty()) {
-        chooseConnections(snapshot);
-        history_ = DecimatingHistory(3 * static_cast<int>(connections_.size()) + 1, capacity_);
-        rebuildGraphs();
-        updateTitles(&snapshot);
+    if (shows(snapshot) && imageApplies(snapshot)) updateImages(snapshot);  // always the newest
+    if (archiveCapacity_ == 0) {
+        const std::size_t bytes = std::max<std::size_t>(1, archivedBytes(snapshot));
+        const std::size_t fits = std::max<std::size_t>(16, archiveBudget_ / bytes);
+        archiveCapacity_ = static_cast<int>(std::min<std::size_t>(fits, std::size_t(std::max(2, capacity_))));
+        archiveCapacity_ += archiveCapacity_ % 2;  // as DecimationStride rounds it
+        archivePolicy_ = DecimationStride(archiveCapacity_);
     }
-    appendPoint(snapshot);
-    if (imageApplies(snapshot)) updateImages(snapshot);
+    if (!archivePolicy_.offer()) return;
+    archive_.push_back(archived(snapshot));
+    if (archivePolicy_.full(static_cast<long>(archive_.size()))) {
+        keepEverySecond(archive_);
+        replay();
+        return;
+    }
+    if (!shows(snapshot)) return;
+    if (connections_.empty()) {
+        replay();  // the first snapshot with the neuron: choose its connections
+        return;
+    }
+    appendPoint(archive_.back());
+}
+
+// Rebuilds the plots from the archive: connections chosen at the latest archived snapshot, one
+// point per archived snapshot.
+void NeuronInspector::replay() {
+    connections_.clear();
+    history_ = DecimatingHistory(0, capacity_);
+    const Snapshot* latest = nullptr;
+    for (auto it = archive_.rbegin(); it != archive_.rend() && !latest; ++it)
+        if (shows(*it)) latest = &*it;
+    if (latest) {
+        chooseConnections(*latest);
+        history_ = DecimatingHistory(3 * static_cast<int>(connections_.size()) + 1, capacity_);
+    }
+    rebuildGraphs();
+    updateTitles(latest);
+    for (ImagePanel* image : {&weightImage_, &momentumImage_}) image->map->data()->clear();
+    if (latest) {
+        for (const Snapshot& snapshot : archive_)
+            if (shows(snapshot)) history_.append(static_cast<double>(snapshot.step), pointValues(snapshot));
+        redrawAll();
+        fitAxes();
+        if (imageApplies(*latest)) updateImages(*latest);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    imagePlot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void NeuronInspector::chooseConnections(const Snapshot& snapshot) {
@@ -255,7 +336,7 @@ void NeuronInspector::rebuildGraphs() {
     }
 }
 
-void NeuronInspector::appendPoint(const Snapshot& snapshot) {
+std::vector<double> NeuronInspector::pointValues(const Snapshot& snapshot) const {
     const LayerSnapshot& layer = snapshot.layers[static_cast<std::size_t>(layer_)];
     const std::size_t n = connections_.size();
     std::vector<double> values(3 * n + 1, NAN);
@@ -270,6 +351,12 @@ void NeuronInspector::appendPoint(const Snapshot& snapshot) {
         MomentumAggregation(MeanScope::FanIn, snapshot.bias).neuronMeans(layer.firstMoment, means);
         values[3 * n] = means(neuron_);
     }
+    return values;
+}
+
+void NeuronInspector::appendPoint(const Snapshot& snapshot) {
+    const std::vector<double> values = pointValues(snapshot);
+    const std::size_t n = connections_.size();
     const double step = static_cast<double>(snapshot.step);
     switch (history_.append(step, values)) {
     case DecimatingHistory::Change::Skipped: return;
@@ -282,13 +369,19 @@ void NeuronInspector::appendPoint(const Snapshot& snapshot) {
         break;
     }
     }
-    const QVector<double>& steps = history_.steps();
-    momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps.front(), std::max(steps.back(), steps.front() + 1.0));
-    for (Panel* panel : {&momentum_, &gradient_, &weight_}) fitValueAxis(panel->rect, panel->graphs, panel->mean);
+    fitAxes();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void NeuronInspector::fitAxes() {
+    const QVector<double>& steps = history_.steps();
+    if (steps.isEmpty()) return;
+    momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps.front(), std::max(steps.back(), steps.front() + 1.0));
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) fitValueAxis(panel->rect, panel->graphs, panel->mean);
+}
+
 void NeuronInspector::redrawAll() {
+    if (!momentum_.mean) return;
     int k = 0;
     for (Panel* panel : {&momentum_, &gradient_, &weight_})
         for (QCPGraph* graph : panel->graphs) graph->setData(history_.steps(), history_.series(k++), true);
