@@ -5,6 +5,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ml {
@@ -78,6 +79,10 @@ void RunSummaryModel::setThreshold(double threshold, const MetricsHistory& histo
     if (!rows_.empty()) Q_EMIT dataChanged(index(0, StepsToThreshold), index(rowCount() - 1, StepsToThreshold));
 }
 
+bool RunSummaryModel::optimizersMatchLabels() const {
+    return std::all_of(rows_.begin(), rows_.end(), [](const Row& row) { return row.optimizer.empty() || row.optimizer == row.result.label; });
+}
+
 int RunSummaryModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
@@ -89,6 +94,12 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     const Row& row = rows_[static_cast<std::size_t>(index.row())];
     const RunResult& r = row.result;
     if (role == Qt::DecorationRole && index.column() == Run) return runColor(index.row());
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == Run) return tr("%1 · optimizer %2").arg(QString::fromStdString(r.label), QString::fromStdString(row.optimizer));
+        if (index.column() == StepsToThreshold && row.stepsToThreshold < 0) return tr("Loss threshold not reached");
+        if (index.column() == Status) return QString::fromStdString(r.statusText());
+        return {};
+    }
     if (role == Qt::ForegroundRole && index.column() == Status && r.status == RunStatus::Diverged)
         return QBrush(QColor(200, 0, 0));
     if (role == Qt::TextAlignmentRole && index.column() != Run && index.column() != Optimizer && index.column() != Status)
@@ -102,7 +113,7 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     case TestAccuracy:
         return std::isfinite(r.finalTestAccuracy) ? QString::number(100.0 * r.finalTestAccuracy, 'f', 1) + " %"
                                                   : QStringLiteral("–");
-    case StepsToThreshold: return row.stepsToThreshold < 0 ? QStringLiteral("not reached") : QString::number(row.stepsToThreshold);
+    case StepsToThreshold: return row.stepsToThreshold < 0 ? QStringLiteral("–") : QString::number(row.stepsToThreshold);
     case Steps: return QString::number(r.steps);
     case Time: return QString::number(r.wallMs / 1000.0, 'f', 2);
     case Status: return QString::fromStdString(r.statusText());
@@ -115,9 +126,14 @@ QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case TrainLoss: return tr("Loss over the whole training set at the last evaluation (batch loss before any)");
-        case StepsToThreshold: return tr("First step whose training batch loss was at or below the threshold");
-        case Time: return tr("The run's own training time, evaluations excluded");
+        case Optimizer: return tr("Optimizer (hidden while every run is named after its optimizer)");
+        case TrainLoss: return tr("Train loss: over the whole training set at the last evaluation (batch loss before any)");
+        case TestLoss: return tr("Test loss");
+        case TestAccuracy: return tr("Test accuracy");
+        case StepsToThreshold:
+            return tr("Steps to loss ≤ %1: first step whose training batch loss was at or below the threshold (– = not reached)")
+                .arg(threshold_, 0, 'g', 4);
+        case Time: return tr("Time in seconds: the run's own training time, evaluations excluded");
         default: return {};
         }
     }
@@ -125,12 +141,12 @@ QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, i
     switch (static_cast<Column>(section)) {
     case Run: return tr("Run");
     case Optimizer: return tr("Optimizer");
-    case TrainLoss: return tr("Train loss");
-    case TestLoss: return tr("Test loss");
-    case TestAccuracy: return tr("Test accuracy");
-    case StepsToThreshold: return tr("Steps to loss ≤ %1").arg(threshold_, 0, 'g', 4);
+    case TrainLoss: return tr("Train\nloss");  // two short lines keep the table narrow (tooltips say more)
+    case TestLoss: return tr("Test\nloss");
+    case TestAccuracy: return tr("Test\nacc.");
+    case StepsToThreshold: return tr("Steps to\n≤ %1").arg(threshold_, 0, 'g', 4);
     case Steps: return tr("Steps");
-    case Time: return tr("Time (s)");
+    case Time: return tr("Time\n(s)");
     case Status: return tr("Status");
     case ColumnCount: break;
     }

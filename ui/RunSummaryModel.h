@@ -4,6 +4,9 @@
 // Fed live (addMetrics / finishRun) or from a run folder. The threshold crossing is found at
 // full resolution while metrics stream in; after setThreshold() it is recomputed from the
 // MetricsHistory, i.e. exact up to its capacity (200,000 points per run), then to its stride.
+// Headers are short (two lines) so the table fits a narrow dock; their tooltips spell them out.
+// The Run cell's tooltip names the optimizer; optimizersMatchLabels() tells the panel that the
+// Optimizer column would only repeat the labels. "–" in Steps to threshold = not reached.
 #include "MetricsHistory.h"
 #include "train/Snapshot.h"
 
@@ -26,6 +29,7 @@ public:
     void finishRun(int run, const RunResult& result);
     void setThreshold(double threshold, const MetricsHistory& history);
     double threshold() const { return threshold_; }
+    bool optimizersMatchLabels() const;
 
     // The run's figures as a RunResult (summary.csv form); stepsToThreshold: -1 = not reached.
     const RunResult& result(int run) const { return rows_.at(static_cast<std::size_t>(run)).result; }

@@ -31,8 +31,20 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
     table_->verticalHeader()->hide();
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // Fits a ~500 px dock: columns as wide as their contents, the status (last) takes the rest and
+    // wraps ("diverged at / step N"), rows grow to fit it, and the Optimizer column is hidden
+    // while it would only repeat the run labels (the Run cell's tooltip names the optimizer).
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(RunSummaryModel::Status, QHeaderView::Stretch);
+    header->setMinimumSectionSize(24);
+    header->setDefaultAlignment(Qt::AlignCenter);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setWordWrap(true);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    auto showOptimizerColumn = [this, model] { table_->setColumnHidden(RunSummaryModel::Optimizer, model->optimizersMatchLabels()); };
+    connect(model, &QAbstractItemModel::modelReset, this, showOptimizerColumn);
+    showOptimizerColumn();
     layout->addWidget(table_, 1);
 }
 
