@@ -13,6 +13,7 @@
 #include "MetricsHistory.h"
 #include "RunComparison.h"
 #include "TrainingActions.h"
+#include "TrainingFeed.h"
 #include "TrainingSession.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
@@ -114,21 +115,44 @@ private Q_SLOTS:
             QCOMPARE(m.step, lastStep[m.run] + 1);
             lastStep[m.run] = m.step;
         }
-        // Snapshots are coalesced: at most one per run per delivery, and the last one is the final step.
+        // A 1-2-2-1 network is small: its snapshots are all kept (every step of a 400-step run),
+        // in order, so the inspector can show the whole history.
         std::map<int, long> lastSnapshot;
-        for (const QList<QVariant>& arguments : snapshots) {
-            const auto batch = arguments.at(0).value<std::vector<Snapshot>>();
-            std::map<int, int> perRun;
-            for (const Snapshot& s : batch) {
-                QCOMPARE(++perRun[s.run], 1);
+        std::map<int, int> count;
+        for (const QList<QVariant>& arguments : snapshots)
+            for (const Snapshot& s : arguments.at(0).value<std::vector<Snapshot>>()) {
+                QVERIFY(s.step > lastSnapshot[s.run]);
                 QCOMPARE(int(s.layers.size()), 3);
                 lastSnapshot[s.run] = s.step;
+                ++count[s.run];
             }
-        }
+        QCOMPARE(count[0], 400);
+        QCOMPARE(count[1], 400);
         QCOMPARE(lastSnapshot[0], 400L);
         QCOMPARE(lastSnapshot[1], 400L);
         QCOMPARE(finished.count(), 2);
         QCOMPARE(finished.at(0).at(1).value<RunResult>().status, RunStatus::Done);
+    }
+
+    void feedCoalescesSnapshotsOfLargeNetworksOnly() {
+        for (const std::size_t parameters : {std::size_t(100), std::size_t(100000)}) {
+            TrainingFeed feed(std::chrono::milliseconds(0));
+            TrainingPlan plan;
+            plan.labels = {"a"};
+            plan.totalSteps = 10;
+            plan.parameterCount = parameters;
+            feed.announce(plan);
+            for (long step = 1; step <= 3; ++step) {
+                QVERIFY(feed.wantsSnapshot(0, step));
+                Snapshot snapshot;
+                snapshot.step = step;
+                feed.snapshotTaken(snapshot);
+            }
+            const TrainingFeed::Delivery delivery = feed.take();
+            const bool small = parameters <= kSmallNetworkParameters;
+            QCOMPARE(delivery.snapshots.size(), small ? std::size_t(3) : std::size_t(1));
+            QCOMPARE(delivery.snapshots.back().step, 3L);  // the latest always arrives
+        }
     }
 
     void pauseStepAndStopChangeState() {

@@ -30,6 +30,8 @@
 #include <QToolBar>
 #include <qcustomplot.h>
 
+#include <set>
+
 namespace ml {
 
 namespace {
@@ -200,10 +202,14 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
     connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<Snapshot>& snapshots) {
         snapshots_.store(snapshots);
-        for (const Snapshot& snapshot : snapshots) {
-            diagram_->showSnapshot(snapshot);
-            heatmap_->showSnapshot(snapshot);
-            inspector_->addSnapshot(snapshot);
+        // The inspector keeps every snapshot's history; the diagram and heat-map draw the latest.
+        for (const Snapshot& snapshot : snapshots) inspector_->addSnapshot(snapshot);
+        std::set<int> runs;
+        for (const Snapshot& snapshot : snapshots) runs.insert(snapshot.run);
+        for (const int run : runs) {
+            const Snapshot* latest = snapshots_.latest(run);
+            diagram_->showSnapshot(*latest);
+            heatmap_->showSnapshot(*latest);
         }
         // The diagram forgets its selection on the first snapshot after clear(); the inspector
         // keeps the neuron across trainings, so show it again.

@@ -1,5 +1,7 @@
 #include "TrainingFeed.h"
 
+#include <algorithm>
+
 namespace ml {
 
 TrainingFeed::TrainingFeed(std::chrono::milliseconds snapshotInterval) : snapshotInterval_(snapshotInterval) {}
@@ -16,6 +18,8 @@ TrainingFeed::Delivery TrainingFeed::take() {
 
 void TrainingFeed::announce(const TrainingPlan& plan) {
     totalSteps_ = plan.totalSteps;
+    historyStride_ = plan.parameterCount <= kSmallNetworkParameters
+                         ? std::max(1L, plan.totalSteps / kSnapshotsPerSmallRun) : 0;
     std::lock_guard lock(mutex_);
     pending_.plan = plan;
 }
@@ -36,14 +40,16 @@ bool TrainingFeed::wantsSnapshot(int run, long step) {
     auto last = lastSnapshot_.find(run);
     const bool due = last == lastSnapshot_.end() || now - last->second >= snapshotInterval_ || step == totalSteps_;
     if (due) lastSnapshot_[run] = now;
-    return due;
+    return due || (historyStride_ > 0 && step % historyStride_ == 0);
 }
 
 void TrainingFeed::snapshotTaken(const Snapshot& snapshot) {
     Snapshot copy = snapshot;  // copy the matrices outside the lock
     std::lock_guard lock(mutex_);
     auto slot = snapshotSlot_.find(copy.run);
-    if (slot != snapshotSlot_.end()) {
+    if (historyStride_ > 0) {
+        pending_.snapshots.push_back(std::move(copy));  // small network: keep the history
+    } else if (slot != snapshotSlot_.end()) {
         pending_.snapshots[slot->second] = std::move(copy);  // latest wins
     } else {
         snapshotSlot_[copy.run] = pending_.snapshots.size();

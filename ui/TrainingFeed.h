@@ -3,8 +3,11 @@
 // trainer calls on its own thread, and that the GUI empties with take() on a timer.
 //
 //   metrics    every StepMetrics of every run, in order (full resolution, delivered in batches)
-//   snapshots  only the LATEST snapshot per run is kept (latest wins); a snapshot is requested at
-//              most every snapshotInterval per run (screen pace), plus at a run's last step
+//   snapshots  requested at most every snapshotInterval per run (screen pace) plus at a run's last
+//              step, and only the LATEST per run is kept (latest wins) — except for small
+//              networks (<= kSmallNetworkParameters), whose snapshots are cheap: for them every
+//              stride-th step is snapshotted too (about kSnapshotsPerSmallRun over a run) and all
+//              are kept, so the neuron inspector can show a fast run's whole history
 //   finished   each run's RunResult once it ends
 //   ended      set once by the worker when training is over (done, stopped or failed)
 // The training thread never waits for the GUI: it only takes a short lock to append.
@@ -24,6 +27,7 @@ namespace ml {
 // What the GUI needs to know before the first metrics arrive.
 struct TrainingPlan {
     std::vector<std::string> labels;
+    std::size_t parameterCount = 0;  // weights and biases of one run's network
     long totalSteps = 0;
     long stepsPerEpoch = 0;
     ImageShape imageShape;
@@ -39,6 +43,9 @@ struct TrainingEnd {
     QString message;  // the InputError text when failed
 };
 
+inline constexpr std::size_t kSmallNetworkParameters = 4096;
+inline constexpr long kSnapshotsPerSmallRun = 2000;
+
 class TrainingFeed : public TrainingObserver {
 public:
     using Clock = std::chrono::steady_clock;
@@ -48,7 +55,7 @@ public:
     struct Delivery {
         std::optional<TrainingPlan> plan;
         std::vector<StepMetrics> metrics;
-        std::vector<Snapshot> snapshots;  // at most one per run, the latest
+        std::vector<Snapshot> snapshots;  // in order; at most one per run (the latest) unless the network is small
         std::vector<FinishedRun> finished;
         std::optional<TrainingEnd> end;
         bool empty() const {
@@ -71,6 +78,7 @@ public:
 private:
     const std::chrono::milliseconds snapshotInterval_;
     long totalSteps_ = 0;                         // training thread only
+    long historyStride_ = 0;                      // small networks: snapshot every this many steps (0: never)
     std::map<int, Clock::time_point> lastSnapshot_;  // training thread only
     std::atomic<long> stepsDone_{0};
 

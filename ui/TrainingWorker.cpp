@@ -20,6 +20,7 @@ void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunCont
         TrainingPlan plan;
         for (const RunSpec& run : trainer_->experiment().runs) plan.labels.push_back(run.label);
         plan.totalSteps = trainer_->totalSteps();
+        for (const Matrix& layer : trainer_->initialParameters()) plan.parameterCount += layer.size();
         plan.stepsPerEpoch = trainer_->stepsPerEpoch();
         plan.imageShape = trainer_->data().train->imageShape();
         feed->announce(plan);
