@@ -13,6 +13,7 @@
 #include <QRegularExpression>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -72,8 +73,11 @@ void printSummary(const LockstepTrainer& trainer) {
                 "wall_ms", "status");
     for (int i = 0; i < trainer.runCount(); ++i) {
         const RunResult& r = trainer.result(i);
-        std::printf("%-16s %12.6g %12.6g %10.4f %8ld %10.1f  %s\n", r.label.c_str(), r.finalTrainLoss,
-                    r.finalTestLoss, r.finalTestAccuracy, r.steps, r.wallMs, r.statusText().c_str());
+        // Regression data has no accuracy: show a dash rather than "nan".
+        const std::string accuracy =
+            std::isnan(r.finalTestAccuracy) ? "-" : QString::number(r.finalTestAccuracy, 'f', 4).toStdString();
+        std::printf("%-16s %12.6g %12.6g %10s %8ld %10.1f  %s\n", r.label.c_str(), r.finalTrainLoss,
+                    r.finalTestLoss, accuracy.c_str(), r.steps, r.wallMs, r.statusText().c_str());
     }
 }
 
