@@ -94,7 +94,9 @@ bool LockstepTrainer::anyRunning() const {
 }
 
 void LockstepTrainer::nextBatch() {
-    const long positionInEpoch = step_ % stepsPerEpoch_;
+    // step_ is 1-based: step 1 starts epoch 1 (so the first epoch is shuffled too, and every epoch
+    // visits each sample once).
+    const long positionInEpoch = (step_ - 1) % stepsPerEpoch_;
     // Full batches need no shuffling; mini-batches get a fresh seeded order every epoch.
     if (positionInEpoch == 0 && batchSize_ < static_cast<long>(order_.size()))
         shuffle_.shuffle(std::span<Eigen::Index>(order_));
