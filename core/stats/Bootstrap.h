@@ -1,0 +1,35 @@
+#pragma once
+// Percentile bootstrap (Efron & Tibshirani 1993, ch. 13): resample the seeds with replacement,
+// recompute the statistic, take the (1-level)/2 and (1+level)/2 quantiles. Seeded, so a report's
+// intervals are the same every time it is made.
+#include <cstdint>
+#include <span>
+
+namespace ml::stats {
+
+struct BootstrapOptions {
+    double level = 0.95;
+    int resamples = 10000;
+    std::uint64_t seed = 20240607;
+};
+
+struct Interval {
+    double estimate = 0.0;  // the statistic on the sample itself
+    double low = 0.0;
+    double high = 0.0;
+};
+
+// Mean of `values` with its bootstrap confidence interval. NaN bounds for an empty sample.
+Interval bootstrapMean(std::span<const double> values, const BootstrapOptions& options = {});
+
+// Two optimizers run on the same seeds (lockstep pairing: same initial weights and batches), a
+// metric per seed where lower is better (a loss, steps to a target; infinity = never reached).
+struct PairedComparison {
+    Interval meanDifference;    // mean of a_s - b_s with its bootstrap interval (NaN if infinite)
+    double probabilityABetter;  // fraction of seeds with a_s < b_s, ties counting one half
+};
+// Throws std::invalid_argument when the two samples differ in length.
+PairedComparison comparePaired(std::span<const double> a, std::span<const double> b,
+                               const BootstrapOptions& options = {});
+
+}  // namespace ml::stats
