@@ -3,6 +3,7 @@
 #include "stats/Descriptive.h"
 #include "stats/ExpectedBest.h"
 #include "stats/PerformanceProfile.h"
+#include "stats/SearchSpace.h"
 #include "stats/SeedBands.h"
 #include "stats/TimeToTarget.h"
 
@@ -116,6 +117,43 @@ private Q_SLOTS:
         QVERIFY(near(profile.area(1), 8.0 / 3));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, PerformanceProfile({{1, 2}, {1}}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, PerformanceProfile({{0, 2}}));
+    }
+
+    void haltonCoordinates() {
+        QVERIFY(near(radicalInverse(1, 2), 0.5));
+        QVERIFY(near(radicalInverse(2, 2), 0.25));
+        QVERIFY(near(radicalInverse(3, 2), 0.75));
+        QVERIFY(near(radicalInverse(1, 3), 1.0 / 3));
+        QVERIFY(near(radicalInverse(5, 3), 7.0 / 9));  // 5 = 12 in base 3 -> 0.21 in base 3
+    }
+
+    void gridTrialsAreTheWholeGrid() {
+        using K = SearchDimension::Kind;
+        const std::vector<SearchDimension> space{{"lr", K::Grid, {0.1, 0.01}}, {"momentum", K::Grid, {0.9, 0.99}}};
+        const std::vector<TrialPoint> trials = planTrials(space, 4, 0);
+        const std::vector<TrialPoint> expected{{0.1, 0.9}, {0.1, 0.99}, {0.01, 0.9}, {0.01, 0.99}};
+        QVERIFY(trials == expected);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, planTrials(space, 3, 0));  // never subsampled silently
+    }
+
+    void rangeTrialsAreQuasiRandom() {
+        using K = SearchDimension::Kind;
+        // lr log-uniform on [1e-4, 1] (base 2: u = 1/2, 1/4, 3/4 -> 1e-2, 1e-3, 1e-1);
+        // momentum uniform on [0.5, 1] (base 3: u = 1/3, 2/3, 1/9).
+        std::vector<SearchDimension> space{{"lr", K::LogUniform, {}, 1e-4, 1.0}, {"momentum", K::Uniform, {}, 0.5, 1.0}};
+        const std::vector<TrialPoint> trials = planTrials(space, 3, 0);
+        QCOMPARE(trials.size(), std::size_t(3));
+        QVERIFY(near(trials[0][0], 1e-2, 1e-15) && near(trials[1][0], 1e-3, 1e-15) && near(trials[2][0], 1e-1, 1e-15));
+        QVERIFY(near(trials[0][1], 0.5 + 0.5 / 3) && near(trials[1][1], 0.5 + 1.0 / 3) && near(trials[2][1], 0.5 + 0.5 / 9));
+        // The seed moves along the sequence: seed 1 starts at the second point.
+        QVERIFY(planTrials(space, 2, 1)[0] == trials[1]);
+        space[0].low = 0.0;
+        try {
+            planTrials(space, 3, 0);
+            QFAIL("a log-uniform range from 0 was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY(QString(e.what()).startsWith("lr: "));
+        }
     }
 
     void expectedBestOfKTrials() {
