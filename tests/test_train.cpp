@@ -3,7 +3,9 @@
 #include "TestSupport.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
+#include "train/Presets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -6,7 +6,7 @@
 #include "NetworkDiagramView.h"
 #include "ReportWriter.h"
 #include "RunComparison.h"
-#include "train/RunFolder.h"
+#include "train/RunFolderReader.h"
 
 #include <QDir>
 #include <QTextStream>

@@ -15,7 +15,9 @@
 #include "SummaryPanel.h"
 #include "TrainingActions.h"
 #include "TrainingSession.h"
-#include "train/RunFolder.h"
+#include "train/ExperimentJson.h"
+#include "train/Presets.h"
+#include "train/RunFolderReader.h"
 
 #include <QAction>
 #include <QApplication>
@@ -380,7 +382,7 @@ void MainWindow::openExperimentFile() {
     if (path.isEmpty()) return;
     AppSettings::setLastDirectory(QFileInfo(path).absolutePath());
     try {
-        experiment_->setExperiment(loadExperiment(path.toStdString()));
+        experiment_->setExperiment(loadExperiment(path));
     } catch (const InputError& error) {
         QMessageBox::warning(this, tr("Cannot open experiment"), QString::fromStdString(error.what()));
     }

@@ -7,7 +7,8 @@
 #include "data/MnistImport.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolder.h"
+#include "train/RunFolderWriter.h"
+#include "train/WeightsFile.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -94,7 +95,7 @@ int train(const QStringList& arguments) {
     const Experiment experiment = experimentArguments.experiment(parser);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
-    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
+    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed), loadInitialWeights(experiment));
     RunFolderWriter writer(parser.value("out"), trainer);
     trainer.addObserver(&writer);
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
