@@ -78,6 +78,8 @@ int runExportCommand(const QStringList& arguments) {
     try {
         parsed = parse(arguments);
         folder = readRunFolder(parsed.runDirectory);
+        for (const std::string& problem : folder.problems())
+            err << "momentum-lab-cli export: warning: run " << QString::fromStdString(problem) << "\n";
         if (!QDir().mkpath(parsed.outDirectory))
             throw InputError(parsed.outDirectory.toStdString() + ": cannot create the output folder");
     } catch (const InputError& error) {

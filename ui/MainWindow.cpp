@@ -373,6 +373,10 @@ void MainWindow::openRunFolder(const QString& directory) {
     }
     folderSource_ = directory;
     updateTitle();
+    // A run whose files could not be read is shown with what could be read; say which and why.
+    QStringList problems;
+    for (const std::string& problem : folder.problems()) problems << QString::fromStdString(problem);
+    if (!problems.isEmpty()) QMessageBox::warning(this, tr("Some runs could not be read"), problems.join("\n"));
     statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);
 }
 
