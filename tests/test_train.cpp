@@ -122,6 +122,23 @@ private Q_SLOTS:
         QVERIFY(std::isfinite(trainer.result(0).finalTestLoss));
     }
 
+    void stopFlagIsPolledEvenWhilePaused() {
+        // A signal handler may only set a flag; nobody notifies the paused loop.
+        LockstepTrainer trainer = makeTrainer(xorExperiment({run("momentum", 0.1)}, 100000000));
+        RunControl control;
+        std::atomic<int> flag{0};
+        control.setStopFlag(&flag);
+        control.setPaused(true);
+        std::thread worker([&] { trainer.run(control); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        QVERIFY(!control.stopRequested());
+        flag = 2;
+        QVERIFY(control.stopRequested());
+        worker.join();  // would hang if the paused wait did not look at the flag
+        QCOMPARE(trainer.stepsDone(), 0L);
+        QVERIFY(trainer.result(0).status == RunStatus::Stopped);
+    }
+
     void pauseStepOnceAndResume() {
         LockstepTrainer trainer = makeTrainer(xorExperiment({run("momentum", 0.1)}, 30));
         RunControl control;
