@@ -223,6 +223,31 @@ private Q_SLOTS:
         QCOMPARE(run(table, {"fail"}).status, 1);
     }
 
+    void executableAddsExportWhichNamesAnUnreadableRun() {
+        QTemporaryDir tmp;
+        const QString folder = tmp.filePath("f");
+        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--out", folder}).status, 0);
+        QFile weights(folder + "/adam/weights_final.json");  // what a diverged run once wrote
+        QVERIFY(weights.open(QIODevice::WriteOnly));
+        weights.write(R"({"layers":[{"weight":[[null,1]],"bias":[0]}]})");
+        weights.close();
+
+        QProcess help;
+        help.start(MOMENTUM_LAB_CLI, {"--help"});
+        QVERIFY(help.waitForFinished(30000));
+        QVERIFY(help.readAllStandardOutput().contains("\n  export        render a run folder's plots"));
+
+        QProcess exporter;
+        exporter.start(MOMENTUM_LAB_CLI, {"export", folder, "--out", tmp.filePath("report")});
+        QVERIFY(exporter.waitForFinished(60000));
+        const QString err = exporter.readAllStandardError();
+        QCOMPARE(exporter.exitCode(), 0);
+        QVERIFY2(err.contains("warning: run adam: " + folder + "/adam/weights_final.json: layers[0].weight[0][0]"),
+                 qPrintable(err));
+        QVERIFY(!err.contains("run momentum"));
+        QVERIFY(QFile::exists(tmp.filePath("report/convergence.png")));
+    }
+
     void signalStopsTheRunAndCompletesTheFiles_data() {
         QTest::addColumn<int>("signal");
         QTest::newRow("SIGINT") << SIGINT;

@@ -52,7 +52,7 @@ std::vector<std::string> RunFolder::problems() const {
 RunFolder readRunFolder(const QString& directory) {
     RunFolder folder;
     folder.directory = directory;
-    const QString configPath = RunFolderLayout(directory, {}).configFile();
+    const QString configPath = RunFolderLayout(directory, {}).configFile();  // needs no run labels
     if (!QFileInfo::exists(configPath))
         throw InputError(configPath.toStdString() + ": not found; expected a folder written by momentum-lab-cli train --out");
     folder.experiment = loadExperiment(configPath);
