@@ -94,6 +94,20 @@ private Q_SLOTS:
         QCOMPARE(readAll(second + "/adam/weights_final.json"), readAll(first + "/adam/weights_final.json"));
     }
 
+    void configJsonOfARelativeOutFolderReproducesTheRun() {
+        // config.json's "init" must be relative to config.json, not to the working directory.
+        QTemporaryDir tmp;
+        const QString previous = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(tmp.path()));
+        const int first = cli(kSmallXor + QStringList{"--optimizer", "sgd,adam", "--out", "rel"}).status;
+        const int second = cli({"train", "--config", "rel/config.json", "--out", "again", "--quiet"}).status;
+        QDir::setCurrent(previous);
+        QCOMPARE(first, 0);
+        QCOMPARE(readJson(tmp.filePath("rel/config.json"))["init"].toString(), QString("sgd/weights_initial.json"));
+        QCOMPARE(second, 0);
+        QCOMPARE(readAll(tmp.filePath("again/adam/weights_final.json")), readAll(tmp.filePath("rel/adam/weights_final.json")));
+    }
+
     void severalOptimizersWriteSubfoldersAndSummary() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("cmp");

@@ -113,6 +113,9 @@ private Q_SLOTS:
         QCOMPARE(two.configFile(), QString("/r/config.json"));
         QCOMPARE(two.summaryFile(), QString("/r/summary.csv"));
         QVERIFY(two.hasSummary());
+        // config.json's "init" is relative to the folder, whatever the folder was called.
+        QCOMPARE(RunFolderLayout("out", {"a", "b"}).initialWeightsRelative(1), std::string("b/weights_initial.json"));
+        QCOMPARE(RunFolderLayout("out", {"a", "b"}).finalWeightsFile(0), QString("out/a/weights_final.json"));
     }
 
     void summaryCsvRoundTripsAndRefusesUnknownStatus() {

@@ -41,6 +41,7 @@ public:
     std::string initialWeightsRelative(int run) const;
 
 private:
+    QString relativeInRun(int run, const char* name) const;
     QString inRun(int run, const char* name) const;
     QString root_;
     std::vector<std::string> labels_;
