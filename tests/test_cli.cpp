@@ -252,6 +252,9 @@ private Q_SLOTS:
         QVERIFY(help.readAllStandardOutput().contains("\n  export        render a run folder's plots"));
 
         QProcess exporter;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.remove("QT_QPA_PLATFORM");  // export registers its own offscreen QApplication
+        exporter.setProcessEnvironment(environment);
         exporter.start(MOMENTUM_LAB_CLI, {"export", folder, "--out", tmp.filePath("report")});
         QVERIFY(exporter.waitForFinished(60000));
         const QString err = exporter.readAllStandardError();

@@ -5,6 +5,8 @@
 //                (test columns empty where not evaluated)
 //   summary.csv: optimizer,final_train_loss,final_test_loss,final_test_accuracy,steps,wall_ms,status
 //                (status in the words of train/RunStatus.h)
+// It lives in train/, beside the types it formats; core/io knows no other folder, so that the data
+// loaders, below train/, can use it too.
 #include "train/Snapshot.h"
 
 #include <QByteArray>
