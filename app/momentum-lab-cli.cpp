@@ -1,24 +1,24 @@
-// momentum-lab-cli: the headless front end (see `momentum-lab-cli --help`).
+// momentum-lab-cli: the headless front end (see `momentum-lab-cli --help`). The core's commands,
+// plus `export`, which renders plots with the desktop app's widgets (the ui library).
+#include "ExportCommand.h"
 #include "cli/Cli.h"
 
-#include <QCoreApplication>
-
-#ifdef MOMENTUM_LAB_HAS_EXPORT
-#include "ExportCommand.h"
-
 #include <QApplication>
-#endif
+
+namespace {
+
+// Widgets need a QApplication; without a display they render on the offscreen platform.
+std::unique_ptr<QCoreApplication> offscreenWidgetsApplication(int& argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    return std::make_unique<QApplication>(argc, argv);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-#ifdef MOMENTUM_LAB_HAS_EXPORT
-    if (argc > 1 && QByteArrayView(argv[1]) == "export") {
-        // Plots are rendered by the desktop app's widgets, without a display.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-        QApplication app(argc, argv);
-        return ml::runExportCommand(app.arguments().mid(2));
-    }
-#endif
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName("momentum-lab-cli");
-    return ml::runCli(app.arguments());
+    ml::CommandTable commands = ml::coreCommands();
+    commands.add({"export", "render a run folder's plots (PNG, PDF, SVG) headlessly",
+                  [](const QStringList& arguments) { return ml::runExportCommand(arguments.mid(2)); },
+                  offscreenWidgetsApplication});
+    return ml::runMain(argc, argv, commands);
 }

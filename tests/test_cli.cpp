@@ -1,15 +1,19 @@
 // momentum-lab-cli train: the files, the exit statuses, the precedence of config and flags,
 // reproduction from config.json, and messages that name the flag or file.
+#include "InputError.h"
 #include "cli/Cli.h"
+#include "train/RunFolderReader.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <iostream>
 #include <sstream>
 
@@ -20,15 +24,17 @@ struct CliResult {
     QString err;
 };
 
-// Runs the CLI in-process, capturing stderr (stdout is left alone).
-CliResult cli(QStringList arguments) {
+// Runs a command table in-process, capturing stderr (stdout is left alone).
+CliResult run(const ml::CommandTable& table, QStringList arguments) {
     arguments.prepend("momentum-lab-cli");
     std::ostringstream captured;
     std::streambuf* previous = std::cerr.rdbuf(captured.rdbuf());
-    const int status = ml::runCli(arguments);
+    const int status = table.run(arguments);
     std::cerr.rdbuf(previous);
     return {status, QString::fromStdString(captured.str())};
 }
+
+CliResult cli(const QStringList& arguments) { return run(ml::coreCommands(), arguments); }
 
 QByteArray readAll(const QString& path) {
     QFile file(path);
@@ -86,6 +92,20 @@ private Q_SLOTS:
         for (const char* run : {"momentum", "adam"})
             QCOMPARE(lossColumns(second + "/" + run + "/metrics.csv"), lossColumns(first + "/" + run + "/metrics.csv"));
         QCOMPARE(readAll(second + "/adam/weights_final.json"), readAll(first + "/adam/weights_final.json"));
+    }
+
+    void configJsonOfARelativeOutFolderReproducesTheRun() {
+        // config.json's "init" must be relative to config.json, not to the working directory.
+        QTemporaryDir tmp;
+        const QString previous = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(tmp.path()));
+        const int first = cli(kSmallXor + QStringList{"--optimizer", "sgd,adam", "--out", "rel"}).status;
+        const int second = cli({"train", "--config", "rel/config.json", "--out", "again", "--quiet"}).status;
+        QDir::setCurrent(previous);
+        QCOMPARE(first, 0);
+        QCOMPARE(readJson(tmp.filePath("rel/config.json"))["init"].toString(), QString("sgd/weights_initial.json"));
+        QCOMPARE(second, 0);
+        QCOMPARE(readAll(tmp.filePath("again/adam/weights_final.json")), readAll(tmp.filePath("rel/adam/weights_final.json")));
     }
 
     void severalOptimizersWriteSubfoldersAndSummary() {
@@ -173,6 +193,107 @@ private Q_SLOTS:
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QVERIFY(!QFile::exists("/tmp/ml-cli-never/metrics.csv"));
+    }
+
+    void divergedRunFolderCanBeReadBack() {
+        // lr 1e38 on an identity network overflows the weights in the first step. Whether the
+        // trainer keeps the last finite weights or writes "inf"/"nan", the folder must open with
+        // every run readable (it once wrote null, which made the whole folder unreadable).
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("f");
+        QCOMPARE(cli({"train", "--network", "1-4-1", "--activation", "identity", "--data", "toy:sine", "--optimizer",
+                      "sgd:lr=1e38,momentum", "--steps", "50", "--out", out, "--quiet"}).status, 3);
+        const ml::RunFolder folder = ml::readRunFolder(out);
+        const std::vector<std::string> problems = folder.problems();
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        QCOMPARE(folder.runs.size(), std::size_t(2));
+        QVERIFY(folder.runs[0].result.status == ml::RunStatus::Diverged);
+        QVERIFY(folder.runs[0].result.divergedAtStep > 0);
+        QCOMPARE(folder.runs[0].finalWeights.size(), std::size_t(2));
+        QVERIFY(folder.runs[1].result.status == ml::RunStatus::Done);
+    }
+
+    void helpAndDispatchComeFromTheCommandTable() {
+        const CliResult unknown = cli({"export"});  // the core table has no export
+        QCOMPARE(unknown.status, 2);
+        QVERIFY2(unknown.err.contains("unknown command 'export'"), qPrintable(unknown.err));
+        for (const char* name : {"train ", "optimizers ", "import-mnist "})
+            QVERIFY2(unknown.err.contains(QString("\n  ") + name), qPrintable(unknown.err));
+
+        ml::CommandTable table = ml::coreCommands();
+        QStringList seen;
+        table.add({"echo", "repeat the arguments", [&](const QStringList& arguments) {
+                       seen = arguments;
+                       return 0;
+                   }, {}});
+        table.add({"refuse", "always bad input", [](const QStringList&) -> int { throw ml::InputError("--x: no"); }, {}});
+        table.add({"fail", "always fails", [](const QStringList&) -> int { throw std::runtime_error("disk full"); }, {}});
+        QVERIFY(QString::fromStdString(table.usage()).contains("\n  echo          repeat the arguments\n"));
+        QCOMPARE(run(table, {"echo", "a"}).status, 0);
+        QCOMPARE(seen, (QStringList{"momentum-lab-cli", "echo", "a"}));
+        const CliResult refused = run(table, {"refuse"});
+        QCOMPARE(refused.status, 2);
+        QCOMPARE(refused.err, QString("momentum-lab-cli: --x: no\n"));
+        QCOMPARE(run(table, {"fail"}).status, 1);
+    }
+
+    void executableAddsExportWhichNamesAnUnreadableRun() {
+        QTemporaryDir tmp;
+        const QString folder = tmp.filePath("f");
+        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--out", folder}).status, 0);
+        QFile weights(folder + "/adam/weights_final.json");  // what a diverged run once wrote
+        QVERIFY(weights.open(QIODevice::WriteOnly));
+        weights.write(R"({"layers":[{"weight":[[null,1]],"bias":[0]}]})");
+        weights.close();
+
+        QProcess help;
+        help.start(MOMENTUM_LAB_CLI, {"--help"});
+        QVERIFY(help.waitForFinished(30000));
+        QVERIFY(help.readAllStandardOutput().contains("\n  export        render a run folder's plots"));
+
+        QProcess exporter;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.remove("QT_QPA_PLATFORM");  // export registers its own offscreen QApplication
+        exporter.setProcessEnvironment(environment);
+        exporter.start(MOMENTUM_LAB_CLI, {"export", folder, "--out", tmp.filePath("report")});
+        QVERIFY(exporter.waitForFinished(60000));
+        const QString err = exporter.readAllStandardError();
+        QCOMPARE(exporter.exitCode(), 0);
+        QVERIFY2(err.contains("warning: run adam: " + folder + "/adam/weights_final.json: layers[0].weight[0][0]"),
+                 qPrintable(err));
+        QVERIFY(!err.contains("run momentum"));
+        QVERIFY(QFile::exists(tmp.filePath("report/convergence.png")));
+    }
+
+    void signalStopsTheRunAndCompletesTheFiles_data() {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGINT") << SIGINT;
+        QTest::newRow("SIGTERM") << SIGTERM;
+    }
+    void signalStopsTheRunAndCompletesTheFiles() {
+        QFETCH(int, signal);
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        QProcess process;
+        process.start(MOMENTUM_LAB_CLI, {"train", "--network", "2-6-2", "--loss", "cross-entropy", "--data", "toy:xor",
+                                         "--steps", "1000000000", "--optimizer", "momentum,adam", "--out", out, "--quiet"});
+        QVERIFY(process.waitForStarted());
+        // config.json is written before the first step; let some steps run after it.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out + "/config.json"), 30000);
+        QTest::qWait(300);
+        QCOMPARE(::kill(static_cast<pid_t>(process.processId()), signal), 0);
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 128 + signal);
+        QVERIFY(process.readAllStandardError().contains(signal == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM"));
+        const ml::RunFolder folder = ml::readRunFolder(out);
+        QVERIFY(folder.problems().empty());
+        for (const ml::RunRecord& run : folder.runs) {
+            QVERIFY(run.result.status == ml::RunStatus::Stopped);  // from summary.csv
+            QVERIFY(run.metrics.size() > 1);
+            QCOMPARE(long(run.metrics.size()), run.result.steps);
+            QCOMPARE(run.finalWeights.size(), std::size_t(2));
+        }
     }
 
     void malformedConfigNamesTheFile() {

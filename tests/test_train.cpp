@@ -3,10 +3,16 @@
 #include "TestSupport.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
+#include "train/Presets.h"
+#include "train/RunFolderReader.h"
+#include "train/RunFolderWriter.h"
+#include "train/WeightsFile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <chrono>
@@ -114,6 +120,23 @@ private Q_SLOTS:
         QVERIFY(trainer.stepsDone() > 0);
         QVERIFY(trainer.stepsDone() < 100000000);
         QVERIFY(std::isfinite(trainer.result(0).finalTestLoss));
+    }
+
+    void stopFlagIsPolledEvenWhilePaused() {
+        // A signal handler may only set a flag; nobody notifies the paused loop.
+        LockstepTrainer trainer = makeTrainer(xorExperiment({run("momentum", 0.1)}, 100000000));
+        RunControl control;
+        std::atomic<int> flag{0};
+        control.setStopFlag(&flag);
+        control.setPaused(true);
+        std::thread worker([&] { trainer.run(control); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        QVERIFY(!control.stopRequested());
+        flag = 2;
+        QVERIFY(control.stopRequested());
+        worker.join();  // would hang if the paused wait did not look at the flag
+        QCOMPARE(trainer.stepsDone(), 0L);
+        QVERIFY(trainer.result(0).status == RunStatus::Stopped);
     }
 
     void pauseStepOnceAndResume() {
@@ -238,6 +261,66 @@ private Q_SLOTS:
         QCOMPARE(list.front().experiment.runs.size(), std::size_t(2));
         QCOMPARE(list.front().experiment.runs[1].optimizer, std::string("neuron-mean"));
         for (const Preset& preset : list) preset.experiment.validate();
+    }
+
+    void presetsAreFoundByIdOrFileName() {
+        QCOMPARE(findPreset("seed2-iris").experiment.data, std::string("iris"));
+        QCOMPARE(&findPreset("2-seed2-iris"), &findPreset("seed2-iris"));
+        const QString message = test::inputErrorOf([] { findPreset("moons"); });
+        QVERIFY2(message.contains("unknown 'moons'") && message.contains("seed-diagram, seed2-iris, mnist-seed"),
+                 qPrintable(message));
+    }
+
+    void trainerStartsFromGivenWeights() {
+        Experiment e = xorExperiment({run("sgd", 0.1)}, 3);
+        Parameters start = makeTrainer(e).initialParameters();
+        for (Matrix& layer : start) layer.setConstant(0.125f);
+        LockstepTrainer trainer(e, loadDataSplit(e.data, e.seed), InitialWeights{start, "start.json"});
+        QVERIFY(sameParameters(trainer.initialParameters(), start));
+        QVERIFY(sameParameters(trainer.parameters(0), start));
+
+        start.pop_back();  // wrong shape: the message names where the weights came from
+        const QString message = test::inputErrorOf([&] {
+            LockstepTrainer(e, loadDataSplit(e.data, e.seed), InitialWeights{start, "start.json"});
+        });
+        QVERIFY2(message.contains("start.json"), qPrintable(message));
+
+        e.initWeightsFile = "start.json";  // named but not loaded: a caller's mistake, not silently Glorot
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeTrainer(e));
+    }
+
+    void runFolderOpensWhenOneRunIsUnreadable() {
+        QTemporaryDir tmp;
+        const Experiment e = xorExperiment({run("momentum", 0.1), run("adam", 0.01)}, 5);
+        LockstepTrainer trainer = makeTrainer(e);
+        RunFolderWriter writer(tmp.path(), trainer);
+        trainer.addObserver(&writer);
+        RunControl control;
+        trainer.run(control);
+        writer.finish();
+        // What older versions wrote for a diverged run: null instead of a number.
+        QFile weights(writer.layout().finalWeightsFile(1));
+        QVERIFY(weights.open(QIODevice::WriteOnly));
+        weights.write(R"({"layers":[{"weight":[[null,1]],"bias":[0]}]})");
+        weights.close();
+
+        const RunFolder folder = readRunFolder(tmp.path());
+        QCOMPARE(folder.runs.size(), std::size_t(2));
+        QVERIFY(folder.runs[0].problem.empty());
+        QVERIFY(sameParameters(folder.runs[0].finalWeights, trainer.parameters(0)));
+        QCOMPARE(folder.runs[1].metrics.size(), std::size_t(5));  // what could be read is kept
+        QVERIFY(folder.runs[1].finalWeights.empty());
+        const std::vector<std::string> problems = folder.problems();
+        QCOMPARE(problems.size(), std::size_t(1));
+        QVERIFY2(problems[0].starts_with("adam: " + writer.layout().finalWeightsFile(1).toStdString() +
+                                         ": layers[0].weight[0][0]: expected a number"),
+                 problems[0].c_str());
+        QVERIFY(folder.runs[1].result.status == RunStatus::Done);  // from summary.csv
+
+        QVERIFY(QFile::remove(writer.layout().metricsFile(0)));
+        const RunFolder again = readRunFolder(tmp.path());
+        QVERIFY2(again.runs[0].problem.find("metrics.csv: cannot open") != std::string::npos, again.runs[0].problem.c_str());
+        QCOMPARE(again.runs[1].metrics.size(), std::size_t(5));
     }
 };
 

@@ -18,7 +18,8 @@
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolder.h"
+#include "train/RunFolderReader.h"
+#include "train/RunFolderWriter.h"
 
 #include <QAction>
 #include <qcustomplot.h>

@@ -1,5 +1,8 @@
 #include "AppSettings.h"
 
+#include "train/ExperimentJson.h"
+#include "train/Presets.h"
+
 #include <QDir>
 #include <QJsonDocument>
 #include <QSettings>

@@ -3,6 +3,7 @@
 #include "InputError.h"
 #include "RunListEditor.h"
 #include "data/DataRegistry.h"
+#include "train/Presets.h"
 
 #include <QComboBox>
 #include <QFormLayout>

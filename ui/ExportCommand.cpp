@@ -6,7 +6,7 @@
 #include "NetworkDiagramView.h"
 #include "ReportWriter.h"
 #include "RunComparison.h"
-#include "train/RunFolder.h"
+#include "train/RunFolderReader.h"
 
 #include <QDir>
 #include <QTextStream>
@@ -78,6 +78,8 @@ int runExportCommand(const QStringList& arguments) {
     try {
         parsed = parse(arguments);
         folder = readRunFolder(parsed.runDirectory);
+        for (const std::string& problem : folder.problems())
+            err << "momentum-lab-cli export: warning: run " << QString::fromStdString(problem) << "\n";
         if (!QDir().mkpath(parsed.outDirectory))
             throw InputError(parsed.outDirectory.toStdString() + ": cannot create the output folder");
     } catch (const InputError& error) {

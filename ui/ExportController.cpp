@@ -4,7 +4,8 @@
 #include "FigureSizeDialog.h"
 #include "InputError.h"
 #include "RunComparison.h"
-#include "train/RunFolder.h"
+#include "io/Files.h"
+#include "train/ExperimentJson.h"
 
 #include <QAction>
 #include <QDir>

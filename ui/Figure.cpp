@@ -1,7 +1,7 @@
 #include "Figure.h"
 
 #include "InputError.h"
-#include "train/RunFolder.h"
+#include "io/Files.h"
 
 #include <QBuffer>
 #include <QFileInfo>

@@ -1,9 +1,5 @@
 #include "FolderSnapshots.h"
 
-#include "train/WeightsFile.h"
-
-#include <QDir>
-#include <QFileInfo>
 
 namespace ml {
 
@@ -11,8 +7,7 @@ std::vector<Snapshot> finalSnapshots(const RunFolder& folder) {
     std::vector<Snapshot> snapshots;
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         const RunRecord& run = folder.runs[i];
-        const QString path = QDir(run.directory).filePath("weights_final.json");
-        if (!QFileInfo::exists(path)) continue;
+        if (run.finalWeights.empty()) continue;
         Snapshot snapshot;
         snapshot.run = static_cast<int>(i);
         snapshot.label = run.spec.label;
@@ -21,9 +16,9 @@ std::vector<Snapshot> finalSnapshots(const RunFolder& folder) {
         snapshot.batchLoss = run.metrics.empty() ? NAN : run.metrics.back().trainLoss;
         snapshot.scope = run.spec.hp.momentumMean;
         snapshot.bias = run.spec.hp.bias;
-        for (Matrix& layer : loadWeightsFile(path.toStdString())) {
+        for (const Matrix& layer : run.finalWeights) {
             LayerSnapshot layerSnapshot;
-            layerSnapshot.parameters = std::move(layer);
+            layerSnapshot.parameters = layer;
             snapshot.layers.push_back(std::move(layerSnapshot));
         }
         snapshots.push_back(std::move(snapshot));

@@ -15,7 +15,9 @@
 #include "SummaryPanel.h"
 #include "TrainingActions.h"
 #include "TrainingSession.h"
-#include "train/RunFolder.h"
+#include "train/ExperimentJson.h"
+#include "train/Presets.h"
+#include "train/RunFolderReader.h"
 
 #include <QAction>
 #include <QApplication>
@@ -371,6 +373,10 @@ void MainWindow::openRunFolder(const QString& directory) {
     }
     folderSource_ = directory;
     updateTitle();
+    // A run whose files could not be read is shown with what could be read; say which and why.
+    QStringList problems;
+    for (const std::string& problem : folder.problems()) problems << QString::fromStdString(problem);
+    if (!problems.isEmpty()) QMessageBox::warning(this, tr("Some runs could not be read"), problems.join("\n"));
     statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);
 }
 
@@ -380,7 +386,7 @@ void MainWindow::openExperimentFile() {
     if (path.isEmpty()) return;
     AppSettings::setLastDirectory(QFileInfo(path).absolutePath());
     try {
-        experiment_->setExperiment(loadExperiment(path.toStdString()));
+        experiment_->setExperiment(loadExperiment(path));
     } catch (const InputError& error) {
         QMessageBox::warning(this, tr("Cannot open experiment"), QString::fromStdString(error.what()));
     }

@@ -1,7 +1,8 @@
 #include "ReportWriter.h"
 
 #include "RunComparison.h"
-#include "train/RunFolder.h"
+#include "io/Files.h"
+#include "train/ExperimentJson.h"
 
 #include <QDateTime>
 #include <QDir>

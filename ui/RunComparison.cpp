@@ -1,6 +1,7 @@
 #include "RunComparison.h"
 
 #include "TrainingFeed.h"
+#include "train/RunCsv.h"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 #include "MetricsHistory.h"
 #include "RunSummaryModel.h"
 #include "train/Experiment.h"
-#include "train/RunFolder.h"
+#include "train/RunFolderReader.h"
 
 #include <QObject>
 

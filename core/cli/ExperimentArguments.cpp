@@ -2,12 +2,11 @@
 
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/ExperimentJson.h"
+#include "train/Presets.h"
 
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace ml {
 
@@ -33,32 +32,6 @@ QString absoluteDataSpec(const QString& spec) {
     for (const QLatin1StringView prefix : {QLatin1StringView("csv:"), QLatin1StringView("idx:")})
         if (spec.startsWith(prefix)) return prefix + QFileInfo(spec.mid(prefix.size())).absoluteFilePath();
     return spec;
-}
-
-QJsonObject readJsonObject(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError(path.toStdString() + ": cannot open experiment file (" + file.errorString().toStdString() + ")");
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
-    if (error.error != QJsonParseError::NoError)
-        throw InputError(path.toStdString() + ": invalid JSON at offset " + std::to_string(error.offset) + ": " +
-                         error.errorString().toStdString());
-    if (!document.isObject()) throw InputError(path.toStdString() + ": expected a JSON object");
-    return document.object();
-}
-
-QString presetPath(const QString& name) {
-    const QDir dir(":/experiments");
-    QStringList known;
-    for (const QString& file : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
-        const QString stem = QFileInfo(file).completeBaseName();
-        const QString id = stem.section('-', 1);  // "1-seed-diagram" -> "seed-diagram"
-        if (name == stem || name == id) return dir.filePath(file);
-        known << id;
-    }
-    throw InputError("--preset: unknown '" + name.toStdString() + "'; expected one of " +
-                     known.join(", ").toStdString());
 }
 
 }  // namespace
@@ -123,16 +96,11 @@ QJsonObject ExperimentArguments::baseJson(const QCommandLineParser& parser, std:
         throw InputError("--config and --preset: give only one of them");
     if (parser.isSet("config")) {
         source = parser.value("config").toStdString();
-        QJsonObject json = readJsonObject(parser.value("config"));
-        // A relative init file is relative to the experiment file (config.json names weights_initial.json).
-        const QString init = json.value("init").toString();
-        if (!init.isEmpty() && QFileInfo(init).isRelative())
-            json["init"] = QFileInfo(parser.value("config")).dir().absoluteFilePath(init);
-        return json;
+        return readExperimentJson(parser.value("config"));
     }
     if (parser.isSet("preset")) {
         source = "preset " + parser.value("preset").toStdString();
-        return readJsonObject(presetPath(parser.value("preset")));
+        return readExperimentJson(findPreset(parser.value("preset").toStdString()).file);
     }
     source = "command line";
     return {};

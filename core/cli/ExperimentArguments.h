@@ -6,6 +6,8 @@
 #include "train/Experiment.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QStringList>
 
 #include <string>

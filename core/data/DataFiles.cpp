@@ -2,9 +2,6 @@
 
 #include "InputError.h"
 
-#include <QFile>
-#include <QSaveFile>
-
 #include <zlib.h>
 
 #include <algorithm>
@@ -25,16 +22,6 @@ struct ZStream {
 };
 
 }  // namespace
-
-QByteArray readFileBytes(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError("cannot open " + str(path) + ": " + str(file.errorString()));
-    QByteArray bytes = file.readAll();
-    if (file.error() != QFileDevice::NoError)
-        throw InputError("cannot read " + str(path) + ": " + str(file.errorString()));
-    return bytes;
-}
 
 QByteArray readMaybeGzippedFile(const QString& path) {
     QByteArray bytes = readFileBytes(path);
@@ -84,13 +71,6 @@ QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes)
                              (s.z.msg ? s.z.msg : "zlib error " + std::to_string(rc)) + ")");
     }
     return out;
-}
-
-void writeFileAtomically(const QString& path, QByteArrayView data) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data.data(), data.size()) != data.size() ||
-        !file.commit())
-        throw InputError("cannot write " + str(path) + ": " + str(file.errorString()));
 }
 
 }  // namespace ml

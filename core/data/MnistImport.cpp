@@ -4,11 +4,11 @@
 #include "Idx.h"
 #include "ImageDataset.h"
 #include "InputError.h"
+#include "io/JsonFile.h"
 #include "Split.h"
 
 #include <QDir>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <cmath>
@@ -33,12 +33,7 @@ QString digitsFolder(const QString& packageDir) {
 void appendDigitFile(const QString& path, int digit, std::vector<std::uint8_t>& pixels,
                      std::vector<std::uint8_t>& labels) {
     const std::string name = path.toStdString();
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(readFileBytes(path), &error);
-    if (doc.isNull())
-        throw InputError(name + ": invalid JSON at offset " + std::to_string(error.offset) + ": " +
-                         error.errorString().toStdString());
-    const QJsonValue data = doc.object().value(QStringLiteral("data"));
+    const QJsonValue data = readJsonObject(path).value(QStringLiteral("data"));
     if (!data.isArray()) throw InputError(name + ": expected an object with an array \"data\"");
     const QJsonArray values = data.toArray();
     if (values.isEmpty() || values.size() % kPixels != 0)

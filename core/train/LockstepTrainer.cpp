@@ -2,12 +2,12 @@
 
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/WeightsFile.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace ml {
 
@@ -20,17 +20,6 @@ struct LockstepTrainer::Run {
     RunResult result;
     float lastBatchLoss = NAN;
 };
-
-std::string RunResult::statusText() const {
-    switch (status) {
-    case RunStatus::Pending: return "pending";
-    case RunStatus::Running: return "running";
-    case RunStatus::Done: return "done";
-    case RunStatus::Stopped: return "stopped";
-    case RunStatus::Diverged: return "diverged at step " + std::to_string(divergedAtStep);
-    }
-    return "unknown";
-}
 
 namespace {
 
@@ -53,15 +42,19 @@ void checkDataFits(const Experiment& experiment, const Dataset& train) {
 
 }  // namespace
 
-LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data)
+LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::optional<InitialWeights> initialWeights)
     : experiment_(std::move(experiment)), data_(std::move(data)),
       shuffle_(experiment_.seed ^ kShuffleStream) {
     experiment_.validate();
     checkDataFits(experiment_, *data_.train);
+    // A caller that forgot to load "init" would silently train from other weights.
+    if (!experiment_.initWeightsFile.empty() && !initialWeights)
+        throw std::invalid_argument("LockstepTrainer: the experiment names initial weights (" +
+                                    experiment_.initWeightsFile + ") but none were given");
 
     Network initial(experiment_.network);
-    if (experiment_.initWeightsFile.empty()) initial.initializeGlorotUniform(experiment_.seed);
-    else initial.setParameters(loadWeightsFile(experiment_.initWeightsFile), experiment_.initWeightsFile);
+    if (!initialWeights) initial.initializeGlorotUniform(experiment_.seed);
+    else initial.setParameters(initialWeights->parameters, initialWeights->source);
     initialParameters_ = initial.parameters();
 
     for (const RunSpec& spec : experiment_.runs) {

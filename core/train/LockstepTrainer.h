@@ -5,11 +5,13 @@
 #include "data/Dataset.h"
 #include "optim/Optimizer.h"
 #include "train/Experiment.h"
+#include "train/InitialWeights.h"
 #include "train/RunControl.h"
 #include "train/TrainingObserver.h"
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ml {
@@ -17,8 +19,10 @@ namespace ml {
 class LockstepTrainer {
 public:
     // Checks the experiment against the data (sizes, loss), builds the networks and optimizers.
+    // Starts from `initialWeights` (checked against the network) or else from the seeded Glorot
+    // initialisation; an experiment with an "init" file needs its weights (loadInitialWeights).
     // Throws InputError naming the field.
-    LockstepTrainer(Experiment experiment, DataSplit data);
+    LockstepTrainer(Experiment experiment, DataSplit data, std::optional<InitialWeights> initialWeights = std::nullopt);
     ~LockstepTrainer();
 
     void addObserver(TrainingObserver* observer) { observers_.push_back(observer); }

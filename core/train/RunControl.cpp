@@ -1,5 +1,7 @@
 #include "train/RunControl.h"
 
+#include <algorithm>
+
 namespace ml {
 
 void RunControl::requestStop() {
@@ -34,21 +36,42 @@ void RunControl::setMaxStepsPerSecond(double stepsPerSecond) {
     changed_.notify_all();
 }
 
+namespace {
+
+// How often a wait looks at a stop flag that nobody notifies.
+constexpr std::chrono::milliseconds kStopFlagPoll{50};
+
+}  // namespace
+
+bool RunControl::stopRequested() const {
+    const std::atomic<int>* flag = stopFlag_.load();
+    return stop_ || (flag && flag->load() != 0);
+}
+
+void RunControl::waitUntil(std::unique_lock<std::mutex>& lock, std::optional<Clock::time_point> due) {
+    if (stopFlag_.load()) {
+        const Clock::time_point poll = Clock::now() + kStopFlagPoll;
+        due = due ? std::min(*due, poll) : poll;
+    }
+    if (due) changed_.wait_until(lock, *due);
+    else changed_.wait(lock);
+}
+
 bool RunControl::waitForNextStep() {
-    if (stop_) return false;
+    if (stopRequested()) return false;
     // Fast path: running at full speed touches no lock.
     if (!paused_ && maxStepsPerSecond_.load(std::memory_order_relaxed) == 0.0) return true;
 
     std::unique_lock lock(mutex_);
     for (;;) {
-        if (stop_) return false;
+        if (stopRequested()) return false;
         if (paused_) {
             if (singleSteps_ > 0) {
                 --singleSteps_;
                 lastStep_ = Clock::now();
                 return true;
             }
-            changed_.wait(lock);
+            waitUntil(lock, std::nullopt);
             continue;
         }
         const double rate = maxStepsPerSecond_;
@@ -58,7 +81,7 @@ bool RunControl::waitForNextStep() {
             lastStep_ = Clock::now();
             return true;
         }
-        changed_.wait_until(lock, due);  // woken early by stop, pause or a new rate
+        waitUntil(lock, due);  // woken early by stop, pause or a new rate
     }
 }
 

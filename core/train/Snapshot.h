@@ -3,6 +3,7 @@
 // thread and keep them as long as they like.
 #include "nn/Network.h"
 #include "optim/HyperParameters.h"
+#include "train/RunStatus.h"
 
 #include <cmath>
 #include <string>
@@ -45,8 +46,6 @@ struct Snapshot {
     BiasMode bias = BiasMode::Own;
     std::vector<LayerSnapshot> layers;
 };
-
-enum class RunStatus { Pending, Running, Done, Stopped, Diverged };
 
 struct RunResult {
     std::string label;

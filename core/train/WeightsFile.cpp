@@ -1,13 +1,36 @@
 #include "train/WeightsFile.h"
 
 #include "InputError.h"
+#include "io/Files.h"
+#include "io/JsonFile.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
+
 namespace ml {
+
+namespace {
+
+// The documented spelling of the values JSON cannot hold.
+QJsonValue numberToJson(float value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return static_cast<double>(value);
+}
+
+float numberFromJson(const QJsonValue& value, const std::string& context) {
+    if (value.isDouble()) return static_cast<float>(value.toDouble());
+    const QString text = value.toString();
+    if (text == "nan") return NAN;
+    if (text == "inf") return INFINITY;
+    if (text == "-inf") return -INFINITY;
+    throw InputError(context + ": expected a number (or \"nan\", \"inf\", \"-inf\")");
+}
+
+}  // namespace
 
 QByteArray weightsToJson(const Parameters& parameters) {
     QJsonArray layers;
@@ -16,32 +39,19 @@ QByteArray weightsToJson(const Parameters& parameters) {
         const auto w = weightsOf(layer);
         for (Eigen::Index j = 0; j < w.rows(); ++j) {
             QJsonArray row;
-            for (Eigen::Index i = 0; i < w.cols(); ++i) row.append(static_cast<double>(w(j, i)));
+            for (Eigen::Index i = 0; i < w.cols(); ++i) row.append(numberToJson(w(j, i)));
             weight.append(row);
         }
         QJsonArray bias;
-        for (Eigen::Index j = 0; j < layer.rows(); ++j) bias.append(static_cast<double>(biasOf(layer)(j)));
+        for (Eigen::Index j = 0; j < layer.rows(); ++j) bias.append(numberToJson(biasOf(layer)(j)));
         layers.append(QJsonObject{{"weight", weight}, {"bias", bias}});
     }
     return QJsonDocument(QJsonObject{{"layers", layers}}).toJson(QJsonDocument::Compact);
 }
 
-namespace {
-
-float finiteNumber(const QJsonValue& value, const std::string& context) {
-    if (!value.isDouble()) throw InputError(context + ": expected a number");
-    return static_cast<float>(value.toDouble());
-}
-
-}  // namespace
-
-Parameters weightsFromJson(const QByteArray& json, const std::string& source) {
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        throw InputError(source + ": invalid JSON at offset " + std::to_string(error.offset) + ": " +
-                         error.errorString().toStdString());
-    const QJsonValue layersValue = document.object().value("layers");
+Parameters weightsFromJson(const QByteArray& json, const QString& sourceName) {
+    const std::string source = sourceName.toStdString();
+    const QJsonValue layersValue = parseJsonObject(json, sourceName).value("layers");
     if (!layersValue.isArray() || layersValue.toArray().isEmpty())
         throw InputError(source + ": expected {\"layers\":[{\"weight\":[[...]],\"bias\":[...]}, ...]}");
     Parameters parameters;
@@ -64,19 +74,19 @@ Parameters weightsFromJson(const QByteArray& json, const std::string& source) {
                 throw InputError(rowContext + ": has " + std::to_string(row.size()) + " values; expected " +
                                  std::to_string(columns));
             for (qsizetype i = 0; i < columns; ++i)
-                layer(j, i) = finiteNumber(row[i], rowContext + "[" + std::to_string(i) + "]");
-            layer(j, columns) = finiteNumber(bias[j], context + ".bias[" + std::to_string(j) + "]");
+                layer(j, i) = numberFromJson(row[i], rowContext + "[" + std::to_string(i) + "]");
+            layer(j, columns) = numberFromJson(bias[j], context + ".bias[" + std::to_string(j) + "]");
         }
         parameters.push_back(std::move(layer));
     }
     return parameters;
 }
 
-Parameters loadWeightsFile(const std::string& path) {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError(path + ": cannot open weights file (" + file.errorString().toStdString() + ")");
-    return weightsFromJson(file.readAll(), path);
+Parameters loadWeightsFile(const QString& path) { return weightsFromJson(readFileBytes(path), path); }
+
+std::optional<InitialWeights> loadInitialWeights(const Experiment& experiment) {
+    if (experiment.initWeightsFile.empty()) return std::nullopt;
+    return InitialWeights{loadWeightsFile(QString::fromStdString(experiment.initWeightsFile)), experiment.initWeightsFile};
 }
 
 }  // namespace ml

@@ -1,0 +1,31 @@
+#pragma once
+// Whole-file reading and atomic writing, shared by every reader and writer of the project.
+// Reading a file the user named is input (ml::InputError); writing is not (ml::FileError).
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QSaveFile>
+#include <QString>
+
+namespace ml {
+
+// Reads a file or a Qt resource (":/data/...") completely. Throws InputError naming the path.
+QByteArray readFileBytes(const QString& path);
+
+// Writes `contents` to `path` atomically: either the whole file appears or the old one stays.
+// Throws FileError naming the path.
+void writeFileAtomically(const QString& path, QByteArrayView contents);
+
+// A file written piece by piece that appears only on commit() (QSaveFile); destroyed without
+// commit() it leaves the old file. Every write is checked; failures throw FileError.
+class AtomicFile {
+public:
+    explicit AtomicFile(const QString& path);
+    void write(QByteArrayView bytes);
+    void commit();
+    QString path() const { return file_.fileName(); }
+
+private:
+    QSaveFile file_;
+};
+
+}  // namespace ml

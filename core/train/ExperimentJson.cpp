@@ -1,0 +1,173 @@
+#include "train/ExperimentJson.h"
+
+#include "InputError.h"
+#include "io/JsonFile.h"
+#include "optim/OptimizerCatalog.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace ml {
+
+namespace {
+
+const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
+                                       "steps", "epochs", "eval-every", "init", "runs"};
+
+bool isExperimentKey(const QString& key) {
+    for (const char* known : kExperimentKeys)
+        if (key == QLatin1String(known)) return true;
+    return false;
+}
+
+QJsonValue parameterToJson(const ParameterField& field, const HyperParameters& hp) {
+    switch (field.kind) {
+    case ParameterField::Kind::Real: return field.getReal(hp);
+    case ParameterField::Kind::Flag: return field.getReal(hp) != 0.0;
+    case ParameterField::Kind::Choice: return QString::fromStdString(field.get(hp));
+    }
+    return {};
+}
+
+// Sets one hyper-parameter from its JSON value; errors name `context` (file and field).
+void parameterFromJson(const ParameterField& field, const QJsonValue& value, HyperParameters& hp,
+                       const std::string& context) {
+    switch (field.kind) {
+    case ParameterField::Kind::Real:
+        if (!value.isDouble()) throw InputError(context + ": expected " + field.rangeText());
+        field.setReal(hp, value.toDouble(), context);
+        return;
+    case ParameterField::Kind::Flag:
+        if (!value.isBool()) throw InputError(context + ": expected true or false");
+        field.setReal(hp, value.toBool() ? 1.0 : 0.0, context);
+        return;
+    case ParameterField::Kind::Choice:
+        if (!value.isString()) throw InputError(context + ": expected " + field.rangeText());
+        field.set(hp, value.toString().toStdString(), context);
+        return;
+    }
+}
+
+std::string requireString(const QJsonObject& json, const char* key, const std::string& fallback,
+                          const std::string& source) {
+    const QJsonValue value = json.value(QLatin1String(key));
+    if (value.isUndefined()) return fallback;
+    if (!value.isString()) throw InputError(source + ": " + key + ": expected a string");
+    return value.toString().toStdString();
+}
+
+long requireCount(const QJsonObject& json, const char* key, long fallback, const std::string& source) {
+    const QJsonValue value = json.value(QLatin1String(key));
+    if (value.isUndefined()) return fallback;
+    const double number = value.toDouble(-1.0);
+    if (!value.isDouble() || number < 0 || number != static_cast<double>(static_cast<long>(number)))
+        throw InputError(source + ": " + key + ": expected a whole number >= 0");
+    return static_cast<long>(number);
+}
+
+// Run-level hyper-parameters: catalog defaults, then the experiment's shared values, then the
+// run's own. Only keys the optimizer reads are taken; others are refused in a run object.
+RunSpec runFromJson(const QJsonObject& run, const QJsonObject& shared, const std::string& context) {
+    RunSpec spec;
+    const QJsonValue optimizer = run.value("optimizer");
+    if (!optimizer.isString()) throw InputError(context + ".optimizer: expected an optimizer name");
+    spec.optimizer = optimizer.toString().toStdString();
+    const OptimizerInfo& info = optimizerInfo(spec.optimizer);
+    spec.hp = info.defaults;
+    spec.label = spec.optimizer;
+    for (const std::string& key : info.parameters) {
+        const QString qkey = QString::fromStdString(key);
+        if (shared.contains(qkey)) parameterFromJson(*findParameterField(key), shared.value(qkey), spec.hp, context + "." + key);
+    }
+    for (auto it = run.begin(); it != run.end(); ++it) {
+        const std::string key = it.key().toStdString();
+        if (key == "optimizer") continue;
+        if (key == "label") {
+            if (!it.value().isString() || it.value().toString().isEmpty())
+                throw InputError(context + ".label: expected a non-empty string");
+            spec.label = it.value().toString().toStdString();
+            continue;
+        }
+        if (!info.uses(key))
+            throw InputError(context + "." + key + ": " + spec.optimizer + " has no hyper-parameter '" + key + "'");
+        parameterFromJson(*findParameterField(key), it.value(), spec.hp, context + "." + key);
+    }
+    validateHyperParameters(spec.optimizer, spec.hp, context);
+    return spec;
+}
+
+}  // namespace
+
+QJsonObject toJson(const RunSpec& run) {
+    QJsonObject json;
+    json["label"] = QString::fromStdString(run.label);
+    json["optimizer"] = QString::fromStdString(run.optimizer);
+    for (const std::string& key : optimizerInfo(run.optimizer).parameters)
+        json[QString::fromStdString(key)] = parameterToJson(*findParameterField(key), run.hp);
+    return json;
+}
+
+QJsonObject toJson(const Experiment& experiment) {
+    QJsonObject json;
+    json["name"] = QString::fromStdString(experiment.name);
+    json["network"] = QString::fromStdString(experiment.network.sizesText());
+    json["activation"] = QString::fromStdString(toString(experiment.network.activation));
+    json["loss"] = QString::fromStdString(toString(experiment.network.loss));
+    json["data"] = QString::fromStdString(experiment.data);
+    json["seed"] = static_cast<double>(experiment.seed);
+    json["batch"] = static_cast<double>(experiment.batchSize);
+    json["steps"] = static_cast<double>(experiment.steps);
+    json["epochs"] = static_cast<double>(experiment.epochs);
+    json["eval-every"] = static_cast<double>(experiment.evalEvery);
+    if (!experiment.initWeightsFile.empty()) json["init"] = QString::fromStdString(experiment.initWeightsFile);
+    QJsonArray runs;
+    for (const RunSpec& run : experiment.runs) runs.append(toJson(run));
+    json["runs"] = runs;
+    return json;
+}
+
+Experiment experimentFromJson(const QJsonObject& json, const std::string& source) {
+    Experiment experiment;
+    QJsonObject shared;  // hyper-parameters given for all runs
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        if (isExperimentKey(it.key())) continue;
+        if (!findParameterField(it.key().toStdString()))
+            throw InputError(source + ": unknown key '" + it.key().toStdString() + "'");
+        shared.insert(it.key(), it.value());
+    }
+    experiment.name = requireString(json, "name", experiment.name, source);
+    experiment.network.sizes =
+        NetworkSpec::parseSizes(requireString(json, "network", experiment.network.sizesText(), source), source + ": network");
+    experiment.network.activation = activationFromString(requireString(json, "activation", "tanh", source));
+    experiment.network.loss = lossFromString(requireString(json, "loss", "mse", source));
+    experiment.data = requireString(json, "data", experiment.data, source);
+    experiment.seed = static_cast<std::uint64_t>(requireCount(json, "seed", 7, source));
+    experiment.batchSize = requireCount(json, "batch", 0, source);
+    experiment.steps = requireCount(json, "steps", 0, source);
+    experiment.epochs = requireCount(json, "epochs", 0, source);
+    experiment.evalEvery = requireCount(json, "eval-every", 0, source);
+    experiment.initWeightsFile = requireString(json, "init", "", source);
+
+    const QJsonValue runs = json.value("runs");
+    if (!runs.isUndefined() && !runs.isArray()) throw InputError(source + ": runs: expected an array of runs");
+    const QJsonArray runArray = runs.toArray();
+    for (qsizetype i = 0; i < runArray.size(); ++i) {
+        const std::string context = source + ": runs[" + std::to_string(i) + "]";
+        if (!runArray[i].isObject()) throw InputError(context + ": expected an object with an \"optimizer\"");
+        experiment.runs.push_back(runFromJson(runArray[i].toObject(), shared, context));
+    }
+    return experiment;
+}
+
+QJsonObject readExperimentJson(const QString& path) {
+    QJsonObject json = readJsonObject(path);
+    // A relative init file is relative to the experiment file (config.json names weights_initial.json).
+    const QString init = json.value("init").toString();
+    if (!init.isEmpty() && QFileInfo(init).isRelative()) json["init"] = QFileInfo(path).dir().absoluteFilePath(init);
+    return json;
+}
+
+Experiment loadExperiment(const QString& path) { return experimentFromJson(readExperimentJson(path), path.toStdString()); }
+
+}  // namespace ml

@@ -1,0 +1,35 @@
+#include "train/Presets.h"
+
+#include "InputError.h"
+#include "train/ExperimentJson.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace ml {
+
+const std::vector<Preset>& presets() {
+    static const std::vector<Preset> loaded = [] {
+        std::vector<Preset> list;
+        const QDir dir(":/experiments");
+        for (const QString& name : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+            const QString file = dir.filePath(name);
+            Experiment experiment = loadExperiment(file);
+            const QString id = QFileInfo(name).completeBaseName().section('-', 1);  // "1-seed-diagram" -> "seed-diagram"
+            list.push_back({id.toStdString(), experiment.name, file, std::move(experiment)});
+        }
+        return list;
+    }();
+    return loaded;
+}
+
+const Preset& findPreset(const std::string& name) {
+    std::string known;
+    for (const Preset& preset : presets()) {
+        if (name == preset.id || QString::fromStdString(name) == QFileInfo(preset.file).completeBaseName()) return preset;
+        known += (known.empty() ? "" : ", ") + preset.id;
+    }
+    throw InputError("--preset: unknown '" + name + "'; expected one of " + known);
+}
+
+}  // namespace ml

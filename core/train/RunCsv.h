@@ -1,0 +1,29 @@
+#pragma once
+// The two CSV formats of a run folder, written and parsed here (the writer, the reader and the
+// GUI's CSV export share them):
+//   metrics.csv: step,epoch,train_loss,test_loss,test_accuracy,wall_ms
+//                (test columns empty where not evaluated)
+//   summary.csv: optimizer,final_train_loss,final_test_loss,final_test_accuracy,steps,wall_ms,status
+//                (status in the words of train/RunStatus.h)
+// It lives in train/, beside the types it formats; core/io knows no other folder, so that the data
+// loaders, below train/, can use it too.
+#include "train/Snapshot.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <vector>
+
+namespace ml {
+
+QByteArray metricsHeader();
+QByteArray metricsRow(const StepMetrics& metrics);
+QByteArray summaryHeader();
+QByteArray summaryRow(const RunResult& result);
+
+// Parse a whole file's contents; errors (InputError) name `path`, the line and the column.
+std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& path, int run);
+// One result per line, with its label.
+std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& path);
+
+}  // namespace ml

@@ -1,0 +1,50 @@
+#pragma once
+// The run folder: what `momentum-lab-cli train --out DIR` writes and the desktop app opens.
+//   DIR/config.json            the resolved experiment (reproduces the run with --config)
+//   one run:     DIR/metrics.csv, DIR/weights_initial.json, DIR/weights_final.json
+//   several:     DIR/<label>/{config.json, metrics.csv, weights_initial.json, weights_final.json}
+//                DIR/summary.csv
+// (CSV columns: train/RunCsv.h; weights: train/WeightsFile.h.) The one place that knows the names.
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace ml {
+
+namespace runfolder {
+inline constexpr const char* kConfig = "config.json";
+inline constexpr const char* kMetrics = "metrics.csv";
+inline constexpr const char* kInitialWeights = "weights_initial.json";
+inline constexpr const char* kFinalWeights = "weights_final.json";
+inline constexpr const char* kSummary = "summary.csv";
+}  // namespace runfolder
+
+class RunFolderLayout {
+public:
+    // `labels`: the experiment's run labels, in order (they name the subfolders).
+    RunFolderLayout(const QString& root, std::vector<std::string> labels);
+
+    const QString& root() const { return root_; }
+    int runCount() const { return static_cast<int>(labels_.size()); }
+    bool hasSummary() const { return runCount() > 1; }
+    QString configFile() const;   // the whole experiment
+    QString summaryFile() const;  // several runs only
+
+    // DIR itself for a single run, else DIR/<label>.
+    QString runDirectory(int run) const;
+    QString runConfigFile(int run) const;  // several runs only: the run as a single-run experiment
+    QString metricsFile(int run) const;
+    QString initialWeightsFile(int run) const;
+    QString finalWeightsFile(int run) const;
+    // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.
+    std::string initialWeightsRelative(int run) const;
+
+private:
+    QString relativeInRun(int run, const char* name) const;
+    QString inRun(int run, const char* name) const;
+    QString root_;
+    std::vector<std::string> labels_;
+};
+
+}  // namespace ml

@@ -1,0 +1,36 @@
+#pragma once
+// Reads a run folder written by RunFolderWriter (layout: train/RunFolderLayout.h). A run whose
+// files cannot be read does not stop the others: it is kept with what could be read and the reason.
+#include "nn/Network.h"
+#include "train/Experiment.h"
+#include "train/Snapshot.h"
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace ml {
+
+struct RunRecord {
+    RunSpec spec;
+    QString directory;  // where its metrics.csv and weights files are
+    std::vector<StepMetrics> metrics;
+    RunResult result;        // from summary.csv when present, else derived from metrics
+    Parameters finalWeights; // empty when weights_final.json is missing (e.g. an interrupted run)
+    std::string problem;     // why part of this run could not be read ("" when all is well)
+};
+
+struct RunFolder {
+    QString directory;
+    Experiment experiment;
+    std::vector<RunRecord> runs;
+    // "LABEL: PROBLEM" for each run that could not be read completely.
+    std::vector<std::string> problems() const;
+};
+
+// Throws InputError naming the file, line and column when the folder as a whole cannot be read
+// (config.json, summary.csv); a problem with one run's files is recorded in its RunRecord.
+RunFolder readRunFolder(const QString& directory);
+
+}  // namespace ml

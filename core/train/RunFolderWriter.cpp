@@ -1,0 +1,74 @@
+#include "train/RunFolderWriter.h"
+
+#include "io/FileError.h"
+#include "train/ExperimentJson.h"
+#include "train/RunCsv.h"
+#include "train/WeightsFile.h"
+
+#include <QDir>
+#include <QJsonDocument>
+
+namespace ml {
+
+namespace {
+
+QByteArray jsonBytes(const QJsonObject& json) { return QJsonDocument(json).toJson(QJsonDocument::Indented); }
+
+std::vector<std::string> labelsOf(const Experiment& experiment) {
+    std::vector<std::string> labels;
+    for (const RunSpec& run : experiment.runs) labels.push_back(run.label);
+    return labels;
+}
+
+// The single-run view of an experiment, for a run's own folder.
+Experiment singleRun(const Experiment& experiment, const RunSpec& run) {
+    Experiment single = experiment;
+    single.name = experiment.name + " / " + run.label;
+    single.runs = {run};
+    single.initWeightsFile = runfolder::kInitialWeights;
+    return single;
+}
+
+void makeFolder(const QString& path) {
+    if (!QDir().mkpath(path)) throw FileError(path, "cannot create the folder");
+}
+
+}  // namespace
+
+RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer& trainer)
+    : layout_(directory, labelsOf(trainer.experiment())), trainer_(trainer) {
+    const Experiment& experiment = trainer.experiment();
+    Experiment resolved = experiment;
+    // Initial weights are saved beside config.json, so the config reproduces the run exactly
+    // even when they came from an --init file that later changes.
+    resolved.initWeightsFile = layout_.initialWeightsRelative(0);
+    makeFolder(layout_.root());
+    writeFileAtomically(layout_.configFile(), jsonBytes(toJson(resolved)));
+    const QByteArray initial = weightsToJson(trainer.initialParameters());
+    for (int run = 0; run < layout_.runCount(); ++run) {
+        makeFolder(layout_.runDirectory(run));
+        if (layout_.runCount() > 1)
+            writeFileAtomically(layout_.runConfigFile(run), jsonBytes(toJson(singleRun(experiment, experiment.runs[run]))));
+        writeFileAtomically(layout_.initialWeightsFile(run), initial);
+        metrics_.push_back(std::make_unique<AtomicFile>(layout_.metricsFile(run)));
+        metrics_.back()->write(metricsHeader());
+    }
+}
+
+RunFolderWriter::~RunFolderWriter() = default;  // uncommitted files leave nothing behind
+
+void RunFolderWriter::stepFinished(const StepMetrics& metrics) { metrics_[metrics.run]->write(metricsRow(metrics)); }
+
+void RunFolderWriter::runFinished(int run, const RunResult&) {
+    writeFileAtomically(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run)));
+    metrics_[run]->commit();
+}
+
+void RunFolderWriter::finish() {
+    if (!layout_.hasSummary()) return;
+    QByteArray summary = summaryHeader();
+    for (int run = 0; run < trainer_.runCount(); ++run) summary += summaryRow(trainer_.result(run));
+    writeFileAtomically(layout_.summaryFile(), summary);
+}
+
+}  // namespace ml

@@ -1,0 +1,36 @@
+#pragma once
+// Writes a run folder (layout: train/RunFolderLayout.h) while a LockstepTrainer runs. Every file is
+// written atomically (io/Files.h): a failed or interrupted write leaves the old file.
+#include "io/Files.h"
+#include "train/LockstepTrainer.h"
+#include "train/RunFolderLayout.h"
+#include "train/TrainingObserver.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace ml {
+
+// Add it as an observer before run(). Throws FileError naming the path when the folder or a file
+// cannot be written.
+class RunFolderWriter : public TrainingObserver {
+public:
+    RunFolderWriter(const QString& directory, const LockstepTrainer& trainer);
+    ~RunFolderWriter() override;
+
+    void stepFinished(const StepMetrics& metrics) override;
+    void runFinished(int run, const RunResult& result) override;
+    // Writes summary.csv (several runs). Call after run() returns.
+    void finish();
+
+    const RunFolderLayout& layout() const { return layout_; }
+
+private:
+    RunFolderLayout layout_;
+    const LockstepTrainer& trainer_;
+    std::vector<std::unique_ptr<AtomicFile>> metrics_;
+};
+
+}  // namespace ml

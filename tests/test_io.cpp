@@ -1,0 +1,173 @@
+// The I/O module and the run-folder formats: atomic writes and their errors, the JSON loader's
+// messages, the status vocabulary both ways, the folder layout, the CSV forms and the weights
+// file's spelling of non-finite values.
+#include "TestSupport.h"
+#include "io/FileError.h"
+#include "io/Files.h"
+#include "io/JsonFile.h"
+#include "train/RunCsv.h"
+#include "train/RunFolderLayout.h"
+#include "train/RunStatus.h"
+#include "train/WeightsFile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace ml;
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class TestIo : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void atomicWriteReplacesTheWholeFile() {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("a.txt");
+        writeFileAtomically(path, "first");
+        writeFileAtomically(path, "second");
+        QCOMPARE(readAll(path), QByteArray("second"));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), QStringList{"a.txt"});  // no temporary left
+    }
+
+    void unwritablePathThrowsFileErrorNamingIt() {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("missing-folder/a.txt");
+        try {
+            writeFileAtomically(path, "x");
+            QFAIL("no FileError");
+        } catch (const FileError& error) {
+            QCOMPARE(error.path(), path);
+            QVERIFY(!error.reason().isEmpty());
+            QVERIFY2(QString(error.what()).startsWith(path + ": cannot write ("), error.what());
+        }
+    }
+
+    void uncommittedFileLeavesTheOldOne() {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("metrics.csv");
+        writeFileAtomically(path, "old");
+        {
+            AtomicFile file(path);
+            file.write("new, never committed");
+        }
+        QCOMPARE(readAll(path), QByteArray("old"));
+        AtomicFile file(path);
+        file.write("new");
+        file.commit();
+        QCOMPARE(readAll(path), QByteArray("new"));
+    }
+
+    void jsonErrorsNameFileLineAndColumn() {
+        // The "}" where a value should be is line 2, column 15; Qt's offset points just past it.
+        const QString message = test::inputErrorOf([] { parseJsonObject("{\"a\": 1,\n  \"b\": [1, 2, }", "EXP.json"); });
+        QVERIFY2(message.startsWith("EXP.json:2:16: invalid JSON: "), qPrintable(message));
+        QCOMPARE(test::inputErrorOf([] { parseJsonObject("[1, 2]", "W.json"); }),
+                 QString("W.json: expected a JSON object { ... }"));
+        QTemporaryDir tmp;
+        const QString missing = tmp.filePath("none.json");
+        QVERIFY(test::inputErrorOf([&] { readJsonObject(missing); }).startsWith(missing + ": cannot open"));
+        writeFileAtomically(tmp.filePath("ok.json"), "{\"x\": 2}");
+        QCOMPARE(readJsonObject(tmp.filePath("ok.json")).value("x").toInt(), 2);
+    }
+
+    void statusTextRoundTrips() {
+        const std::pair<RunStatus, std::string> expected[] = {{RunStatus::Pending, "pending"},
+                                                              {RunStatus::Running, "running"},
+                                                              {RunStatus::Done, "done"},
+                                                              {RunStatus::Stopped, "stopped"}};
+        for (const auto& [status, text] : expected) {
+            QCOMPARE(statusText(status), text);
+            QVERIFY(parseStatusText(text)->status == status);
+        }
+        QCOMPARE(statusText(RunStatus::Diverged, 12), std::string("diverged at step 12"));
+        const std::optional<ParsedStatus> diverged = parseStatusText("diverged at step 1234567");
+        QVERIFY(diverged && diverged->status == RunStatus::Diverged);
+        QCOMPARE(diverged->divergedAtStep, 1234567L);
+        for (const char* bad : {"Done", "diverged at step", "diverged at step x", "diverged at step 3 ", "", "finished"})
+            QVERIFY2(!parseStatusText(bad), bad);
+    }
+
+    void layoutOfOneAndOfSeveralRuns() {
+        const RunFolderLayout one("/r", {"momentum"});
+        QCOMPARE(one.runDirectory(0), QString("/r"));
+        QCOMPARE(one.metricsFile(0), QString("/r/metrics.csv"));
+        QCOMPARE(one.finalWeightsFile(0), QString("/r/weights_final.json"));
+        QCOMPARE(one.initialWeightsRelative(0), std::string("weights_initial.json"));
+        QVERIFY(!one.hasSummary());
+        const RunFolderLayout two("/r", {"momentum", "adam"});
+        QCOMPARE(two.runDirectory(1), QString("/r/adam"));
+        QCOMPARE(two.runConfigFile(1), QString("/r/adam/config.json"));
+        QCOMPARE(two.initialWeightsFile(0), QString("/r/momentum/weights_initial.json"));
+        QCOMPARE(two.initialWeightsRelative(0), std::string("momentum/weights_initial.json"));
+        QCOMPARE(two.configFile(), QString("/r/config.json"));
+        QCOMPARE(two.summaryFile(), QString("/r/summary.csv"));
+        QVERIFY(two.hasSummary());
+        // config.json's "init" is relative to the folder, whatever the folder was called.
+        QCOMPARE(RunFolderLayout("out", {"a", "b"}).initialWeightsRelative(1), std::string("b/weights_initial.json"));
+        QCOMPARE(RunFolderLayout("out", {"a", "b"}).finalWeightsFile(0), QString("out/a/weights_final.json"));
+    }
+
+    void summaryCsvRoundTripsAndRefusesUnknownStatus() {
+        RunResult diverged;
+        diverged.label = "wild";
+        diverged.status = RunStatus::Diverged;
+        diverged.divergedAtStep = 7;
+        diverged.steps = 6;
+        diverged.finalTrainLoss = 0.5f;
+        diverged.wallMs = 1.25;
+        RunResult stopped;
+        stopped.label = "calm";
+        stopped.status = RunStatus::Stopped;
+        const QByteArray csv = summaryHeader() + summaryRow(diverged) + summaryRow(stopped);
+        QCOMPARE(summaryRow(diverged), QByteArray("wild,0.5,,,6,1.250,diverged at step 7\n"));
+        const std::vector<RunResult> back = parseSummaryCsv(csv, "summary.csv");
+        QCOMPARE(back.size(), std::size_t(2));
+        QCOMPARE(back[0].label, std::string("wild"));
+        QVERIFY(back[0].status == RunStatus::Diverged);
+        QCOMPARE(back[0].divergedAtStep, 7L);
+        QCOMPARE(back[0].finalTrainLoss, 0.5f);
+        QVERIFY(std::isnan(back[0].finalTestLoss));
+        QVERIFY(back[1].status == RunStatus::Stopped);
+        const QString message = test::inputErrorOf([] {
+            parseSummaryCsv(summaryHeader() + "a,1,1,1,3,1.0,finished\n", "S.csv");
+        });
+        QVERIFY2(message.startsWith("S.csv:2: column status: 'finished' is not one of pending, running"), qPrintable(message));
+    }
+
+    void metricsCsvErrorsNameLineAndColumn() {
+        const QByteArray csv = metricsHeader() + "1,1,0.5,,,0.1\n2,1,abc,,,0.2\n";
+        const QString message = test::inputErrorOf([&] { parseMetricsCsv(csv, "m.csv", 0); });
+        QCOMPARE(message, QString("m.csv:3: column train_loss: 'abc' is not a number"));
+        QCOMPARE(test::inputErrorOf([] { parseMetricsCsv("step,loss\n", "m.csv", 0); }).left(25), QString("m.csv:1: expected the hea"));
+    }
+
+    void nonFiniteWeightsAreWrittenAsStringsAndReadBack() {
+        Matrix layer(1, 4);
+        layer << NAN, INFINITY, -INFINITY, 0.25f;
+        const QByteArray json = weightsToJson({layer});
+        QCOMPARE(json, QByteArray(R"({"layers":[{"bias":[0.25],"weight":[["nan","inf","-inf"]]}]})"));
+        const Parameters back = weightsFromJson(json, "w.json");
+        QVERIFY(std::isnan(back[0](0, 0)));
+        QCOMPARE(back[0](0, 1), INFINITY);
+        QCOMPARE(back[0](0, 2), -INFINITY);
+        QCOMPARE(back[0](0, 3), 0.25f);
+        const QString message = test::inputErrorOf([] {
+            weightsFromJson(R"({"layers":[{"bias":[0.25],"weight":[[null, 1, 2]]}]})", "w.json");
+        });
+        QVERIFY2(message.startsWith("w.json: layers[0].weight[0][0]: expected a number"), qPrintable(message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIo)
+#include "test_io.moc"
