@@ -486,6 +486,46 @@ private Q_SLOTS:
         QCOMPARE(catalog.size(), std::size_t{9});
     }
 
+    // ------------------------------------------------------------ the catalog and the field table
+    // Every row can be built under its own name and names only known fields.
+    void catalogRowsAreComplete() {
+        for (const ml::OptimizerInfo& entry : ml::optimizerCatalog()) {
+            QVERIFY2(entry.create != nullptr, qPrintable(QString::fromStdString(entry.name) + ": no factory"));
+            QCOMPARE(QString::fromStdString(ml::createOptimizer(entry.name, entry.defaults)->name()),
+                     QString::fromStdString(entry.name));
+            for (const std::string& key : entry.parameters)
+                QVERIFY2(ml::findParameterField(key) != nullptr,
+                         qPrintable(QString::fromStdString(entry.name + ": unknown parameter " + key)));
+        }
+    }
+    // Each field writes its own member and no other: set one field to a value different from the
+    // default, then every other field still reads its default.
+    void fieldsWriteTheirOwnSlot() {
+        const HyperParameters defaults;
+        for (const ml::ParameterField& field : ml::parameterFields()) {
+            HyperParameters hp;
+            std::string value;
+            switch (field.kind) {
+            case ml::ParameterField::Kind::Real: value = field.getReal(defaults) == 0.5 ? "0.25" : "0.5"; break;
+            case ml::ParameterField::Kind::Flag: value = field.getReal(defaults) != 0.0 ? "false" : "true"; break;
+            case ml::ParameterField::Kind::Choice: value = field.choices.back(); break;
+            }
+            QVERIFY(field.get(defaults) != value);
+            field.set(hp, value, "ctx");
+            QCOMPARE(QString::fromStdString(field.get(hp)), QString::fromStdString(value));
+            for (const ml::ParameterField& other : ml::parameterFields())
+                if (&other != &field)
+                    QVERIFY2(other.get(hp) == other.get(defaults),
+                             qPrintable(QString::fromStdString("setting " + field.key + " changed " + other.key)));
+        }
+        HyperParameters hp;
+        ml::findParameterField("bias")->set(hp, "join", "ctx");
+        ml::findParameterField("momentum-mean")->set(hp, "fan-out", "ctx");
+        QVERIFY(hp.bias == BiasMode::Join);
+        QVERIFY(hp.momentumMean == MeanScope::FanOut);
+        QCOMPARE(inputErrorOf([&] { ml::findParameterField("bias")->set(hp, "both", "--bias"); }).contains("--bias"), true);
+    }
+
     // ------------------------------------------------------------ the aggregation formulas
     // B = [[1, 2, 6], [4, -2, 3]] (bias column 6, 3). Agg(B) by hand:
     //   fan-in  own : row means of the weights  (1+2)/2 = 1.5, (4-2)/2 = 1; biases kept

@@ -2,7 +2,7 @@
 
 namespace ml {
 
-Adagrad::Adagrad(const HyperParameters& hp) : Optimizer("adagrad", hp) {}
+Adagrad::Adagrad(std::string name, const HyperParameters& hp) : Optimizer(std::move(name), hp) {}
 
 void Adagrad::allocate(const Matrix& parameters, LayerState& state) const {
     state.secondMoment =

@@ -8,7 +8,7 @@ namespace ml {
 
 class Adagrad : public Optimizer {
 public:
-    explicit Adagrad(const HyperParameters& hp);
+    Adagrad(std::string name, const HyperParameters& hp);
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;

@@ -4,9 +4,8 @@
 
 namespace ml {
 
-Adam::Adam(std::string name, const HyperParameters& hp, bool decoupledWeightDecay,
-           MomentumAggregation aggregation)
-    : Optimizer(std::move(name), hp, aggregation), decoupled_(decoupledWeightDecay) {}
+Adam::Adam(std::string name, const HyperParameters& hp, WeightDecay weightDecay, MomentumAggregation aggregation)
+    : Optimizer(std::move(name), hp, aggregation), decoupled_(weightDecay == WeightDecay::Decoupled) {}
 
 void Adam::allocate(const Matrix& parameters, LayerState& state) const {
     state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());

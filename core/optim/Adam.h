@@ -10,7 +10,10 @@ namespace ml {
 
 class Adam : public Optimizer {
 public:
-    Adam(std::string name, const HyperParameters& hp, bool decoupledWeightDecay, MomentumAggregation aggregation);
+    // Coupled: weight decay joins the gradient (adam); Decoupled: it shrinks the weights (adamw).
+    enum class WeightDecay { Coupled, Decoupled };
+
+    Adam(std::string name, const HyperParameters& hp, WeightDecay weightDecay, MomentumAggregation aggregation);
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;

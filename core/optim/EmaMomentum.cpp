@@ -2,8 +2,8 @@
 
 namespace ml {
 
-EmaMomentum::EmaMomentum(const HyperParameters& hp, MomentumAggregation aggregation)
-    : Optimizer("sgdm-ema", hp, aggregation) {}
+EmaMomentum::EmaMomentum(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
+    : Optimizer(std::move(name), hp, aggregation) {}
 
 void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
     state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());

@@ -9,7 +9,7 @@ namespace ml {
 
 class EmaMomentum : public Optimizer {
 public:
-    EmaMomentum(const HyperParameters& hp, MomentumAggregation aggregation);
+    EmaMomentum(std::string name, const HyperParameters& hp, MomentumAggregation aggregation);
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;

@@ -2,7 +2,7 @@
 
 namespace ml {
 
-RmsProp::RmsProp(const HyperParameters& hp) : Optimizer("rmsprop", hp) {}
+RmsProp::RmsProp(std::string name, const HyperParameters& hp) : Optimizer(std::move(name), hp) {}
 
 void RmsProp::allocate(const Matrix& parameters, LayerState& state) const {
     state.secondMoment = Matrix::Zero(parameters.rows(), parameters.cols());

@@ -9,7 +9,7 @@ namespace ml {
 
 class RmsProp : public Optimizer {
 public:
-    explicit RmsProp(const HyperParameters& hp);
+    RmsProp(std::string name, const HyperParameters& hp);
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;

@@ -2,10 +2,9 @@
 
 namespace ml {
 
-Sgd::Sgd(std::string name, const HyperParameters& hp, bool useMomentum, bool nesterov,
-         MomentumAggregation aggregation)
-    : Optimizer(std::move(name), hp, aggregation), useMomentum_(useMomentum && hp.momentum > 0.0),
-      nesterov_(nesterov) {}
+Sgd::Sgd(std::string name, const HyperParameters& hp, Momentum momentum, MomentumAggregation aggregation)
+    : Optimizer(std::move(name), hp, aggregation), useMomentum_(momentum != Momentum::None && hp.momentum > 0.0),
+      nesterov_(momentum == Momentum::Nesterov) {}
 
 void Sgd::allocate(const Matrix& parameters, LayerState& state) const {
     if (useMomentum_) state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());

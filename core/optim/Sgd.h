@@ -10,15 +10,18 @@ namespace ml {
 
 class Sgd : public Optimizer {
 public:
-    Sgd(std::string name, const HyperParameters& hp, bool useMomentum, bool nesterov,
-        MomentumAggregation aggregation = {});
+    // None: plain SGD; Classic: d = b; Nesterov: d = g + mu * b. Classic and Nesterov fall back to
+    // plain SGD when momentum is 0.
+    enum class Momentum { None, Classic, Nesterov };
+
+    Sgd(std::string name, const HyperParameters& hp, Momentum momentum, MomentumAggregation aggregation = {});
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
     void update(Matrix& parameters, const Matrix& gradient, LayerState& state) override;
 
 private:
-    bool useMomentum_;
+    bool useMomentum_;  // a momentum buffer is kept (Classic or Nesterov, and momentum > 0)
     bool nesterov_;
 };
 
