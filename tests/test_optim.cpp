@@ -526,6 +526,48 @@ private Q_SLOTS:
         QCOMPARE(inputErrorOf([&] { ml::findParameterField("bias")->set(hp, "both", "--bias"); }).contains("--bias"), true);
     }
 
+    // ------------------------------------------------------------ named state slots
+    // amsgrad keeps max(v_1, v_2) in maxSecondMoment; rmsprop centered keeps the running mean of g
+    // in centredMean and its momentum buffer in firstMoment; unused slots stay empty.
+    void namedStateSlots() {
+        const Matrix g1 = layer(kG1), g2 = layer(kG2);
+        QString why;
+        {
+            HyperParameters h = defaultsOf("adam");
+            h.beta2 = 0.9;
+            h.amsgrad = true;
+            auto adam = ml::createOptimizer("adam", h);
+            Parameters w{layer(kW0)};
+            adam->step(w, Parameters{g1});
+            adam->step(w, Parameters{g2});
+            const Matrix v1 = 0.1f * g1.cwiseAbs2();
+            const Matrix v2 = 0.9f * v1 + 0.1f * g2.cwiseAbs2();
+            const ml::LayerState& state = adam->layerState(0);
+            QVERIFY2(closeTo(state.secondMoment, v2, 1e-6, why), qPrintable("v2: " + why));
+            QVERIFY2(closeTo(state.maxSecondMoment, Matrix(v1.cwiseMax(v2)), 1e-6, why), qPrintable("max v: " + why));
+            QCOMPARE(state.centredMean.size(), Eigen::Index(0));
+            h.amsgrad = false;
+            auto plain = ml::createOptimizer("adam", h);
+            plain->step(w, Parameters{g1});
+            QCOMPARE(plain->layerState(0).maxSecondMoment.size(), Eigen::Index(0));
+        }
+        {
+            HyperParameters h = defaultsOf("rmsprop");
+            h.alpha = 0.9;
+            h.centered = true;
+            h.momentum = 0.5;
+            auto rmsprop = ml::createOptimizer("rmsprop", h);
+            Parameters w{layer(kW0)};
+            rmsprop->step(w, Parameters{g1});
+            rmsprop->step(w, Parameters{g2});
+            const ml::LayerState& state = rmsprop->layerState(0);
+            QVERIFY2(closeTo(state.centredMean, Matrix(0.9f * 0.1f * g1 + 0.1f * g2), 1e-6, why),
+                     qPrintable("centred mean: " + why));
+            QCOMPARE(state.firstMoment.size(), g1.size());  // the momentum buffer
+            QCOMPARE(state.maxSecondMoment.size(), Eigen::Index(0));
+        }
+    }
+
     // ------------------------------------------------------------ the aggregation formulas
     // B = [[1, 2, 6], [4, -2, 3]] (bias column 6, 3). Agg(B) by hand:
     //   fan-in  own : row means of the weights  (1+2)/2 = 1.5, (4-2)/2 = 1; biases kept

@@ -10,10 +10,11 @@ void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
 }
 
 void EmaMomentum::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
-    const float beta = static_cast<float>(hp_.momentum);
-    aggregation_.accumulate(state.firstMoment, gradient, beta, static_cast<float>(1.0 - hp_.momentum),
+    const HyperParameters& hp = hyperParameters();
+    const float beta = static_cast<float>(hp.momentum);
+    aggregation().accumulate(state.firstMoment, gradient, beta, static_cast<float>(1.0 - hp.momentum),
                              state.groupMeans);
-    state.update = -static_cast<float>(hp_.lr) * state.firstMoment;
+    state.update = -static_cast<float>(hp.lr) * state.firstMoment;
     apply(parameters, state);
 }
 

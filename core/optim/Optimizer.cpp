@@ -20,8 +20,8 @@ void Optimizer::step(Parameters& parameters, const Parameters& gradients) {
 const Matrix& Optimizer::decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
                                          double weightDecay) const {
     if (weightDecay == 0.0) return gradient;
-    state.scratch = gradient + static_cast<float>(weightDecay) * parameters;
-    return state.scratch;
+    state.decayedGradient = gradient + static_cast<float>(weightDecay) * parameters;
+    return state.decayedGradient;
 }
 
 }  // namespace ml

@@ -11,15 +11,16 @@ void Sgd::allocate(const Matrix& parameters, LayerState& state) const {
 }
 
 void Sgd::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
-    const Matrix& g = decayedGradient(gradient, parameters, state, hp_.weightDecay);
-    const float lr = static_cast<float>(hp_.lr);
+    const HyperParameters& hp = hyperParameters();
+    const Matrix& g = decayedGradient(gradient, parameters, state, hp.weightDecay);
+    const float lr = static_cast<float>(hp.lr);
     if (!useMomentum_) {
         state.update = -lr * g;
     } else {
-        const float mu = static_cast<float>(hp_.momentum);
+        const float mu = static_cast<float>(hp.momentum);
         Matrix& b = state.firstMoment;
-        if (step_ == 1) b = g;  // PyTorch: the buffer starts as the first gradient, undamped
-        else aggregation_.accumulate(b, g, mu, static_cast<float>(1.0 - hp_.dampening), state.groupMeans);
+        if (stepCount() == 1) b = g;  // PyTorch: the buffer starts as the first gradient, undamped
+        else aggregation().accumulate(b, g, mu, static_cast<float>(1.0 - hp.dampening), state.groupMeans);
         if (nesterov_) state.update = -lr * (g + mu * b);
         else state.update = -lr * b;
     }
