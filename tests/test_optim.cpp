@@ -6,6 +6,8 @@
 #include "InputError.h"
 #include "optim/MomentumAggregation.h"
 #include "optim/OptimizerCatalog.h"
+#include "data/DenseDataset.h"
+#include "train/LockstepTrainer.h"
 
 #include <QTest>
 
@@ -811,6 +813,16 @@ private Q_SLOTS:
         h = defaultsOf("adagrad");
         h.eps = -1.0;
         QTest::newRow("adagrad negative eps") << "adagrad" << h << QStringList{"--eps"};
+        // Real hyper-parameters must fit a float (the rules compute in float; 1e39 would be inf).
+        h = defaultsOf("sgd");
+        h.lr = 1e39;
+        QTest::newRow("lr beyond float") << "sgd" << h << QStringList{"--lr", "1e+39", "float"};
+        h = defaultsOf("adam");
+        h.eps = 1e39;
+        QTest::newRow("adam eps beyond float") << "adam" << h << QStringList{"--eps", "1e+39", "float"};
+        h = defaultsOf("adagrad");
+        h.weightDecay = 1e300;
+        QTest::newRow("weight decay beyond float") << "adagrad" << h << QStringList{"--weight-decay", "1e+300"};
         h = defaultsOf("momentum");
         QTest::newRow("unknown optimizer") << "adamax" << h << QStringList{"adamax", "sgd", "neuron-mean", "adamw"};
     }
@@ -847,10 +859,79 @@ private Q_SLOTS:
         h.beta2 = 0.0;
         h.eps = 0.0;
         QCOMPARE(inputErrorOf([&] { ml::validateHyperParameters("adam", h, "ctx"); }), QString());
+        // The largest float is the largest learning rate.
+        h = defaultsOf("sgd");
+        h.lr = std::numeric_limits<float>::max();
+        QCOMPARE(inputErrorOf([&] { ml::validateHyperParameters("sgd", h, "ctx"); }), QString());
         // A parameter the rule does not read is not checked (sgd reads no momentum).
         h = defaultsOf("sgd");
         h.momentum = 5.0;
         QCOMPARE(inputErrorOf([&] { ml::validateHyperParameters("sgd", h, "ctx"); }), QString());
+    }
+
+    // Text and JSON go through the same range check: the message names the field and the range.
+    void parsedValueBeyondFloatRefused() {
+        HyperParameters h;
+        const QString error = inputErrorOf([&] { ml::findParameterField("lr")->set(h, "1e39", "--lr"); });
+        QVERIFY2(error.contains("--lr") && error.contains("1e+39") && error.contains("float"), qPrintable(error));
+        const QString json = inputErrorOf([&] { ml::findParameterField("eps")->setReal(h, 1e39, "runs[0].eps"); });
+        QVERIFY2(json.contains("runs[0].eps") && json.contains("float"), qPrintable(json));
+    }
+
+    // ------------------------------------------------------------ non-finite updates are refused
+    // A step whose result would not be finite changes no layer and reports false; a finite step
+    // reports true. Also when the update itself is finite but the sum overflows.
+    void nonFiniteStepLeavesParametersUntouched() {
+        HyperParameters h = defaultsOf("sgd");
+        h.lr = 1e30;
+        auto sgd = ml::createOptimizer("sgd", h);
+        Parameters w = twoLayers();
+        const Parameters before = w;
+        Parameters g = gradientAt(1);
+        g[1] *= 1e10f;  // layer 1's update is 1e40: inf in float; layer 0's is finite
+        QVERIFY(!sgd->step(w, g));
+        QCOMPARE(w[0], before[0]);  // bitwise: no layer changed, not even the finite one
+        QCOMPARE(w[1], before[1]);
+
+        h.lr = 1.0;
+        auto overflow = ml::createOptimizer("sgd", h);
+        Parameters big{Matrix::Constant(2, 3, 3e38f)};
+        const Parameters bigBefore = big;
+        QVERIFY(!overflow->step(big, Parameters{Matrix::Constant(2, 3, -3e38f)}));  // 3e38 + 3e38 = inf
+        QCOMPARE(big[0], bigBefore[0]);
+
+        auto fine = ml::createOptimizer("sgd", defaultsOf("sgd"));
+        QVERIFY(fine->step(w, gradientAt(1)));
+        QVERIFY(w[0] != before[0]);
+    }
+
+    // The trainer's promise: a diverged run keeps its last finite weights. Inputs of 1e5 make the
+    // first gradient ~1e10, so lr = 1e30 gives an update of ~1e40 while the loss (~1e10) is finite:
+    // only the optimizer can notice. The lr = 0 run shows the initial weights.
+    void divergedRunKeepsItsLastFiniteWeights() {
+        ml::DenseDataset::RowMatrix x(4, 1), y(4, 1);
+        x << 1e5f, -2e5f, 3e5f, 5e4f;
+        y << 1.0f, 2.0f, -1.0f, 0.0f;
+        ml::DataSplit data{"large inputs", std::make_shared<ml::DenseDataset>(ml::DenseDataset::regression(x, y)), {}};
+        ml::Experiment e;
+        e.network = {{1, 2, 1}, ml::Activation::Identity, ml::LossKind::Mse};
+        e.data = "toy:sine";  // only named in messages; the split above is what trains
+        e.batchSize = 0;
+        e.steps = 5;
+        HyperParameters wild = defaultsOf("sgd"), still = defaultsOf("sgd");
+        wild.lr = 1e30;
+        still.lr = 0.0;
+        e.runs = {{"wild", "sgd", wild}, {"still", "sgd", still}};
+        ml::LockstepTrainer trainer(e, data);
+        ml::RunControl control;
+        trainer.run(control);
+        QVERIFY(trainer.result(0).status == ml::RunStatus::Diverged);
+        QCOMPARE(trainer.result(0).divergedAtStep, 1L);
+        QCOMPARE(trainer.result(0).steps, 0L);
+        QVERIFY(ml::allFinite(trainer.parameters(0)));
+        for (std::size_t l = 0; l < trainer.parameters(0).size(); ++l)
+            QCOMPARE(trainer.parameters(0)[l], trainer.parameters(1)[l]);  // the initial weights
+        QVERIFY(trainer.result(1).status == ml::RunStatus::Done);
     }
 
     // ------------------------------------------------------------ LayerState::update

@@ -12,7 +12,7 @@ public:
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
-    void update(Matrix& parameters, const Matrix& gradient, LayerState& state) override;
+    void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;
 };
 
 }  // namespace ml

@@ -13,7 +13,7 @@ void Adam::allocate(const Matrix& parameters, LayerState& state) const {
     if (hyperParameters().amsgrad) state.maxSecondMoment = Matrix::Zero(parameters.rows(), parameters.cols());
 }
 
-void Adam::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
+void Adam::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
     const Matrix& g = decoupled_ ? gradient : decayedGradient(gradient, parameters, state, hp.weightDecay);
     const float beta1 = static_cast<float>(hp.beta1);
@@ -31,7 +31,6 @@ void Adam::update(Matrix& parameters, const Matrix& gradient, LayerState& state)
     state.update = -stepSize * (state.firstMoment.array() / (v.array().sqrt() / sqrtCorrection2 + eps)).matrix();
     if (decoupled_ && hp.weightDecay != 0.0)
         state.update -= static_cast<float>(hp.lr * hp.weightDecay) * parameters;
-    apply(parameters, state);
 }
 
 }  // namespace ml

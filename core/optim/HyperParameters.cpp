@@ -11,7 +11,8 @@ namespace ml {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+// Rules compute in float: a larger value would become inf (--lr 1e39 passed ">= 0" before).
+constexpr double kFloatMax = std::numeric_limits<float>::max();
 
 // A field of the kind its slot's type implies (double: Real, bool: Flag, enum: Choice).
 ParameterField field(std::string key, ParameterField::Slot slot, std::string help) {
@@ -46,9 +47,9 @@ ParameterField choice(std::string key, Enum HyperParameters::*slot, std::string 
     return described;
 }
 
-std::string formatReal(double value) {
+std::string formatReal(double value, int digits = std::numeric_limits<double>::max_digits10 - 2) {
     std::ostringstream out;
-    out.precision(std::numeric_limits<double>::max_digits10 - 2);
+    out.precision(digits);
     out << value;
     return out.str();
 }
@@ -72,18 +73,18 @@ void setChoiceIndex(const ParameterField& field, HyperParameters& hp, std::size_
 
 const std::vector<ParameterField>& parameterFields() {
     static const std::vector<ParameterField> fields = {
-        real("lr", &HyperParameters::lr, "learning rate", 0.0, kInf),
+        real("lr", &HyperParameters::lr, "learning rate", 0.0, kFloatMax),
         real("momentum", &HyperParameters::momentum, "momentum factor mu (sgdm-ema: the EMA factor beta)", 0.0, 1.0,
              true),
         real("dampening", &HyperParameters::dampening, "dampening tau: b <- mu*b + (1-tau)*g", 0.0, 1.0),
-        real("weight-decay", &HyperParameters::weightDecay, "L2 penalty (adamw: decoupled decay)", 0.0, kInf),
+        real("weight-decay", &HyperParameters::weightDecay, "L2 penalty (adamw: decoupled decay)", 0.0, kFloatMax),
         real("beta1", &HyperParameters::beta1, "first-moment decay", 0.0, 1.0, true),
         real("beta2", &HyperParameters::beta2, "second-moment decay", 0.0, 1.0, true),
-        real("eps", &HyperParameters::eps, "term added to the denominator", 0.0, kInf),
+        real("eps", &HyperParameters::eps, "term added to the denominator", 0.0, kFloatMax),
         real("alpha", &HyperParameters::alpha, "smoothing constant of the squared-gradient average", 0.0, 1.0),
         real("initial-accumulator", &HyperParameters::initialAccumulator,
-             "starting value of the sum of squared gradients", 0.0, kInf),
-        real("lr-decay", &HyperParameters::lrDecay, "learning-rate decay: lr / (1 + (t-1)*lr_decay)", 0.0, kInf),
+             "starting value of the sum of squared gradients", 0.0, kFloatMax),
+        real("lr-decay", &HyperParameters::lrDecay, "learning-rate decay: lr / (1 + (t-1)*lr_decay)", 0.0, kFloatMax),
         field("centered", &HyperParameters::centered, "normalise by the estimated gradient variance"),
         field("amsgrad", &HyperParameters::amsgrad, "use the running maximum of the second moment"),
         choice("momentum-mean", &HyperParameters::momentumMean,
@@ -125,7 +126,9 @@ std::string ParameterField::rangeText() const {
             text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
         return text;
     }
-    if (std::isinf(maximum)) return "a number >= " + formatReal(minimum);
+    if (maximum == kFloatMax)
+        return "a number >= " + formatReal(minimum) + " that a float can hold (at most about " + formatReal(maximum, 2) +
+               ")";
     return "a number in [" + formatReal(minimum) + ", " + formatReal(maximum) + (maximumExclusive ? ")" : "]");
 }
 

@@ -5,7 +5,7 @@ namespace ml {
 Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
     : name_(std::move(name)), hp_(hp), aggregation_(aggregation) {}
 
-void Optimizer::step(Parameters& parameters, const Parameters& gradients) {
+bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     if (states_.empty()) {
         states_.resize(parameters.size());
         for (std::size_t l = 0; l < parameters.size(); ++l) {
@@ -14,7 +14,15 @@ void Optimizer::step(Parameters& parameters, const Parameters& gradients) {
         }
     }
     ++step_;
-    for (std::size_t l = 0; l < parameters.size(); ++l) update(parameters[l], gradients[l], states_[l]);
+    bool finite = true;
+    for (std::size_t l = 0; l < parameters.size(); ++l) {
+        update(parameters[l], gradients[l], states_[l]);
+        // The sum itself, not just the update: a finite update can still overflow the weight.
+        finite = finite && (parameters[l] + states_[l].update).allFinite();
+    }
+    if (!finite) return false;  // keep the last finite weights
+    for (std::size_t l = 0; l < parameters.size(); ++l) parameters[l] += states_[l].update;
+    return true;
 }
 
 const Matrix& Optimizer::decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,

@@ -31,8 +31,10 @@ public:
     Optimizer(const Optimizer&) = delete;
     Optimizer& operator=(const Optimizer&) = delete;
 
-    // One update of all layers. State is allocated on the first call (zero-filled).
-    void step(Parameters& parameters, const Parameters& gradients);
+    // One update of all layers. State is allocated on the first call (zero-filled). When an update
+    // would make a parameter non-finite, no layer is changed and it returns false (the run has
+    // diverged; the state then holds that step's moments and is not meant to continue).
+    bool step(Parameters& parameters, const Parameters& gradients);
 
     const std::string& name() const { return name_; }
     const HyperParameters& hyperParameters() const { return hp_; }
@@ -44,15 +46,13 @@ public:
 protected:
     // Which buffers the rule keeps; called once per layer before the first step.
     virtual void allocate(const Matrix& parameters, LayerState& state) const = 0;
-    // Must set state.update to the change of `parameters` and apply it. stepCount() is already t
-    // (1-based).
-    virtual void update(Matrix& parameters, const Matrix& gradient, LayerState& state) = 0;
+    // Must set state.update to the change of `parameters` (step() applies it). stepCount() is
+    // already t (1-based).
+    virtual void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) = 0;
 
     // g + weight_decay * w (in state.decayedGradient), or g itself when weight decay is zero.
     const Matrix& decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
                                   double weightDecay) const;
-    // Applies state.update to the parameters.
-    static void apply(Matrix& parameters, const LayerState& state) { parameters += state.update; }
 
 private:
     std::string name_;

@@ -11,7 +11,7 @@ void RmsProp::allocate(const Matrix& parameters, LayerState& state) const {
     if (hp.momentum > 0.0) state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());
 }
 
-void RmsProp::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
+void RmsProp::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
     const Matrix& g = decayedGradient(gradient, parameters, state, hp.weightDecay);
     const float alpha = static_cast<float>(hp.alpha);
@@ -32,7 +32,6 @@ void RmsProp::update(Matrix& parameters, const Matrix& gradient, LayerState& sta
     } else {
         state.update = -lr * g.cwiseQuotient(state.update);
     }
-    apply(parameters, state);
 }
 
 }  // namespace ml

@@ -10,7 +10,7 @@ void Sgd::allocate(const Matrix& parameters, LayerState& state) const {
     if (useMomentum_) state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());
 }
 
-void Sgd::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
+void Sgd::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
     const Matrix& g = decayedGradient(gradient, parameters, state, hp.weightDecay);
     const float lr = static_cast<float>(hp.lr);
@@ -24,7 +24,6 @@ void Sgd::update(Matrix& parameters, const Matrix& gradient, LayerState& state) 
         if (nesterov_) state.update = -lr * (g + mu * b);
         else state.update = -lr * b;
     }
-    apply(parameters, state);
 }
 
 }  // namespace ml

@@ -22,7 +22,7 @@ public:
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
-    void update(Matrix& parameters, const Matrix& gradient, LayerState& state) override;
+    void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;
 
 private:
     bool useMomentum_;  // a momentum buffer is kept (Classic or Nesterov, and momentum > 0)
