@@ -11,6 +11,7 @@ bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
         for (std::size_t l = 0; l < parameters.size(); ++l) {
             allocate(parameters[l], states_[l]);
             states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
+            aggregation_.reserveScratch(parameters[l], states_[l].groupMeans);
         }
     }
     ++step_;
