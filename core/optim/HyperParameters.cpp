@@ -127,8 +127,8 @@ std::string ParameterField::rangeText() const {
         return text;
     }
     if (maximum == kFloatMax)
-        return "a number >= " + formatReal(minimum) + " that a float can hold (at most about " + formatReal(maximum, 2) +
-               ")";
+        return "a number >= " + formatReal(minimum) + " that a float can hold (at most about " +
+               formatReal(maximum, 2) + ")";
     return "a number in [" + formatReal(minimum) + ", " + formatReal(maximum) + (maximumExclusive ? ")" : "]");
 }
 

@@ -19,7 +19,7 @@ struct LayerState {
     Matrix secondMoment;     // v: running mean of g^2 (adam, rmsprop), or s: sum of g^2 (adagrad)
     Matrix maxSecondMoment;  // amsgrad: running maximum of v
     Matrix centredMean;      // rmsprop centered: running mean of g
-    Matrix update;           // what the last step added to the parameters
+    Matrix update;           // what the last step added to the parameters (or would have, if refused)
     Matrix decayedGradient;  // scratch: g + weight_decay * w, when weight decay is on
     Vector groupMeans;       // scratch of the momentum aggregation
 };
