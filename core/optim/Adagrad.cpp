@@ -2,19 +2,19 @@
 
 namespace ml {
 
-Adagrad::Adagrad(const HyperParameters& hp) : Optimizer("adagrad", hp) {}
+Adagrad::Adagrad(std::string name, const HyperParameters& hp) : Optimizer(std::move(name), hp) {}
 
 void Adagrad::allocate(const Matrix& parameters, LayerState& state) const {
-    state.secondMoment =
-        Matrix::Constant(parameters.rows(), parameters.cols(), static_cast<float>(hp_.initialAccumulator));
+    state.secondMoment = Matrix::Constant(parameters.rows(), parameters.cols(),
+                                          static_cast<float>(hyperParameters().initialAccumulator));
 }
 
-void Adagrad::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
-    const Matrix& g = decayedGradient(gradient, parameters, state, hp_.weightDecay);
-    const float clr = static_cast<float>(hp_.lr / (1.0 + static_cast<double>(step_ - 1) * hp_.lrDecay));
+void Adagrad::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
+    const HyperParameters& hp = hyperParameters();
+    const Matrix& g = decayedGradient(gradient, parameters, state, hp.weightDecay);
+    const float clr = static_cast<float>(hp.lr / (1.0 + static_cast<double>(stepCount() - 1) * hp.lrDecay));
     state.secondMoment.array() += g.array().square();
-    state.update = -clr * (g.array() / (state.secondMoment.array().sqrt() + static_cast<float>(hp_.eps))).matrix();
-    apply(parameters, state);
+    state.update = -clr * (g.array() / (state.secondMoment.array().sqrt() + static_cast<float>(hp.eps))).matrix();
 }
 
 }  // namespace ml

@@ -1,18 +1,18 @@
 #pragma once
-// Adagrad (torch.optim.Adagrad):
-//   g <- g + weight_decay * w;  clr = lr / (1 + (t - 1) * lr_decay)
-//   s <- s + g^2  (s_0 = initial_accumulator);   w <- w - clr * g / (sqrt(s) + eps)
+// Adagrad (torch.optim.Adagrad). g includes weight_decay * w.
+//   s_0 = initial_accumulator; s <- s + g^2; w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)
+// (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 
 namespace ml {
 
 class Adagrad : public Optimizer {
 public:
-    explicit Adagrad(const HyperParameters& hp);
+    Adagrad(std::string name, const HyperParameters& hp);
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
-    void update(Matrix& parameters, const Matrix& gradient, LayerState& state) override;
+    void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;
 };
 
 }  // namespace ml

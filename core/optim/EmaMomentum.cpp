@@ -2,19 +2,19 @@
 
 namespace ml {
 
-EmaMomentum::EmaMomentum(const HyperParameters& hp, MomentumAggregation aggregation)
-    : Optimizer("sgdm-ema", hp, aggregation) {}
+EmaMomentum::EmaMomentum(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
+    : Optimizer(std::move(name), hp, aggregation) {}
 
 void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
     state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());
 }
 
-void EmaMomentum::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
-    const float beta = static_cast<float>(hp_.momentum);
-    aggregation_.accumulate(state.firstMoment, gradient, beta, static_cast<float>(1.0 - hp_.momentum),
+void EmaMomentum::update(const Matrix& /*parameters*/, const Matrix& gradient, LayerState& state) {
+    const HyperParameters& hp = hyperParameters();
+    const float beta = static_cast<float>(hp.momentum);
+    aggregation().accumulate(state.firstMoment, gradient, beta, static_cast<float>(1.0 - hp.momentum),
                              state.groupMeans);
-    state.update = -static_cast<float>(hp_.lr) * state.firstMoment;
-    apply(parameters, state);
+    state.update = -static_cast<float>(hp.lr) * state.firstMoment;
 }
 
 }  // namespace ml

@@ -1,19 +1,20 @@
 #pragma once
-// SGD with momentum in exponential-moving-average form (the second seed's "SGDM", literally):
-//   m_0 = 0;  m_t = beta * M(m_{t-1}) + (1 - beta) * g;  w <- w - lr * m_t
-// beta is the `momentum` hyper-parameter. The first step is damped by (1 - beta), unlike
-// PyTorch's dampening, which leaves b_1 = g.
+// SGD with momentum in exponential-moving-average form (the second seed's "SGDM", literally).
+// beta is the `momentum` hyper-parameter; M: MomentumAggregation (identity for none).
+//   m_0 = 0; m <- beta*M(m) + (1-beta)*g; w <- w - lr*m
+// The first step is damped by (1 - beta), unlike PyTorch's dampening, which leaves b_1 = g.
+// (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 
 namespace ml {
 
 class EmaMomentum : public Optimizer {
 public:
-    EmaMomentum(const HyperParameters& hp, MomentumAggregation aggregation);
+    EmaMomentum(std::string name, const HyperParameters& hp, MomentumAggregation aggregation);
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
-    void update(Matrix& parameters, const Matrix& gradient, LayerState& state) override;
+    void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;
 };
 
 }  // namespace ml

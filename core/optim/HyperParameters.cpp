@@ -5,104 +5,94 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 namespace ml {
 
-std::string toString(MeanScope scope) {
-    switch (scope) {
-    case MeanScope::None: return "none";
-    case MeanScope::FanIn: return "fan-in";
-    case MeanScope::FanOut: return "fan-out";
-    case MeanScope::Layer: return "layer";
-    }
-    return "none";
-}
-
-std::string toString(BiasMode mode) { return mode == BiasMode::Own ? "own" : "join"; }
-
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+// Rules compute in float: a larger value would become inf (--lr 1e39 passed ">= 0" before).
+constexpr double kFloatMax = std::numeric_limits<float>::max();
 
-// Where each field lives in HyperParameters. Kept beside the table so the two stay in step.
-template <typename HP>  // HyperParameters or const HyperParameters
-auto realSlot(HP& hp, const std::string& key) -> decltype(&hp.lr) {
-    if (key == "lr") return &hp.lr;
-    if (key == "momentum") return &hp.momentum;
-    if (key == "dampening") return &hp.dampening;
-    if (key == "weight-decay") return &hp.weightDecay;
-    if (key == "beta1") return &hp.beta1;
-    if (key == "beta2") return &hp.beta2;
-    if (key == "eps") return &hp.eps;
-    if (key == "alpha") return &hp.alpha;
-    if (key == "initial-accumulator") return &hp.initialAccumulator;
-    if (key == "lr-decay") return &hp.lrDecay;
-    return nullptr;
+// A field of the kind its slot's type implies (double: Real, bool: Flag, enum: Choice).
+ParameterField field(std::string key, ParameterField::Slot slot, std::string help) {
+    using Kind = ParameterField::Kind;
+    ParameterField described;
+    described.key = std::move(key);
+    described.help = std::move(help);
+    described.slot = slot;
+    described.kind = std::visit(
+        [](auto member) {
+            using T = std::remove_reference_t<decltype(HyperParameters{}.*member)>;
+            return std::is_same_v<T, double> ? Kind::Real : std::is_same_v<T, bool> ? Kind::Flag : Kind::Choice;
+        },
+        slot);
+    return described;
 }
 
-template <typename HP>
-auto flagSlot(HP& hp, const std::string& key) -> decltype(&hp.centered) {
-    if (key == "centered") return &hp.centered;
-    if (key == "amsgrad") return &hp.amsgrad;
-    return nullptr;
+ParameterField real(std::string key, double HyperParameters::*slot, std::string help, double minimum,
+                    double maximum, bool maximumExclusive = false) {
+    ParameterField described = field(std::move(key), slot, std::move(help));
+    described.minimum = minimum;
+    described.maximum = maximum;
+    described.maximumExclusive = maximumExclusive;
+    return described;
 }
 
-ParameterField real(std::string key, std::string help, double minimum, double maximum,
-                    bool maximumExclusive = false) {
-    ParameterField field;
-    field.key = std::move(key);
-    field.help = std::move(help);
-    field.minimum = minimum;
-    field.maximum = maximum;
-    field.maximumExclusive = maximumExclusive;
-    return field;
+template <typename Enum>  // choices[i] names Enum value i
+ParameterField choice(std::string key, Enum HyperParameters::*slot, std::string help,
+                      std::vector<std::string> choices) {
+    ParameterField described = field(std::move(key), slot, std::move(help));
+    described.choices = std::move(choices);
+    return described;
 }
 
-ParameterField flag(std::string key, std::string help) {
-    ParameterField field;
-    field.key = std::move(key);
-    field.help = std::move(help);
-    field.kind = ParameterField::Kind::Flag;
-    return field;
-}
-
-ParameterField choice(std::string key, std::string help, std::vector<std::string> choices) {
-    ParameterField field;
-    field.key = std::move(key);
-    field.help = std::move(help);
-    field.kind = ParameterField::Kind::Choice;
-    field.choices = std::move(choices);
-    return field;
-}
-
-std::string formatReal(double value) {
+std::string formatReal(double value, int digits = std::numeric_limits<double>::max_digits10 - 2) {
     std::ostringstream out;
-    out.precision(std::numeric_limits<double>::max_digits10 - 2);
+    out.precision(digits);
     out << value;
     return out.str();
+}
+
+// The member behind a Real or Flag field (const or not, as `hp`).
+template <typename T, typename HP>
+auto& member(const ParameterField& field, HP& hp) {
+    return hp.*std::get<T HyperParameters::*>(field.slot);
+}
+
+// A Choice field's value as an index into its choices, and back.
+std::size_t choiceIndex(const ParameterField& field, const HyperParameters& hp) {
+    return std::visit([&](auto slot) { return static_cast<std::size_t>(hp.*slot); }, field.slot);
+}
+void setChoiceIndex(const ParameterField& field, HyperParameters& hp, std::size_t index) {
+    std::visit([&](auto slot) { hp.*slot = static_cast<std::remove_reference_t<decltype(hp.*slot)>>(index); },
+               field.slot);
 }
 
 }  // namespace
 
 const std::vector<ParameterField>& parameterFields() {
     static const std::vector<ParameterField> fields = {
-        real("lr", "learning rate", 0.0, kInf),
-        real("momentum", "momentum factor mu (sgdm-ema: the EMA factor beta)", 0.0, 1.0, true),
-        real("dampening", "dampening tau: b <- mu*b + (1-tau)*g", 0.0, 1.0),
-        real("weight-decay", "L2 penalty (adamw: decoupled decay)", 0.0, kInf),
-        real("beta1", "first-moment decay", 0.0, 1.0, true),
-        real("beta2", "second-moment decay", 0.0, 1.0, true),
-        real("eps", "term added to the denominator", 0.0, kInf),
-        real("alpha", "smoothing constant of the squared-gradient average", 0.0, 1.0),
-        real("initial-accumulator", "starting value of the sum of squared gradients", 0.0, kInf),
-        real("lr-decay", "learning-rate decay: lr / (1 + (t-1)*lr_decay)", 0.0, kInf),
-        flag("centered", "normalise by the estimated gradient variance"),
-        flag("amsgrad", "use the running maximum of the second moment"),
-        choice("momentum-mean", "average the first moment over: none, fan-in (a neuron's incoming "
-                                "connections), fan-out (an input's outgoing connections), layer",
+        real("lr", &HyperParameters::lr, "learning rate", 0.0, kFloatMax),
+        real("momentum", &HyperParameters::momentum, "momentum factor mu (sgdm-ema: the EMA factor beta)", 0.0, 1.0,
+             true),
+        real("dampening", &HyperParameters::dampening, "dampening tau: b <- mu*b + (1-tau)*g", 0.0, 1.0),
+        real("weight-decay", &HyperParameters::weightDecay, "L2 penalty (adamw: decoupled decay)", 0.0, kFloatMax),
+        real("beta1", &HyperParameters::beta1, "first-moment decay", 0.0, 1.0, true),
+        real("beta2", &HyperParameters::beta2, "second-moment decay", 0.0, 1.0, true),
+        real("eps", &HyperParameters::eps, "term added to the denominator", 0.0, kFloatMax),
+        real("alpha", &HyperParameters::alpha, "smoothing constant of the squared-gradient average", 0.0, 1.0),
+        real("initial-accumulator", &HyperParameters::initialAccumulator,
+             "starting value of the sum of squared gradients", 0.0, kFloatMax),
+        real("lr-decay", &HyperParameters::lrDecay, "learning-rate decay: lr / (1 + (t-1)*lr_decay)", 0.0, kFloatMax),
+        field("centered", &HyperParameters::centered, "normalise by the estimated gradient variance"),
+        field("amsgrad", &HyperParameters::amsgrad, "use the running maximum of the second moment"),
+        choice("momentum-mean", &HyperParameters::momentumMean,
+               "average the first moment over: none, fan-in (a neuron's incoming connections), fan-out (an "
+               "input's outgoing connections), layer",
                {"none", "fan-in", "fan-out", "layer"}),
-        choice("bias", "own: biases keep ordinary momentum; join: a bias counts as one more connection",
-               {"own", "join"}),
+        choice("bias", &HyperParameters::bias,
+               "own: biases keep ordinary momentum; join: a bias counts as one more connection", {"own", "join"}),
     };
     return fields;
 }
@@ -115,16 +105,16 @@ const ParameterField* findParameterField(const std::string& key) {
 
 std::string ParameterField::get(const HyperParameters& hp) const {
     switch (kind) {
-    case Kind::Real: return formatReal(*realSlot(hp, key));
-    case Kind::Flag: return *flagSlot(hp, key) ? "true" : "false";
-    case Kind::Choice: return key == "bias" ? toString(hp.bias) : toString(hp.momentumMean);
+    case Kind::Real: return formatReal(member<double>(*this, hp));
+    case Kind::Flag: return member<bool>(*this, hp) ? "true" : "false";
+    case Kind::Choice: return choices.at(choiceIndex(*this, hp));
     }
     return {};
 }
 
 double ParameterField::getReal(const HyperParameters& hp) const {
-    if (kind == Kind::Real) return *realSlot(hp, key);
-    if (kind == Kind::Flag) return *flagSlot(hp, key) ? 1.0 : 0.0;
+    if (kind == Kind::Real) return member<double>(*this, hp);
+    if (kind == Kind::Flag) return member<bool>(*this, hp) ? 1.0 : 0.0;
     return 0.0;
 }
 
@@ -136,7 +126,9 @@ std::string ParameterField::rangeText() const {
             text += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + choices[i];
         return text;
     }
-    if (std::isinf(maximum)) return "a number >= " + formatReal(minimum);
+    if (maximum == kFloatMax)
+        return "a number >= " + formatReal(minimum) + " that a float can hold (at most about " +
+               formatReal(maximum, 2) + ")";
     return "a number in [" + formatReal(minimum) + ", " + formatReal(maximum) + (maximumExclusive ? ")" : "]");
 }
 
@@ -151,11 +143,11 @@ void ParameterField::checkRange(const HyperParameters& hp, const std::string& co
 
 void ParameterField::setReal(HyperParameters& hp, double value, const std::string& context) const {
     if (kind == Kind::Flag) {
-        *flagSlot(hp, key) = value != 0.0;
+        member<bool>(*this, hp) = value != 0.0;
         return;
     }
     if (kind != Kind::Real) throw InputError(context + ": expected " + rangeText());
-    *realSlot(hp, key) = value;
+    member<double>(*this, hp) = value;
     checkRange(hp, context);
 }
 
@@ -175,15 +167,14 @@ void ParameterField::set(HyperParameters& hp, const std::string& text, const std
         return;
     }
     case Kind::Flag:
-        if (text == "true" || text == "1" || text == "yes" || text.empty()) *flagSlot(hp, key) = true;
-        else if (text == "false" || text == "0" || text == "no") *flagSlot(hp, key) = false;
+        if (text == "true" || text == "1" || text == "yes" || text.empty()) member<bool>(*this, hp) = true;
+        else if (text == "false" || text == "0" || text == "no") member<bool>(*this, hp) = false;
         else throw InputError(context + ": '" + text + "' is not a flag value; expected true or false");
         return;
     case Kind::Choice: {
         for (std::size_t i = 0; i < choices.size(); ++i) {
             if (choices[i] != text) continue;
-            if (key == "bias") hp.bias = static_cast<BiasMode>(i);
-            else hp.momentumMean = static_cast<MeanScope>(i);
+            setChoiceIndex(*this, hp, i);
             return;
         }
         throw InputError(context + ": '" + text + "' is not valid; expected " + rangeText());

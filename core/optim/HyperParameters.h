@@ -3,6 +3,7 @@
 // one (key = CLI flag name = JSON key = GUI form label source). Which optimizer uses which
 // parameter, and its defaults, is in OptimizerCatalog.
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace ml {
@@ -31,15 +32,18 @@ struct HyperParameters {
     bool operator==(const HyperParameters&) const = default;
 };
 
-std::string toString(MeanScope scope);
-std::string toString(BiasMode mode);
-
-// Describes one hyper-parameter: its key, what it means, its kind and its valid range.
+// Describes one hyper-parameter: its key, what it means, where it lives in HyperParameters, its
+// kind and its valid range.
 struct ParameterField {
     enum class Kind { Real, Flag, Choice };
+    // The member the field reads and writes: a double (Real), a bool (Flag) or an enum (Choice,
+    // whose value i is choices[i]).
+    using Slot = std::variant<double HyperParameters::*, bool HyperParameters::*, MeanScope HyperParameters::*,
+                              BiasMode HyperParameters::*>;
     std::string key;  // "lr", "weight-decay", "momentum-mean", ...
     std::string help;
-    Kind kind = Kind::Real;
+    Kind kind = Kind::Real;  // follows from the slot's type (set by the table's constructors)
+    Slot slot;
     double minimum = 0.0;
     double maximum = 0.0;           // Real: upper bound ...
     bool maximumExclusive = false;  // ... excluded (e.g. momentum < 1)

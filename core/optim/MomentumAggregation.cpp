@@ -43,6 +43,10 @@ void MomentumAggregation::accumulate(Eigen::MatrixXf& buffer, const Eigen::Matri
     accumulate(buffer, gradient, decay, gain, scratch);
 }
 
+void MomentumAggregation::reserveScratch(const Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const {
+    if (scope_ == MeanScope::FanIn) scratch.resize(buffer.rows());  // the only scope that uses it
+}
+
 void MomentumAggregation::neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means) const {
     const auto block = buffer.leftCols(averagedColumns(buffer, bias_));
     switch (scope_) {

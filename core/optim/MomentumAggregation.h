@@ -30,6 +30,9 @@ public:
     void accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain,
                     Eigen::VectorXf& scratch) const;
     void accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain) const;
+    // Sizes `scratch` for buffers shaped like `buffer` up front, so that no later step allocates
+    // (a rule may aggregate for the first time only at step 2).
+    void reserveScratch(const Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const;
 
     // The group means of a layer's first moment, one value per neuron of the scope:
     // fan-in and none: one per output neuron (row means); fan-out: one per input (column means;

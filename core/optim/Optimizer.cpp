@@ -5,23 +5,32 @@ namespace ml {
 Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
     : name_(std::move(name)), hp_(hp), aggregation_(aggregation) {}
 
-void Optimizer::step(Parameters& parameters, const Parameters& gradients) {
+bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     if (states_.empty()) {
         states_.resize(parameters.size());
         for (std::size_t l = 0; l < parameters.size(); ++l) {
             allocate(parameters[l], states_[l]);
             states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
+            aggregation_.reserveScratch(parameters[l], states_[l].groupMeans);
         }
     }
     ++step_;
-    for (std::size_t l = 0; l < parameters.size(); ++l) update(parameters[l], gradients[l], states_[l]);
+    bool finite = true;
+    for (std::size_t l = 0; l < parameters.size(); ++l) {
+        update(parameters[l], gradients[l], states_[l]);
+        // The sum itself, not just the update: a finite update can still overflow the weight.
+        finite = finite && (parameters[l] + states_[l].update).allFinite();
+    }
+    if (!finite) return false;  // keep the last finite weights
+    for (std::size_t l = 0; l < parameters.size(); ++l) parameters[l] += states_[l].update;
+    return true;
 }
 
 const Matrix& Optimizer::decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
                                          double weightDecay) const {
     if (weightDecay == 0.0) return gradient;
-    state.scratch = gradient + static_cast<float>(weightDecay) * parameters;
-    return state.scratch;
+    state.decayedGradient = gradient + static_cast<float>(weightDecay) * parameters;
+    return state.decayedGradient;
 }
 
 }  // namespace ml

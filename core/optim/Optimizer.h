@@ -12,13 +12,16 @@
 
 namespace ml {
 
+// What a rule keeps for one layer; every buffer has the layer's shape, or is empty when the rule
+// (with its settings) does not use it. Snapshots and the GUI show firstMoment and secondMoment.
 struct LayerState {
-    Matrix firstMoment;   // momentum buffer / m; empty when the rule keeps none
-    Matrix secondMoment;  // running (sum of) squared gradients; empty when none
-    Matrix auxiliary;     // amsgrad's max v, rmsprop's centred mean or momentum buffer; maybe empty
-    Matrix update;        // what the last step added to the parameters
-    Matrix scratch;       // g + weight_decay * w, when weight decay is on
-    Vector groupMeans;    // scratch of the momentum aggregation
+    Matrix firstMoment;      // momentum buffer b (SGD family, rmsprop with momentum) or m (adam, sgdm-ema)
+    Matrix secondMoment;     // v: running mean of g^2 (adam, rmsprop), or s: sum of g^2 (adagrad)
+    Matrix maxSecondMoment;  // amsgrad: running maximum of v
+    Matrix centredMean;      // rmsprop centered: running mean of g
+    Matrix update;           // what the last step added to the parameters (or would have, if refused)
+    Matrix decayedGradient;  // scratch: g + weight_decay * w, when weight decay is on
+    Vector groupMeans;       // scratch of the momentum aggregation
 };
 
 class Optimizer {
@@ -28,8 +31,10 @@ public:
     Optimizer(const Optimizer&) = delete;
     Optimizer& operator=(const Optimizer&) = delete;
 
-    // One update of all layers. State is allocated on the first call (zero-filled).
-    void step(Parameters& parameters, const Parameters& gradients);
+    // One update of all layers. State is allocated on the first call (zero-filled). When an update
+    // would make a parameter non-finite, no layer is changed and it returns false (the run has
+    // diverged; the state then holds that step's moments and is not meant to continue).
+    bool step(Parameters& parameters, const Parameters& gradients);
 
     const std::string& name() const { return name_; }
     const HyperParameters& hyperParameters() const { return hp_; }
@@ -41,21 +46,19 @@ public:
 protected:
     // Which buffers the rule keeps; called once per layer before the first step.
     virtual void allocate(const Matrix& parameters, LayerState& state) const = 0;
-    // Must set state.update to the change of `parameters` and apply it. step_ is already t (1-based).
-    virtual void update(Matrix& parameters, const Matrix& gradient, LayerState& state) = 0;
+    // Must set state.update to the change of `parameters` (step() applies it). stepCount() is
+    // already t (1-based).
+    virtual void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) = 0;
 
-    // g + weight_decay * w (in state.scratch), or g itself when weight decay is zero.
+    // g + weight_decay * w (in state.decayedGradient), or g itself when weight decay is zero.
     const Matrix& decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
                                   double weightDecay) const;
-    // Applies state.update to the parameters.
-    static void apply(Matrix& parameters, const LayerState& state) { parameters += state.update; }
 
+private:
     std::string name_;
     HyperParameters hp_;
     MomentumAggregation aggregation_;
     long step_ = 0;
-
-private:
     std::vector<LayerState> states_;
 };
 

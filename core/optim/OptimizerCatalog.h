@@ -1,6 +1,7 @@
 #pragma once
 // The optimizers a user can pick, by name: what each is, which hyper-parameters it reads (only
-// those appear in its GUI form and its resolved config), their defaults, and how to build it.
+// those appear in its GUI form and its resolved config), their defaults, its own constraints and
+// how to build it. Adding an optimizer is one row here (OptimizerCatalog.cpp) plus its class.
 #include "optim/Optimizer.h"
 
 #include <memory>
@@ -10,11 +11,18 @@
 namespace ml {
 
 struct OptimizerInfo {
+    // Builds the rule under the catalog's name; the hyper-parameters are already validated.
+    using Factory = std::unique_ptr<Optimizer> (*)(std::string name, const HyperParameters& hp);
+    // The rule's own constraints beyond each field's range; throws InputError prefixed by `context`.
+    using Constraint = void (*)(const HyperParameters& hp, const std::string& context);
+
     std::string name;     // "momentum", "neuron-mean", ...
     std::string summary;  // one line for help texts and tooltips
     std::string formula;  // the update rule in one or two lines
     std::vector<std::string> parameters;  // keys of ParameterField it reads
     HyperParameters defaults;
+    Factory create = nullptr;
+    Constraint constraint = nullptr;  // nullptr: the field ranges are all
 
     bool uses(const std::string& key) const;
 };
@@ -24,7 +32,7 @@ std::vector<std::string> optimizerNames();
 // Throws InputError listing the known names.
 const OptimizerInfo& optimizerInfo(const std::string& name);
 
-// Range checks of the parameters `name` reads plus the rule's own constraints (nesterov needs
+// Range checks of the parameters `name` reads plus the rule's own constraint (e.g. nesterov needs
 // momentum > 0 and no dampening). Throws InputError; `context` prefixes the message.
 void validateHyperParameters(const std::string& name, const HyperParameters& hp, const std::string& context);
 

@@ -1,19 +1,19 @@
 #pragma once
-// RMSprop (torch.optim.RMSprop):
-//   g <- g + weight_decay * w;  v <- alpha * v + (1 - alpha) * g^2
-//   centered: c <- alpha * c + (1 - alpha) * g;  d = sqrt(v - c^2) + eps   else d = sqrt(v) + eps
-//   momentum > 0: b <- mu * b + g / d;  w <- w - lr * b      else  w <- w - lr * g / d
+// RMSprop (torch.optim.RMSprop). g includes weight_decay * w; mu: momentum (b_0 = 0, kept in
+// LayerState::firstMoment), c: LayerState::centredMean.
+//   v <- alpha*v + (1-alpha)*g^2; d = sqrt(v)+eps, centered: c <- alpha*c + (1-alpha)*g, d = sqrt(v - c^2)+eps; b <- mu*b + g/d; w <- w - lr*b (mu = 0: w <- w - lr*g/d)
+// (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 
 namespace ml {
 
 class RmsProp : public Optimizer {
 public:
-    explicit RmsProp(const HyperParameters& hp);
+    RmsProp(std::string name, const HyperParameters& hp);
 
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
-    void update(Matrix& parameters, const Matrix& gradient, LayerState& state) override;
+    void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;
 };
 
 }  // namespace ml

@@ -2,29 +2,28 @@
 
 namespace ml {
 
-Sgd::Sgd(std::string name, const HyperParameters& hp, bool useMomentum, bool nesterov,
-         MomentumAggregation aggregation)
-    : Optimizer(std::move(name), hp, aggregation), useMomentum_(useMomentum && hp.momentum > 0.0),
-      nesterov_(nesterov) {}
+Sgd::Sgd(std::string name, const HyperParameters& hp, Momentum momentum, MomentumAggregation aggregation)
+    : Optimizer(std::move(name), hp, aggregation), useMomentum_(momentum != Momentum::None && hp.momentum > 0.0),
+      nesterov_(momentum == Momentum::Nesterov) {}
 
 void Sgd::allocate(const Matrix& parameters, LayerState& state) const {
     if (useMomentum_) state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());
 }
 
-void Sgd::update(Matrix& parameters, const Matrix& gradient, LayerState& state) {
-    const Matrix& g = decayedGradient(gradient, parameters, state, hp_.weightDecay);
-    const float lr = static_cast<float>(hp_.lr);
+void Sgd::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
+    const HyperParameters& hp = hyperParameters();
+    const Matrix& g = decayedGradient(gradient, parameters, state, hp.weightDecay);
+    const float lr = static_cast<float>(hp.lr);
     if (!useMomentum_) {
         state.update = -lr * g;
     } else {
-        const float mu = static_cast<float>(hp_.momentum);
+        const float mu = static_cast<float>(hp.momentum);
         Matrix& b = state.firstMoment;
-        if (step_ == 1) b = g;  // PyTorch: the buffer starts as the first gradient, undamped
-        else aggregation_.accumulate(b, g, mu, static_cast<float>(1.0 - hp_.dampening), state.groupMeans);
+        if (stepCount() == 1) b = g;  // PyTorch: the buffer starts as the first gradient, undamped
+        else aggregation().accumulate(b, g, mu, static_cast<float>(1.0 - hp.dampening), state.groupMeans);
         if (nesterov_) state.update = -lr * (g + mu * b);
         else state.update = -lr * b;
     }
-    apply(parameters, state);
 }
 
 }  // namespace ml

@@ -126,15 +126,17 @@ void LockstepTrainer::stepRun(int index, Run& run) {
 
     const auto start = Clock::now();
     metrics.trainLoss = run.network.computeGradients(batch_, run.gradients);
-    const bool lossFinite = std::isfinite(metrics.trainLoss);
-    if (lossFinite) run.optimizer->step(run.network.parameters(), run.gradients);
+    // A non-finite loss, or an update the optimizer refuses as non-finite, is divergence at this
+    // step; either way the weights stay those of the previous step.
+    const bool stepped =
+        std::isfinite(metrics.trainLoss) && run.optimizer->step(run.network.parameters(), run.gradients);
     run.result.wallMs += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     metrics.wallMs = run.result.wallMs;
     run.result.status = RunStatus::Running;
 
-    if (!lossFinite || !allFinite(run.network.parameters())) {
+    if (!stepped) {
         run.result.divergedAtStep = step_;
-        run.result.steps = lossFinite ? step_.load() : step_.load() - 1;
+        run.result.steps = step_.load() - 1;
         for (TrainingObserver* observer : observers_) observer->stepFinished(metrics);
         finish(index, run, RunStatus::Diverged);
         return;
