@@ -2,10 +2,9 @@
 // One exportable picture (a QCustomPlot, a view that paints itself into any QPainter, or any
 // widget) and the ONE way to write it as PNG, PDF or SVG. The file is rendered in memory first
 // (QImage / QPdfWriter / QSvgGenerator on a QBuffer) and then written atomically, so a failed
-// export never leaves a half-written file.
-//   width x height  the layout size in logical pixels (what the plot is laid out for)
-//   dpi             PNG: pixels = size * dpi / 96 and the resolution stored in the file;
-//                   PDF/SVG: vector output of width x height at 96 dpi (1 px = 0.75 pt)
+// export never leaves a half-written file. Size and resolution: see FigureOptions.h.
+#include "FigureOptions.h"
+
 #include <QByteArray>
 #include <QSize>
 #include <QString>
@@ -20,13 +19,6 @@ class QWidget;
 namespace ml {
 
 enum class FigureFormat { Png, Pdf, Svg };
-
-struct FigureOptions {
-    int width = 1200;
-    int height = 800;
-    int dpi = 96;
-    QString title;  // PDF/SVG metadata
-};
 
 class Figure {
 public:

@@ -1,6 +1,6 @@
 #pragma once
 // Asks for an export's size (width x height in pixels) and DPI.
-#include "Figure.h"
+#include "FigureOptions.h"
 
 #include <QDialog>
 

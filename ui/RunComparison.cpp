@@ -1,6 +1,6 @@
 #include "RunComparison.h"
 
-#include "TrainingFeed.h"
+#include "train/TrainingPlan.h"
 
 #include <algorithm>
 

@@ -12,6 +12,7 @@
 //   ended      set once by the worker when training is over (done, stopped or failed)
 // The training thread never waits for the GUI: it only takes a short lock to append.
 #include "train/TrainingObserver.h"
+#include "train/TrainingPlan.h"
 
 #include <QString>
 
@@ -23,15 +24,6 @@
 #include <vector>
 
 namespace ml {
-
-// What the GUI needs to know before the first metrics arrive.
-struct TrainingPlan {
-    std::vector<std::string> labels;
-    std::size_t parameterCount = 0;  // weights and biases of one run's network
-    long totalSteps = 0;
-    long stepsPerEpoch = 0;
-    ImageShape imageShape;
-};
 
 struct FinishedRun {
     int run = 0;
