@@ -4,7 +4,7 @@
 #include <QCoreApplication>
 
 #ifdef MOMENTUM_LAB_HAS_EXPORT
-#include "ExportCommand.h"
+#include "export/ExportCommand.h"
 
 #include <QApplication>
 #endif

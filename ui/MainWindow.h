@@ -2,7 +2,7 @@
 // The desktop app's window. It only lays the views out (central convergence plot; docks for the
 // experiment, summary, network diagram, layer heat-map and neuron inspector), builds the menus
 // and wires signals between the TrainingSession, the RunComparison and the views.
-#include "LatestSnapshots.h"
+#include "session/LatestSnapshots.h"
 #include "train/Experiment.h"
 
 #include <QMainWindow>

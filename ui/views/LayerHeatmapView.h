@@ -1,0 +1,82 @@
+#pragma once
+// One whole layer as a heat-map: cell (i, j) = the chosen quantity of the connection from input i
+// to neuron j (x: "input i", y: "neuron j", neuron 0 at the top); the last column is the bias,
+// marked by a line and the label "bias", or hidden with the "bias" check box. Colours: the shared
+// diverging scale (blue - white - red, symmetric ±max|value| unless fixed), with a QCPColorScale.
+// Fast enough for 784-128-10 while training (see the test for the measured redraw time).
+//
+// Public API
+//   setRuns(labels)          run labels for the run combo; signal runChanged(int)
+//   showSnapshot(s)          shown when s.run is the chosen run, otherwise ignored; the layer
+//                            combo follows the snapshot's layer count
+//   setLayer(l), setQuantity(q), setShowBias(bool), setColorLimit(l) (0 = automatic)
+//   clear()
+//   plot(), colorMap()       the QCustomPlot (export: savePng/savePdf) and its colour map
+#include "views/DivergingColorScale.h"
+#include "views/Quantity.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QCPColorMap;
+class QCPColorScale;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPTextElement;
+class QCustomPlot;
+
+namespace ml {
+
+class ColorLimitSpinBox;
+class QuantitySelector;
+class RunSelector;
+
+class LayerHeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LayerHeatmapView(QWidget* parent = nullptr);
+
+    void setRuns(const QStringList& labels);
+    int currentRun() const;
+    void showSnapshot(const Snapshot& snapshot);
+    void setLayer(int layer);
+    int layer() const;
+    void setQuantity(Quantity quantity);
+    Quantity quantity() const;
+    void setShowBias(bool show);
+    void setColorLimit(double limit);
+    void clear();
+
+    QCustomPlot* plot() const { return plot_; }
+    QCPColorMap* colorMap() const { return map_; }
+
+Q_SIGNALS:
+    void runChanged(int run);
+
+private:
+    void buildControls();
+    void buildPlot();
+    void syncLayerChoices(int layerCount);
+    void redraw();
+    void showMessage(const QString& message);
+
+    RunSelector* runs_ = nullptr;
+    QComboBox* layers_ = nullptr;
+    QuantitySelector* quantities_ = nullptr;
+    ColorLimitSpinBox* limit_ = nullptr;
+    QCheckBox* showBias_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* colorScale_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    QCPItemStraightLine* biasLine_ = nullptr;
+    QCPItemText* biasLabel_ = nullptr;
+    QCPItemText* message_ = nullptr;
+    DivergingColorScale scale_;
+    std::optional<Snapshot> snapshot_;
+};
+
+}  // namespace ml
