@@ -2,6 +2,7 @@
 // colour scale, the diagram's hit-testing (click, tooltip), the inspector's bounded history and
 // connection choice, the heat-map's cells (and its redraw time for 784-128-10).
 #include "model/DecimatingHistory.h"
+#include "session/SnapshotRouter.h"
 #include "views/DivergingColorScale.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
@@ -130,6 +131,24 @@ void saveShot(QWidget& widget, const QString& name) {
     if (!directory.isEmpty()) widget.grab().save(directory + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
+// A SnapshotView that records what it is given; chooseRun() acts like a user picking a run.
+class RecordingView : public SnapshotView {
+public:
+    explicit RecordingView(bool everySnapshot) : every_(everySnapshot) {}
+    void setRuns(const QStringList& labels) override { runs = labels; }
+    void showSnapshot(const Snapshot& snapshot) override { shown.push_back({snapshot.run, snapshot.step}); }
+    void clear() override { ++clears; }
+    bool wantsEverySnapshot() const override { return every_; }
+    void chooseRun(int run) { reportRunChanged(run); }
+
+    QStringList runs;
+    std::vector<std::pair<int, long>> shown;  // (run, step) in arrival order
+    int clears = 0;
+
+private:
+    bool every_;
+};
+
 }  // namespace
 
 class TestViews : public QObject {
@@ -151,6 +170,7 @@ private Q_SLOTS:
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawsA784x128Layer();
     void viewsShowTrainedNetworks();
+    void routerFansSnapshotsOutToEveryView();
 };
 
 void TestViews::directQuantitiesAreTheSnapshotMatrices() {
@@ -338,13 +358,13 @@ void TestViews::inspectorKeepsHistoryBounded() {
     inspector.setHistoryCapacity(100);
     inspector.setNeuron(0, 1);
     for (long step = 1; step <= 1000; ++step) {
-        inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 0, step));
-        inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 1, step));  // another run: ignored
+        inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, step));
+        inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 1, step));  // another run: ignored
     }
     QVERIFY(inspector.historySize() <= 100);
     QVERIFY(inspector.historySize() >= 50);
     const int size = inspector.historySize();
-    inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 0, 1000));  // re-delivered: ignored
+    inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, 1000));  // re-delivered: ignored
     QCOMPARE(inspector.historySize(), size);
     QCOMPARE(int(inspector.plottedConnections().size()), 3);  // 2 inputs + bias
     QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
@@ -359,7 +379,7 @@ void TestViews::inspectorKeepsHistoryBounded() {
 
 void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     NeuronInspector inspector;
-    for (long step = 1; step <= 50; ++step) inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, step));
+    for (long step = 1; step <= 50; ++step) inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, step));
     QCOMPARE(inspector.historySize(), 0);  // nothing selected yet
     inspector.setNeuron(0, 2);             // clicked after the run
     QCOMPARE(inspector.historySize(), 50);
@@ -374,14 +394,14 @@ void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     // Another neuron: replayed from the archive as well; a later snapshot extends it.
     inspector.setNeuron(1, 0);
     QCOMPARE(inspector.historySize(), 50);
-    inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, 51));
+    inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 51));
     QCOMPARE(inspector.historySize(), 51);
     QCOMPARE((inspector.plot()->graph(0)->data()->constEnd() - 1)->key, 51.0);
     // clear() and setRun() forget the archive.
     inspector.clear();
     QCOMPARE(inspector.archiveSize(), 0);
     QCOMPARE(inspector.historySize(), 0);
-    inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, 1));
+    inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 1));
     inspector.setRun(1);
     QCOMPARE(inspector.archiveSize(), 0);
     QCOMPARE(inspector.historySize(), 0);
@@ -395,7 +415,7 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     for (long step = 1; step <= steps; ++step) {
         Snapshot s = big;  // same matrices, new step: the archive's size is what is tested
         s.step = step;
-        inspector.addSnapshot(s);
+        inspector.showSnapshot(s);
         QVERIFY(inspector.archiveSize() <= inspector.archiveCapacity());
     }
     const int capacity = inspector.archiveCapacity();
@@ -421,7 +441,7 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
     s.layers[0].firstMoment.row(3).setConstant(0.001f);
     s.layers[0].firstMoment(3, 500) = -7.0f;  // the largest |momentum|
     s.layers[0].firstMoment(3, 784) = 6.0f;   // the bias, second
-    inspector.addSnapshot(s);
+    inspector.showSnapshot(s);
     const std::vector<int>& plotted = inspector.plottedConnections();
     QCOMPARE(int(plotted.size()), kMaxPlottedConnections);
     QVERIFY(std::find(plotted.begin(), plotted.end(), 500) != plotted.end());
@@ -516,7 +536,7 @@ void TestViews::viewsShowTrainedNetworks() {
     QVERIFY(QTest::qWaitForWindowExposed(&inspector));
     inspector.setRun(1);
     inspector.setNeuron(1, 0);
-    for (const Snapshot& snapshot : sine.history) inspector.addSnapshot(snapshot);
+    for (const Snapshot& snapshot : sine.history) inspector.showSnapshot(snapshot);
     QCOMPARE(inspector.historySize(), int(sine.history.size()));
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-sine"));
@@ -538,7 +558,7 @@ void TestViews::viewsShowTrainedNetworks() {
     inspector.clear();  // a new training (steps start again at 1), as MainWindow does
     inspector.setImageShape({8, 8});
     inspector.setNeuron(0, 2);
-    for (const Snapshot& snapshot : digits.history) inspector.addSnapshot(snapshot);
+    for (const Snapshot& snapshot : digits.history) inspector.showSnapshot(snapshot);
     QCOMPARE(int(inspector.plottedConnections().size()), kMaxPlottedConnections);
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-digits"));
@@ -567,7 +587,7 @@ void TestViews::viewsShowTrainedNetworks() {
     saveShot(diagram, QStringLiteral("diagram-784"));
     inspector.setImageShape({28, 28});
     inspector.setNeuron(0, 5);
-    for (const Snapshot& snapshot : fashion.history) inspector.addSnapshot(snapshot);
+    for (const Snapshot& snapshot : fashion.history) inspector.showSnapshot(snapshot);
     inspector.imagePlot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-784-image"));
     tabs->setCurrentIndex(0);
@@ -576,4 +596,41 @@ void TestViews::viewsShowTrainedNetworks() {
 }
 
 QTEST_MAIN(TestViews)
+void TestViews::routerFansSnapshotsOutToEveryView() {
+    using Shown = std::vector<std::pair<int, long>>;
+    RecordingView latestOnly(false), history(true);
+    SnapshotRouter router;
+    router.add(latestOnly);
+    router.add(history);
+
+    router.setRuns({"a", "b"});
+    QCOMPARE(latestOnly.runs, QStringList({"a", "b"}));
+    QCOMPARE(history.runs, QStringList({"a", "b"}));
+
+    // One delivery with two snapshots of run 0 and one of run 1.
+    router.deliver({syntheticSnapshot({1, 1}, 0, 1), syntheticSnapshot({1, 1}, 1, 1), syntheticSnapshot({1, 1}, 0, 2)});
+    QCOMPARE(latestOnly.shown, (Shown{{0, 2}, {1, 1}}));        // the latest per run
+    QCOMPARE(history.shown, (Shown{{0, 1}, {1, 1}, {0, 2}}));  // all, in order
+    QCOMPARE(router.latest(0)->step, 2L);
+    QCOMPARE(router.latest(1)->step, 1L);
+    QVERIFY(router.latest(2) == nullptr);
+
+    // A view that switches run gets that run's latest snapshot at once; the other view nothing.
+    latestOnly.shown.clear();
+    history.shown.clear();
+    latestOnly.chooseRun(1);
+    QCOMPARE(latestOnly.shown, (Shown{{1, 1}}));
+    QVERIFY(history.shown.empty());
+    latestOnly.chooseRun(5);  // no snapshot of that run yet
+    QCOMPARE(latestOnly.shown, (Shown{{1, 1}}));
+
+    // clear() resets every view and forgets the latest snapshots.
+    router.clear();
+    QCOMPARE(latestOnly.clears, 1);
+    QCOMPARE(history.clears, 1);
+    QVERIFY(router.latest(0) == nullptr);
+    history.chooseRun(0);
+    QVERIFY(history.shown.empty());
+}
+
 #include "test_views.moc"

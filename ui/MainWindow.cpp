@@ -30,8 +30,6 @@
 #include <QToolBar>
 #include <qcustomplot.h>
 
-#include <set>
-
 namespace ml {
 
 namespace {
@@ -114,6 +112,9 @@ void MainWindow::buildDocks() {
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
     inspectorDock_->raise();
+    router_.add(*diagram_);
+    router_.add(*heatmap_);
+    router_.add(*inspector_);
     resizeDocks({summaryDock, inspectorDock_}, {560, 900}, Qt::Horizontal);
     resizeDocks({summaryDock}, {300}, Qt::Vertical);
     resizeDocks({diagramDock}, {560}, Qt::Horizontal);
@@ -201,16 +202,7 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::planned, this, &MainWindow::planArrived);
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
     connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<Snapshot>& snapshots) {
-        snapshots_.store(snapshots);
-        // The inspector keeps every snapshot's history; the diagram and heat-map draw the latest.
-        for (const Snapshot& snapshot : snapshots) inspector_->addSnapshot(snapshot);
-        std::set<int> runs;
-        for (const Snapshot& snapshot : snapshots) runs.insert(snapshot.run);
-        for (const int run : runs) {
-            const Snapshot* latest = snapshots_.latest(run);
-            diagram_->showSnapshot(*latest);
-            heatmap_->showSnapshot(*latest);
-        }
+        router_.deliver(snapshots);
         // The diagram forgets its selection on the first snapshot after clear(); the inspector
         // keeps the neuron across trainings, so show it again.
         diagram_->view()->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
@@ -240,17 +232,12 @@ void MainWindow::wireViews() {
         if (layer < 0) return;  // input neurons have no incoming connections
         diagram_->view()->setSelectedNeuron(layer, neuron);
         inspector_->setNeuron(layer, neuron);
-        if (const Snapshot* latest = snapshots_.latest(inspector_->run())) inspector_->addSnapshot(*latest);
+        router_.redeliver(*inspector_, inspector_->run());
         inspectorDock_->show();
         inspectorDock_->raise();
     });
-    connect(diagram_, &NetworkDiagramPanel::runChanged, this, [this](int run) {
-        inspector_->setRun(run);
-        redeliverSnapshot(run);
-    });
-    connect(heatmap_, &LayerHeatmapView::runChanged, this, [this](int run) {
-        if (const Snapshot* latest = snapshots_.latest(run)) heatmap_->showSnapshot(*latest);
-    });
+    // The inspector follows the diagram's run (the router then re-sends that run's latest snapshot).
+    connect(diagram_, &NetworkDiagramPanel::runChanged, inspector_, &NeuronInspector::setRun);
 }
 
 bool MainWindow::experimentFromPanel(Experiment& experiment) {
@@ -270,11 +257,7 @@ void MainWindow::startTraining() {
     if (session_->isBusy() || !experimentFromPanel(experiment)) return;
     training_ = experiment;
     AppSettings::saveExperiment(experiment);
-    folderSource_.clear();
-    snapshots_.clear();
-    clearSnapshotViews();
-    progress_->restart();
-    updateTitle();
+    startOver();
     session_->start(experiment);
 }
 
@@ -286,19 +269,19 @@ void MainWindow::stepTraining() {
     Experiment experiment;
     if (!experimentFromPanel(experiment)) return;
     training_ = experiment;
-    folderSource_.clear();
-    snapshots_.clear();
-    clearSnapshotViews();
-    progress_->restart();
-    updateTitle();
+    startOver();
     session_->step(experiment);
 }
 
 void MainWindow::resetTraining() {
     session_->reset();
     comparison_->clear();
-    snapshots_.clear();
-    clearSnapshotViews();
+    startOver();
+}
+
+// Forgets what the views show (snapshots, progress, the folder in the title) before new data.
+void MainWindow::startOver() {
+    router_.clear();
     progress_->restart();
     folderSource_.clear();
     updateTitle();
@@ -307,27 +290,9 @@ void MainWindow::resetTraining() {
 void MainWindow::planArrived(const TrainingPlan& plan) {
     comparison_->begin(training_, plan);
     updateTitle();
-    showRuns(labelsOf(plan.labels));
+    router_.setRuns(labelsOf(plan.labels));
     inspector_->setImageShape(plan.imageShape);
     inspector_->setRun(diagram_->currentRun());
-}
-
-void MainWindow::showRuns(const QStringList& labels) {
-    diagram_->setRuns(labels);
-    heatmap_->setRuns(labels);
-}
-
-void MainWindow::clearSnapshotViews() {
-    diagram_->clear();
-    heatmap_->clear();
-    inspector_->clear();
-}
-
-void MainWindow::redeliverSnapshot(int run) {
-    if (const Snapshot* latest = snapshots_.latest(run)) {
-        diagram_->showSnapshot(*latest);
-        inspector_->addSnapshot(*latest);
-    }
 }
 
 void MainWindow::chooseRunFolder() {
@@ -350,25 +315,19 @@ void MainWindow::openRunFolder(const QString& directory) {
         return;
     }
     session_->reset();
-    snapshots_.clear();
-    clearSnapshotViews();
-    progress_->restart();
+    startOver();
     training_ = folder.experiment;
     experiment_->setExperiment(folder.experiment);
     comparison_->showFolder(folder);
     QStringList labels;
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
-    showRuns(labels);
+    router_.setRuns(labels);
     // The folder keeps the final weights only: show them, coloured by weight.
     if (!finalWeights.empty()) {
         diagram_->setQuantity(Quantity::Weight);
         heatmap_->setQuantity(Quantity::Weight);
     }
-    snapshots_.store(finalWeights);
-    for (const Snapshot& snapshot : finalWeights) {
-        diagram_->showSnapshot(snapshot);
-        heatmap_->showSnapshot(snapshot);
-    }
+    router_.deliver(finalWeights);
     folderSource_ = directory;
     updateTitle();
     statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);

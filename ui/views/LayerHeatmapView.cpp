@@ -53,7 +53,7 @@ void LayerHeatmapView::buildControls() {
     connect(runs_, &RunSelector::runChanged, this, [this](int run) {
         snapshot_.reset();
         redraw();
-        Q_EMIT runChanged(run);
+        reportRunChanged(run);
     });
     connect(layers_, &QComboBox::currentIndexChanged, this, &LayerHeatmapView::redraw);
     connect(quantities_, &QuantitySelector::quantityChanged, this, &LayerHeatmapView::redraw);

@@ -6,7 +6,7 @@
 // Fast enough for 784-128-10 while training (see the test for the measured redraw time).
 //
 // Public API
-//   setRuns(labels)          run labels for the run combo; signal runChanged(int)
+//   setRuns(labels)          run labels for the run combo (a SnapshotView: reports the chosen run)
 //   showSnapshot(s)          shown when s.run is the chosen run, otherwise ignored; the layer
 //                            combo follows the snapshot's layer count
 //   setLayer(l), setQuantity(q), setShowBias(bool), setColorLimit(l) (0 = automatic)
@@ -14,6 +14,7 @@
 //   plot(), colorMap()       the QCustomPlot (export: savePng/savePdf) and its colour map
 #include "views/DivergingColorScale.h"
 #include "views/Quantity.h"
+#include "views/SnapshotView.h"
 
 #include <QWidget>
 
@@ -34,27 +35,24 @@ class ColorLimitSpinBox;
 class QuantitySelector;
 class RunSelector;
 
-class LayerHeatmapView : public QWidget {
+class LayerHeatmapView : public QWidget, public SnapshotView {
     Q_OBJECT
 public:
     explicit LayerHeatmapView(QWidget* parent = nullptr);
 
-    void setRuns(const QStringList& labels);
+    void setRuns(const QStringList& labels) override;
     int currentRun() const;
-    void showSnapshot(const Snapshot& snapshot);
+    void showSnapshot(const Snapshot& snapshot) override;
     void setLayer(int layer);
     int layer() const;
     void setQuantity(Quantity quantity);
     Quantity quantity() const;
     void setShowBias(bool show);
     void setColorLimit(double limit);
-    void clear();
+    void clear() override;
 
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }
-
-Q_SIGNALS:
-    void runChanged(int run);
 
 private:
     void buildControls();

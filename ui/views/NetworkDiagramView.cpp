@@ -393,6 +393,7 @@ NetworkDiagramPanel::NetworkDiagramPanel(QWidget* parent)
     connect(view_, &NetworkDiagramView::neuronClicked, this, &NetworkDiagramPanel::neuronClicked);
     connect(runs_, &RunSelector::runChanged, this, [this](int run) {
         view_->clear();
+        reportRunChanged(run);
         Q_EMIT runChanged(run);
     });
 }

@@ -27,9 +27,10 @@
 //   showSnapshot(s)          forwarded only when s.run is the chosen run, otherwise ignored
 //   setQuantity(q)           selects q in the quantity combo (and so in the canvas)
 //   clear(), currentRun(), view()
-//   signals runChanged(int), neuronClicked(int layer, int neuron)
+//   signals runChanged(int), neuronClicked(int layer, int neuron); a SnapshotView
 #include "views/DivergingColorScale.h"
 #include "views/Quantity.h"
+#include "views/SnapshotView.h"
 
 #include <QPointF>
 #include <QWidget>
@@ -132,16 +133,16 @@ private:
     int selectedNeuron_ = -1;
 };
 
-class NetworkDiagramPanel : public QWidget {
+class NetworkDiagramPanel : public QWidget, public SnapshotView {
     Q_OBJECT
 public:
     explicit NetworkDiagramPanel(QWidget* parent = nullptr);
 
-    void setRuns(const QStringList& labels);
+    void setRuns(const QStringList& labels) override;
     int currentRun() const;
-    void showSnapshot(const Snapshot& snapshot);
+    void showSnapshot(const Snapshot& snapshot) override;
     void setQuantity(Quantity quantity);  // through the combo, so both stay in step
-    void clear();
+    void clear() override;
     NetworkDiagramView* view() const { return view_; }
 
 Q_SIGNALS:

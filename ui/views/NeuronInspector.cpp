@@ -192,6 +192,7 @@ void NeuronInspector::setRun(int run) {
     if (run == run_) return;
     run_ = run;
     clear();
+    reportRunChanged(run);
 }
 
 void NeuronInspector::setNeuron(int layer, int neuron) {
@@ -238,7 +239,7 @@ bool NeuronInspector::shows(const Snapshot& snapshot) const {
            neuron_ < snapshot.layers[static_cast<std::size_t>(layer_)].parameters.rows();
 }
 
-void NeuronInspector::addSnapshot(const Snapshot& snapshot) {
+void NeuronInspector::showSnapshot(const Snapshot& snapshot) {
     if (snapshot.run != run_ || snapshot.step <= lastStep_) return;  // another run or re-delivered
     lastStep_ = snapshot.step;
     if (shows(snapshot) && imageApplies(snapshot)) updateImages(snapshot);  // always the newest

@@ -21,9 +21,10 @@
 //
 // Public API
 //   setRun(run)              only snapshots of this run are used (default 0); forgets the archive
+//                            and reports the run change (SnapshotView: the router re-sends its latest)
 //   setNeuron(layer, neuron) replots from the archive; (-1, -1) = nothing selected
 //   setImageShape(shape)     invalid shape: no image tab
-//   addSnapshot(s)           archived (and plotted) unless of another run or s.step is not past
+//   showSnapshot(s)          archived (and plotted) unless of another run or s.step is not past
 //                            the last added one (re-delivered snapshots)
 //   clear()                  forgets the archive and history (keeps run, neuron and image shape)
 //   setHistoryCapacity(n) (forgets the archive), historySize(), plottedConnections() (columns,
@@ -33,6 +34,7 @@
 #include "model/DecimatingHistory.h"
 #include "data/Dataset.h"
 #include "train/Snapshot.h"
+#include "views/SnapshotView.h"
 
 #include <QWidget>
 
@@ -52,7 +54,7 @@ namespace ml {
 
 inline constexpr int kMaxPlottedConnections = 16;
 
-class NeuronInspector : public QWidget {
+class NeuronInspector : public QWidget, public SnapshotView {
     Q_OBJECT
 public:
     explicit NeuronInspector(QWidget* parent = nullptr);
@@ -63,8 +65,10 @@ public:
     int layer() const { return layer_; }
     int neuron() const { return neuron_; }
     void setImageShape(ImageShape shape);
-    void addSnapshot(const Snapshot& snapshot);
-    void clear();
+    void setRuns(const QStringList&) override {}  // the run is chosen with setRun (MainWindow: the diagram's)
+    void showSnapshot(const Snapshot& snapshot) override;
+    void clear() override;
+    bool wantsEverySnapshot() const override { return true; }
 
     static constexpr std::size_t kDefaultArchiveBudget = std::size_t(64) << 20;
 
