@@ -166,6 +166,7 @@ private Q_SLOTS:
     void inspectorKeepsHistoryBounded();
     void inspectorShowsTheWholeRunWhenSelectedLate();
     void inspectorArchiveStaysWithinItsCapacity();
+    void archiveThinsEvenlyAndRejectsRepeats();
     void inspectorPlotsTheLargestMomentumConnections();
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawsA784x128Layer();
@@ -361,12 +362,12 @@ void TestViews::inspectorKeepsHistoryBounded() {
         inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, step));
         inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 1, step));  // another run: ignored
     }
-    QVERIFY(inspector.historySize() <= 100);
-    QVERIFY(inspector.historySize() >= 50);
-    const int size = inspector.historySize();
+    QVERIFY(inspector.history().historySize() <= 100);
+    QVERIFY(inspector.history().historySize() >= 50);
+    const int size = inspector.history().historySize();
     inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, 1000));  // re-delivered: ignored
-    QCOMPARE(inspector.historySize(), size);
-    QCOMPARE(int(inspector.plottedConnections().size()), 3);  // 2 inputs + bias
+    QCOMPARE(inspector.history().historySize(), size);
+    QCOMPARE(int(inspector.history().plottedConnections().size()), 3);  // 2 inputs + bias
     QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
     for (int g = 0; g < inspector.plot()->graphCount(); ++g)
         QVERIFY(inspector.plot()->graph(g)->dataCount() <= 100);
@@ -380,10 +381,10 @@ void TestViews::inspectorKeepsHistoryBounded() {
 void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     NeuronInspector inspector;
     for (long step = 1; step <= 50; ++step) inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, step));
-    QCOMPARE(inspector.historySize(), 0);  // nothing selected yet
+    QCOMPARE(inspector.history().historySize(), 0);  // nothing selected yet
     inspector.setNeuron(0, 2);             // clicked after the run
-    QCOMPARE(inspector.historySize(), 50);
-    QCOMPARE(int(inspector.plottedConnections().size()), 3);
+    QCOMPARE(inspector.history().historySize(), 50);
+    QCOMPARE(int(inspector.history().plottedConnections().size()), 3);
     const QCPGraph* first = inspector.plot()->graph(0);
     QCOMPARE(first->dataCount(), 50);
     QCOMPARE(first->data()->constBegin()->key, 1.0);
@@ -393,18 +394,18 @@ void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     QCOMPARE(float((first->data()->constEnd() - 1)->value), syntheticSnapshot({2, 3, 1}, 0, 50).layers[0].firstMoment(2, 0));
     // Another neuron: replayed from the archive as well; a later snapshot extends it.
     inspector.setNeuron(1, 0);
-    QCOMPARE(inspector.historySize(), 50);
+    QCOMPARE(inspector.history().historySize(), 50);
     inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 51));
-    QCOMPARE(inspector.historySize(), 51);
+    QCOMPARE(inspector.history().historySize(), 51);
     QCOMPARE((inspector.plot()->graph(0)->data()->constEnd() - 1)->key, 51.0);
     // clear() and setRun() forget the archive.
     inspector.clear();
-    QCOMPARE(inspector.archiveSize(), 0);
-    QCOMPARE(inspector.historySize(), 0);
+    QCOMPARE(inspector.archive().size(), 0);
+    QCOMPARE(inspector.history().historySize(), 0);
     inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 1));
     inspector.setRun(1);
-    QCOMPARE(inspector.archiveSize(), 0);
-    QCOMPARE(inspector.historySize(), 0);
+    QCOMPARE(inspector.archive().size(), 0);
+    QCOMPARE(inspector.history().historySize(), 0);
 }
 
 void TestViews::inspectorArchiveStaysWithinItsCapacity() {
@@ -416,21 +417,49 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
         Snapshot s = big;  // same matrices, new step: the archive's size is what is tested
         s.step = step;
         inspector.showSnapshot(s);
-        QVERIFY(inspector.archiveSize() <= inspector.archiveCapacity());
+        QVERIFY(inspector.archive().size() <= inspector.archive().capacity());
     }
-    const int capacity = inspector.archiveCapacity();
-    QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= NeuronInspector::kDefaultArchiveBudget,
+    const int capacity = inspector.archive().capacity();
+    QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= SnapshotArchive::kDefaultBudget,
              qPrintable(QString::number(capacity)));
     QVERIFY(capacity < steps);  // so the archive had to thin itself
-    QVERIFY(inspector.archiveSize() >= capacity / 2);
-    const std::vector<long> archived = inspector.archivedSteps();
+    QVERIFY(inspector.archive().size() >= capacity / 2);
+    const std::vector<long> archived = inspector.archive().steps();
     QCOMPARE(archived.front(), 1L);  // still spans the whole run, evenly
     QVERIFY(archived.back() > steps - capacity);
     QVERIFY(archived.back() > steps * 3 / 4);
     for (std::size_t k = 1; k < archived.size(); ++k) QCOMPARE(archived[k] - archived[k - 1], archived[1] - archived[0]);
     inspector.setNeuron(0, 5);  // every archived snapshot (the first included) is intact and plotted
-    QCOMPARE(inspector.historySize(), inspector.archiveSize());
+    QCOMPARE(inspector.history().historySize(), inspector.archive().size());
     QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
+}
+
+void TestViews::archiveThinsEvenlyAndRejectsRepeats() {
+    // At most 19 snapshots: DecimationStride rounds the capacity up to 20. Steps 1..20 are kept,
+    // then thinned to 1,3,..,19 (stride 2); 21..39 fill it again -> 1,5,..,37 (stride 4); 41..77
+    // -> 1,9,..,73 (stride 8); then 81, 89, 97 are kept.
+    SnapshotArchive archive(19, std::size_t(1) << 30);
+    QCOMPARE(archive.capacity(), 0);  // fixed by the first snapshot
+    int thinned = 0;
+    for (long step = 1; step <= 100; ++step)
+        thinned += archive.offer(syntheticSnapshot({2, 2, 1}, 0, step)) == SnapshotArchive::Offer::Thinned;
+    QCOMPARE(archive.capacity(), 20);
+    QCOMPARE(thinned, 3);
+    std::vector<long> expected;
+    for (long step = 1; step <= 97; step += 8) expected.push_back(step);
+    QCOMPARE(archive.steps(), expected);
+    QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 100)), SnapshotArchive::Offer::Repeat);
+    QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 101)), SnapshotArchive::Offer::Skipped);  // 101 is not 1 + 8k
+    // Only what the inspector plots is archived.
+    QCOMPARE(archive.snapshots().front().layers[0].update.size(), 0);
+    QVERIFY(archive.snapshots().front().layers[0].firstMoment.size() > 0);
+    // A budget smaller than one snapshot still keeps 16; clear() forgets the capacity.
+    SnapshotArchive tiny(20000, 1);
+    tiny.offer(syntheticSnapshot({2, 2, 1}, 0, 1));
+    QCOMPARE(tiny.capacity(), 16);
+    tiny.clear();
+    QCOMPARE(tiny.capacity(), 0);
+    QCOMPARE(tiny.size(), 0);
 }
 
 void TestViews::inspectorPlotsTheLargestMomentumConnections() {
@@ -442,7 +471,7 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
     s.layers[0].firstMoment(3, 500) = -7.0f;  // the largest |momentum|
     s.layers[0].firstMoment(3, 784) = 6.0f;   // the bias, second
     inspector.showSnapshot(s);
-    const std::vector<int>& plotted = inspector.plottedConnections();
+    const std::vector<int>& plotted = inspector.history().plottedConnections();
     QCOMPARE(int(plotted.size()), kMaxPlottedConnections);
     QVERIFY(std::find(plotted.begin(), plotted.end(), 500) != plotted.end());
     QVERIFY(std::find(plotted.begin(), plotted.end(), 784) != plotted.end());
@@ -537,7 +566,7 @@ void TestViews::viewsShowTrainedNetworks() {
     inspector.setRun(1);
     inspector.setNeuron(1, 0);
     for (const Snapshot& snapshot : sine.history) inspector.showSnapshot(snapshot);
-    QCOMPARE(inspector.historySize(), int(sine.history.size()));
+    QCOMPARE(inspector.history().historySize(), int(sine.history.size()));
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-sine"));
 
@@ -559,7 +588,7 @@ void TestViews::viewsShowTrainedNetworks() {
     inspector.setImageShape({8, 8});
     inspector.setNeuron(0, 2);
     for (const Snapshot& snapshot : digits.history) inspector.showSnapshot(snapshot);
-    QCOMPARE(int(inspector.plottedConnections().size()), kMaxPlottedConnections);
+    QCOMPARE(int(inspector.history().plottedConnections().size()), kMaxPlottedConnections);
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-digits"));
     auto* tabs = inspector.findChild<QTabWidget*>();
