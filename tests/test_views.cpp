@@ -485,39 +485,39 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
 }
 
 void TestViews::heatmapCellsHoldTheQuantity() {
-    LayerHeatmapView view;
+    LayerHeatmapPanel view;
     const Snapshot s = syntheticSnapshot({4, 3, 2});
     view.showSnapshot(s);
     view.setLayer(0);
     view.setQuantity(Quantity::Gradient);
-    QCPColorMapData* data = view.colorMap()->data();
+    QCPColorMapData* data = view.view()->colorMap()->data();
     QCOMPARE(data->keySize(), 5);  // 4 inputs + bias
     QCOMPARE(data->valueSize(), 3);
     for (int j = 0; j < 3; ++j)
         for (int i = 0; i < 5; ++i) QCOMPARE(float(data->cell(i, j)), s.layers[0].gradient(j, i));
     const double limit = s.layers[0].gradient.cwiseAbs().maxCoeff();
-    QCOMPARE(view.colorMap()->dataRange().upper, limit);
-    QCOMPARE(view.colorMap()->dataRange().lower, -limit);
+    QCOMPARE(view.view()->colorMap()->dataRange().upper, limit);
+    QCOMPARE(view.view()->colorMap()->dataRange().lower, -limit);
     // The map really paints with the diverging gradient (a colour scale imposes its own otherwise).
-    QCPColorGradient gradient = view.colorMap()->gradient();
+    QCPColorGradient gradient = view.view()->colorMap()->gradient();
     DivergingColorScale scale;
     scale.fitToMaximum(limit);
-    QCOMPARE(QColor::fromRgb(gradient.color(limit, view.colorMap()->dataRange())), scale.colorAt(limit));
-    QCOMPARE(QColor::fromRgb(gradient.color(0.0, view.colorMap()->dataRange())), QColor(Qt::white));
+    QCOMPARE(QColor::fromRgb(gradient.color(limit, view.view()->colorMap()->dataRange())), scale.colorAt(limit));
+    QCOMPARE(QColor::fromRgb(gradient.color(0.0, view.view()->colorMap()->dataRange())), QColor(Qt::white));
 
     view.setShowBias(false);
-    QCOMPARE(view.colorMap()->data()->keySize(), 4);
+    QCOMPARE(view.view()->colorMap()->data()->keySize(), 4);
     view.setLayer(1);
     view.setQuantity(Quantity::Weight);
-    QCOMPARE(view.colorMap()->data()->keySize(), 3);
-    QCOMPARE(float(view.colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
+    QCOMPARE(view.view()->colorMap()->data()->keySize(), 3);
+    QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
     view.setQuantity(Quantity::SecondMoment);
-    QVERIFY(view.colorMap()->data()->isEmpty());
+    QVERIFY(view.view()->colorMap()->data()->isEmpty());
 
     view.setRuns({QStringLiteral("a"), QStringLiteral("b")});
     view.setQuantity(Quantity::Weight);
     view.showSnapshot(syntheticSnapshot({4, 3, 2}, 1, 99));  // another run: ignored
-    QCOMPARE(float(view.colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
+    QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
 }
 
 void TestViews::heatmapRedrawsA784x128Layer() {
@@ -570,13 +570,13 @@ void TestViews::viewsShowTrainedNetworks() {
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-sine"));
 
-    LayerHeatmapView heatmap;
+    LayerHeatmapPanel heatmap;
     heatmap.resize(760, 460);
     heatmap.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
     heatmap.show();
     QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
     heatmap.showSnapshot(sine.last[0]);
-    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-sine"));
 
     // Digits: 8 x 8 images, 64 inputs (the diagram truncates, the inspector shows images).
@@ -606,11 +606,11 @@ void TestViews::viewsShowTrainedNetworks() {
     }
     heatmap.resize(1000, 560);
     heatmap.showSnapshot(fashion.last[0]);
-    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784"));
-    QCOMPARE(heatmap.colorMap()->data()->keySize(), 785);
+    QCOMPARE(heatmap.view()->colorMap()->data()->keySize(), 785);
     heatmap.setQuantity(Quantity::DeviationFromNeuronMean);
-    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784-deviation"));
     diagram.showSnapshot(fashion.last[0]);
     saveShot(diagram, QStringLiteral("diagram-784"));

@@ -59,7 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
                 {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
                 {"network-diagram", tr("Network diagram"),
                  Figure::ofRenderer([diagram](QPainter& painter, QSize size) { diagram->render(painter, size); })},
-                {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->plot())},
+                {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
                 {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
             };
         },
@@ -108,7 +108,7 @@ void MainWindow::buildDocks() {
     inspector_ = new NeuronInspector;
     inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
     splitDockWidget(summaryDock, inspectorDock_, Qt::Horizontal);
-    heatmap_ = new LayerHeatmapView;
+    heatmap_ = new LayerHeatmapPanel;
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
     inspectorDock_->raise();

@@ -16,7 +16,7 @@ namespace ml {
 class ConvergencePlot;
 class ExperimentPanel;
 class ExportController;
-class LayerHeatmapView;
+class LayerHeatmapPanel;
 class NetworkDiagramPanel;
 class NeuronInspector;
 class ProgressIndicator;
@@ -73,7 +73,7 @@ private:
     ConvergencePlot* plot_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     NetworkDiagramPanel* diagram_ = nullptr;
-    LayerHeatmapView* heatmap_ = nullptr;
+    LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     TrainingActions* actions_ = nullptr;

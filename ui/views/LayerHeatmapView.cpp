@@ -11,57 +11,17 @@
 
 namespace ml {
 
-namespace {
-
-QString layerText(const LayerSnapshot& layer, int index) {
-    return QStringLiteral("layer %1: %2 → %3")
-        .arg(index + 1)
-        .arg(layer.parameters.cols() - 1)
-        .arg(layer.parameters.rows());
+QString layerTitle(const Snapshot& snapshot, int layer) {
+    const Matrix& parameters = snapshot.layers[static_cast<std::size_t>(layer)].parameters;
+    return QStringLiteral("layer %1: %2 → %3").arg(layer + 1).arg(parameters.cols() - 1).arg(parameters.rows());
 }
-
-}  // namespace
 
 LayerHeatmapView::LayerHeatmapView(QWidget* parent) : QWidget(parent) {
-    buildControls();
     buildPlot();
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Run"), this));
-    bar->addWidget(runs_);
-    bar->addWidget(new QLabel(tr("Layer"), this));
-    bar->addWidget(layers_);
-    bar->addWidget(new QLabel(tr("Colour"), this));
-    bar->addWidget(quantities_);
-    bar->addWidget(limit_);
-    bar->addWidget(showBias_);
-    bar->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(plot_, 1);
+    layout->addWidget(plot_);
     redraw();
-}
-
-void LayerHeatmapView::buildControls() {
-    runs_ = new RunSelector(this);
-    layers_ = new QComboBox(this);
-    layers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    quantities_ = new QuantitySelector(this);
-    limit_ = new ColorLimitSpinBox(this);
-    showBias_ = new QCheckBox(tr("bias column"), this);
-    showBias_->setChecked(true);
-    connect(runs_, &RunSelector::runChanged, this, [this](int run) {
-        snapshot_.reset();
-        redraw();
-        reportRunChanged(run);
-    });
-    connect(layers_, &QComboBox::currentIndexChanged, this, &LayerHeatmapView::redraw);
-    connect(quantities_, &QuantitySelector::quantityChanged, this, &LayerHeatmapView::redraw);
-    connect(limit_, &ColorLimitSpinBox::limitChanged, this, [this](double limit) {
-        scale_.setFixedLimit(limit);
-        redraw();
-    });
-    connect(showBias_, &QCheckBox::toggled, this, &LayerHeatmapView::redraw);
 }
 
 void LayerHeatmapView::buildPlot() {
@@ -107,18 +67,26 @@ void LayerHeatmapView::buildPlot() {
     }
 }
 
-void LayerHeatmapView::setRuns(const QStringList& labels) { runs_->setRuns(labels); }
-int LayerHeatmapView::currentRun() const { return runs_->currentRun(); }
-int LayerHeatmapView::layer() const { return std::max(0, layers_->currentIndex()); }
-Quantity LayerHeatmapView::quantity() const { return quantities_->quantity(); }
-
 void LayerHeatmapView::setLayer(int layer) {
-    if (layer >= 0 && layer < layers_->count()) layers_->setCurrentIndex(layer);
+    if (layer == layer_) return;
+    layer_ = layer;
+    redraw();
 }
 
-void LayerHeatmapView::setQuantity(Quantity quantity) { quantities_->setQuantity(quantity); }
-void LayerHeatmapView::setShowBias(bool show) { showBias_->setChecked(show); }
-void LayerHeatmapView::setColorLimit(double limit) { limit_->setValue(std::max(0.0, limit)); }
+void LayerHeatmapView::setQuantity(Quantity quantity) {
+    quantity_ = quantity;
+    redraw();
+}
+
+void LayerHeatmapView::setShowBias(bool show) {
+    showBias_ = show;
+    redraw();
+}
+
+void LayerHeatmapView::setColorLimit(double limit) {
+    scale_.setFixedLimit(limit);
+    redraw();
+}
 
 void LayerHeatmapView::clear() {
     snapshot_.reset();
@@ -126,22 +94,8 @@ void LayerHeatmapView::clear() {
 }
 
 void LayerHeatmapView::showSnapshot(const Snapshot& snapshot) {
-    if (snapshot.run != runs_->currentRun()) return;
     snapshot_ = snapshot;
-    syncLayerChoices(static_cast<int>(snapshot.layers.size()));
     redraw();
-}
-
-void LayerHeatmapView::syncLayerChoices(int layerCount) {
-    bool same = layers_->count() == layerCount;
-    for (int l = 0; same && l < layerCount; ++l)
-        same = layers_->itemText(l) == layerText(snapshot_->layers[static_cast<std::size_t>(l)], l);
-    if (same) return;
-    const QSignalBlocker blocker(layers_);
-    const int previous = layers_->currentIndex();
-    layers_->clear();
-    for (int l = 0; l < layerCount; ++l) layers_->addItem(layerText(snapshot_->layers[static_cast<std::size_t>(l)], l));
-    layers_->setCurrentIndex(std::clamp(previous, 0, layerCount - 1));
 }
 
 void LayerHeatmapView::showMessage(const QString& message) {
@@ -158,17 +112,17 @@ void LayerHeatmapView::redraw() {
         title_->setText(tr("Layer heat-map"));
         return showMessage(tr("No snapshot yet: start a run."));
     }
-    const int l = layer();
-    const Matrix values = extractQuantity(*snapshot_, l, quantity());
+    const int l = std::clamp(layer_, 0, std::max(0, static_cast<int>(snapshot_->layers.size()) - 1));
+    const Matrix values = extractQuantity(*snapshot_, l, quantity_);
     title_->setText(QStringLiteral("%1 · step %2 · %3 · %4")
                         .arg(QString::fromStdString(snapshot_->label))
                         .arg(snapshot_->step)
-                        .arg(displayName(quantity()))
-                        .arg(layers_->currentText()));
-    if (values.size() == 0) return showMessage(tr("%1: not kept by this optimizer").arg(displayName(quantity())));
+                        .arg(displayName(quantity_))
+                        .arg(layerTitle(*snapshot_, l)));
+    if (values.size() == 0) return showMessage(tr("%1: not kept by this optimizer").arg(displayName(quantity_)));
     message_->setVisible(false);
 
-    const bool bias = showBias_->isChecked();
+    const bool bias = showBias_;
     const int inputs = static_cast<int>(values.cols()) - 1;
     const int columns = bias ? inputs + 1 : inputs;
     const int rows = static_cast<int>(values.rows());
@@ -190,5 +144,74 @@ void LayerHeatmapView::redraw() {
     biasLabel_->position->setCoords(inputs, -0.5);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+// ---------------------------------------------------------------------------------------------
+LayerHeatmapPanel::LayerHeatmapPanel(QWidget* parent)
+    : QWidget(parent),
+      runs_(new RunSelector(this)),
+      layers_(new QComboBox(this)),
+      quantities_(new QuantitySelector(this)),
+      limit_(new ColorLimitSpinBox(this)),
+      showBias_(new QCheckBox(tr("bias column"), this)),
+      view_(new LayerHeatmapView(this)) {
+    layers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    showBias_->setChecked(true);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Run"), this));
+    bar->addWidget(runs_);
+    bar->addWidget(new QLabel(tr("Layer"), this));
+    bar->addWidget(layers_);
+    bar->addWidget(new QLabel(tr("Colour"), this));
+    bar->addWidget(quantities_);
+    bar->addWidget(limit_);
+    bar->addWidget(showBias_);
+    bar->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(view_, 1);
+
+    view_->setQuantity(quantities_->quantity());
+    connect(runs_, &RunSelector::runChanged, this, [this](int run) {
+        view_->clear();
+        reportRunChanged(run);
+    });
+    connect(layers_, &QComboBox::currentIndexChanged, this, [this](int layer) { view_->setLayer(std::max(0, layer)); });
+    connect(quantities_, &QuantitySelector::quantityChanged, view_, &LayerHeatmapView::setQuantity);
+    connect(limit_, &ColorLimitSpinBox::limitChanged, view_, &LayerHeatmapView::setColorLimit);
+    connect(showBias_, &QCheckBox::toggled, view_, &LayerHeatmapView::setShowBias);
+}
+
+void LayerHeatmapPanel::setRuns(const QStringList& labels) { runs_->setRuns(labels); }
+int LayerHeatmapPanel::currentRun() const { return runs_->currentRun(); }
+
+void LayerHeatmapPanel::showSnapshot(const Snapshot& snapshot) {
+    if (snapshot.run != runs_->currentRun()) return;
+    syncLayerChoices(snapshot);
+    view_->setLayer(std::max(0, layers_->currentIndex()));
+    view_->showSnapshot(snapshot);
+}
+
+// The layer combo lists the snapshot's layers (rebuilt only when they change; the choice is kept).
+void LayerHeatmapPanel::syncLayerChoices(const Snapshot& snapshot) {
+    const int layerCount = static_cast<int>(snapshot.layers.size());
+    bool same = layers_->count() == layerCount;
+    for (int l = 0; same && l < layerCount; ++l) same = layers_->itemText(l) == layerTitle(snapshot, l);
+    if (same) return;
+    const QSignalBlocker blocker(layers_);
+    const int previous = layers_->currentIndex();
+    layers_->clear();
+    for (int l = 0; l < layerCount; ++l) layers_->addItem(layerTitle(snapshot, l));
+    layers_->setCurrentIndex(std::clamp(previous, 0, layerCount - 1));
+}
+
+void LayerHeatmapPanel::setLayer(int layer) {
+    if (layer >= 0 && layer < layers_->count()) layers_->setCurrentIndex(layer);
+}
+
+void LayerHeatmapPanel::setQuantity(Quantity quantity) { quantities_->setQuantity(quantity); }
+void LayerHeatmapPanel::setShowBias(bool show) { showBias_->setChecked(show); }
+void LayerHeatmapPanel::setColorLimit(double limit) { limit_->setValue(std::max(0.0, limit)); }
+void LayerHeatmapPanel::clear() { view_->clear(); }
 
 }  // namespace ml

@@ -5,13 +5,18 @@
 // diverging scale (blue - white - red, symmetric ±max|value| unless fixed), with a QCPColorScale.
 // Fast enough for 784-128-10 while training (see the test for the measured redraw time).
 //
-// Public API
-//   setRuns(labels)          run labels for the run combo (a SnapshotView: reports the chosen run)
-//   showSnapshot(s)          shown when s.run is the chosen run, otherwise ignored; the layer
-//                            combo follows the snapshot's layer count
-//   setLayer(l), setQuantity(q), setShowBias(bool), setColorLimit(l) (0 = automatic)
-//   clear()
-//   plot(), colorMap()       the QCustomPlot (export: savePng/savePdf) and its colour map
+// Like the diagram, a canvas and a panel around it:
+//   LayerHeatmapView (the canvas)
+//     showSnapshot(s)        stores the snapshot and redraws
+//     setLayer(l) (clamped to the snapshot's layers), setQuantity(q), setShowBias(bool),
+//     setColorLimit(l) (0 = automatic), clear()
+//     plot(), colorMap()     the QCustomPlot (export: savePng/savePdf) and its colour map
+//   LayerHeatmapPanel (canvas + control bar: run, layer, quantity, colour range, bias column)
+//     setRuns(labels)        run labels for the run combo (a SnapshotView: reports the chosen run)
+//     showSnapshot(s)        shown when s.run is the chosen run, otherwise ignored; the layer
+//                            combo follows the snapshot's layers
+//     setLayer(l), setQuantity(q), setShowBias(bool), setColorLimit(l): through the controls
+//     clear(), currentRun(), view()
 #include "views/DivergingColorScale.h"
 #include "views/Quantity.h"
 #include "views/SnapshotView.h"
@@ -35,37 +40,29 @@ class ColorLimitSpinBox;
 class QuantitySelector;
 class RunSelector;
 
-class LayerHeatmapView : public QWidget, public SnapshotView {
+// "layer 1: 784 → 128" (parameter layer `layer` of the snapshot).
+QString layerTitle(const Snapshot& snapshot, int layer);
+
+class LayerHeatmapView : public QWidget {
     Q_OBJECT
 public:
     explicit LayerHeatmapView(QWidget* parent = nullptr);
 
-    void setRuns(const QStringList& labels) override;
-    int currentRun() const;
-    void showSnapshot(const Snapshot& snapshot) override;
+    void showSnapshot(const Snapshot& snapshot);
     void setLayer(int layer);
-    int layer() const;
     void setQuantity(Quantity quantity);
-    Quantity quantity() const;
     void setShowBias(bool show);
     void setColorLimit(double limit);
-    void clear() override;
+    void clear();
 
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }
 
 private:
-    void buildControls();
     void buildPlot();
-    void syncLayerChoices(int layerCount);
     void redraw();
     void showMessage(const QString& message);
 
-    RunSelector* runs_ = nullptr;
-    QComboBox* layers_ = nullptr;
-    QuantitySelector* quantities_ = nullptr;
-    ColorLimitSpinBox* limit_ = nullptr;
-    QCheckBox* showBias_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* colorScale_ = nullptr;
@@ -75,6 +72,35 @@ private:
     QCPItemText* message_ = nullptr;
     DivergingColorScale scale_;
     std::optional<Snapshot> snapshot_;
+    int layer_ = 0;
+    Quantity quantity_ = Quantity::FirstMoment;
+    bool showBias_ = true;
+};
+
+class LayerHeatmapPanel : public QWidget, public SnapshotView {
+    Q_OBJECT
+public:
+    explicit LayerHeatmapPanel(QWidget* parent = nullptr);
+
+    void setRuns(const QStringList& labels) override;
+    int currentRun() const;
+    void showSnapshot(const Snapshot& snapshot) override;
+    void setLayer(int layer);
+    void setQuantity(Quantity quantity);
+    void setShowBias(bool show);
+    void setColorLimit(double limit);
+    void clear() override;
+    LayerHeatmapView* view() const { return view_; }
+
+private:
+    void syncLayerChoices(const Snapshot& snapshot);
+
+    RunSelector* runs_;
+    QComboBox* layers_;
+    QuantitySelector* quantities_;
+    ColorLimitSpinBox* limit_;
+    QCheckBox* showBias_;
+    LayerHeatmapView* view_;
 };
 
 }  // namespace ml
