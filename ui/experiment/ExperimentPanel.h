@@ -22,7 +22,6 @@ public:
     void setExperiment(const Experiment& experiment);
     Experiment experiment() const;  // throws InputError
     QString experimentName() const;
-    RunListEditor* runEditor() const { return runs_; }
 
 Q_SIGNALS:
     void nameChanged(const QString& name);

@@ -107,7 +107,6 @@ std::vector<RunSpec> RunListEditor::runs() const {
     return runs;
 }
 
-void RunListEditor::selectRun(int run) { list_->setCurrentRow(run); }
 
 void RunListEditor::storeCurrent() {
     if (!form_ || current_ < 0 || current_ >= static_cast<int>(runs_.size())) return;

@@ -26,7 +26,6 @@ public:
     // The runs with the form's current values; throws InputError naming the run and field.
     std::vector<RunSpec> runs() const;
     int currentRun() const { return current_; }
-    void selectRun(int run);
     HyperParameterForm* form() const { return form_; }
 
 public Q_SLOTS:

@@ -9,7 +9,6 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QSvgGenerator>
-#include <QWidget>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -37,16 +36,6 @@ Figure Figure::ofPlot(QCustomPlot* plot) {
             painter.setMode(QCPPainter::pmNoCaching);
         }
         plot->toPainter(&painter, size.width(), size.height());
-    });
-}
-
-Figure Figure::ofWidget(QWidget* widget) {
-    return Figure([widget](QCPPainter& painter, QSize size, bool) {
-        const QSize source = widget->size();
-        painter.save();
-        painter.scale(size.width() / double(std::max(1, source.width())), size.height() / double(std::max(1, source.height())));
-        widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
-        painter.restore();
     });
 }
 

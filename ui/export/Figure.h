@@ -1,6 +1,5 @@
 #pragma once
-// One exportable picture (a QCustomPlot, a view that paints itself into any QPainter, or any
-// widget) and the ONE way to write it as PNG, PDF or SVG. The file is rendered in memory first
+// One exportable picture (a QCustomPlot or a view that paints itself into any QPainter) and the ONE way to write it as PNG, PDF or SVG. The file is rendered in memory first
 // (QImage / QPdfWriter / QSvgGenerator on a QBuffer) and then written atomically, so a failed
 // export never leaves a half-written file. Size and resolution: see FigureOptions.h.
 #include "export/FigureOptions.h"
@@ -14,7 +13,6 @@
 class QCPPainter;
 class QCustomPlot;
 class QPainter;
-class QWidget;
 
 namespace ml {
 
@@ -27,7 +25,6 @@ public:
 
     explicit Figure(Painter painter) : painter_(std::move(painter)) {}
     static Figure ofPlot(QCustomPlot* plot);
-    static Figure ofWidget(QWidget* widget);
     static Figure ofRenderer(std::function<void(QPainter&, QSize)> render);
 
     QByteArray render(FigureFormat format, const FigureOptions& options) const;

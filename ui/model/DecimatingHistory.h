@@ -8,7 +8,7 @@
 //   DecimatingHistory(seriesCount, capacity)   capacity is rounded up to an even number >= 2
 //   append(step, values) -> Appended | Decimated (stored samples were thinned: redraw all)
 //                           | Skipped (not kept at the current stride)
-//   steps(), series(k), size(), stride(), capacity(), seriesCount()
+//   steps(), series(k), size(), stride(), capacity()
 // The policy alone, for other storage (NeuronInspector's snapshot archive):
 //   DecimationStride(capacity)  offer() -> keep the next sample?; after storing a kept one,
 //                               full(size) -> true: the stride has doubled, keep every second
@@ -63,7 +63,6 @@ public:
     const QVector<double>& steps() const { return steps_; }
     const QVector<double>& series(int k) const { return series_[static_cast<std::size_t>(k)]; }
     int size() const { return static_cast<int>(steps_.size()); }
-    int seriesCount() const { return static_cast<int>(series_.size()); }
     int capacity() const { return policy_.capacity(); }
     long stride() const { return policy_.stride(); }
 

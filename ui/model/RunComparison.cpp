@@ -33,7 +33,6 @@ void RunComparison::begin(const Experiment& experiment, const TrainingPlan& plan
     source_.clear();
     history_.reset(plan.labels, plan.stepsPerEpoch);
     summary_.reset(plan.labels, optimizersOf(experiment));
-    Q_EMIT runsChanged();
     Q_EMIT changed();
 }
 
@@ -65,7 +64,6 @@ void RunComparison::showFolder(const RunFolder& folder) {
         addMetrics(metrics);
         summary_.finishRun(static_cast<int>(i), folder.runs[i].result);
     }
-    Q_EMIT runsChanged();
     Q_EMIT changed();
 }
 
@@ -73,7 +71,6 @@ void RunComparison::clear() {
     source_.clear();
     history_.reset({}, 0);
     summary_.reset({}, {});
-    Q_EMIT runsChanged();
     Q_EMIT changed();
 }
 

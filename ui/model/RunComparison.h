@@ -36,8 +36,7 @@ public:
     QByteArray summaryCsv() const;
 
 Q_SIGNALS:
-    void changed();       // new data: views refresh
-    void runsChanged();   // a new set of runs (labels)
+    void changed();  // new data: views refresh
 
 private:
     MetricsHistory history_;

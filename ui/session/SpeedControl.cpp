@@ -39,11 +39,6 @@ double SpeedControl::stepsPerSecond() const {
     return std::round(std::pow(10.0, slider_->value() / double(kTicksPerDecade)));
 }
 
-void SpeedControl::setStepsPerSecond(double stepsPerSecond) {
-    if (stepsPerSecond <= 0.0) slider_->setValue(kUnlimited);
-    else slider_->setValue(static_cast<int>(std::lround(std::log10(stepsPerSecond) * kTicksPerDecade)));
-}
-
 void SpeedControl::showSpeed() {
     const double speed = stepsPerSecond();
     label_->setText(speed <= 0.0 ? tr("max") : tr("%1 steps/s").arg(speed));

@@ -13,7 +13,6 @@ class SpeedControl : public QWidget {
 public:
     explicit SpeedControl(QWidget* parent = nullptr);
     double stepsPerSecond() const;
-    void setStepsPerSecond(double stepsPerSecond);  // 0 = unlimited
 
 Q_SIGNALS:
     void speedChanged(double stepsPerSecond);

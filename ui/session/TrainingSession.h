@@ -1,7 +1,6 @@
 #pragma once
 // The GUI side of training: owns the training thread and its TrainingWorker, the RunControl of
-// the current training, and the TrainingFeed mailbox it empties every deliveryInterval (33 ms by
-// default) on a GUI timer. Emits what arrived as batches:
+// the current training, and the TrainingFeed mailbox it empties every 33 ms on a GUI timer. Emits what arrived as batches:
 //   metricsArrived   every StepMetrics since the last delivery (full resolution)
 //   snapshotsArrived the latest snapshot of each run that produced one (coalesced, latest wins)
 // Controls (pause, single step, stop, speed) only flip RunControl's thread-safe flags, so the GUI
@@ -39,9 +38,6 @@ public:
     SessionState state() const { return state_; }
     bool isBusy() const { return state_ == SessionState::Running || state_ == SessionState::Paused ||
                                  state_ == SessionState::Stopping; }
-    double maxStepsPerSecond() const { return maxStepsPerSecond_; }
-    void setDeliveryInterval(int milliseconds) { timer_.setInterval(milliseconds); }
-    int deliveryInterval() const { return timer_.interval(); }
     const QThread* trainingThread() const { return &thread_; }
 
     // Starts training `experiment` (validated by the caller). Refused (false) while busy.

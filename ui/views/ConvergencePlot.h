@@ -40,7 +40,6 @@ public:
     void setHistory(const MetricsHistory* history);
     void setTitle(const QString& title);
     void setXAxis(XAxis axis);
-    XAxis xAxis() const { return xAxis_; }
     void setLogScale(bool logarithmic);
     bool logScale() const { return logScale_; }
     void setSmoothing(double weight);  // 0 (raw) .. 0.99

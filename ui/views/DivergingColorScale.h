@@ -28,7 +28,6 @@ namespace ml {
 class DivergingColorScale {
 public:
     void setFixedLimit(double limit) { fixedLimit_ = limit; }
-    double fixedLimit() const { return fixedLimit_; }
     bool isFixed() const { return fixedLimit_ > 0.0; }
     void fitTo(const Matrix& values);
     void fitToMaximum(double maxAbs);  // automatic mode: limit = maxAbs (1 when it is 0 or not finite)

@@ -183,7 +183,6 @@ LayerHeatmapPanel::LayerHeatmapPanel(QWidget* parent)
 }
 
 void LayerHeatmapPanel::setRuns(const QStringList& labels) { runs_->setRuns(labels); }
-int LayerHeatmapPanel::currentRun() const { return runs_->currentRun(); }
 
 void LayerHeatmapPanel::showSnapshot(const Snapshot& snapshot) {
     if (snapshot.run != runs_->currentRun()) return;

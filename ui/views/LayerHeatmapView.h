@@ -16,7 +16,7 @@
 //     showSnapshot(s)        shown when s.run is the chosen run, otherwise ignored; the layer
 //                            combo follows the snapshot's layers
 //     setLayer(l), setQuantity(q), setShowBias(bool), setColorLimit(l): through the controls
-//     clear(), currentRun(), view()
+//     clear(), view()
 #include "views/DivergingColorScale.h"
 #include "views/Quantity.h"
 #include "views/SnapshotView.h"
@@ -83,7 +83,6 @@ public:
     explicit LayerHeatmapPanel(QWidget* parent = nullptr);
 
     void setRuns(const QStringList& labels) override;
-    int currentRun() const;
     void showSnapshot(const Snapshot& snapshot) override;
     void setLayer(int layer);
     void setQuantity(Quantity quantity);

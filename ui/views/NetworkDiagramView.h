@@ -11,7 +11,7 @@
 //
 // Public API of NetworkDiagramView (the canvas)
 //   showSnapshot(s)          stores the snapshot and repaints
-//   setQuantity(q) / quantity()
+//   setQuantity(q)
 //   setColorLimit(l)         l > 0 fixes the colour range to ±l, 0 = automatic (max|value|)
 //   clear()                  forgets the snapshot and the selection
 //   render(painter, size)    paints the diagram (title, connections, neurons, legend) into any
@@ -79,7 +79,6 @@ public:
 
     void showSnapshot(const Snapshot& snapshot);
     void setQuantity(Quantity quantity);
-    Quantity quantity() const { return quantity_; }
     void setColorLimit(double limit);
     void clear();
     bool hasSnapshot() const { return snapshot_.has_value(); }

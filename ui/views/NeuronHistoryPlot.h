@@ -15,7 +15,7 @@
 //   showNeuron(layer, neuron, snapshots)  replots from the snapshots (oldest first) that have
 //                            the neuron; returns the one the connections were chosen at (or null)
 //   append(s)                adds a later snapshot's point (after showNeuron chose connections)
-//   setHistoryCapacity(n) (used by the next showNeuron), historyCapacity(), historySize(),
+//   setHistoryCapacity(n) (used by the next showNeuron), historySize(),
 //   plottedConnections() (columns, bias = inputs)
 #include "model/DecimatingHistory.h"
 #include "train/Snapshot.h"
@@ -40,7 +40,6 @@ public:
     void append(const Snapshot& snapshot);
 
     void setHistoryCapacity(int capacity) { capacity_ = capacity; }
-    int historyCapacity() const { return capacity_; }
     int historySize() const { return history_.size(); }
     const std::vector<int>& plottedConnections() const { return connections_; }
 
