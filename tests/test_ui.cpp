@@ -4,6 +4,7 @@
 #include "AppSettings.h"
 #include "views/ConvergencePlot.h"
 #include "experiment/ExperimentPanel.h"
+#include "experiment/SeedSpinBox.h"
 #include "export/ExportCommand.h"
 #include "export/Figure.h"
 #include "session/FolderSnapshots.h"
@@ -32,6 +33,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include <limits>
 #include <map>
 #include <random>
 
@@ -239,6 +241,35 @@ private Q_SLOTS:
         QCOMPARE(experiment.network.sizesText(), std::string("1-2-2-1"));
         QVERIFY(window.windowTitle().startsWith(QString::fromUtf8("Momentum Lab — ")));
         QVERIFY(window.trainingActions()->start()->isEnabled());
+    }
+
+    // QSpinBox is int-only: a large seed must reach the experiment unchanged (the CLI trains with it).
+    void panelKeepsA64BitSeed() {
+        ExperimentPanel panel;
+        Experiment experiment = sineExperiment(10);
+        for (const std::uint64_t seed : {std::uint64_t(1) << 40, std::numeric_limits<std::uint64_t>::max(), std::uint64_t(0)}) {
+            experiment.seed = seed;
+            panel.setExperiment(experiment);
+            QCOMPARE(panel.experiment().seed, seed);
+        }
+        // Typed: digits up to 2^64 - 1 are accepted, one more or a letter is refused as typed.
+        auto* box = panel.findChild<SeedSpinBox*>();
+        QVERIFY(box);
+        box->findChild<QLineEdit*>()->clear();
+        QTest::keyClicks(box, "18446744073709551615");
+        QCOMPARE(panel.experiment().seed, std::numeric_limits<std::uint64_t>::max());
+        QString tooLarge = "18446744073709551616", letters = "12a";
+        int position = 0;
+        QCOMPARE(box->validate(tooLarge, position), QValidator::Invalid);
+        QCOMPARE(box->validate(letters, position), QValidator::Invalid);
+        // The arrows step without wrapping around.
+        box->stepBy(1);
+        QCOMPARE(box->value(), std::numeric_limits<std::uint64_t>::max());
+        box->setValue(1);
+        box->stepBy(-3);
+        QCOMPARE(box->value(), std::uint64_t(0));
+        box->stepBy(5);
+        QCOMPARE(panel.experiment().seed, std::uint64_t(5));
     }
 
     void historyDecimationKeepsMemoryBounded() {

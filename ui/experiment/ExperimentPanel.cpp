@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "experiment/RunListEditor.h"
+#include "experiment/SeedSpinBox.h"
 #include "data/DataRegistry.h"
 
 #include <QComboBox>
@@ -38,7 +39,7 @@ QSpinBox* countBox(int minimum, const QString& special, QWidget* parent) {
 ExperimentPanel::ExperimentPanel(QWidget* parent)
     : QWidget(parent), presets_(new QComboBox(this)), name_(new QLineEdit(this)), network_(new QLineEdit(this)),
       activation_(comboOf(activationNames(), this)), loss_(comboOf(lossNames(), this)),
-      data_(comboOf(knownDataSpecs(), this)), seed_(countBox(0, QString(), this)),
+      data_(comboOf(knownDataSpecs(), this)), seed_(new SeedSpinBox(this)),
       batch_(countBox(0, tr("full batch"), this)), length_(countBox(1, QString(), this)),
       lengthUnit_(new QComboBox(this)), evalEvery_(countBox(0, tr("each epoch"), this)),
       runs_(new RunListEditor(this)) {
@@ -101,7 +102,7 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     activation_->setCurrentText(QString::fromStdString(toString(experiment.network.activation)));
     loss_->setCurrentText(QString::fromStdString(toString(experiment.network.loss)));
     data_->setCurrentText(QString::fromStdString(experiment.data));
-    seed_->setValue(static_cast<int>(std::min<std::uint64_t>(experiment.seed, std::numeric_limits<int>::max())));
+    seed_->setValue(experiment.seed);
     batch_->setValue(static_cast<int>(experiment.batchSize));
     const bool epochs = experiment.epochs > 0;
     length_->setValue(static_cast<int>(epochs ? experiment.epochs : experiment.steps));
@@ -122,7 +123,7 @@ Experiment ExperimentPanel::experiment() const {
     experiment.network.loss = lossFromString(loss_->currentText().toStdString());
     experiment.data = data_->currentText().trimmed().toStdString();
     if (experiment.data.empty()) throw InputError("Data: choose a data set");
-    experiment.seed = static_cast<std::uint64_t>(seed_->value());
+    experiment.seed = seed_->value();
     experiment.batchSize = batch_->value();
     (lengthUnit_->currentIndex() == 1 ? experiment.epochs : experiment.steps) = length_->value();
     experiment.evalEvery = evalEvery_->value();

@@ -13,6 +13,7 @@ class QSpinBox;
 namespace ml {
 
 class RunListEditor;
+class SeedSpinBox;
 
 class ExperimentPanel : public QWidget {
     Q_OBJECT
@@ -35,7 +36,7 @@ private:
     QComboBox* activation_;
     QComboBox* loss_;
     QComboBox* data_;
-    QSpinBox* seed_;
+    SeedSpinBox* seed_;
     QSpinBox* batch_;
     QSpinBox* length_;
     QComboBox* lengthUnit_;
