@@ -6,6 +6,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "experiment/SeedSpinBox.h"
 #include "export/ExportCommand.h"
+#include "export/ReportWriter.h"
 #include "export/Figure.h"
 #include "session/FolderSnapshots.h"
 #include "experiment/HyperParameterForm.h"
@@ -424,6 +425,26 @@ private Q_SLOTS:
         QCOMPARE(runExportCommand({dir.filePath("no-such-run"), "--out", out}), 2);
         QCOMPARE(runExportCommand({run}), 2);                                   // no --out
         QCOMPARE(runExportCommand({run, "--out", out, "--dpi", "zero"}), 2);
+    }
+
+    // The CSV export and the report name a run's CSV alike: after the run's folder in a CLI run folder.
+    void runCsvNamesFollowTheRunFolder() {
+        const std::string label = "momentum 0.9 (β)";
+        RunComparison runs;
+        TrainingPlan plan;
+        plan.labels = {label, "adam"};
+        plan.stepsPerEpoch = 10;
+        runs.begin(sineExperiment(10), plan);
+        QTemporaryDir dir;
+        const QString runFolder = runFolderPath(dir.path(), label, 2);
+        QCOMPARE(runs.metricsCsvFileName(0), QFileInfo(runFolder).fileName() + ".csv");
+        QCOMPARE(runs.metricsCsvFileName(0), QString::fromUtf8("momentum 0.9 (β).csv"));
+        const QStringList written = ReportWriter(runs, {}, FigureOptions()).write(dir.path());
+        QVERIFY2(written.contains("runs/" + runs.metricsCsvFileName(0)), qPrintable(written.join(", ")));
+        QVERIFY(written.contains("runs/adam.csv"));
+        QFile index(QDir(dir.path()).filePath("index.html"));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(index.readAll()).contains("href=\"runs/" + runs.metricsCsvFileName(0) + "\""));
     }
 
     void invalidHyperParameterIsRefusedNamingTheField() {

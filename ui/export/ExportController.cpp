@@ -78,7 +78,7 @@ void ExportController::exportRunData() {
     run(directory, [&] {
         const QDir dir(directory);
         for (int r = 0; r < runs_.history().runCount(); ++r)
-            writeFileAtomically(dir.filePath(QString::fromStdString(runs_.history().label(r)) + ".csv"), runs_.metricsCsv(r));
+            writeFileAtomically(dir.filePath(runs_.metricsCsvFileName(r)), runs_.metricsCsv(r));
         writeFileAtomically(dir.filePath("summary.csv"), runs_.summaryCsv());
     });
 }

@@ -15,13 +15,6 @@ namespace {
 
 QString escaped(const QString& text) { return text.toHtmlEscaped(); }
 
-QString safeFileName(const std::string& label) {
-    QString name = QString::fromStdString(label);
-    for (QChar& c : name)
-        if (!c.isLetterOrNumber() && c != '-' && c != '_' && c != '.') c = '_';
-    return name.isEmpty() ? QStringLiteral("run") : name;
-}
-
 }  // namespace
 
 ReportWriter::ReportWriter(const RunComparison& runs, std::vector<NamedFigure> figures, FigureOptions options)
@@ -46,7 +39,7 @@ QStringList ReportWriter::write(const QString& directory) const {
     }
     const MetricsHistory& history = runs_.history();
     for (int run = 0; run < history.runCount(); ++run)
-        save("runs/" + safeFileName(history.label(run)) + ".csv", runs_.metricsCsv(run));
+        save("runs/" + runs_.metricsCsvFileName(run), runs_.metricsCsv(run));
     save("summary.csv", runs_.summaryCsv());
     save("experiment.json", QJsonDocument(toJson(runs_.experiment())).toJson(QJsonDocument::Indented));
     save("index.html", indexHtml(stems));
@@ -83,7 +76,7 @@ QByteArray ReportWriter::indexHtml(const QStringList& figureStems) const {
     }
     html += "</table>\n<p>Data: <a href=\"summary.csv\">summary.csv</a>";
     for (int run = 0; run < runs_.history().runCount(); ++run) {
-        const QString file = "runs/" + safeFileName(runs_.history().label(run)) + ".csv";
+        const QString file = "runs/" + runs_.metricsCsvFileName(run);
         html += ", <a href=\"" + file + "\">" + escaped(file) + "</a>";
     }
     html += "</p>\n";

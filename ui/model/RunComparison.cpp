@@ -85,6 +85,10 @@ QByteArray RunComparison::metricsCsv(int run) const {
     return csv;
 }
 
+QString RunComparison::metricsCsvFileName(int run) const {
+    return QString::fromStdString(history_.label(run)) + QStringLiteral(".csv");
+}
+
 QByteArray RunComparison::summaryCsv() const {
     QByteArray csv = summaryHeader();
     for (int run = 0; run < summary_.rowCount(); ++run) csv += summaryRow(summary_.result(run));

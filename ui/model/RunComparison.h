@@ -33,6 +33,9 @@ public:
 
     // CSV of one run (metrics.csv columns) and of the summary (summary.csv columns).
     QByteArray metricsCsv(int run) const;
+    // The one name every export gives that CSV: "<label>.csv", the label being what names the
+    // run's folder in a CLI run folder (runFolderPath).
+    QString metricsCsvFileName(int run) const;
     QByteArray summaryCsv() const;
 
 Q_SIGNALS:
