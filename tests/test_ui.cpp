@@ -2,25 +2,25 @@
 // latest snapshots and stops cleanly, controls change its state, no thread outlives its owner,
 // the convergence history stays bounded, exports are valid files, run folders open.
 #include "AppSettings.h"
-#include "views/ConvergencePlot.h"
+#include "data/DataRegistry.h"
 #include "experiment/ExperimentPanel.h"
+#include "experiment/HyperParameterForm.h"
 #include "experiment/SeedSpinBox.h"
 #include "export/ExportCommand.h"
-#include "export/ReportWriter.h"
 #include "export/Figure.h"
-#include "session/FolderSnapshots.h"
-#include "experiment/HyperParameterForm.h"
+#include "export/ReportWriter.h"
 #include "InputError.h"
 #include "MainWindow.h"
 #include "model/MetricsHistory.h"
 #include "model/RunComparison.h"
+#include "optim/OptimizerCatalog.h"
+#include "session/FolderSnapshots.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingFeed.h"
 #include "session/TrainingSession.h"
-#include "data/DataRegistry.h"
-#include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolder.h"
+#include "views/ConvergencePlot.h"
 
 #include <QAction>
 #include <qcustomplot.h>

@@ -1,16 +1,16 @@
 // The three network views and what they share: quantity extraction from a snapshot, the diverging
 // colour scale, the diagram's hit-testing (click, tooltip), the inspector's bounded history and
 // connection choice, the heat-map's cells (and its redraw time for 784-128-10).
+#include "data/DataRegistry.h"
 #include "model/DecimatingHistory.h"
+#include "optim/OptimizerCatalog.h"
 #include "session/SnapshotRouter.h"
+#include "train/LockstepTrainer.h"
 #include "views/DivergingColorScale.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
-#include "data/DataRegistry.h"
-#include "optim/OptimizerCatalog.h"
-#include "train/LockstepTrainer.h"
 
 #include <QImage>
 #include <QPainter>

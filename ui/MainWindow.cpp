@@ -1,21 +1,21 @@
 #include "MainWindow.h"
 
 #include "AppSettings.h"
-#include "views/ConvergencePlot.h"
 #include "experiment/ExperimentPanel.h"
 #include "export/ExportController.h"
-#include "session/FolderSnapshots.h"
 #include "InputError.h"
-#include "views/LayerHeatmapView.h"
-#include "views/NetworkDiagramView.h"
-#include "views/NeuronInspector.h"
-#include "session/ProgressIndicator.h"
 #include "model/RunComparison.h"
+#include "session/FolderSnapshots.h"
+#include "session/ProgressIndicator.h"
 #include "session/SpeedControl.h"
-#include "views/SummaryPanel.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"
 #include "train/RunFolder.h"
+#include "views/ConvergencePlot.h"
+#include "views/LayerHeatmapView.h"
+#include "views/NetworkDiagramView.h"
+#include "views/NeuronInspector.h"
+#include "views/SummaryPanel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,9 +1,9 @@
 #include "experiment/ExperimentPanel.h"
 
-#include "InputError.h"
+#include "data/DataRegistry.h"
 #include "experiment/RunListEditor.h"
 #include "experiment/SeedSpinBox.h"
-#include "data/DataRegistry.h"
+#include "InputError.h"
 
 #include <QComboBox>
 #include <QFormLayout>

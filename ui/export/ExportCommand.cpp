@@ -1,12 +1,12 @@
 #include "export/ExportCommand.h"
 
-#include "views/ConvergencePlot.h"
-#include "session/FolderSnapshots.h"
-#include "InputError.h"
-#include "views/NetworkDiagramView.h"
 #include "export/ReportWriter.h"
+#include "InputError.h"
 #include "model/RunComparison.h"
+#include "session/FolderSnapshots.h"
 #include "train/RunFolder.h"
+#include "views/ConvergencePlot.h"
+#include "views/NetworkDiagramView.h"
 
 #include <QDir>
 #include <QTextStream>

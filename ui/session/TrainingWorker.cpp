@@ -1,7 +1,7 @@
 #include "session/TrainingWorker.h"
 
-#include "InputError.h"
 #include "data/DataRegistry.h"
+#include "InputError.h"
 #include "train/LockstepTrainer.h"
 
 #include <exception>
