@@ -18,6 +18,10 @@
 #include "session/TrainingActions.h"
 #include "session/TrainingFeed.h"
 #include "session/TrainingSession.h"
+#include "views/LayerHeatmapView.h"
+#include "views/NetworkDiagramView.h"
+#include "views/NeuronInspector.h"
+#include "views/ViewControls.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolder.h"
 #include "views/ConvergencePlot.h"
@@ -445,6 +449,35 @@ private Q_SLOTS:
         QFile index(QDir(dir.path()).filePath("index.html"));
         QVERIFY(index.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(index.readAll()).contains("href=\"runs/" + runs.metricsCsvFileName(0) + "\""));
+    }
+
+    // MainWindow's router: a view that switches run shows that run's latest snapshot at once, the
+    // inspector follows the diagram's run, and a new training clears every view.
+    void snapshotViewsFollowTheirRunAndStartOver() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("run"));
+        MainWindow window;
+        window.openRunFolder(dir.filePath("run"));
+        auto* diagram = window.findChild<NetworkDiagramPanel*>();
+        auto* heatmap = window.findChild<LayerHeatmapPanel*>();
+        auto* inspector = window.findChild<NeuronInspector*>();
+        QVERIFY(diagram && heatmap && inspector);
+        QVERIFY(diagram->view()->hasSnapshot());
+        QCOMPARE(inspector->archive().size(), 1);  // run 0's final weights
+        QCOMPARE(inspector->archive().snapshots().back().label, std::string("sgd"));
+
+        diagram->findChild<RunSelector*>()->setCurrentIndex(1);
+        QVERIFY(diagram->view()->hasSnapshot());  // cleared by the switch, refilled by the router
+        QCOMPARE(inspector->run(), 1);
+        QCOMPARE(inspector->archive().size(), 1);
+        QCOMPARE(inspector->archive().snapshots().back().label, std::string("adam"));
+        heatmap->findChild<RunSelector*>()->setCurrentIndex(1);
+        QVERIFY(!heatmap->view()->colorMap()->data()->isEmpty());
+
+        window.trainingActions()->step()->trigger();  // snapshots of the new training arrive later, on the GUI timer
+        QVERIFY(!diagram->view()->hasSnapshot());
+        QVERIFY(heatmap->view()->colorMap()->data()->isEmpty());
+        QCOMPARE(inspector->archive().size(), 0);
     }
 
     void invalidHyperParameterIsRefusedNamingTheField() {
