@@ -4,8 +4,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
-#include <QLabel>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -156,20 +154,9 @@ LayerHeatmapPanel::LayerHeatmapPanel(QWidget* parent)
       view_(new LayerHeatmapView(this)) {
     layers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     showBias_->setChecked(true);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Run"), this));
-    bar->addWidget(runs_);
-    bar->addWidget(new QLabel(tr("Layer"), this));
-    bar->addWidget(layers_);
-    bar->addWidget(new QLabel(tr("Colour"), this));
-    bar->addWidget(quantities_);
-    bar->addWidget(limit_);
-    bar->addWidget(showBias_);
-    bar->addStretch();
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(view_, 1);
+    layOutPanel(this,
+                {{tr("Run"), runs_}, {tr("Layer"), layers_}, {tr("Colour"), quantities_}, {QString(), limit_}, {QString(), showBias_}},
+                view_);
 
     view_->setQuantity(quantities_->quantity());
     connect(runs_, &RunSelector::runChanged, this, [this](int run) {

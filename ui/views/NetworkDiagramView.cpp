@@ -2,13 +2,10 @@
 
 #include "views/ViewControls.h"
 
-#include <QHBoxLayout>
 #include <QHelpEvent>
-#include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -375,17 +372,7 @@ NetworkDiagramPanel::NetworkDiagramPanel(QWidget* parent)
       quantities_(new QuantitySelector(this)),
       limit_(new ColorLimitSpinBox(this)),
       view_(new NetworkDiagramView(this)) {
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Run"), this));
-    bar->addWidget(runs_);
-    bar->addWidget(new QLabel(tr("Colour"), this));
-    bar->addWidget(quantities_);
-    bar->addWidget(limit_);
-    bar->addStretch();
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(view_, 1);
+    layOutPanel(this, {{tr("Run"), runs_}, {tr("Colour"), quantities_}, {QString(), limit_}}, view_);
 
     view_->setQuantity(quantities_->quantity());
     connect(quantities_, &QuantitySelector::quantityChanged, view_, &NetworkDiagramView::setQuantity);

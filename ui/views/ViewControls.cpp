@@ -1,5 +1,9 @@
 #include "views/ViewControls.h"
 
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
 namespace ml {
 
 RunSelector::RunSelector(QWidget* parent) : QComboBox(parent) {
@@ -41,6 +45,19 @@ ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
     setValue(0.0);
     setToolTip(tr("Colour range: auto = symmetric ±max|value| of what is shown; a number fixes it"));
     connect(this, &QDoubleSpinBox::valueChanged, this, &ColorLimitSpinBox::limitChanged);
+}
+
+void layOutPanel(QWidget* panel, const std::vector<LabelledControl>& controls, QWidget* canvas) {
+    auto* bar = new QHBoxLayout;
+    for (const LabelledControl& item : controls) {
+        if (!item.label.isEmpty()) bar->addWidget(new QLabel(item.label, panel));
+        bar->addWidget(item.control);
+    }
+    bar->addStretch();
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(canvas, 1);
 }
 
 }  // namespace ml

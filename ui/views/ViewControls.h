@@ -10,6 +10,8 @@
 //                          signal quantityChanged(ml::Quantity)
 //   ColorLimitSpinBox      "±" spin box: 0 shows "auto" (symmetric max|value|), > 0 fixes the
 //                          colour range; limit(), signal limitChanged(double)
+//   layOutPanel(panel, controls, canvas)  a panel's look: one bar of controls (each after its
+//                          label, if it has one) over the canvas, which takes the remaining space
 #include "views/Quantity.h"
 
 #include <QComboBox>
@@ -17,6 +19,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <vector>
 
 namespace ml {
 
@@ -51,5 +54,11 @@ public:
 Q_SIGNALS:
     void limitChanged(double limit);
 };
+
+struct LabelledControl {
+    QString label;  // empty: no label
+    QWidget* control;
+};
+void layOutPanel(QWidget* panel, const std::vector<LabelledControl>& controls, QWidget* canvas);
 
 }  // namespace ml
