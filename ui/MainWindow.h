@@ -25,7 +25,6 @@ class SpeedControl;
 class SummaryPanel;
 class TrainingActions;
 class TrainingSession;
-struct RunFolder;
 struct TrainingPlan;
 
 class MainWindow : public QMainWindow {

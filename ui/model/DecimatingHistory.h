@@ -9,7 +9,7 @@
 //   append(step, values) -> Appended | Decimated (stored samples were thinned: redraw all)
 //                           | Skipped (not kept at the current stride)
 //   steps(), series(k), size(), stride(), capacity()
-// The policy alone, for other storage (NeuronInspector's snapshot archive):
+// The policy alone, for other storage (SnapshotArchive, the neuron inspector's):
 //   DecimationStride(capacity)  offer() -> keep the next sample?; after storing a kept one,
 //                               full(size) -> true: the stride has doubled, keep every second
 //                               stored sample (keepEverySecond(container)).
