@@ -1,6 +1,6 @@
 // momentum-lab-cli: the headless front end (see `momentum-lab-cli --help`). The core's commands,
 // plus `export`, which renders plots with the desktop app's widgets (the ui library).
-#include "ExportCommand.h"
+#include "export/ExportCommand.h"
 #include "cli/Cli.h"
 
 #include <QApplication>

@@ -2,24 +2,31 @@
 // latest snapshots and stops cleanly, controls change its state, no thread outlives its owner,
 // the convergence history stays bounded, exports are valid files, run folders open.
 #include "AppSettings.h"
-#include "ConvergencePlot.h"
-#include "ExperimentPanel.h"
-#include "ExportCommand.h"
-#include "Figure.h"
-#include "FolderSnapshots.h"
-#include "HyperParameterForm.h"
+#include "data/DataRegistry.h"
+#include "experiment/ExperimentPanel.h"
+#include "experiment/HyperParameterForm.h"
+#include "experiment/SeedSpinBox.h"
+#include "export/ExportCommand.h"
+#include "export/Figure.h"
+#include "export/ReportWriter.h"
 #include "InputError.h"
 #include "MainWindow.h"
-#include "MetricsHistory.h"
-#include "RunComparison.h"
-#include "TrainingActions.h"
-#include "TrainingFeed.h"
-#include "TrainingSession.h"
-#include "data/DataRegistry.h"
+#include "model/MetricsHistory.h"
+#include "model/RunComparison.h"
 #include "optim/OptimizerCatalog.h"
+#include "session/FolderSnapshots.h"
+#include "session/TrainingActions.h"
+#include "session/TrainingFeed.h"
+#include "session/TrainingSession.h"
+#include "views/LayerHeatmapView.h"
+#include "views/NetworkDiagramView.h"
+#include "views/NeuronInspector.h"
+#include "views/ViewControls.h"
 #include "train/LockstepTrainer.h"
+#include "train/RunFolderLayout.h"
 #include "train/RunFolderReader.h"
 #include "train/RunFolderWriter.h"
+#include "views/ConvergencePlot.h"
 
 #include <QAction>
 #include <qcustomplot.h>
@@ -33,6 +40,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include <limits>
 #include <map>
 #include <random>
 
@@ -242,6 +250,35 @@ private Q_SLOTS:
         QVERIFY(window.trainingActions()->start()->isEnabled());
     }
 
+    // QSpinBox is int-only: a large seed must reach the experiment unchanged (the CLI trains with it).
+    void panelKeepsA64BitSeed() {
+        ExperimentPanel panel;
+        Experiment experiment = sineExperiment(10);
+        for (const std::uint64_t seed : {std::uint64_t(1) << 40, std::numeric_limits<std::uint64_t>::max(), std::uint64_t(0)}) {
+            experiment.seed = seed;
+            panel.setExperiment(experiment);
+            QCOMPARE(panel.experiment().seed, seed);
+        }
+        // Typed: digits up to 2^64 - 1 are accepted, one more or a letter is refused as typed.
+        auto* box = panel.findChild<SeedSpinBox*>();
+        QVERIFY(box);
+        box->findChild<QLineEdit*>()->clear();
+        QTest::keyClicks(box, "18446744073709551615");
+        QCOMPARE(panel.experiment().seed, std::numeric_limits<std::uint64_t>::max());
+        QString tooLarge = "18446744073709551616", letters = "12a";
+        int position = 0;
+        QCOMPARE(box->validate(tooLarge, position), QValidator::Invalid);
+        QCOMPARE(box->validate(letters, position), QValidator::Invalid);
+        // The arrows step without wrapping around.
+        box->stepBy(1);
+        QCOMPARE(box->value(), std::numeric_limits<std::uint64_t>::max());
+        box->setValue(1);
+        box->stepBy(-3);
+        QCOMPARE(box->value(), std::uint64_t(0));
+        box->stepBy(5);
+        QCOMPARE(panel.experiment().seed, std::uint64_t(5));
+    }
+
     void historyDecimationKeepsMemoryBounded() {
         const int capacity = 1000;
         MetricsHistory history(capacity);
@@ -394,6 +431,55 @@ private Q_SLOTS:
         QCOMPARE(runExportCommand({dir.filePath("no-such-run"), "--out", out}), 2);
         QCOMPARE(runExportCommand({run}), 2);                                   // no --out
         QCOMPARE(runExportCommand({run, "--out", out, "--dpi", "zero"}), 2);
+    }
+
+    // The CSV export and the report name a run's CSV alike: after the run's folder in a CLI run folder.
+    void runCsvNamesFollowTheRunFolder() {
+        const std::string label = "momentum 0.9 (β)";
+        RunComparison runs;
+        TrainingPlan plan;
+        plan.labels = {label, "adam"};
+        plan.stepsPerEpoch = 10;
+        runs.begin(sineExperiment(10), plan);
+        QTemporaryDir dir;
+        const QString runFolder = RunFolderLayout(dir.path(), {label, "adam"}).runDirectory(0);
+        QCOMPARE(runs.metricsCsvFileName(0), QFileInfo(runFolder).fileName() + ".csv");
+        QCOMPARE(runs.metricsCsvFileName(0), QString::fromUtf8("momentum 0.9 (β).csv"));
+        const QStringList written = ReportWriter(runs, {}, FigureOptions()).write(dir.path());
+        QVERIFY2(written.contains("runs/" + runs.metricsCsvFileName(0)), qPrintable(written.join(", ")));
+        QVERIFY(written.contains("runs/adam.csv"));
+        QFile index(QDir(dir.path()).filePath("index.html"));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(index.readAll()).contains("href=\"runs/" + runs.metricsCsvFileName(0) + "\""));
+    }
+
+    // MainWindow's router: a view that switches run shows that run's latest snapshot at once, the
+    // inspector follows the diagram's run, and a new training clears every view.
+    void snapshotViewsFollowTheirRunAndStartOver() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("run"));
+        MainWindow window;
+        window.openRunFolder(dir.filePath("run"));
+        auto* diagram = window.findChild<NetworkDiagramPanel*>();
+        auto* heatmap = window.findChild<LayerHeatmapPanel*>();
+        auto* inspector = window.findChild<NeuronInspector*>();
+        QVERIFY(diagram && heatmap && inspector);
+        QVERIFY(diagram->view()->hasSnapshot());
+        QCOMPARE(inspector->archive().size(), 1);  // run 0's final weights
+        QCOMPARE(inspector->archive().snapshots().back().label, std::string("sgd"));
+
+        diagram->findChild<RunSelector*>()->setCurrentIndex(1);
+        QVERIFY(diagram->view()->hasSnapshot());  // cleared by the switch, refilled by the router
+        QCOMPARE(inspector->run(), 1);
+        QCOMPARE(inspector->archive().size(), 1);
+        QCOMPARE(inspector->archive().snapshots().back().label, std::string("adam"));
+        heatmap->findChild<RunSelector*>()->setCurrentIndex(1);
+        QVERIFY(!heatmap->view()->colorMap()->data()->isEmpty());
+
+        window.trainingActions()->step()->trigger();  // snapshots of the new training arrive later, on the GUI timer
+        QVERIFY(!diagram->view()->hasSnapshot());
+        QVERIFY(heatmap->view()->colorMap()->data()->isEmpty());
+        QCOMPARE(inspector->archive().size(), 0);
     }
 
     void invalidHyperParameterIsRefusedNamingTheField() {

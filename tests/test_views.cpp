@@ -1,15 +1,16 @@
 // The three network views and what they share: quantity extraction from a snapshot, the diverging
 // colour scale, the diagram's hit-testing (click, tooltip), the inspector's bounded history and
 // connection choice, the heat-map's cells (and its redraw time for 784-128-10).
-#include "DecimatingHistory.h"
-#include "DivergingColorScale.h"
-#include "LayerHeatmapView.h"
-#include "NetworkDiagramView.h"
-#include "NeuronInspector.h"
-#include "Quantity.h"
 #include "data/DataRegistry.h"
+#include "model/DecimatingHistory.h"
 #include "optim/OptimizerCatalog.h"
+#include "session/SnapshotRouter.h"
 #include "train/LockstepTrainer.h"
+#include "views/DivergingColorScale.h"
+#include "views/LayerHeatmapView.h"
+#include "views/NetworkDiagramView.h"
+#include "views/NeuronInspector.h"
+#include "views/Quantity.h"
 
 #include <QImage>
 #include <QPainter>
@@ -130,6 +131,24 @@ void saveShot(QWidget& widget, const QString& name) {
     if (!directory.isEmpty()) widget.grab().save(directory + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
+// A SnapshotView that records what it is given; chooseRun() acts like a user picking a run.
+class RecordingView : public SnapshotView {
+public:
+    explicit RecordingView(bool everySnapshot) : every_(everySnapshot) {}
+    void setRuns(const QStringList& labels) override { runs = labels; }
+    void showSnapshot(const Snapshot& snapshot) override { shown.push_back({snapshot.run, snapshot.step}); }
+    void clear() override { ++clears; }
+    bool wantsEverySnapshot() const override { return every_; }
+    void chooseRun(int run) { reportRunChanged(run); }
+
+    QStringList runs;
+    std::vector<std::pair<int, long>> shown;  // (run, step) in arrival order
+    int clears = 0;
+
+private:
+    bool every_;
+};
+
 }  // namespace
 
 class TestViews : public QObject {
@@ -147,10 +166,12 @@ private Q_SLOTS:
     void inspectorKeepsHistoryBounded();
     void inspectorShowsTheWholeRunWhenSelectedLate();
     void inspectorArchiveStaysWithinItsCapacity();
+    void archiveThinsEvenlyAndRejectsRepeats();
     void inspectorPlotsTheLargestMomentumConnections();
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawsA784x128Layer();
     void viewsShowTrainedNetworks();
+    void routerFansSnapshotsOutToEveryView();
 };
 
 void TestViews::directQuantitiesAreTheSnapshotMatrices() {
@@ -338,15 +359,15 @@ void TestViews::inspectorKeepsHistoryBounded() {
     inspector.setHistoryCapacity(100);
     inspector.setNeuron(0, 1);
     for (long step = 1; step <= 1000; ++step) {
-        inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 0, step));
-        inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 1, step));  // another run: ignored
+        inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, step));
+        inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 1, step));  // another run: ignored
     }
-    QVERIFY(inspector.historySize() <= 100);
-    QVERIFY(inspector.historySize() >= 50);
-    const int size = inspector.historySize();
-    inspector.addSnapshot(syntheticSnapshot({2, 2, 1}, 0, 1000));  // re-delivered: ignored
-    QCOMPARE(inspector.historySize(), size);
-    QCOMPARE(int(inspector.plottedConnections().size()), 3);  // 2 inputs + bias
+    QVERIFY(inspector.history().historySize() <= 100);
+    QVERIFY(inspector.history().historySize() >= 50);
+    const int size = inspector.history().historySize();
+    inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, 1000));  // re-delivered: ignored
+    QCOMPARE(inspector.history().historySize(), size);
+    QCOMPARE(int(inspector.history().plottedConnections().size()), 3);  // 2 inputs + bias
     QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
     for (int g = 0; g < inspector.plot()->graphCount(); ++g)
         QVERIFY(inspector.plot()->graph(g)->dataCount() <= 100);
@@ -359,11 +380,11 @@ void TestViews::inspectorKeepsHistoryBounded() {
 
 void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     NeuronInspector inspector;
-    for (long step = 1; step <= 50; ++step) inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, step));
-    QCOMPARE(inspector.historySize(), 0);  // nothing selected yet
+    for (long step = 1; step <= 50; ++step) inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, step));
+    QCOMPARE(inspector.history().historySize(), 0);  // nothing selected yet
     inspector.setNeuron(0, 2);             // clicked after the run
-    QCOMPARE(inspector.historySize(), 50);
-    QCOMPARE(int(inspector.plottedConnections().size()), 3);
+    QCOMPARE(inspector.history().historySize(), 50);
+    QCOMPARE(int(inspector.history().plottedConnections().size()), 3);
     const QCPGraph* first = inspector.plot()->graph(0);
     QCOMPARE(first->dataCount(), 50);
     QCOMPARE(first->data()->constBegin()->key, 1.0);
@@ -373,18 +394,18 @@ void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     QCOMPARE(float((first->data()->constEnd() - 1)->value), syntheticSnapshot({2, 3, 1}, 0, 50).layers[0].firstMoment(2, 0));
     // Another neuron: replayed from the archive as well; a later snapshot extends it.
     inspector.setNeuron(1, 0);
-    QCOMPARE(inspector.historySize(), 50);
-    inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, 51));
-    QCOMPARE(inspector.historySize(), 51);
+    QCOMPARE(inspector.history().historySize(), 50);
+    inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 51));
+    QCOMPARE(inspector.history().historySize(), 51);
     QCOMPARE((inspector.plot()->graph(0)->data()->constEnd() - 1)->key, 51.0);
     // clear() and setRun() forget the archive.
     inspector.clear();
-    QCOMPARE(inspector.archiveSize(), 0);
-    QCOMPARE(inspector.historySize(), 0);
-    inspector.addSnapshot(syntheticSnapshot({2, 3, 1}, 0, 1));
+    QCOMPARE(inspector.archive().size(), 0);
+    QCOMPARE(inspector.history().historySize(), 0);
+    inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 1));
     inspector.setRun(1);
-    QCOMPARE(inspector.archiveSize(), 0);
-    QCOMPARE(inspector.historySize(), 0);
+    QCOMPARE(inspector.archive().size(), 0);
+    QCOMPARE(inspector.history().historySize(), 0);
 }
 
 void TestViews::inspectorArchiveStaysWithinItsCapacity() {
@@ -395,22 +416,50 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     for (long step = 1; step <= steps; ++step) {
         Snapshot s = big;  // same matrices, new step: the archive's size is what is tested
         s.step = step;
-        inspector.addSnapshot(s);
-        QVERIFY(inspector.archiveSize() <= inspector.archiveCapacity());
+        inspector.showSnapshot(s);
+        QVERIFY(inspector.archive().size() <= inspector.archive().capacity());
     }
-    const int capacity = inspector.archiveCapacity();
-    QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= NeuronInspector::kDefaultArchiveBudget,
+    const int capacity = inspector.archive().capacity();
+    QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= SnapshotArchive::kDefaultBudget,
              qPrintable(QString::number(capacity)));
     QVERIFY(capacity < steps);  // so the archive had to thin itself
-    QVERIFY(inspector.archiveSize() >= capacity / 2);
-    const std::vector<long> archived = inspector.archivedSteps();
+    QVERIFY(inspector.archive().size() >= capacity / 2);
+    const std::vector<long> archived = inspector.archive().steps();
     QCOMPARE(archived.front(), 1L);  // still spans the whole run, evenly
     QVERIFY(archived.back() > steps - capacity);
     QVERIFY(archived.back() > steps * 3 / 4);
     for (std::size_t k = 1; k < archived.size(); ++k) QCOMPARE(archived[k] - archived[k - 1], archived[1] - archived[0]);
     inspector.setNeuron(0, 5);  // every archived snapshot (the first included) is intact and plotted
-    QCOMPARE(inspector.historySize(), inspector.archiveSize());
+    QCOMPARE(inspector.history().historySize(), inspector.archive().size());
     QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
+}
+
+void TestViews::archiveThinsEvenlyAndRejectsRepeats() {
+    // At most 19 snapshots: DecimationStride rounds the capacity up to 20. Steps 1..20 are kept,
+    // then thinned to 1,3,..,19 (stride 2); 21..39 fill it again -> 1,5,..,37 (stride 4); 41..77
+    // -> 1,9,..,73 (stride 8); then 81, 89, 97 are kept.
+    SnapshotArchive archive(19, std::size_t(1) << 30);
+    QCOMPARE(archive.capacity(), 0);  // fixed by the first snapshot
+    int thinned = 0;
+    for (long step = 1; step <= 100; ++step)
+        thinned += archive.offer(syntheticSnapshot({2, 2, 1}, 0, step)) == SnapshotArchive::Offer::Thinned;
+    QCOMPARE(archive.capacity(), 20);
+    QCOMPARE(thinned, 3);
+    std::vector<long> expected;
+    for (long step = 1; step <= 97; step += 8) expected.push_back(step);
+    QCOMPARE(archive.steps(), expected);
+    QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 100)), SnapshotArchive::Offer::Repeat);
+    QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 101)), SnapshotArchive::Offer::Skipped);  // 101 is not 1 + 8k
+    // Only what the inspector plots is archived.
+    QCOMPARE(archive.snapshots().front().layers[0].update.size(), 0);
+    QVERIFY(archive.snapshots().front().layers[0].firstMoment.size() > 0);
+    // A budget smaller than one snapshot still keeps 16; clear() forgets the capacity.
+    SnapshotArchive tiny(20000, 1);
+    tiny.offer(syntheticSnapshot({2, 2, 1}, 0, 1));
+    QCOMPARE(tiny.capacity(), 16);
+    tiny.clear();
+    QCOMPARE(tiny.capacity(), 0);
+    QCOMPARE(tiny.size(), 0);
 }
 
 void TestViews::inspectorPlotsTheLargestMomentumConnections() {
@@ -421,8 +470,8 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
     s.layers[0].firstMoment.row(3).setConstant(0.001f);
     s.layers[0].firstMoment(3, 500) = -7.0f;  // the largest |momentum|
     s.layers[0].firstMoment(3, 784) = 6.0f;   // the bias, second
-    inspector.addSnapshot(s);
-    const std::vector<int>& plotted = inspector.plottedConnections();
+    inspector.showSnapshot(s);
+    const std::vector<int>& plotted = inspector.history().plottedConnections();
     QCOMPARE(int(plotted.size()), kMaxPlottedConnections);
     QVERIFY(std::find(plotted.begin(), plotted.end(), 500) != plotted.end());
     QVERIFY(std::find(plotted.begin(), plotted.end(), 784) != plotted.end());
@@ -436,39 +485,39 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
 }
 
 void TestViews::heatmapCellsHoldTheQuantity() {
-    LayerHeatmapView view;
+    LayerHeatmapPanel view;
     const Snapshot s = syntheticSnapshot({4, 3, 2});
     view.showSnapshot(s);
     view.setLayer(0);
     view.setQuantity(Quantity::Gradient);
-    QCPColorMapData* data = view.colorMap()->data();
+    QCPColorMapData* data = view.view()->colorMap()->data();
     QCOMPARE(data->keySize(), 5);  // 4 inputs + bias
     QCOMPARE(data->valueSize(), 3);
     for (int j = 0; j < 3; ++j)
         for (int i = 0; i < 5; ++i) QCOMPARE(float(data->cell(i, j)), s.layers[0].gradient(j, i));
     const double limit = s.layers[0].gradient.cwiseAbs().maxCoeff();
-    QCOMPARE(view.colorMap()->dataRange().upper, limit);
-    QCOMPARE(view.colorMap()->dataRange().lower, -limit);
+    QCOMPARE(view.view()->colorMap()->dataRange().upper, limit);
+    QCOMPARE(view.view()->colorMap()->dataRange().lower, -limit);
     // The map really paints with the diverging gradient (a colour scale imposes its own otherwise).
-    QCPColorGradient gradient = view.colorMap()->gradient();
+    QCPColorGradient gradient = view.view()->colorMap()->gradient();
     DivergingColorScale scale;
     scale.fitToMaximum(limit);
-    QCOMPARE(QColor::fromRgb(gradient.color(limit, view.colorMap()->dataRange())), scale.colorAt(limit));
-    QCOMPARE(QColor::fromRgb(gradient.color(0.0, view.colorMap()->dataRange())), QColor(Qt::white));
+    QCOMPARE(QColor::fromRgb(gradient.color(limit, view.view()->colorMap()->dataRange())), scale.colorAt(limit));
+    QCOMPARE(QColor::fromRgb(gradient.color(0.0, view.view()->colorMap()->dataRange())), QColor(Qt::white));
 
     view.setShowBias(false);
-    QCOMPARE(view.colorMap()->data()->keySize(), 4);
+    QCOMPARE(view.view()->colorMap()->data()->keySize(), 4);
     view.setLayer(1);
     view.setQuantity(Quantity::Weight);
-    QCOMPARE(view.colorMap()->data()->keySize(), 3);
-    QCOMPARE(float(view.colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
+    QCOMPARE(view.view()->colorMap()->data()->keySize(), 3);
+    QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
     view.setQuantity(Quantity::SecondMoment);
-    QVERIFY(view.colorMap()->data()->isEmpty());
+    QVERIFY(view.view()->colorMap()->data()->isEmpty());
 
     view.setRuns({QStringLiteral("a"), QStringLiteral("b")});
     view.setQuantity(Quantity::Weight);
     view.showSnapshot(syntheticSnapshot({4, 3, 2}, 1, 99));  // another run: ignored
-    QCOMPARE(float(view.colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
+    QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
 }
 
 void TestViews::heatmapRedrawsA784x128Layer() {
@@ -516,18 +565,18 @@ void TestViews::viewsShowTrainedNetworks() {
     QVERIFY(QTest::qWaitForWindowExposed(&inspector));
     inspector.setRun(1);
     inspector.setNeuron(1, 0);
-    for (const Snapshot& snapshot : sine.history) inspector.addSnapshot(snapshot);
-    QCOMPARE(inspector.historySize(), int(sine.history.size()));
+    for (const Snapshot& snapshot : sine.history) inspector.showSnapshot(snapshot);
+    QCOMPARE(inspector.history().historySize(), int(sine.history.size()));
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-sine"));
 
-    LayerHeatmapView heatmap;
+    LayerHeatmapPanel heatmap;
     heatmap.resize(760, 460);
     heatmap.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
     heatmap.show();
     QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
     heatmap.showSnapshot(sine.last[0]);
-    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-sine"));
 
     // Digits: 8 x 8 images, 64 inputs (the diagram truncates, the inspector shows images).
@@ -538,8 +587,8 @@ void TestViews::viewsShowTrainedNetworks() {
     inspector.clear();  // a new training (steps start again at 1), as MainWindow does
     inspector.setImageShape({8, 8});
     inspector.setNeuron(0, 2);
-    for (const Snapshot& snapshot : digits.history) inspector.addSnapshot(snapshot);
-    QCOMPARE(int(inspector.plottedConnections().size()), kMaxPlottedConnections);
+    for (const Snapshot& snapshot : digits.history) inspector.showSnapshot(snapshot);
+    QCOMPARE(int(inspector.history().plottedConnections().size()), kMaxPlottedConnections);
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-digits"));
     auto* tabs = inspector.findChild<QTabWidget*>();
@@ -557,17 +606,17 @@ void TestViews::viewsShowTrainedNetworks() {
     }
     heatmap.resize(1000, 560);
     heatmap.showSnapshot(fashion.last[0]);
-    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784"));
-    QCOMPARE(heatmap.colorMap()->data()->keySize(), 785);
+    QCOMPARE(heatmap.view()->colorMap()->data()->keySize(), 785);
     heatmap.setQuantity(Quantity::DeviationFromNeuronMean);
-    heatmap.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784-deviation"));
     diagram.showSnapshot(fashion.last[0]);
     saveShot(diagram, QStringLiteral("diagram-784"));
     inspector.setImageShape({28, 28});
     inspector.setNeuron(0, 5);
-    for (const Snapshot& snapshot : fashion.history) inspector.addSnapshot(snapshot);
+    for (const Snapshot& snapshot : fashion.history) inspector.showSnapshot(snapshot);
     inspector.imagePlot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-784-image"));
     tabs->setCurrentIndex(0);
@@ -576,4 +625,41 @@ void TestViews::viewsShowTrainedNetworks() {
 }
 
 QTEST_MAIN(TestViews)
+void TestViews::routerFansSnapshotsOutToEveryView() {
+    using Shown = std::vector<std::pair<int, long>>;
+    RecordingView latestOnly(false), history(true);
+    SnapshotRouter router;
+    router.add(latestOnly);
+    router.add(history);
+
+    router.setRuns({"a", "b"});
+    QCOMPARE(latestOnly.runs, QStringList({"a", "b"}));
+    QCOMPARE(history.runs, QStringList({"a", "b"}));
+
+    // One delivery with two snapshots of run 0 and one of run 1.
+    router.deliver({syntheticSnapshot({1, 1}, 0, 1), syntheticSnapshot({1, 1}, 1, 1), syntheticSnapshot({1, 1}, 0, 2)});
+    QCOMPARE(latestOnly.shown, (Shown{{0, 2}, {1, 1}}));        // the latest per run
+    QCOMPARE(history.shown, (Shown{{0, 1}, {1, 1}, {0, 2}}));  // all, in order
+    QCOMPARE(router.latest(0)->step, 2L);
+    QCOMPARE(router.latest(1)->step, 1L);
+    QVERIFY(router.latest(2) == nullptr);
+
+    // A view that switches run gets that run's latest snapshot at once; the other view nothing.
+    latestOnly.shown.clear();
+    history.shown.clear();
+    latestOnly.chooseRun(1);
+    QCOMPARE(latestOnly.shown, (Shown{{1, 1}}));
+    QVERIFY(history.shown.empty());
+    latestOnly.chooseRun(5);  // no snapshot of that run yet
+    QCOMPARE(latestOnly.shown, (Shown{{1, 1}}));
+
+    // clear() resets every view and forgets the latest snapshots.
+    router.clear();
+    QCOMPARE(latestOnly.clears, 1);
+    QCOMPARE(history.clears, 1);
+    QVERIFY(router.latest(0) == nullptr);
+    history.chooseRun(0);
+    QVERIFY(history.shown.empty());
+}
+
 #include "test_views.moc"

@@ -2,7 +2,7 @@
 // What the desktop app remembers between sessions (QSettings "MomentumLab/momentum-lab"):
 // window geometry and dock layout, the last experiment (as its JSON), the last folder used in a
 // file dialog and the last figure size.
-#include "Figure.h"
+#include "export/FigureOptions.h"
 #include "train/Experiment.h"
 
 #include <QByteArray>

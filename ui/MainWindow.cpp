@@ -1,23 +1,23 @@
 #include "MainWindow.h"
 
 #include "AppSettings.h"
-#include "ConvergencePlot.h"
-#include "ExperimentPanel.h"
-#include "ExportController.h"
-#include "FolderSnapshots.h"
+#include "experiment/ExperimentPanel.h"
+#include "export/ExportController.h"
 #include "InputError.h"
-#include "LayerHeatmapView.h"
-#include "NetworkDiagramView.h"
-#include "NeuronInspector.h"
-#include "ProgressIndicator.h"
-#include "RunComparison.h"
-#include "SpeedControl.h"
-#include "SummaryPanel.h"
-#include "TrainingActions.h"
-#include "TrainingSession.h"
+#include "model/RunComparison.h"
+#include "session/FolderSnapshots.h"
+#include "session/ProgressIndicator.h"
+#include "session/SpeedControl.h"
+#include "session/TrainingActions.h"
+#include "session/TrainingSession.h"
 #include "train/ExperimentJson.h"
 #include "train/Presets.h"
 #include "train/RunFolderReader.h"
+#include "views/ConvergencePlot.h"
+#include "views/LayerHeatmapView.h"
+#include "views/NetworkDiagramView.h"
+#include "views/NeuronInspector.h"
+#include "views/SummaryPanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -31,8 +31,6 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <qcustomplot.h>
-
-#include <set>
 
 namespace ml {
 
@@ -63,7 +61,7 @@ MainWindow::MainWindow(QWidget* parent)
                 {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
                 {"network-diagram", tr("Network diagram"),
                  Figure::ofRenderer([diagram](QPainter& painter, QSize size) { diagram->render(painter, size); })},
-                {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->plot())},
+                {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
                 {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
             };
         },
@@ -112,10 +110,13 @@ void MainWindow::buildDocks() {
     inspector_ = new NeuronInspector;
     inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
     splitDockWidget(summaryDock, inspectorDock_, Qt::Horizontal);
-    heatmap_ = new LayerHeatmapView;
+    heatmap_ = new LayerHeatmapPanel;
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
     inspectorDock_->raise();
+    router_.add(*diagram_);
+    router_.add(*heatmap_);
+    router_.add(*inspector_);
     resizeDocks({summaryDock, inspectorDock_}, {560, 900}, Qt::Horizontal);
     resizeDocks({summaryDock}, {300}, Qt::Vertical);
     resizeDocks({diagramDock}, {560}, Qt::Horizontal);
@@ -203,16 +204,7 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::planned, this, &MainWindow::planArrived);
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
     connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<Snapshot>& snapshots) {
-        snapshots_.store(snapshots);
-        // The inspector keeps every snapshot's history; the diagram and heat-map draw the latest.
-        for (const Snapshot& snapshot : snapshots) inspector_->addSnapshot(snapshot);
-        std::set<int> runs;
-        for (const Snapshot& snapshot : snapshots) runs.insert(snapshot.run);
-        for (const int run : runs) {
-            const Snapshot* latest = snapshots_.latest(run);
-            diagram_->showSnapshot(*latest);
-            heatmap_->showSnapshot(*latest);
-        }
+        router_.deliver(snapshots);
         // The diagram forgets its selection on the first snapshot after clear(); the inspector
         // keeps the neuron across trainings, so show it again.
         diagram_->view()->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
@@ -242,17 +234,12 @@ void MainWindow::wireViews() {
         if (layer < 0) return;  // input neurons have no incoming connections
         diagram_->view()->setSelectedNeuron(layer, neuron);
         inspector_->setNeuron(layer, neuron);
-        if (const Snapshot* latest = snapshots_.latest(inspector_->run())) inspector_->addSnapshot(*latest);
+        router_.redeliver(*inspector_, inspector_->run());
         inspectorDock_->show();
         inspectorDock_->raise();
     });
-    connect(diagram_, &NetworkDiagramPanel::runChanged, this, [this](int run) {
-        inspector_->setRun(run);
-        redeliverSnapshot(run);
-    });
-    connect(heatmap_, &LayerHeatmapView::runChanged, this, [this](int run) {
-        if (const Snapshot* latest = snapshots_.latest(run)) heatmap_->showSnapshot(*latest);
-    });
+    // The inspector follows the diagram's run (the router then re-sends that run's latest snapshot).
+    connect(diagram_, &NetworkDiagramPanel::runChanged, inspector_, &NeuronInspector::setRun);
 }
 
 bool MainWindow::experimentFromPanel(Experiment& experiment) {
@@ -272,11 +259,7 @@ void MainWindow::startTraining() {
     if (session_->isBusy() || !experimentFromPanel(experiment)) return;
     training_ = experiment;
     AppSettings::saveExperiment(experiment);
-    folderSource_.clear();
-    snapshots_.clear();
-    clearSnapshotViews();
-    progress_->restart();
-    updateTitle();
+    startOver();
     session_->start(experiment);
 }
 
@@ -288,19 +271,19 @@ void MainWindow::stepTraining() {
     Experiment experiment;
     if (!experimentFromPanel(experiment)) return;
     training_ = experiment;
-    folderSource_.clear();
-    snapshots_.clear();
-    clearSnapshotViews();
-    progress_->restart();
-    updateTitle();
+    startOver();
     session_->step(experiment);
 }
 
 void MainWindow::resetTraining() {
     session_->reset();
     comparison_->clear();
-    snapshots_.clear();
-    clearSnapshotViews();
+    startOver();
+}
+
+// Forgets what the views show (snapshots, progress, the folder in the title) before new data.
+void MainWindow::startOver() {
+    router_.clear();
     progress_->restart();
     folderSource_.clear();
     updateTitle();
@@ -309,27 +292,9 @@ void MainWindow::resetTraining() {
 void MainWindow::planArrived(const TrainingPlan& plan) {
     comparison_->begin(training_, plan);
     updateTitle();
-    showRuns(labelsOf(plan.labels));
+    router_.setRuns(labelsOf(plan.labels));
     inspector_->setImageShape(plan.imageShape);
     inspector_->setRun(diagram_->currentRun());
-}
-
-void MainWindow::showRuns(const QStringList& labels) {
-    diagram_->setRuns(labels);
-    heatmap_->setRuns(labels);
-}
-
-void MainWindow::clearSnapshotViews() {
-    diagram_->clear();
-    heatmap_->clear();
-    inspector_->clear();
-}
-
-void MainWindow::redeliverSnapshot(int run) {
-    if (const Snapshot* latest = snapshots_.latest(run)) {
-        diagram_->showSnapshot(*latest);
-        inspector_->addSnapshot(*latest);
-    }
 }
 
 void MainWindow::chooseRunFolder() {
@@ -352,25 +317,19 @@ void MainWindow::openRunFolder(const QString& directory) {
         return;
     }
     session_->reset();
-    snapshots_.clear();
-    clearSnapshotViews();
-    progress_->restart();
+    startOver();
     training_ = folder.experiment;
     experiment_->setExperiment(folder.experiment);
     comparison_->showFolder(folder);
     QStringList labels;
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
-    showRuns(labels);
+    router_.setRuns(labels);
     // The folder keeps the final weights only: show them, coloured by weight.
     if (!finalWeights.empty()) {
         diagram_->setQuantity(Quantity::Weight);
         heatmap_->setQuantity(Quantity::Weight);
     }
-    snapshots_.store(finalWeights);
-    for (const Snapshot& snapshot : finalWeights) {
-        diagram_->showSnapshot(snapshot);
-        heatmap_->showSnapshot(snapshot);
-    }
+    router_.deliver(finalWeights);
     folderSource_ = directory;
     updateTitle();
     // A run whose files could not be read is shown with what could be read; say which and why.

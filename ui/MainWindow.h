@@ -1,8 +1,9 @@
 #pragma once
 // The desktop app's window. It only lays the views out (central convergence plot; docks for the
 // experiment, summary, network diagram, layer heat-map and neuron inspector), builds the menus
-// and wires signals between the TrainingSession, the RunComparison and the views.
-#include "LatestSnapshots.h"
+// and wires signals between the TrainingSession, the RunComparison and the views. Snapshots reach
+// the views through one SnapshotRouter.
+#include "session/SnapshotRouter.h"
 #include "train/Experiment.h"
 
 #include <QMainWindow>
@@ -15,7 +16,7 @@ namespace ml {
 class ConvergencePlot;
 class ExperimentPanel;
 class ExportController;
-class LayerHeatmapView;
+class LayerHeatmapPanel;
 class NetworkDiagramPanel;
 class NeuronInspector;
 class ProgressIndicator;
@@ -24,7 +25,6 @@ class SpeedControl;
 class SummaryPanel;
 class TrainingActions;
 class TrainingSession;
-struct RunFolder;
 struct TrainingPlan;
 
 class MainWindow : public QMainWindow {
@@ -56,9 +56,7 @@ private:
     void stepTraining();
     void resetTraining();
     void planArrived(const TrainingPlan& plan);
-    void showRuns(const QStringList& labels);
-    void clearSnapshotViews();
-    void redeliverSnapshot(int run);
+    void startOver();
     void chooseRunFolder();
     void openExperimentFile();
     void updateTitle();
@@ -67,14 +65,14 @@ private:
 
     TrainingSession* session_;
     RunComparison* comparison_;
-    LatestSnapshots snapshots_;
+    SnapshotRouter router_;  // the snapshot views below are registered with it
     Experiment training_;  // the experiment of the current / last training
 
     ExperimentPanel* experiment_ = nullptr;
     ConvergencePlot* plot_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     NetworkDiagramPanel* diagram_ = nullptr;
-    LayerHeatmapView* heatmap_ = nullptr;
+    LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     TrainingActions* actions_ = nullptr;

@@ -1,0 +1,137 @@
+#include "experiment/ExperimentPanel.h"
+
+#include "data/DataRegistry.h"
+#include "experiment/RunListEditor.h"
+#include "experiment/SeedSpinBox.h"
+#include "InputError.h"
+#include "train/Presets.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace ml {
+
+namespace {
+
+QComboBox* comboOf(const std::vector<std::string>& items, QWidget* parent) {
+    auto* combo = new QComboBox(parent);
+    for (const std::string& item : items) combo->addItem(QString::fromStdString(item));
+    return combo;
+}
+
+QSpinBox* countBox(int minimum, const QString& special, QWidget* parent) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(minimum, std::numeric_limits<int>::max());
+    box->setSpecialValueText(special);
+    box->setAccelerated(true);
+    return box;
+}
+
+}  // namespace
+
+ExperimentPanel::ExperimentPanel(QWidget* parent)
+    : QWidget(parent), presets_(new QComboBox(this)), name_(new QLineEdit(this)), network_(new QLineEdit(this)),
+      activation_(comboOf(activationNames(), this)), loss_(comboOf(lossNames(), this)),
+      data_(comboOf(knownDataSpecs(), this)), seed_(new SeedSpinBox(this)),
+      batch_(countBox(0, tr("full batch"), this)), length_(countBox(1, QString(), this)),
+      lengthUnit_(new QComboBox(this)), evalEvery_(countBox(0, tr("each epoch"), this)),
+      runs_(new RunListEditor(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    presets_->addItem(tr("Load a preset…"));
+    for (const Preset& preset : presets()) presets_->addItem(QString::fromStdString(preset.title));
+    presets_->setToolTip(tr("The shipped experiments (resources/experiments)"));
+    presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    presets_->setMinimumContentsLength(16);
+    connect(presets_, &QComboBox::activated, this, [this](int index) {
+        if (index <= 0) return;
+        setExperiment(presets()[static_cast<std::size_t>(index - 1)].experiment);
+        presets_->setCurrentIndex(0);
+    });
+    layout->addWidget(presets_);
+
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    network_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]+(-[0-9]+)*-?"), network_));
+    network_->setToolTip(tr("Layer sizes, inputs first: 1-2-2-1, 4-3, 784-128-10"));
+    data_->setEditable(true);
+    data_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    data_->setMinimumContentsLength(12);
+    data_->setToolTip(tr("toy:NAME, iris, digits, mnist, fashion-mnist, csv:FILE.csv, csv:TRAIN.csv,TEST.csv, idx:DIR"));
+    seed_->setToolTip(tr("Seeds the initial weights, the batch order and the toy data"));
+    batch_->setToolTip(tr("Samples per step; 0 = the whole training set"));
+    lengthUnit_->addItems({tr("steps"), tr("epochs")});
+    evalEvery_->setToolTip(tr("Evaluate on the test set every N steps (and always at the end of each epoch)"));
+    auto* length = new QHBoxLayout;
+    length->addWidget(length_, 1);
+    length->addWidget(lengthUnit_);
+    form->addRow(tr("Name:"), name_);
+    form->addRow(tr("Network:"), network_);
+    form->addRow(tr("Activation:"), activation_);
+    form->addRow(tr("Loss:"), loss_);
+    form->addRow(tr("Data:"), data_);
+    form->addRow(tr("Seed:"), seed_);
+    form->addRow(tr("Batch:"), batch_);
+    form->addRow(tr("Length:"), length);
+    form->addRow(tr("Evaluate every:"), evalEvery_);
+    layout->addLayout(form);
+
+    auto* group = new QGroupBox(tr("Optimizer runs (trained in lockstep)"), this);
+    auto* groupLayout = new QVBoxLayout(group);
+    groupLayout->setContentsMargins(6, 6, 6, 6);
+    groupLayout->addWidget(runs_);
+    layout->addWidget(group);
+    layout->addStretch(1);
+
+    connect(name_, &QLineEdit::textChanged, this, &ExperimentPanel::nameChanged);
+    connect(runs_, &RunListEditor::changed, this, &ExperimentPanel::changed);
+    connect(runs_, &RunListEditor::invalidValue, this, &ExperimentPanel::invalidValue);
+}
+
+void ExperimentPanel::setExperiment(const Experiment& experiment) {
+    name_->setText(QString::fromStdString(experiment.name));
+    network_->setText(QString::fromStdString(experiment.network.sizesText()));
+    activation_->setCurrentText(QString::fromStdString(toString(experiment.network.activation)));
+    loss_->setCurrentText(QString::fromStdString(toString(experiment.network.loss)));
+    data_->setCurrentText(QString::fromStdString(experiment.data));
+    seed_->setValue(experiment.seed);
+    batch_->setValue(static_cast<int>(experiment.batchSize));
+    const bool epochs = experiment.epochs > 0;
+    length_->setValue(static_cast<int>(epochs ? experiment.epochs : experiment.steps));
+    lengthUnit_->setCurrentIndex(epochs ? 1 : 0);
+    evalEvery_->setValue(static_cast<int>(experiment.evalEvery));
+    runs_->setRuns(experiment.runs);
+    initWeightsFile_ = experiment.initWeightsFile;
+    Q_EMIT changed();
+}
+
+QString ExperimentPanel::experimentName() const { return name_->text(); }
+
+Experiment ExperimentPanel::experiment() const {
+    Experiment experiment;
+    experiment.name = name_->text().trimmed().isEmpty() ? "experiment" : name_->text().trimmed().toStdString();
+    experiment.network.sizes = NetworkSpec::parseSizes(network_->text().toStdString(), "Network");
+    experiment.network.activation = activationFromString(activation_->currentText().toStdString());
+    experiment.network.loss = lossFromString(loss_->currentText().toStdString());
+    experiment.data = data_->currentText().trimmed().toStdString();
+    if (experiment.data.empty()) throw InputError("Data: choose a data set");
+    experiment.seed = seed_->value();
+    experiment.batchSize = batch_->value();
+    (lengthUnit_->currentIndex() == 1 ? experiment.epochs : experiment.steps) = length_->value();
+    experiment.evalEvery = evalEvery_->value();
+    experiment.initWeightsFile = initWeightsFile_;
+    experiment.runs = runs_->runs();
+    experiment.validate();
+    return experiment;
+}
+
+}  // namespace ml

@@ -1,0 +1,115 @@
+#include "experiment/HyperParameterForm.h"
+
+#include "InputError.h"
+#include "optim/OptimizerCatalog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleValidator>
+#include <QFormLayout>
+#include <QLineEdit>
+
+#include <limits>
+
+namespace ml {
+
+HyperParameterForm::HyperParameterForm(const std::string& optimizer, const HyperParameters& values, QWidget* parent)
+    : QWidget(parent), optimizer_(optimizer), accepted_(values) {
+    auto* layout = new QFormLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    for (const std::string& key : optimizerInfo(optimizer).parameters) {
+        const ParameterField* field = findParameterField(key);
+        if (!field) continue;
+        Row row{field, createEditor(*field)};
+        const QString tip = QString::fromStdString(field->help + " (" + field->rangeText() + ")");
+        row.editor->setToolTip(tip);
+        row.editor->setObjectName(QString::fromStdString(key));
+        rows_.push_back(row);
+        showValue(row);
+        layout->addRow(QString::fromStdString(key) + ":", row.editor);
+    }
+}
+
+QWidget* HyperParameterForm::createEditor(const ParameterField& field) {
+    switch (field.kind) {
+    case ParameterField::Kind::Flag: {
+        auto* box = new QCheckBox(this);
+        connect(box, &QCheckBox::toggled, this, [this, &field] {
+            for (const Row& row : rows_) if (row.field == &field) checkRow(row);
+        });
+        return box;
+    }
+    case ParameterField::Kind::Choice: {
+        auto* combo = new QComboBox(this);
+        for (const std::string& choice : field.choices) combo->addItem(QString::fromStdString(choice));
+        connect(combo, &QComboBox::currentIndexChanged, this, [this, &field] {
+            for (const Row& row : rows_) if (row.field == &field) checkRow(row);
+        });
+        return combo;
+    }
+    case ParameterField::Kind::Real: break;
+    }
+    auto* edit = new QLineEdit(this);
+    auto* validator = new QDoubleValidator(edit);
+    validator->setNotation(QDoubleValidator::ScientificNotation);
+    validator->setLocale(QLocale::c());  // "0.01", whatever the user's locale
+    edit->setValidator(validator);
+    connect(edit, &QLineEdit::editingFinished, this, [this, &field] {
+        for (const Row& row : rows_) if (row.field == &field) checkRow(row);
+    });
+    return edit;
+}
+
+void HyperParameterForm::showValue(const Row& row) {
+    const QString text = QString::fromStdString(row.field->get(accepted_));
+    if (auto* box = qobject_cast<QCheckBox*>(row.editor)) {
+        const QSignalBlocker blocker(box);
+        box->setChecked(row.field->getReal(accepted_) != 0.0);
+    } else if (auto* combo = qobject_cast<QComboBox*>(row.editor)) {
+        const QSignalBlocker blocker(combo);
+        combo->setCurrentText(text);
+    } else if (auto* edit = qobject_cast<QLineEdit*>(row.editor)) {
+        edit->setText(text);
+    }
+}
+
+void HyperParameterForm::applyRow(const Row& row, HyperParameters& hp, const std::string& context) const {
+    const std::string where = context.empty() ? row.field->key : context + " " + row.field->key;
+    if (auto* box = qobject_cast<QCheckBox*>(row.editor)) row.field->set(hp, box->isChecked() ? "true" : "false", where);
+    else if (auto* combo = qobject_cast<QComboBox*>(row.editor)) row.field->set(hp, combo->currentText().toStdString(), where);
+    else if (auto* edit = qobject_cast<QLineEdit*>(row.editor)) {
+        const std::string text = edit->text().trimmed().toStdString();
+        if (text.empty()) throw InputError(where + ": enter a value (" + row.field->rangeText() + ")");
+        row.field->set(hp, text, where);
+    }
+}
+
+void HyperParameterForm::checkRow(const Row& row) {
+    HyperParameters candidate = accepted_;
+    try {
+        applyRow(row, candidate, "");
+        accepted_ = candidate;
+        row.editor->setStyleSheet(QString());
+        Q_EMIT edited();
+    } catch (const InputError& error) {
+        showValue(row);  // back to the last valid value
+        row.editor->setStyleSheet("background: #ffd6d6;");
+        Q_EMIT invalidValue(QString::fromStdString(error.what()));
+    }
+}
+
+HyperParameters HyperParameterForm::values(const std::string& context) const {
+    HyperParameters hp = accepted_;
+    for (const Row& row : rows_) applyRow(row, hp, context);
+    validateHyperParameters(optimizer_, hp, context);
+    return hp;
+}
+
+QWidget* HyperParameterForm::editor(const std::string& key) const {
+    for (const Row& row : rows_)
+        if (row.field->key == key) return row.editor;
+    return nullptr;
+}
+
+}  // namespace ml

@@ -1,0 +1,48 @@
+#pragma once
+// The export menu's flows: ask where (and at what size), write, tell the user what happened.
+// Figures come from a provider so the controller does not know the views: each NamedFigure is
+// one picture (convergence plot, diagram, heat-map, neuron inspector).
+#include "export/ReportWriter.h"
+
+#include <QObject>
+
+#include <functional>
+#include <vector>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace ml {
+
+class RunComparison;
+
+class ExportController : public QObject {
+    Q_OBJECT
+public:
+    using FigureProvider = std::function<std::vector<NamedFigure>()>;
+    using ExperimentProvider = std::function<QJsonObject()>;  // throws InputError when the form is invalid
+
+    ExportController(QWidget* window, const RunComparison& runs, FigureProvider figures, ExperimentProvider experiment);
+
+    // Fills `menu` with one entry per figure, the CSV and JSON exports and the report.
+    void populate(QMenu* menu);
+
+    void exportFigure(const NamedFigure& figure);
+    void exportRunData();
+    void exportExperiment();
+    void exportReport();
+
+Q_SIGNALS:
+    void message(const QString& text);  // for the status bar
+
+private:
+    bool run(const QString& what, const std::function<void()>& action);
+
+    QWidget* window_;
+    const RunComparison& runs_;
+    FigureProvider figures_;
+    ExperimentProvider experiment_;
+};
+
+}  // namespace ml

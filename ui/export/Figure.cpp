@@ -1,0 +1,118 @@
+#include "export/Figure.h"
+
+#include "InputError.h"
+#include "io/Files.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImage>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace ml {
+
+namespace {
+
+constexpr double kScreenDpi = 96.0;
+
+void checkOptions(const FigureOptions& options) {
+    if (options.width < 16 || options.height < 16 || options.width > 20000 || options.height > 20000)
+        throw InputError("figure size " + std::to_string(options.width) + "x" + std::to_string(options.height) +
+                         ": expected 16..20000 pixels per side");
+    if (options.dpi < 24 || options.dpi > 1200)
+        throw InputError("dpi " + std::to_string(options.dpi) + ": expected 24..1200");
+}
+
+}  // namespace
+
+Figure Figure::ofPlot(QCustomPlot* plot) {
+    return Figure([plot](QCPPainter& painter, QSize size, bool vector) {
+        if (vector) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+        }
+        plot->toPainter(&painter, size.width(), size.height());
+    });
+}
+
+Figure Figure::ofRenderer(std::function<void(QPainter&, QSize)> render) {
+    return Figure([render = std::move(render)](QCPPainter& painter, QSize size, bool) { render(painter, size); });
+}
+
+QByteArray Figure::render(FigureFormat format, const FigureOptions& options) const {
+    checkOptions(options);
+    const QSize size(options.width, options.height);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    switch (format) {
+    case FigureFormat::Png: {
+        const double scale = options.dpi / kScreenDpi;
+        QImage image(QSize(std::lround(size.width() * scale), std::lround(size.height() * scale)),
+                     QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        const int dotsPerMeter = static_cast<int>(std::lround(options.dpi / 0.0254));
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        {
+            QCPPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.scale(scale, scale);
+            painter_(painter, size, false);
+        }
+        if (!image.save(&buffer, "PNG")) throw std::runtime_error("PNG encoding failed");
+        break;
+    }
+    case FigureFormat::Pdf: {
+        QPdfWriter writer(&buffer);
+        writer.setResolution(static_cast<int>(kScreenDpi));
+        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / kScreenDpi, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
+        writer.setCreator("Momentum Lab");
+        writer.setTitle(options.title);
+        QCPPainter painter(&writer);
+        painter_(painter, size, true);
+        break;
+    }
+    case FigureFormat::Svg: {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&buffer);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setResolution(static_cast<int>(kScreenDpi));
+        generator.setTitle(options.title);
+        generator.setDescription("Momentum Lab");
+        QCPPainter painter(&generator);
+        painter_(painter, size, true);
+        break;
+    }
+    }
+    return bytes;
+}
+
+void Figure::save(const QString& path, const FigureOptions& options) const {
+    writeFileAtomically(path, render(figureFormatOf(path), options));
+}
+
+FigureFormat figureFormatOf(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == "png") return FigureFormat::Png;
+    if (suffix == "pdf") return FigureFormat::Pdf;
+    if (suffix == "svg") return FigureFormat::Svg;
+    throw InputError(path.toStdString() + ": unknown figure format; use .png, .pdf or .svg");
+}
+
+QString suffixOf(FigureFormat format) {
+    switch (format) {
+    case FigureFormat::Png: return "png";
+    case FigureFormat::Pdf: return "pdf";
+    case FigureFormat::Svg: return "svg";
+    }
+    return {};
+}
+
+}  // namespace ml

@@ -1,0 +1,22 @@
+#include "model/DecimatingHistory.h"
+
+#include <algorithm>
+
+namespace ml {
+
+DecimationStride::DecimationStride(int capacity) : capacity_(std::max(2, capacity + capacity % 2)) {}
+
+DecimatingHistory::DecimatingHistory(int seriesCount, int capacity)
+    : policy_(capacity), series_(static_cast<std::size_t>(std::max(0, seriesCount))) {}
+
+DecimatingHistory::Change DecimatingHistory::append(double step, const std::vector<double>& values) {
+    if (!policy_.offer()) return Change::Skipped;
+    steps_.append(step);
+    for (std::size_t k = 0; k < series_.size(); ++k) series_[k].append(k < values.size() ? values[k] : 0.0);
+    if (!policy_.full(steps_.size())) return Change::Appended;
+    keepEverySecond(steps_);
+    for (QVector<double>& values : series_) keepEverySecond(values);
+    return Change::Decimated;
+}
+
+}  // namespace ml

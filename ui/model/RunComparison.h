@@ -1,0 +1,51 @@
+#pragma once
+// The runs on screen, whether streaming from the trainer or read from a CLI run folder: their
+// convergence history (for the plot) and their summary (for the table). One place feeds both,
+// so the live app, a loaded folder and `momentum-lab-cli export` show the same figures.
+#include "model/MetricsHistory.h"
+#include "model/RunSummaryModel.h"
+#include "train/Experiment.h"
+#include "train/RunFolderReader.h"
+
+#include <QObject>
+
+namespace ml {
+
+struct TrainingPlan;
+
+class RunComparison : public QObject {
+    Q_OBJECT
+public:
+    explicit RunComparison(QObject* parent = nullptr, int historyCapacity = MetricsHistory::kDefaultCapacity);
+
+    const MetricsHistory& history() const { return history_; }
+    RunSummaryModel* summary() { return &summary_; }
+    const RunSummaryModel& summary() const { return summary_; }
+    const Experiment& experiment() const { return experiment_; }
+    QString source() const { return source_; }  // folder path, or empty for a live training
+
+    void begin(const Experiment& experiment, const TrainingPlan& plan);
+    void addMetrics(const std::vector<StepMetrics>& metrics);
+    void finishRun(int run, const RunResult& result);
+    void showFolder(const RunFolder& folder);
+    void clear();
+    void setThreshold(double threshold);
+
+    // CSV of one run (metrics.csv columns) and of the summary (summary.csv columns).
+    QByteArray metricsCsv(int run) const;
+    // The one name every export gives that CSV: "<label>.csv", the label being what names the
+    // run's folder in a CLI run folder (runFolderPath).
+    QString metricsCsvFileName(int run) const;
+    QByteArray summaryCsv() const;
+
+Q_SIGNALS:
+    void changed();  // new data: views refresh
+
+private:
+    MetricsHistory history_;
+    RunSummaryModel summary_;
+    Experiment experiment_;
+    QString source_;
+};
+
+}  // namespace ml

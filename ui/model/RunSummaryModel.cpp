@@ -1,0 +1,156 @@
+#include "model/RunSummaryModel.h"
+
+#include "model/RunPalette.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ml {
+
+namespace {
+
+QVariant number(double value) {
+    if (!std::isfinite(value)) return QStringLiteral("–");
+    return QString::number(value, 'g', 4);
+}
+
+}  // namespace
+
+RunSummaryModel::RunSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunSummaryModel::reset(const std::vector<std::string>& labels, const std::vector<std::string>& optimizers) {
+    beginResetModel();
+    rows_.clear();
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        Row row;
+        row.optimizer = i < optimizers.size() ? optimizers[i] : std::string();
+        row.result.label = labels[i];
+        rows_.push_back(row);
+    }
+    endResetModel();
+}
+
+void RunSummaryModel::addMetrics(const std::vector<StepMetrics>& metrics) {
+    if (metrics.empty()) return;
+    for (const StepMetrics& m : metrics) {
+        if (m.run < 0 || m.run >= static_cast<int>(rows_.size())) continue;
+        Row& row = rows_[static_cast<std::size_t>(m.run)];
+        row.result.status = RunStatus::Running;
+        row.result.steps = m.step;
+        row.result.wallMs = m.wallMs;
+        row.lastBatchLoss = m.trainLoss;
+        if (row.stepsToThreshold < 0 && m.trainLoss <= threshold_) row.stepsToThreshold = m.step;
+        if (!std::isnan(m.fullTrainLoss)) row.result.finalTrainLoss = m.fullTrainLoss;
+        if (m.evaluated()) {
+            row.result.finalTestLoss = m.testLoss;
+            row.result.finalTestAccuracy = m.testAccuracy;
+        }
+    }
+    Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+void RunSummaryModel::finishRun(int run, const RunResult& result) {
+    if (run < 0 || run >= static_cast<int>(rows_.size())) return;
+    Row& row = rows_[static_cast<std::size_t>(run)];
+    const float lastTrainLoss = row.result.finalTrainLoss;
+    row.result = result;
+    if (std::isnan(row.result.finalTrainLoss)) row.result.finalTrainLoss = lastTrainLoss;
+    Q_EMIT dataChanged(index(run, 0), index(run, ColumnCount - 1));
+}
+
+void RunSummaryModel::setThreshold(double threshold, const MetricsHistory& history) {
+    threshold_ = threshold;
+    for (int run = 0; run < static_cast<int>(rows_.size()) && run < history.runCount(); ++run) {
+        Row& row = rows_[static_cast<std::size_t>(run)];
+        row.stepsToThreshold = -1;
+        const DecimatingHistory& train = history.track(run, MetricsHistory::Track::Train);
+        const QVector<double>& losses = train.series(MetricsHistory::kTrainLoss);
+        for (int i = 0; i < train.size(); ++i) {
+            if (losses[i] <= threshold) {
+                row.stepsToThreshold = static_cast<long>(train.steps()[i]);
+                break;
+            }
+        }
+    }
+    Q_EMIT headerDataChanged(Qt::Horizontal, StepsToThreshold, StepsToThreshold);
+    if (!rows_.empty()) Q_EMIT dataChanged(index(0, StepsToThreshold), index(rowCount() - 1, StepsToThreshold));
+}
+
+bool RunSummaryModel::optimizersMatchLabels() const {
+    return std::all_of(rows_.begin(), rows_.end(), [](const Row& row) { return row.optimizer.empty() || row.optimizer == row.result.label; });
+}
+
+int RunSummaryModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int RunSummaryModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    const RunResult& r = row.result;
+    if (role == Qt::DecorationRole && index.column() == Run) return runColor(index.row());
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == Run) return tr("%1 · optimizer %2").arg(QString::fromStdString(r.label), QString::fromStdString(row.optimizer));
+        if (index.column() == StepsToThreshold && row.stepsToThreshold < 0) return tr("Loss threshold not reached");
+        if (index.column() == Status) return QString::fromStdString(r.statusText());
+        return {};
+    }
+    if (role == Qt::ForegroundRole && index.column() == Status && r.status == RunStatus::Diverged)
+        return QBrush(QColor(200, 0, 0));
+    if (role == Qt::TextAlignmentRole && index.column() != Run && index.column() != Optimizer && index.column() != Status)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole) return {};
+    switch (static_cast<Column>(index.column())) {
+    case Run: return QString::fromStdString(r.label);
+    case Optimizer: return QString::fromStdString(row.optimizer);
+    case TrainLoss: return number(std::isnan(r.finalTrainLoss) ? row.lastBatchLoss : r.finalTrainLoss);
+    case TestLoss: return number(r.finalTestLoss);
+    case TestAccuracy:
+        return std::isfinite(r.finalTestAccuracy) ? QString::number(100.0 * r.finalTestAccuracy, 'f', 1) + " %"
+                                                  : QStringLiteral("–");
+    case StepsToThreshold: return row.stepsToThreshold < 0 ? QStringLiteral("–") : QString::number(row.stepsToThreshold);
+    case Steps: return QString::number(r.steps);
+    case Time: return QString::number(r.wallMs / 1000.0, 'f', 2);
+    case Status: return QString::fromStdString(r.statusText());
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Optimizer: return tr("Optimizer (hidden while every run is named after its optimizer)");
+        case TrainLoss: return tr("Train loss: over the whole training set at the last evaluation (batch loss before any)");
+        case TestLoss: return tr("Test loss");
+        case TestAccuracy: return tr("Test accuracy");
+        case StepsToThreshold:
+            return tr("Steps to loss ≤ %1: first step whose training batch loss was at or below the threshold (– = not reached)")
+                .arg(threshold_, 0, 'g', 4);
+        case Time: return tr("Time in seconds: the run's own training time, evaluations excluded");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (static_cast<Column>(section)) {
+    case Run: return tr("Run");
+    case Optimizer: return tr("Optimizer");
+    case TrainLoss: return tr("Train\nloss");  // two short lines keep the table narrow (tooltips say more)
+    case TestLoss: return tr("Test\nloss");
+    case TestAccuracy: return tr("Test\nacc.");
+    case StepsToThreshold: return tr("Steps to\n≤ %1").arg(threshold_, 0, 'g', 4);
+    case Steps: return tr("Steps");
+    case Time: return tr("Time\n(s)");
+    case Status: return tr("Status");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+}  // namespace ml

@@ -1,0 +1,54 @@
+#pragma once
+// The summary table: one row per run with its final figures, the steps it needed to bring its
+// training (batch) loss down to a user-set threshold, its training time and status.
+// Fed live (addMetrics / finishRun) or from a run folder. The threshold crossing is found at
+// full resolution while metrics stream in; after setThreshold() it is recomputed from the
+// MetricsHistory, i.e. exact up to its capacity (200,000 points per run), then to its stride.
+// Headers are short (two lines) so the table fits a narrow dock; their tooltips spell them out.
+// The Run cell's tooltip names the optimizer; optimizersMatchLabels() tells the panel that the
+// Optimizer column would only repeat the labels. "–" in Steps to threshold = not reached.
+#include "model/MetricsHistory.h"
+#include "train/Snapshot.h"
+
+#include <QAbstractTableModel>
+
+#include <string>
+#include <vector>
+
+namespace ml {
+
+class RunSummaryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Run, Optimizer, TrainLoss, TestLoss, TestAccuracy, StepsToThreshold, Steps, Time, Status, ColumnCount };
+
+    explicit RunSummaryModel(QObject* parent = nullptr);
+
+    void reset(const std::vector<std::string>& labels, const std::vector<std::string>& optimizers);
+    void addMetrics(const std::vector<StepMetrics>& metrics);
+    void finishRun(int run, const RunResult& result);
+    void setThreshold(double threshold, const MetricsHistory& history);
+    double threshold() const { return threshold_; }
+    bool optimizersMatchLabels() const;
+
+    // The run's figures as a RunResult (summary.csv form); stepsToThreshold: -1 = not reached.
+    const RunResult& result(int run) const { return rows_.at(static_cast<std::size_t>(run)).result; }
+    long stepsToThreshold(int run) const { return rows_.at(static_cast<std::size_t>(run)).stepsToThreshold; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        std::string optimizer;
+        RunResult result;
+        float lastBatchLoss = NAN;
+        long stepsToThreshold = -1;
+    };
+    std::vector<Row> rows_;
+    double threshold_ = 0.01;
+};
+
+}  // namespace ml

@@ -1,0 +1,45 @@
+#pragma once
+// Copies of one run's snapshots (parameters, gradient and first moment only: what the neuron
+// inspector plots), oldest first, within a memory budget. Its capacity is fixed by the first
+// snapshot: min(maxSnapshots, max(16, budget / bytes of one archived snapshot)). When full, the
+// DecimationStride policy (as DecimatingHistory) drops every second snapshot and keeps only every
+// second new one, so the archive always spans the whole run at an even, coarser density.
+// Snapshots whose step is not past the last one offered are repeats (re-delivered) and ignored.
+#include "model/DecimatingHistory.h"
+#include "train/Snapshot.h"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace ml {
+
+class SnapshotArchive {
+public:
+    static constexpr std::size_t kDefaultBudget = std::size_t(64) << 20;  // bytes
+
+    explicit SnapshotArchive(int maxSnapshots = 20000, std::size_t budgetBytes = kDefaultBudget);
+
+    enum class Offer {
+        Repeat,    // step not past the last offered one: ignored
+        Skipped,   // not kept at the current stride
+        Appended,  // now snapshots().back()
+        Thinned,   // appended, then every second snapshot was dropped
+    };
+    Offer offer(const Snapshot& snapshot);
+    void clear();  // forgets the snapshots and the capacity (the next snapshot fixes it again)
+
+    const std::vector<Snapshot>& snapshots() const { return snapshots_; }
+    int size() const { return static_cast<int>(snapshots_.size()); }
+    int capacity() const { return policy_ ? policy_->capacity() : 0; }  // 0 before the first snapshot
+    std::vector<long> steps() const;
+
+private:
+    int maxSnapshots_;
+    std::size_t budgetBytes_;
+    std::optional<DecimationStride> policy_;  // set by the first snapshot
+    long lastStep_ = -1;
+    std::vector<Snapshot> snapshots_;
+};
+
+}  // namespace ml

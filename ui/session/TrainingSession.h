@@ -1,0 +1,89 @@
+#pragma once
+// The GUI side of training: owns the training thread and its TrainingWorker, the RunControl of
+// the current training, and the TrainingFeed mailbox it empties every 33 ms on a GUI timer. Emits what arrived as batches:
+//   metricsArrived   every StepMetrics since the last delivery (full resolution)
+//   snapshotsArrived the latest snapshot of each run that produced one (coalesced, latest wins)
+// Controls (pause, single step, stop, speed) only flip RunControl's thread-safe flags, so the GUI
+// never blocks on the worker. The destructor requests a stop and joins the thread.
+#include "session/TrainingFeed.h"
+#include "train/Experiment.h"
+#include "train/RunControl.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QThread>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+namespace ml {
+
+class TrainingWorker;
+
+enum class SessionState {
+    Idle,      // nothing trained yet (or reset)
+    Running,
+    Paused,
+    Stopping,  // stop requested, the worker has not ended yet
+    Finished,  // the last training ended (done, stopped, diverged or failed)
+};
+
+class TrainingSession : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingSession(QObject* parent = nullptr);
+    ~TrainingSession() override;
+
+    SessionState state() const { return state_; }
+    bool isBusy() const { return state_ == SessionState::Running || state_ == SessionState::Paused ||
+                                 state_ == SessionState::Stopping; }
+    const QThread* trainingThread() const { return &thread_; }
+
+    // Starts training `experiment` (validated by the caller). Refused (false) while busy.
+    bool start(const Experiment& experiment, bool paused = false);
+    void pause();
+    void resume();
+    void togglePause();
+    // While paused: one more step. While idle or finished: starts `experiment` paused and steps.
+    void step(const Experiment& experiment);
+    void stepOnce();
+    void stop();
+    // Stops and forgets: nothing of the current training is delivered any more; state -> Idle.
+    void reset();
+    void setMaxStepsPerSecond(double stepsPerSecond);  // 0 = as fast as possible
+
+Q_SIGNALS:
+    void stateChanged(ml::SessionState state);
+    void planned(const ml::TrainingPlan& plan);
+    void metricsArrived(const std::vector<ml::StepMetrics>& metrics);
+    void snapshotsArrived(const std::vector<ml::Snapshot>& snapshots);
+    void runFinished(int run, const ml::RunResult& result);
+    void progressed(long step, long totalSteps);
+    void failed(const QString& message);
+
+private:
+    void deliver();
+    void setState(SessionState state);
+
+    QThread thread_;
+    TrainingWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
+    std::shared_ptr<RunControl> control_;
+    std::shared_ptr<TrainingFeed> feed_;
+    QTimer timer_;
+    SessionState state_ = SessionState::Idle;
+    double maxStepsPerSecond_ = 0.0;
+    long totalSteps_ = 0;
+    bool discarding_ = false;
+    // MOMENTUM_LAB_TIMING=1: every 5 s, log the delivery period and the GUI time spent per delivery.
+    struct Timing {
+        bool enabled = false;
+        QElapsedTimer clock;
+        qint64 last = -1, windowStart = 0, maxPeriod = 0, maxHandling = 0, handlingSum = 0;
+        long deliveries = 0, steps = 0;
+        long lastStep = 0;
+    } timing_;
+    void recordTiming(qint64 started, long stepsDone);
+};
+
+}  // namespace ml

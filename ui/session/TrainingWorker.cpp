@@ -1,0 +1,40 @@
+#include "session/TrainingWorker.h"
+
+#include "data/DataRegistry.h"
+#include "InputError.h"
+#include "train/LockstepTrainer.h"
+#include "train/WeightsFile.h"
+
+#include <exception>
+
+namespace ml {
+
+TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
+
+TrainingWorker::~TrainingWorker() = default;
+
+void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunControl> control,
+                           std::shared_ptr<TrainingFeed> feed) {
+    TrainingEnd end;
+    try {
+        trainer_ = std::make_unique<LockstepTrainer>(experiment, loadDataSplit(experiment.data, experiment.seed),
+                                                     loadInitialWeights(experiment));
+        TrainingPlan plan;
+        for (const RunSpec& run : trainer_->experiment().runs) plan.labels.push_back(run.label);
+        plan.totalSteps = trainer_->totalSteps();
+        for (const Matrix& layer : trainer_->initialParameters()) plan.parameterCount += layer.size();
+        plan.stepsPerEpoch = trainer_->stepsPerEpoch();
+        plan.imageShape = trainer_->data().train->imageShape();
+        feed->announce(plan);
+        trainer_->addObserver(feed.get());
+        trainer_->run(*control);
+    } catch (const InputError& error) {
+        end = {true, QString::fromStdString(error.what())};
+    } catch (const std::exception& error) {
+        end = {true, tr("Training failed: %1").arg(QString::fromStdString(error.what()))};
+    }
+    trainer_.reset();
+    feed->end(end);
+}
+
+}  // namespace ml

@@ -1,0 +1,32 @@
+#pragma once
+// The object that lives on the training thread (moved to a QThread by TrainingSession). For each
+// train() call it loads the data, owns a LockstepTrainer for the length of the run and blocks in
+// LockstepTrainer::run() until the runs are done or the RunControl asks to stop. It talks to the
+// GUI only through the TrainingFeed mailbox, so it never waits for the GUI.
+#include "session/TrainingFeed.h"
+#include "train/Experiment.h"
+#include "train/RunControl.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace ml {
+
+class LockstepTrainer;
+
+class TrainingWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingWorker(QObject* parent = nullptr);
+    ~TrainingWorker() override;
+
+    // Runs on the worker thread (queued from the GUI). Ends with feed->end(...) in every case.
+    void train(const Experiment& experiment, std::shared_ptr<RunControl> control,
+               std::shared_ptr<TrainingFeed> feed);
+
+private:
+    std::unique_ptr<LockstepTrainer> trainer_;
+};
+
+}  // namespace ml

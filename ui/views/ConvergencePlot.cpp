@@ -1,0 +1,363 @@
+#include "views/ConvergencePlot.h"
+
+#include "model/RunPalette.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ml {
+
+namespace {
+
+QString xAxisLabel(ConvergencePlot::XAxis axis) {
+    switch (axis) {
+    case ConvergencePlot::XAxis::Step: return QObject::tr("step");
+    case ConvergencePlot::XAxis::Epoch: return QObject::tr("epoch");
+    case ConvergencePlot::XAxis::WallTime: return QObject::tr("training time (s)");
+    }
+    return {};
+}
+
+constexpr int kMaxMarkedEvaluations = 60;
+constexpr int kMaxWidePenPoints = 300;
+constexpr int kLegendColumns = 5;
+constexpr int kTitleRow = 0, kLegendRow = 1, kLossRow = 2, kAccuracyRow = 3;
+
+QCPAxis* bottomAxis(QCPAxisRect* rect) { return rect->axis(QCPAxis::atBottom); }
+QCPAxis* leftAxis(QCPAxisRect* rect) { return rect->axis(QCPAxis::atLeft); }
+
+}  // namespace
+
+ConvergencePlot::ConvergencePlot(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(buildControls());
+    buildPlot();
+    layout->addWidget(plot_, 1);
+    setLogScale(logScale_);
+    updateAxisLabels();
+    refresh();
+}
+
+QWidget* ConvergencePlot::buildControls() {
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(6, 4, 6, 0);
+
+    xAxisChoice_ = new QComboBox(bar);
+    xAxisChoice_->addItem(tr("Step"), int(XAxis::Step));
+    xAxisChoice_->addItem(tr("Epoch"), int(XAxis::Epoch));
+    xAxisChoice_->addItem(tr("Training time"), int(XAxis::WallTime));
+    xAxisChoice_->setToolTip(tr("What the horizontal axis counts (training time excludes evaluations)"));
+    connect(xAxisChoice_, &QComboBox::currentIndexChanged, this,
+            [this] { setXAxis(static_cast<XAxis>(xAxisChoice_->currentData().toInt())); });
+
+    logChoice_ = new QCheckBox(tr("Log loss axis"), bar);
+    logChoice_->setChecked(logScale_);
+    connect(logChoice_, &QCheckBox::toggled, this, &ConvergencePlot::setLogScale);
+
+    smoothingSlider_ = new QSlider(Qt::Horizontal, bar);
+    smoothingSlider_->setRange(0, 99);
+    smoothingSlider_->setFixedWidth(120);
+    smoothingSlider_->setToolTip(tr("Exponential moving average of the plotted points (0 = raw values)"));
+    smoothingLabel_ = new QLabel(bar);
+    smoothingLabel_->setMinimumWidth(smoothingLabel_->fontMetrics().horizontalAdvance("0.00 "));
+    connect(smoothingSlider_, &QSlider::valueChanged, this, [this](int value) { setSmoothing(value / 100.0); });
+
+    auto* fit = new QToolButton(bar);
+    fit->setText(tr("Fit"));
+    fit->setToolTip(tr("Show all data and follow new data again (or double-click the plot)"));
+    connect(fit, &QToolButton::clicked, this, &ConvergencePlot::fitToData);
+
+    row->addWidget(new QLabel(tr("X axis:"), bar));
+    row->addWidget(xAxisChoice_);
+    row->addSpacing(12);
+    row->addWidget(logChoice_);
+    row->addSpacing(12);
+    row->addWidget(new QLabel(tr("Smoothing:"), bar));
+    row->addWidget(smoothingSlider_);
+    row->addWidget(smoothingLabel_);
+    row->addStretch(1);
+    row->addWidget(fit);
+    setSmoothing(0.0);
+    return bar;
+}
+
+void ConvergencePlot::buildPlot() {
+    plot_ = new QCustomPlot(this);
+    plot_->setAutoAddPlottableToLegend(false);
+    plot_->setNoAntialiasingOnDrag(true);
+    plot_->plotLayout()->clear();
+
+    // Rows: title, legend (outside the data, one entry per run), loss, accuracy.
+    title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    legend_ = new QCPLegend;
+    lossRect_ = new QCPAxisRect(plot_);
+    accuracyRect_ = new QCPAxisRect(plot_);
+    plot_->plotLayout()->addElement(kTitleRow, 0, title_);
+    // The legend shares its row with an empty spacer: an empty QCPLegend's maximum width is 0,
+    // which would otherwise squeeze the whole column of the plot layout.
+    auto* legendRow = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(kLegendRow, 0, legendRow);
+    legendRow->addElement(0, 0, legend_);
+    legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
+    legendRow->setColumnStretchFactor(1, 0.001);
+    plot_->plotLayout()->addElement(kLossRow, 0, lossRect_);
+    plot_->plotLayout()->addElement(kAccuracyRow, 0, accuracyRect_);
+    plot_->plotLayout()->setRowStretchFactor(kLegendRow, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(kLossRow, 3.0);
+    plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, 1.3);
+
+    margins_ = new QCPMarginGroup(plot_);
+    for (QCPAxisRect* rect : {lossRect_, accuracyRect_}) {
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
+        for (QCPAxis* axis : rect->axes()) axis->grid()->setSubGridVisible(false);
+        leftAxis(rect)->grid()->setPen(QPen(QColor(200, 200, 200), 0, Qt::DotLine));
+        bottomAxis(rect)->grid()->setPen(QPen(QColor(200, 200, 200), 0, Qt::DotLine));
+    }
+    lossRect_->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    lossRect_->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    accuracyRect_->setRangeDrag(Qt::Vertical);
+    accuracyRect_->setRangeZoom(Qt::Vertical);
+    leftAxis(accuracyRect_)->setLabel(tr("test accuracy"));
+    leftAxis(accuracyRect_)->setRange(0.0, 1.0);
+    // The accuracy plot shares the loss plot's x range.
+    connect(bottomAxis(lossRect_), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bottomAxis(accuracyRect_),
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    legend_->setLayer("legend");
+    legend_->setFillOrder(QCPLegend::foColumnsFirst);
+    legend_->setBorderPen(Qt::NoPen);
+    legend_->setMargins(QMargins(4, 0, 4, 0));
+
+    placeholder_ = new QCPItemText(plot_);
+    placeholder_->setClipAxisRect(lossRect_);
+    placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    placeholder_->position->setAxisRect(lossRect_);
+    placeholder_->position->setCoords(0.5, 0.5);
+    placeholder_->setColor(QColor(120, 120, 120));
+    placeholder_->setText(tr("No training data yet: press Start (F5), or open a CLI run folder"));
+
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    connect(plot_, &QCustomPlot::mousePress, this, [this] { followData_ = false; });
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this] { followData_ = false; });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, &ConvergencePlot::fitToData);
+}
+
+void ConvergencePlot::setHistory(const MetricsHistory* history) {
+    history_ = history;
+    generation_ = ~std::uint64_t{0};
+    refresh();
+}
+
+void ConvergencePlot::setTitle(const QString& title) {
+    title_->setText(title);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ConvergencePlot::setXAxis(XAxis axis) {
+    if (axis == xAxis_) return;
+    xAxis_ = axis;
+    xAxisChoice_->setCurrentIndex(xAxisChoice_->findData(int(axis)));
+    updateAxisLabels();
+    followData_ = true;
+    redrawAll();
+}
+
+void ConvergencePlot::setLogScale(bool logarithmic) {
+    logScale_ = logarithmic;
+    logChoice_->setChecked(logarithmic);
+    QCPAxis* axis = leftAxis(lossRect_);
+    if (logarithmic) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        axis->setNumberFormat("gb");
+        axis->setNumberPrecision(0);
+    } else {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setNumberFormat("g");
+        axis->setNumberPrecision(3);
+    }
+    followData_ = true;
+    redrawAll();
+}
+
+void ConvergencePlot::setSmoothing(double weight) {
+    smoothing_ = std::clamp(weight, 0.0, 0.99);
+    const int position = static_cast<int>(std::lround(smoothing_ * 100));
+    if (smoothingSlider_->value() != position) smoothingSlider_->setValue(position);
+    smoothingLabel_->setText(QString::number(smoothing_, 'f', 2));
+    redrawAll();
+}
+
+void ConvergencePlot::updateAxisLabels() {
+    // The bottom-most rect carries the x-axis label.
+    bottomAxis(lossRect_)->setLabel(accuracyShown_ ? QString() : xAxisLabel(xAxis_));
+    bottomAxis(accuracyRect_)->setLabel(xAxisLabel(xAxis_));
+    leftAxis(lossRect_)->setLabel(tr("loss (solid: training batch, dashed: test)"));
+}
+
+int ConvergencePlot::plottedPoints() const {
+    int points = 0;
+    for (const Feed& feed : feeds_) points += feed.graph->dataCount();
+    return points;
+}
+
+void ConvergencePlot::rebuildGraphs() {
+    plot_->clearGraphs();
+    legend_->clearItems();
+    feeds_.clear();
+    if (!history_) return;
+    legend_->setWrap(std::min(history_->runCount(), kLegendColumns));  // before adding items: wrap applies on insertion
+    QCPAxis* x = bottomAxis(lossRect_);
+    for (int run = 0; run < history_->runCount(); ++run) {
+        const QColor color = runColor(run);
+        const QString label = QString::fromStdString(history_->label(run));
+
+        QCPGraph* train = plot_->addGraph(x, leftAxis(lossRect_));
+        train->setName(label);
+        train->addToLegend(legend_);
+        feeds_.push_back({train, Feed::Kind::TrainLoss, color, run, MetricsHistory::Track::Train, MetricsHistory::kTrainLoss});
+
+        QCPGraph* test = plot_->addGraph(x, leftAxis(lossRect_));
+        test->setName(tr("%1 (test)").arg(label));
+        feeds_.push_back({test, Feed::Kind::TestLoss, color, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestLoss});
+
+        QCPGraph* accuracy = plot_->addGraph(bottomAxis(accuracyRect_), leftAxis(accuracyRect_));
+        accuracy->setName(tr("%1 (accuracy)").arg(label));
+        feeds_.push_back({accuracy, Feed::Kind::Accuracy, color, run, MetricsHistory::Track::Evaluation,
+                          MetricsHistory::kTestAccuracy});
+    }
+    for (const Feed& feed : feeds_) applyStyle(feed, 0);
+    legend_->setVisible(history_->runCount() > 0);
+}
+
+void ConvergencePlot::appendNewPoints(Feed& feed, bool fromScratch) {
+    const DecimatingHistory& track = history_->track(feed.run, feed.track);
+    const std::uint64_t decimations = history_->decimations(feed.run, feed.track);
+    if (fromScratch || decimations != feed.decimations) {
+        feed.graph->data()->clear();
+        feed.drawn = 0;
+        feed.emaSum = feed.emaWeight = 0.0;
+        feed.decimations = decimations;
+    }
+    if (feed.drawn >= track.size()) return;
+    const QVector<double>& values = track.series(feed.series);
+    QVector<QCPGraphData> points;
+    points.reserve(track.size() - feed.drawn);
+    for (int i = feed.drawn; i < track.size(); ++i) {
+        double value = values[i];
+        if (!std::isfinite(value)) continue;
+        if (smoothing_ > 0.0) {  // debiased EMA: sum / (1 - w^n)
+            feed.emaSum = smoothing_ * feed.emaSum + (1.0 - smoothing_) * value;
+            feed.emaWeight = smoothing_ * feed.emaWeight + (1.0 - smoothing_);
+            value = feed.emaSum / feed.emaWeight;
+        }
+        double key = track.steps()[i];
+        if (xAxis_ == XAxis::Epoch) key = history_->epochAt(track, i);
+        else if (xAxis_ == XAxis::WallTime) key = track.series(MetricsHistory::kWallSeconds)[i];
+        points.append(QCPGraphData(key, value));
+    }
+    feed.graph->data()->add(points, true);
+    feed.drawn = track.size();
+    applyStyle(feed, track.size());
+}
+
+void ConvergencePlot::applyStyle(const Feed& feed, int points) {
+    // Pens wider than 1 px (and dashed ones) go through QPainterPathStroker: 1,000 points that
+    // oscillate over the whole height took 300 ms per replot, 200,000 several seconds; 1-px
+    // solid and dashed pens take Qt's fast cosmetic line path (about 7 ms for 2 x 200,000).
+    const bool dense = points > kMaxWidePenPoints;
+    switch (feed.kind) {
+    case Feed::Kind::TrainLoss: feed.graph->setPen(QPen(feed.color, dense ? 1.0 : 1.6)); break;
+    case Feed::Kind::TestLoss: feed.graph->setPen(QPen(feed.color, 1.0, Qt::DashLine)); break;
+    case Feed::Kind::Accuracy: feed.graph->setPen(QPen(feed.color, dense ? 1.0 : 1.6)); break;
+    }
+    // Dots mark evaluations only while they are few enough to tell apart.
+    if (feed.kind != Feed::Kind::TrainLoss)
+        feed.graph->setScatterStyle(points <= kMaxMarkedEvaluations ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
+                                                                    : QCPScatterStyle(QCPScatterStyle::ssNone));
+}
+
+void ConvergencePlot::refresh() {
+    bool fromScratch = false;
+    const std::uint64_t generation = history_ ? history_->generation() : 0;
+    if (!history_ || generation != generation_) {
+        generation_ = generation;
+        rebuildGraphs();
+        followData_ = true;
+        fromScratch = true;
+    }
+    if (history_)
+        for (Feed& feed : feeds_) appendNewPoints(feed, fromScratch);
+    showAccuracyRect(history_ && history_->hasAccuracy());
+    if (followData_) {
+        fitToData();
+        return;
+    }
+    updatePlaceholder();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ConvergencePlot::redrawAll() {
+    if (!plot_) return;
+    if (history_)
+        for (Feed& feed : feeds_) appendNewPoints(feed, true);
+    if (followData_) fitToData();
+    else plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ConvergencePlot::fitToData() {
+    followData_ = true;
+    bool any = false;
+    for (const Feed& feed : feeds_) any = any || !feed.graph->data()->isEmpty();
+    if (any) {
+        QCPAxis* x = bottomAxis(lossRect_);
+        x->rescale();
+        if (x->range().size() <= 0.0) x->setRange(x->range().lower - 0.5, x->range().upper + 0.5);
+        QCPAxis* y = leftAxis(lossRect_);
+        y->rescale();
+        const QCPRange range = y->range();
+        if (logScale_) y->setRange(range.lower / 1.25, range.upper * 1.25);
+        else y->setRange(std::min(0.0, range.lower), range.upper + 0.05 * std::max(range.size(), 1e-12));
+        QCPAxis* accuracy = leftAxis(accuracyRect_);
+        accuracy->rescale();
+        accuracy->setRange(std::max(0.0, accuracy->range().lower - 0.03), std::min(1.0, accuracy->range().upper) + 0.03);
+    }
+    updatePlaceholder();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ConvergencePlot::showAccuracyRect(bool show) {
+    if (show == accuracyShown_) return;
+    accuracyShown_ = show;
+    if (show) {
+        plot_->plotLayout()->addElement(kAccuracyRow, 0, accuracyRect_);
+        plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, 1.3);
+        accuracyRect_->setVisible(true);
+    } else {
+        plot_->plotLayout()->take(accuracyRect_);
+        plot_->plotLayout()->simplify();
+        accuracyRect_->setVisible(false);
+    }
+    updateAxisLabels();
+}
+
+void ConvergencePlot::updatePlaceholder() {
+    bool any = false;
+    for (const Feed& feed : feeds_) any = any || !feed.graph->data()->isEmpty();
+    placeholder_->setVisible(!any);
+}
+
+}  // namespace ml

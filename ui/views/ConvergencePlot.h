@@ -1,0 +1,102 @@
+#pragma once
+// Convergence of all runs overlaid, drawn from a MetricsHistory:
+//   top     training (batch) loss, solid, and test loss, dashed with dots, one colour per run
+//   bottom  test accuracy (only when the data set has classes)
+// Controls above the plot: x-axis (step / epoch / wall time), log-scale loss axis, EMA smoothing
+// (TensorBoard style, debiased, applied per plotted point), and "Fit". Mouse: drag pans, the
+// wheel zooms; once the user pans or zooms the axes stop following new data until "Fit".
+// refresh() appends only the points added since the last call (a full redraw only after the
+// history decimated, was reset, or a display setting changed) and queues one replot.
+#include "model/MetricsHistory.h"
+
+#include <QColor>
+#include <QWidget>
+
+#include <cstdint>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QCPAxisRect;
+class QCPGraph;
+class QCPItemText;
+class QCPLegend;
+class QCPMarginGroup;
+class QCPTextElement;
+class QCustomPlot;
+class QLabel;
+class QSlider;
+
+namespace ml {
+
+class ConvergencePlot : public QWidget {
+    Q_OBJECT
+public:
+    enum class XAxis { Step, Epoch, WallTime };
+
+    explicit ConvergencePlot(QWidget* parent = nullptr);
+
+    // The history stays owned by the caller and must outlive the plot (or be unset with nullptr).
+    void setHistory(const MetricsHistory* history);
+    void setTitle(const QString& title);
+    void setXAxis(XAxis axis);
+    void setLogScale(bool logarithmic);
+    bool logScale() const { return logScale_; }
+    void setSmoothing(double weight);  // 0 (raw) .. 0.99
+    double smoothing() const { return smoothing_; }
+    void fitToData();
+
+    QCustomPlot* plot() const { return plot_; }
+    int plottedPoints() const;  // all graphs together (tests)
+
+public Q_SLOTS:
+    void refresh();
+
+private:
+    // One graph fed from one series of one run's track.
+    struct Feed {
+        enum class Kind { TrainLoss, TestLoss, Accuracy };
+        QCPGraph* graph = nullptr;
+        Kind kind = Kind::TrainLoss;
+        QColor color;
+        int run = 0;
+        MetricsHistory::Track track = MetricsHistory::Track::Train;
+        int series = 0;
+        int drawn = 0;  // points of the track already added to the graph
+        std::uint64_t decimations = 0;
+        double emaSum = 0.0;  // smoothing state
+        double emaWeight = 0.0;
+    };
+    QWidget* buildControls();
+    void buildPlot();
+    void rebuildGraphs();
+    void appendNewPoints(Feed& feed, bool fromScratch);
+    static void applyStyle(const Feed& feed, int points);
+    void redrawAll();
+    void showAccuracyRect(bool show);
+    void updateAxisLabels();
+    void updatePlaceholder();
+
+    const MetricsHistory* history_ = nullptr;
+    std::uint64_t generation_ = ~std::uint64_t{0};
+    std::vector<Feed> feeds_;
+    XAxis xAxis_ = XAxis::Step;
+    bool logScale_ = true;
+    double smoothing_ = 0.0;
+    bool followData_ = true;
+
+    QComboBox* xAxisChoice_ = nullptr;
+    QCheckBox* logChoice_ = nullptr;
+    QSlider* smoothingSlider_ = nullptr;
+    QLabel* smoothingLabel_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    QCPAxisRect* lossRect_ = nullptr;
+    QCPAxisRect* accuracyRect_ = nullptr;
+    QCPLegend* legend_ = nullptr;
+    QCPMarginGroup* margins_ = nullptr;
+    QCPItemText* placeholder_ = nullptr;
+    bool accuracyShown_ = true;
+};
+
+}  // namespace ml

@@ -1,0 +1,401 @@
+#include "views/NetworkDiagramView.h"
+
+#include "views/ViewControls.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ml {
+
+namespace {
+
+constexpr double kMargin = 8.0;
+constexpr double kConnectionHitDistance = 4.0;  // pixels
+constexpr double kMinLineWidth = 0.7;
+constexpr double kMaxLineWidth = 5.0;
+const QColor kInputFill(0xe0, 0xe0, 0xe0);
+const QColor kSkeleton(0xb8, 0xb8, 0xb8);
+const QColor kSelection(0xff, 0x98, 0x00);
+
+double distanceToSegment(QPointF p, QPointF a, QPointF b) {
+    const QPointF ab = b - a;
+    const double lengthSquared = QPointF::dotProduct(ab, ab);
+    const double t = lengthSquared > 0.0 ? std::clamp(QPointF::dotProduct(p - a, ab) / lengthSquared, 0.0, 1.0) : 0.0;
+    const QPointF d = p - (a + t * ab);
+    return std::hypot(d.x(), d.y());
+}
+
+QString preciseValue(float value) { return QString::number(static_cast<double>(value), 'g', 4); }
+
+// "input 2", "neuron 1 of layer 1", "output 0".
+QString neuronName(int column, int neuron, int columnCount) {
+    if (column == 0) return QStringLiteral("input %1").arg(neuron);
+    if (column == columnCount - 1) return QStringLiteral("output %1").arg(neuron);
+    return QStringLiteral("hidden %1 of layer %2").arg(neuron).arg(column);
+}
+
+QString columnCaption(int column, int columnCount, int size) {
+    if (column == 0) return QStringLiteral("inputs (%1)").arg(size);
+    if (column == columnCount - 1) return QStringLiteral("outputs (%1)").arg(size);
+    return QStringLiteral("hidden %1 (%2)").arg(column).arg(size);
+}
+
+std::vector<int> layerSizes(const Snapshot& snapshot) {
+    std::vector<int> sizes;
+    if (snapshot.layers.empty()) return sizes;
+    sizes.push_back(static_cast<int>(snapshot.layers.front().parameters.cols()) - 1);
+    for (const LayerSnapshot& layer : snapshot.layers) sizes.push_back(static_cast<int>(layer.parameters.rows()));
+    return sizes;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const QRectF& area) {
+    if (sizes.empty()) return;
+    const int columns = static_cast<int>(sizes.size());
+    int slotCount = 1;
+    for (int size : sizes) {
+        drawn_.push_back(std::min(size, kMaxDrawnNeurons));
+        hidden_.push_back(size - drawn_.back());
+        slotCount = std::max(slotCount, drawn_.back() + (hidden_.back() > 0 ? 1 : 0));
+    }
+    spacing_ = area.height() / slotCount;
+    const double columnWidth = area.width() / columns;
+    radius_ = std::clamp(std::min(spacing_ * 0.36, columnWidth * 0.12), 3.0, 20.0);
+    for (int c = 0; c < columns; ++c) {
+        const int used = drawn_[static_cast<std::size_t>(c)] + (hidden_[static_cast<std::size_t>(c)] > 0 ? 1 : 0);
+        x_.push_back(area.left() + columnWidth * (c + 0.5));
+        top_.push_back(area.center().y() - (used - 1) * spacing_ / 2.0);
+    }
+}
+
+QPointF DiagramLayout::center(int column, int neuron) const {
+    const auto c = static_cast<std::size_t>(column);
+    return {x_[c], top_[c] + neuron * spacing_};
+}
+
+QPointF DiagramLayout::ellipsisPosition(int column) const { return center(column, drawnNeurons(column)); }
+
+// ---------------------------------------------------------------------------------------------
+NetworkDiagramView::NetworkDiagramView(QWidget* parent) : QWidget(parent) {
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(false);
+}
+
+void NetworkDiagramView::showSnapshot(const Snapshot& snapshot) {
+    const bool shapeChanged = !snapshot_ || layerSizes(*snapshot_) != layerSizes(snapshot);
+    snapshot_ = snapshot;
+    if (shapeChanged) selectedLayer_ = -2, selectedNeuron_ = -1;
+    recomputeValues();
+    update();
+}
+
+void NetworkDiagramView::setQuantity(Quantity quantity) {
+    quantity_ = quantity;
+    recomputeValues();
+    update();
+}
+
+void NetworkDiagramView::setColorLimit(double limit) {
+    scale_.setFixedLimit(limit);
+    update();
+}
+
+void NetworkDiagramView::clear() {
+    snapshot_.reset();
+    values_.clear();
+    selectedLayer_ = -2;
+    selectedNeuron_ = -1;
+    update();
+}
+
+void NetworkDiagramView::setSelectedNeuron(int layer, int neuron) {
+    selectedLayer_ = layer < 0 || neuron < 0 ? -2 : layer;
+    selectedNeuron_ = neuron;
+    update();
+}
+
+void NetworkDiagramView::recomputeValues() {
+    values_.clear();
+    if (!snapshot_) return;
+    double maximum = 0.0;
+    for (int l = 0; l < static_cast<int>(snapshot_->layers.size()); ++l) {
+        values_.push_back(extractQuantity(*snapshot_, l, quantity_));
+        const Matrix& values = values_.back();
+        if (values.size() == 0) continue;
+        // Fit the scale to what is drawn: the first rows and inputs, and the biases.
+        const Eigen::Index rows = std::min<Eigen::Index>(values.rows(), kMaxDrawnNeurons);
+        const Eigen::Index inputs = std::min<Eigen::Index>(values.cols() - 1, kMaxDrawnNeurons);
+        for (Eigen::Index j = 0; j < rows; ++j) {
+            for (Eigen::Index i = 0; i < inputs; ++i) maximum = std::max(maximum, std::abs(double(values(j, i))));
+            maximum = std::max(maximum, std::abs(double(values(j, values.cols() - 1))));
+        }
+    }
+    scale_.fitToMaximum(maximum);
+}
+
+float NetworkDiagramView::valueAt(int layer, int row, int column) const {
+    const Matrix& values = values_[static_cast<std::size_t>(layer)];
+    return values.size() == 0 ? NAN : values(row, column);
+}
+
+QString NetworkDiagramView::title() const {
+    if (!snapshot_) return tr("No snapshot yet: start a run.");
+    return QStringLiteral("%1 · step %2 · %3")
+        .arg(QString::fromStdString(snapshot_->label))
+        .arg(snapshot_->step)
+        .arg(displayName(quantity_));
+}
+
+NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
+    const QFontMetricsF metrics(font());
+    Frame frame;
+    const QRectF all(kMargin, kMargin, size.width() - 2 * kMargin, size.height() - 2 * kMargin);
+    const double titleHeight = metrics.height() * 1.6;
+    const double legendWidth = std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
+    frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
+    frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
+    // Below the network: one line of column captions and one line of notes.
+    frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - kMargin,
+                               all.height() - titleHeight - metrics.height() * 3.0);
+    if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), frame.networkArea);
+    return frame;
+}
+
+QPointF NetworkDiagramView::neuronCenter(int layer, int neuron) const {
+    const Frame frame = frameFor(size());
+    const int column = layer + 1;
+    if (column < 0 || column >= frame.layout.columnCount() || neuron < 0 || neuron >= frame.layout.drawnNeurons(column))
+        return {};
+    return frame.layout.center(column, neuron);
+}
+
+NetworkDiagramView::Hit NetworkDiagramView::hitAt(const Frame& frame, QPointF point) const {
+    const DiagramLayout& layout = frame.layout;
+    Hit hit;
+    for (int c = 0; c < layout.columnCount(); ++c) {
+        for (int n = 0; n < layout.drawnNeurons(c); ++n) {
+            const QPointF d = point - layout.center(c, n);
+            if (std::hypot(d.x(), d.y()) <= layout.radius() + 2.0) return {Hit::Kind::Neuron, c - 1, n, -1};
+        }
+    }
+    double nearest = kConnectionHitDistance;
+    for (int c = 0; c + 1 < layout.columnCount(); ++c) {
+        for (int j = 0; j < layout.drawnNeurons(c + 1); ++j) {
+            for (int i = 0; i < layout.drawnNeurons(c); ++i) {
+                const double distance = distanceToSegment(point, layout.center(c, i), layout.center(c + 1, j));
+                if (distance <= nearest) nearest = distance, hit = {Hit::Kind::Connection, c, j, i};
+            }
+        }
+    }
+    return hit;
+}
+
+QString NetworkDiagramView::toolTipAt(QPointF point) const {
+    if (!snapshot_) return {};
+    const Frame frame = frameFor(size());
+    const Hit hit = hitAt(frame, point);
+    const int columns = frame.layout.columnCount();
+    const QString quantity = displayName(quantity_);
+    auto valueText = [](float value) { return std::isnan(value) ? tr("not kept by this optimizer") : preciseValue(value); };
+    switch (hit.kind) {
+    case Hit::Kind::None: return {};
+    case Hit::Kind::Connection:
+        return tr("%1 → %2\n%3: %4")
+            .arg(neuronName(hit.layer, hit.column, columns), neuronName(hit.layer + 1, hit.row, columns), quantity,
+                 valueText(valueAt(hit.layer, hit.row, hit.column)));
+    case Hit::Kind::Neuron: {
+        if (hit.layer < 0) return neuronName(0, hit.row, columns);
+        const Matrix& parameters = snapshot_->layers[static_cast<std::size_t>(hit.layer)].parameters;
+        return tr("%1 (click to inspect)\nbias %2: %3")
+            .arg(neuronName(hit.layer + 1, hit.row, columns), quantity,
+                 valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)));
+    }
+    }
+    return {};
+}
+
+bool NetworkDiagramView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void NetworkDiagramView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || !snapshot_) return QWidget::mousePressEvent(event);
+    const Hit hit = hitAt(frameFor(size()), event->position());
+    if (hit.kind != Hit::Kind::Neuron || hit.layer < 0) return QWidget::mousePressEvent(event);
+    setSelectedNeuron(hit.layer, hit.row);
+    Q_EMIT neuronClicked(hit.layer, hit.row);
+}
+
+void NetworkDiagramView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    render(painter, size());
+}
+
+void NetworkDiagramView::render(QPainter& painter, QSize size) const {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setFont(font());
+    painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    const Frame frame = frameFor(size);
+    paintTitle(painter, frame);
+    if (snapshot_) {
+        paintConnections(painter, frame);
+        paintNeurons(painter, frame);
+        paintNotes(painter, frame);
+        scale_.paintLegend(painter, frame.legendArea.adjusted(0, 0, 0, -painter.fontMetrics().height() * 3.5),
+                           displayName(quantity_));
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(frame.legendArea.left(), frame.legendArea.bottom() - painter.fontMetrics().height() * 3,
+                                frame.legendArea.width(), painter.fontMetrics().height() * 3),
+                         Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap,
+                         tr("width: |value|\nfill: bias"));
+    }
+    painter.restore();
+}
+
+void NetworkDiagramView::paintTitle(QPainter& painter, const Frame& frame) const {
+    QFont bold = painter.font();
+    bold.setBold(true);
+    painter.save();
+    painter.setFont(bold);
+    painter.setPen(Qt::black);
+    painter.drawText(frame.titleArea, Qt::AlignLeft | Qt::AlignVCenter, title());
+    painter.restore();
+}
+
+void NetworkDiagramView::paintConnections(QPainter& painter, const Frame& frame) const {
+    struct Line {
+        QPointF from, to;
+        float value;
+    };
+    const DiagramLayout& layout = frame.layout;
+    std::vector<Line> lines;
+    for (int c = 0; c + 1 < layout.columnCount(); ++c) {
+        for (int j = 0; j < layout.drawnNeurons(c + 1); ++j)
+            for (int i = 0; i < layout.drawnNeurons(c); ++i)
+                lines.push_back({layout.center(c, i), layout.center(c + 1, j), valueAt(c, j, i)});
+    }
+    // Small magnitudes first, so that the strong connections lie on top.
+    std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+        return std::abs(a.value) < std::abs(b.value) || (std::isnan(b.value) && !std::isnan(a.value));
+    });
+    for (const Line& line : lines) {
+        if (std::isnan(line.value)) {
+            painter.setPen(QPen(kSkeleton, 1.0, Qt::DashLine));
+            painter.drawLine(line.from, line.to);
+            continue;
+        }
+        const double magnitude = std::min(1.0, std::abs(double(line.value)) / scale_.limit());
+        const double width = kMinLineWidth + (kMaxLineWidth - kMinLineWidth) * magnitude;
+        // A grey edge keeps near-zero (white) connections visible on the white background.
+        painter.setPen(QPen(kSkeleton, width + 1.2, Qt::SolidLine, Qt::FlatCap));
+        painter.drawLine(line.from, line.to);
+        painter.setPen(QPen(scale_.colorAt(line.value), width, Qt::SolidLine, Qt::FlatCap));
+        painter.drawLine(line.from, line.to);
+    }
+}
+
+void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) const {
+    const DiagramLayout& layout = frame.layout;
+    const double r = layout.radius();
+    const QFontMetricsF metrics(painter.font());
+    for (int c = 0; c < layout.columnCount(); ++c) {
+        const int biasColumn = c == 0 ? -1 : static_cast<int>(values_[static_cast<std::size_t>(c - 1)].cols()) - 1;
+        for (int n = 0; n < layout.drawnNeurons(c); ++n) {
+            const QPointF center = layout.center(c, n);
+            if (c - 1 == selectedLayer_ && n == selectedNeuron_) {
+                painter.setPen(QPen(kSelection, 3.0));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawEllipse(center, r + 4.0, r + 4.0);
+            }
+            const bool hasBias = c > 0 && biasColumn >= 0;
+            const QColor fill = hasBias ? scale_.colorAt(valueAt(c - 1, n, biasColumn)) : kInputFill;
+            painter.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2));
+            painter.setBrush(fill);
+            painter.drawEllipse(center, r, r);
+        }
+        const int size = layout.drawnNeurons(c) + layout.hiddenNeurons(c);
+        if (layout.hiddenNeurons(c) > 0) {
+            painter.setPen(Qt::black);
+            const QPointF at = layout.ellipsisPosition(c);
+            painter.drawText(QRectF(at.x() - 60, at.y() - metrics.height() / 2, 120, metrics.height()), Qt::AlignCenter,
+                             tr("⋮ +%1 more").arg(layout.hiddenNeurons(c)));
+        }
+        painter.setPen(Qt::darkGray);
+        const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
+        painter.drawText(QRectF(bottom.x() - 80, bottom.y() + 2, 160, metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
+                         columnCaption(c, layout.columnCount(), size));
+    }
+}
+
+void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
+    QStringList notes;
+    if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; }))
+        notes << tr("%1: not kept by this optimizer.").arg(displayName(quantity_));
+    const DiagramLayout& layout = frame.layout;
+    for (int c = 0; c < layout.columnCount(); ++c) {
+        if (layout.hiddenNeurons(c) == 0) continue;
+        notes << tr("Only the first %1 neurons of each layer are drawn; the heat-map view shows every connection.")
+                     .arg(kMaxDrawnNeurons);
+        break;
+    }
+    if (notes.isEmpty()) return;
+    const QFontMetricsF metrics(painter.font());
+    painter.setPen(QColor(0xa0, 0x40, 0x00));
+    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 1.3,
+                            frame.networkArea.width(), metrics.height() * 1.6),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
+}
+
+// ---------------------------------------------------------------------------------------------
+NetworkDiagramPanel::NetworkDiagramPanel(QWidget* parent)
+    : QWidget(parent),
+      runs_(new RunSelector(this)),
+      quantities_(new QuantitySelector(this)),
+      limit_(new ColorLimitSpinBox(this)),
+      view_(new NetworkDiagramView(this)) {
+    layOutPanel(this, {{tr("Run"), runs_}, {tr("Colour"), quantities_}, {QString(), limit_}}, view_);
+
+    view_->setQuantity(quantities_->quantity());
+    connect(quantities_, &QuantitySelector::quantityChanged, view_, &NetworkDiagramView::setQuantity);
+    connect(limit_, &ColorLimitSpinBox::limitChanged, view_, &NetworkDiagramView::setColorLimit);
+    connect(view_, &NetworkDiagramView::neuronClicked, this, &NetworkDiagramPanel::neuronClicked);
+    connect(runs_, &RunSelector::runChanged, this, [this](int run) {
+        view_->clear();
+        reportRunChanged(run);
+        Q_EMIT runChanged(run);
+    });
+}
+
+void NetworkDiagramPanel::setRuns(const QStringList& labels) { runs_->setRuns(labels); }
+
+int NetworkDiagramPanel::currentRun() const { return runs_->currentRun(); }
+
+void NetworkDiagramPanel::showSnapshot(const Snapshot& snapshot) {
+    if (snapshot.run != runs_->currentRun()) return;
+    view_->showSnapshot(snapshot);
+}
+
+void NetworkDiagramPanel::setQuantity(Quantity quantity) { quantities_->setQuantity(quantity); }
+
+void NetworkDiagramPanel::clear() { view_->clear(); }
+
+}  // namespace ml

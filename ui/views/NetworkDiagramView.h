@@ -1,0 +1,158 @@
+#pragma once
+// The network as a diagram: neurons as circles in columns (input on the left), each connection a
+// line coloured by the chosen quantity on the diverging scale (blue < 0 < red, white = 0), its
+// width growing with |value|. Biases: each hidden/output neuron's FILL is its bias's value on
+// the same scale (input neurons are grey); the colour legend with numbers sits on the right.
+// Layers wider than kMaxDrawnNeurons show their first 16 neurons and a "+N more" note, plus a
+// hint to use the heat-map view.
+//
+// Layer convention (as everywhere): parameter layer l is a matrix [out x (in+1)]; neuron j of
+// column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
+//
+// Public API of NetworkDiagramView (the canvas)
+//   showSnapshot(s)          stores the snapshot and repaints
+//   setQuantity(q)
+//   setColorLimit(l)         l > 0 fixes the colour range to ±l, 0 = automatic (max|value|)
+//   clear()                  forgets the snapshot and the selection
+//   render(painter, size)    paints the diagram (title, connections, neurons, legend) into any
+//                            painter, e.g. for PNG/SVG/PDF export; the widget paints through it
+//   setSelectedNeuron(l, j)  highlights a neuron (l = -1 or j = -1: none)
+//   neuronCenter(l, j)       centre of a drawn neuron in widget coordinates (null when not drawn)
+//   toolTipAt(point)         the text the tooltip shows there ("" when nothing is near)
+//   signal neuronClicked(l, j)  a click on a hidden/output neuron (l = parameter layer, j = row;
+//                            it is also highlighted); input neurons are not clickable
+//
+// Public API of NetworkDiagramPanel (canvas + control bar: run, quantity, colour range)
+//   setRuns(labels)          run labels for the run combo
+//   showSnapshot(s)          forwarded only when s.run is the chosen run, otherwise ignored
+//   setQuantity(q)           selects q in the quantity combo (and so in the canvas)
+//   clear(), currentRun(), view()
+//   signals runChanged(int), neuronClicked(int layer, int neuron); a SnapshotView
+#include "views/DivergingColorScale.h"
+#include "views/Quantity.h"
+#include "views/SnapshotView.h"
+
+#include <QPointF>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace ml {
+
+class ColorLimitSpinBox;
+class QuantitySelector;
+class RunSelector;
+
+inline constexpr int kMaxDrawnNeurons = 16;
+
+// Where each drawn neuron sits for a given canvas size. One job: geometry.
+class DiagramLayout {
+public:
+    DiagramLayout() = default;
+    // sizes: neurons per column (inputs first); area: where the network may be drawn.
+    DiagramLayout(const std::vector<int>& sizes, const QRectF& area);
+
+    int columnCount() const { return static_cast<int>(drawn_.size()); }
+    int drawnNeurons(int column) const { return drawn_[static_cast<std::size_t>(column)]; }
+    int hiddenNeurons(int column) const { return hidden_[static_cast<std::size_t>(column)]; }
+    QPointF center(int column, int neuron) const;
+    double radius() const { return radius_; }
+    // Below the last drawn neuron of a truncated column: where "+N more" goes.
+    QPointF ellipsisPosition(int column) const;
+
+private:
+    std::vector<int> drawn_;
+    std::vector<int> hidden_;
+    std::vector<double> x_;
+    std::vector<double> top_;
+    double spacing_ = 0.0;
+    double radius_ = 0.0;
+};
+
+class NetworkDiagramView : public QWidget {
+    Q_OBJECT
+public:
+    explicit NetworkDiagramView(QWidget* parent = nullptr);
+
+    void showSnapshot(const Snapshot& snapshot);
+    void setQuantity(Quantity quantity);
+    void setColorLimit(double limit);
+    void clear();
+    bool hasSnapshot() const { return snapshot_.has_value(); }
+
+    using QWidget::render;  // the base overloads stay usable
+    void render(QPainter& painter, QSize size) const;
+
+    void setSelectedNeuron(int layer, int neuron);
+    QPointF neuronCenter(int layer, int neuron) const;
+    QString toolTipAt(QPointF point) const;
+
+    QSize sizeHint() const override { return {640, 420}; }
+    QSize minimumSizeHint() const override { return {240, 180}; }
+
+Q_SIGNALS:
+    void neuronClicked(int layer, int neuron);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+
+private:
+    struct Hit {
+        enum class Kind { None, Neuron, Connection } kind = Kind::None;
+        int layer = -1;  // parameter layer (-1: input neuron)
+        int row = -1;    // neuron j
+        int column = -1; // input i (connections only)
+    };
+    // Everything paint and hit-tests need for one canvas size.
+    struct Frame {
+        QRectF titleArea, networkArea, legendArea;
+        DiagramLayout layout;
+    };
+    Frame frameFor(QSize size) const;
+    Hit hitAt(const Frame& frame, QPointF point) const;
+    void recomputeValues();
+    float valueAt(int layer, int row, int column) const;
+    QString title() const;
+
+    void paintTitle(QPainter& painter, const Frame& frame) const;
+    void paintConnections(QPainter& painter, const Frame& frame) const;
+    void paintNeurons(QPainter& painter, const Frame& frame) const;
+    void paintNotes(QPainter& painter, const Frame& frame) const;
+
+    std::optional<Snapshot> snapshot_;
+    std::vector<Matrix> values_;  // the quantity per parameter layer (empty: not kept)
+    Quantity quantity_ = Quantity::FirstMoment;
+    DivergingColorScale scale_;
+    int selectedLayer_ = -2;
+    int selectedNeuron_ = -1;
+};
+
+class NetworkDiagramPanel : public QWidget, public SnapshotView {
+    Q_OBJECT
+public:
+    explicit NetworkDiagramPanel(QWidget* parent = nullptr);
+
+    void setRuns(const QStringList& labels) override;
+    int currentRun() const;
+    void showSnapshot(const Snapshot& snapshot) override;
+    void setQuantity(Quantity quantity);  // through the combo, so both stay in step
+    void clear() override;
+    NetworkDiagramView* view() const { return view_; }
+
+Q_SIGNALS:
+    void runChanged(int run);
+    void neuronClicked(int layer, int neuron);
+
+private:
+    RunSelector* runs_;
+    QuantitySelector* quantities_;
+    ColorLimitSpinBox* limit_;
+    NetworkDiagramView* view_;
+};
+
+}  // namespace ml

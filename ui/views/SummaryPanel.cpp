@@ -1,0 +1,57 @@
+#include "views/SummaryPanel.h"
+
+#include "model/RunSummaryModel.h"
+
+#include <QDoubleValidator>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ml {
+
+SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
+    : QWidget(parent), threshold_(new QLineEdit(this)), table_(new QTableView(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Loss threshold:"), this));
+    threshold_->setText(QString::number(model->threshold()));
+    threshold_->setValidator(new QDoubleValidator(0.0, 1e30, 12, threshold_));
+    threshold_->setMaximumWidth(100);
+    threshold_->setToolTip(tr("\"Steps to loss\" counts the steps until the training batch loss first reaches this value"));
+    connect(threshold_, &QLineEdit::editingFinished, this, &SummaryPanel::applyThreshold);
+    row->addWidget(threshold_);
+    row->addStretch(1);
+    layout->addLayout(row);
+
+    table_->setModel(model);
+    table_->verticalHeader()->hide();
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setAlternatingRowColors(true);
+    // Fits a ~500 px dock: columns as wide as their contents, the status (last) takes the rest and
+    // wraps ("diverged at / step N"), rows grow to fit it, and the Optimizer column is hidden
+    // while it would only repeat the run labels (the Run cell's tooltip names the optimizer).
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(RunSummaryModel::Status, QHeaderView::Stretch);
+    header->setMinimumSectionSize(24);
+    header->setDefaultAlignment(Qt::AlignCenter);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setWordWrap(true);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    auto showOptimizerColumn = [this, model] { table_->setColumnHidden(RunSummaryModel::Optimizer, model->optimizersMatchLabels()); };
+    connect(model, &QAbstractItemModel::modelReset, this, showOptimizerColumn);
+    showOptimizerColumn();
+    layout->addWidget(table_, 1);
+}
+
+void SummaryPanel::applyThreshold() {
+    bool ok = false;
+    const double value = threshold_->text().toDouble(&ok);
+    if (ok && value >= 0.0) Q_EMIT thresholdChanged(value);
+}
+
+}  // namespace ml

@@ -1,0 +1,63 @@
+#include "views/ViewControls.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace ml {
+
+RunSelector::RunSelector(QWidget* parent) : QComboBox(parent) {
+    setToolTip(tr("The run whose snapshots this view shows"));
+    setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(this, &QComboBox::currentIndexChanged, this, &RunSelector::runChanged);
+}
+
+void RunSelector::setRuns(const QStringList& labels) {
+    const int previous = currentRun();
+    {
+        const QSignalBlocker blocker(this);
+        QComboBox::clear();
+        addItems(labels);
+        setCurrentIndex(labels.isEmpty() ? -1 : std::min(previous, static_cast<int>(labels.size()) - 1));
+    }
+    if (currentRun() != previous) Q_EMIT runChanged(currentRun());
+}
+
+QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {
+    for (Quantity quantity : allQuantities()) addItem(displayName(quantity), static_cast<int>(quantity));
+    setQuantity(Quantity::FirstMoment);
+    setToolTip(tr("What colours the connections"));
+    connect(this, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT quantityChanged(quantity()); });
+}
+
+Quantity QuantitySelector::quantity() const { return static_cast<Quantity>(currentData().toInt()); }
+
+void QuantitySelector::setQuantity(Quantity quantity) {
+    setCurrentIndex(findData(static_cast<int>(quantity)));
+}
+
+ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
+    setPrefix(QStringLiteral("± "));
+    setSpecialValueText(tr("± auto"));
+    setDecimals(4);
+    setRange(0.0, 1000.0);  // also keeps the box narrow
+    setSingleStep(0.01);
+    setValue(0.0);
+    setToolTip(tr("Colour range: auto = symmetric ±max|value| of what is shown; a number fixes it"));
+    connect(this, &QDoubleSpinBox::valueChanged, this, &ColorLimitSpinBox::limitChanged);
+}
+
+void layOutPanel(QWidget* panel, const std::vector<LabelledControl>& controls, QWidget* canvas) {
+    auto* bar = new QHBoxLayout;
+    for (const LabelledControl& item : controls) {
+        if (!item.label.isEmpty()) bar->addWidget(new QLabel(item.label, panel));
+        bar->addWidget(item.control);
+    }
+    bar->addStretch();
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(canvas, 1);
+}
+
+}  // namespace ml

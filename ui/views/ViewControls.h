@@ -1,0 +1,64 @@
+#pragma once
+// Small controls shared by the diagram panel and the layer heat-map, so that every view picks
+// runs, quantities and the colour range the same way.
+//
+// Public API
+//   RunSelector            combo of run labels: setRuns(labels) (keeps the chosen run when it
+//                          still exists), currentRun() (0 while no runs are listed, so a view
+//                          fed before setRuns() shows the first run), signal runChanged(int)
+//   QuantitySelector       combo of allQuantities(): quantity(), setQuantity(q),
+//                          signal quantityChanged(ml::Quantity)
+//   ColorLimitSpinBox      "±" spin box: 0 shows "auto" (symmetric max|value|), > 0 fixes the
+//                          colour range; limit(), signal limitChanged(double)
+//   layOutPanel(panel, controls, canvas)  a panel's look: one bar of controls (each after its
+//                          label, if it has one) over the canvas, which takes the remaining space
+#include "views/Quantity.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QStringList>
+
+#include <algorithm>
+#include <vector>
+
+namespace ml {
+
+class RunSelector : public QComboBox {
+    Q_OBJECT
+public:
+    explicit RunSelector(QWidget* parent = nullptr);
+    void setRuns(const QStringList& labels);
+    int currentRun() const { return std::max(0, currentIndex()); }
+
+Q_SIGNALS:
+    void runChanged(int run);
+};
+
+class QuantitySelector : public QComboBox {
+    Q_OBJECT
+public:
+    explicit QuantitySelector(QWidget* parent = nullptr);
+    Quantity quantity() const;
+    void setQuantity(Quantity quantity);
+
+Q_SIGNALS:
+    void quantityChanged(ml::Quantity quantity);
+};
+
+class ColorLimitSpinBox : public QDoubleSpinBox {
+    Q_OBJECT
+public:
+    explicit ColorLimitSpinBox(QWidget* parent = nullptr);
+    double limit() const { return value(); }
+
+Q_SIGNALS:
+    void limitChanged(double limit);
+};
+
+struct LabelledControl {
+    QString label;  // empty: no label
+    QWidget* control;
+};
+void layOutPanel(QWidget* panel, const std::vector<LabelledControl>& controls, QWidget* canvas);
+
+}  // namespace ml
