@@ -94,6 +94,23 @@ private Q_SLOTS:
         QCOMPARE(readAll(second + "/adam/weights_final.json"), readAll(first + "/adam/weights_final.json"));
     }
 
+    void largeSeedsReproduceExactly() {
+        QTemporaryDir tmp;
+        const QString first = tmp.filePath("a"), second = tmp.filePath("b"), other = tmp.filePath("c");
+        const QStringList base{"train", "--network", "2-4-2", "--data", "toy:xor", "--loss", "cross-entropy",
+                               "--batch", "50", "--steps", "5", "--quiet", "--optimizer", "momentum"};
+        QCOMPARE(cli(base + QStringList{"--seed", "18446744073709551615", "--out", first}).status, 0);
+        QCOMPARE(readJson(first + "/config.json")["seed"].toString(), QString("18446744073709551615"));
+        QCOMPARE(cli({"train", "--config", first + "/config.json", "--out", second, "--quiet"}).status, 0);
+        QCOMPARE(readAll(second + "/weights_final.json"), readAll(first + "/weights_final.json"));
+        // The neighbouring seed (equal as a double) trains differently.
+        QCOMPARE(cli(base + QStringList{"--seed", "18446744073709551614", "--out", other}).status, 0);
+        QVERIFY(readAll(other + "/weights_initial.json") != readAll(first + "/weights_initial.json"));
+        const CliResult bad = cli(base + QStringList{"--seed", "-1", "--out", tmp.filePath("d")});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.contains("--seed: '-1'"), qPrintable(bad.err));
+    }
+
     void configJsonOfARelativeOutFolderReproducesTheRun() {
         // config.json's "init" must be relative to config.json, not to the working directory.
         QTemporaryDir tmp;

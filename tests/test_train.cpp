@@ -240,6 +240,25 @@ private Q_SLOTS:
         QCOMPARE(back.runs[1].hp.amsgrad, true);
     }
 
+    void seedsKeepAll64Bits() {
+        // JSON numbers are doubles: seeds above 2^53 travel as decimal strings, exactly.
+        for (const std::uint64_t seed : {std::uint64_t{0}, kLargestExactJsonInteger, kLargestExactJsonInteger + 1,
+                                         std::uint64_t{18446744073709551615ull}}) {
+            Experiment e = xorExperiment({run("momentum", 0.05)});
+            e.seed = seed;
+            const QJsonObject json = toJson(e);
+            QCOMPARE(json["seed"].isString(), seed > kLargestExactJsonInteger);
+            QCOMPARE(experimentFromJson(json, "test").seed, seed);
+        }
+        QJsonObject json = toJson(xorExperiment({run("momentum", 0.05)}));
+        for (const QJsonValue& bad : {QJsonValue(-1.0), QJsonValue(1.5), QJsonValue(9007199254740994.0),
+                                     QJsonValue("18446744073709551616"), QJsonValue("-3"), QJsonValue("12 ")}) {
+            json["seed"] = bad;
+            const QString message = test::inputErrorOf([&] { experimentFromJson(json, "EXP.json"); });
+            QVERIFY2(message.startsWith("EXP.json: seed: expected a whole number"), qPrintable(message));
+        }
+    }
+
     void experimentJsonErrorsNameTheField() {
         QJsonObject json = toJson(xorExperiment({run("momentum", 0.05)}));
         QJsonArray runs = json["runs"].toArray();

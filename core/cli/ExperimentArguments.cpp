@@ -13,7 +13,7 @@ namespace ml {
 namespace {
 
 // Experiment-level flags whose values are whole numbers in the JSON form.
-const char* const kCountFlags[] = {"seed", "batch", "steps", "epochs", "eval-every"};
+const char* const kCountFlags[] = {"batch", "steps", "epochs", "eval-every"};  // and --seed (64-bit)
 const char* const kTextFlags[] = {"name", "network", "activation", "loss", "data"};
 
 QJsonValue typedValue(const ParameterField& field, const QString& text, const std::string& context) {
@@ -122,6 +122,14 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
             throw InputError(std::string("--") + flag + ": '" + parser.value(flag).toStdString() +
                              "' is not a whole number >= 0");
         json[flag] = static_cast<double>(value);
+    }
+    if (parser.isSet("seed")) {
+        bool ok = false;
+        const QString text = parser.value("seed");
+        const qulonglong seed = text.toULongLong(&ok);
+        if (!ok || text.startsWith('+') || text.startsWith('-'))
+            throw InputError("--seed: '" + text.toStdString() + "' is not a whole number from 0 to 18446744073709551615");
+        json["seed"] = seedToJson(seed);
     }
     // --steps and --epochs replace each other, whichever the base had.
     if (parser.isSet("steps")) json.remove("epochs");

@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace ml {
 
 namespace {
@@ -66,6 +68,34 @@ long requireCount(const QJsonObject& json, const char* key, long fallback, const
     return static_cast<long>(number);
 }
 
+}  // namespace
+
+QJsonValue seedToJson(std::uint64_t seed) {
+    if (seed <= kLargestExactJsonInteger) return static_cast<double>(seed);
+    return QString::number(seed);
+}
+
+std::uint64_t seedFromJson(const QJsonValue& value, const std::string& context) {
+    const auto refuse = [&] {
+        return InputError(context + ": expected a whole number from 0 to 18446744073709551615 (above 2^53 "
+                                    "as a string, e.g. \"18446744073709551615\")");
+    };
+    if (value.isString()) {
+        bool ok = false;
+        const QString text = value.toString();
+        const qulonglong seed = text.toULongLong(&ok);
+        if (!ok || text.startsWith('+') || text.startsWith('-') || text.trimmed() != text) throw refuse();
+        return seed;
+    }
+    const double number = value.toDouble(-1.0);
+    if (!value.isDouble() || number < 0 || number > static_cast<double>(kLargestExactJsonInteger) ||
+        number != std::floor(number))
+        throw refuse();
+    return static_cast<std::uint64_t>(number);
+}
+
+namespace {
+
 // Run-level hyper-parameters: catalog defaults, then the experiment's shared values, then the
 // run's own. Only keys the optimizer reads are taken; others are refused in a run object.
 RunSpec runFromJson(const QJsonObject& run, const QJsonObject& shared, const std::string& context) {
@@ -115,7 +145,7 @@ QJsonObject toJson(const Experiment& experiment) {
     json["activation"] = QString::fromStdString(toString(experiment.network.activation));
     json["loss"] = QString::fromStdString(toString(experiment.network.loss));
     json["data"] = QString::fromStdString(experiment.data);
-    json["seed"] = static_cast<double>(experiment.seed);
+    json["seed"] = seedToJson(experiment.seed);
     json["batch"] = static_cast<double>(experiment.batchSize);
     json["steps"] = static_cast<double>(experiment.steps);
     json["epochs"] = static_cast<double>(experiment.epochs);
@@ -142,7 +172,7 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     experiment.network.activation = activationFromString(requireString(json, "activation", "tanh", source));
     experiment.network.loss = lossFromString(requireString(json, "loss", "mse", source));
     experiment.data = requireString(json, "data", experiment.data, source);
-    experiment.seed = static_cast<std::uint64_t>(requireCount(json, "seed", 7, source));
+    if (json.contains("seed")) experiment.seed = seedFromJson(json.value("seed"), source + ": seed");
     experiment.batchSize = requireCount(json, "batch", 0, source);
     experiment.steps = requireCount(json, "steps", 0, source);
     experiment.epochs = requireCount(json, "epochs", 0, source);

@@ -5,13 +5,21 @@
 #include "train/Experiment.h"
 
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
 
+#include <cstdint>
 #include <string>
 
 namespace ml {
 
 QJsonObject toJson(const Experiment& experiment);
+
+// A seed is any 64-bit value, but JSON numbers are doubles, exact only up to 2^53: larger seeds are
+// written as decimal strings; both forms are read. Throws InputError naming `context`.
+inline constexpr std::uint64_t kLargestExactJsonInteger = std::uint64_t{1} << 53;
+QJsonValue seedToJson(std::uint64_t seed);
+std::uint64_t seedFromJson(const QJsonValue& value, const std::string& context);
 // The run's hyper-parameters as JSON: only the keys its optimizer reads.
 QJsonObject toJson(const RunSpec& run);
 
