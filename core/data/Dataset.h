@@ -2,7 +2,7 @@
 // A data set as the trainer sees it: a number of samples that can be gathered into a batch.
 // Inputs are always float32 rows ([batch x inputs]); targets are either float regression values
 // ([batch x outputs]) or class indices.
-#include <Eigen/Core>
+#include "Tensor.h"
 
 #include <cstdint>
 #include <memory>
@@ -11,9 +11,6 @@
 #include <vector>
 
 namespace ml {
-
-using Matrix = Eigen::MatrixXf;
-using Vector = Eigen::VectorXf;
 
 // One mini-batch. Sample i is row i of `inputs`; for regression row i of `targets`, for
 // classification labels(i). Buffers are reused between steps: gather() only resizes.

@@ -39,19 +39,6 @@ std::string NetworkSpec::sizesText() const {
     return text;
 }
 
-Parameters zerosLike(const Parameters& parameters) {
-    Parameters zeros;
-    zeros.reserve(parameters.size());
-    for (const Matrix& layer : parameters) zeros.push_back(Matrix::Zero(layer.rows(), layer.cols()));
-    return zeros;
-}
-
-bool allFinite(const Parameters& parameters) {
-    for (const Matrix& layer : parameters)
-        if (!layer.allFinite()) return false;
-    return true;
-}
-
 Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
     for (int l = 0; l < spec_.layerCount(); ++l)
         parameters_.push_back(Matrix::Zero(spec_.sizes[l + 1], spec_.sizes[l] + 1));

@@ -5,6 +5,7 @@
 // of shape [out x (in + 1)]. Row j holds the incoming connections of neuron j (W is [out x in],
 // so W(j, i) connects input i to neuron j) and its last column holds the biases.
 // Batches are [batch x features] row blocks; the forward pass is Z = A * W^T + b.
+#include "Tensor.h"
 #include "data/Dataset.h"
 #include "nn/Activation.h"
 #include "nn/Loss.h"
@@ -14,8 +15,6 @@
 #include <vector>
 
 namespace ml {
-
-using Parameters = std::vector<Matrix>;  // one [out x (in + 1)] matrix per layer
 
 struct NetworkSpec {
     std::vector<int> sizes{1, 2, 2, 1};
@@ -29,16 +28,6 @@ struct NetworkSpec {
     int inputs() const { return sizes.front(); }
     int outputs() const { return sizes.back(); }
 };
-
-// Weight and bias views of one layer's parameter matrix.
-inline auto weightsOf(Matrix& layer) { return layer.leftCols(layer.cols() - 1); }
-inline auto weightsOf(const Matrix& layer) { return layer.leftCols(layer.cols() - 1); }
-inline auto biasOf(Matrix& layer) { return layer.col(layer.cols() - 1); }
-inline auto biasOf(const Matrix& layer) { return layer.col(layer.cols() - 1); }
-
-// Zero-filled matrices with the shapes of a network's parameters.
-Parameters zerosLike(const Parameters& parameters);
-bool allFinite(const Parameters& parameters);
 
 struct Evaluation {
     float loss = 0.0f;
