@@ -1,33 +1,23 @@
 // momentum-lab-bench: training throughput of the core, single thread.
 // Prints steps/s and samples/s of the hot loop (gather batch, forward+backward, optimizer step)
-// for 784-128-10 relu cross-entropy at batch 64 (momentum, adam, neuron-mean) and 1-2-2-1 tanh
-// mse at batch 1, plus heap allocations per step (the hot loop must not allocate).
+// for 784-128-10 relu cross-entropy at batch 64 and 1-2-2-1 tanh mse at batch 1, each with every
+// optimizer of the catalog, plus heap allocations per step (malloc and friends, which is what
+// Eigen and operator new use; the hot loop must not allocate).
 //   momentum-lab-bench [--seconds S]     (default 2 s per case)
+#include "AllocationCounter.h"
 #include "Random.h"
 #include "data/DenseDataset.h"
 #include "optim/OptimizerCatalog.h"
 
 #include <Eigen/Core>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <numeric>
 #include <string>
 #include <vector>
-
-// Counts heap allocations, to prove the training step allocation-free.
-static std::atomic<long> g_allocations{0};
-void* operator new(std::size_t size) {
-    ++g_allocations;
-    if (void* p = std::malloc(size ? size : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -39,8 +29,6 @@ struct Case {
     ml::Activation activation;
     ml::LossKind loss;
     long batch;
-    std::string optimizer;
-    double lr;
 };
 
 // Random inputs; classification labels or regression targets to match the loss.
@@ -58,13 +46,11 @@ ml::DenseDataset syntheticData(const Case& c, Eigen::Index samples) {
     return ml::DenseDataset::regression(std::move(x), std::move(y));
 }
 
-void runCase(const Case& c, double seconds) {
-    const ml::DenseDataset data = syntheticData(c, 8192);
+// One case with one optimizer (at its catalog defaults).
+void runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo, double seconds) {
     ml::Network network({c.sizes, c.activation, c.loss});
     network.initializeGlorotUniform(7);
-    ml::HyperParameters hp = ml::optimizerInfo(c.optimizer).defaults;
-    hp.lr = c.lr;
-    auto optimizer = ml::createOptimizer(c.optimizer, hp);
+    auto optimizer = ml::createOptimizer(optimizerInfo.name, optimizerInfo.defaults);
     ml::Parameters gradients = ml::zerosLike(network.parameters());
     std::vector<Eigen::Index> order(data.size());
     std::iota(order.begin(), order.end(), Eigen::Index{0});
@@ -81,7 +67,7 @@ void runCase(const Case& c, double seconds) {
     };
     for (int i = 0; i < 20; ++i) oneStep();  // warm-up: buffers reach their final sizes
 
-    const long allocationsBefore = g_allocations.load();
+    const std::size_t allocationsBefore = ml::heapAllocationCount();
     const long stepsBefore = step;
     const auto start = Clock::now();
     const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -89,8 +75,8 @@ void runCase(const Case& c, double seconds) {
         for (int i = 0; i < 16; ++i) oneStep();
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const long steps = step - stepsBefore;
-    const double perStepAllocations = static_cast<double>(g_allocations.load() - allocationsBefore) / steps;
-    std::printf("%-34s %-12s %12.0f %14.0f %10.2f\n", c.title, c.optimizer.c_str(), steps / elapsed,
+    const double perStepAllocations = static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / steps;
+    std::printf("%-34s %-12s %12.0f %14.0f %10.2f\n", c.title, optimizerInfo.name.c_str(), steps / elapsed,
                 steps * c.batch / elapsed, perStepAllocations);
 }
 
@@ -108,12 +94,12 @@ int main(int argc, char** argv) {
                 EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, Eigen::SimdInstructionSetsInUse(), seconds);
     std::printf("%-34s %-12s %12s %14s %10s\n", "case", "optimizer", "steps/s", "samples/s", "allocs/step");
     const Case cases[] = {
-        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64, "momentum", 0.01},
-        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64, "adam", 0.001},
-        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64, "neuron-mean", 0.01},
-        {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1, "momentum", 0.01},
-        {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1, "neuron-mean", 0.01},
+        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
+        {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1},
     };
-    for (const Case& c : cases) runCase(c, seconds);
+    for (const Case& c : cases) {
+        const ml::DenseDataset data = syntheticData(c, 8192);
+        for (const ml::OptimizerInfo& optimizer : ml::optimizerCatalog()) runCase(c, data, optimizer, seconds);
+    }
     return 0;
 }

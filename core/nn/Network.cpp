@@ -45,6 +45,7 @@ Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
     for (Workspace* work : {&training_, &evaluation_}) {
         work->preActivations.resize(spec_.layerCount());
         work->activations.resize(spec_.layerCount());
+        work->deltas.resize(spec_.layerCount());
     }
 }
 
@@ -98,17 +99,17 @@ const Matrix& Network::forward(const Matrix& inputs) { return forward(inputs, ev
 float Network::computeGradients(const Batch& batch, Parameters& gradients) {
     Workspace& work = training_;
     const Matrix& output = forward(batch.inputs, work);
-    const float loss = lossAndGradient(spec_.loss, output, batch, work.delta, work.lossScratch);
+    const float loss = lossAndGradient(spec_.loss, output, batch, work.deltas[layerCount() - 1], work.loss);
     for (int l = layerCount() - 1; l >= 0; --l) {
         const Matrix& in = l == 0 ? batch.inputs : work.activations[l - 1];
+        const Matrix& delta = work.deltas[l];
         Matrix& gradient = gradients[l];
-        weightsOf(gradient).noalias() = work.delta.transpose() * in;
-        biasOf(gradient) = work.delta.colwise().sum().transpose();
+        weightsOf(gradient).noalias() = delta.transpose() * in;
+        biasOf(gradient) = delta.colwise().sum().transpose();
         if (l == 0) break;
-        work.nextDelta.noalias() = work.delta * weightsOf(parameters_[l]);
-        multiplyByDerivative(spec_.activation, work.preActivations[l - 1], work.activations[l - 1],
-                             work.nextDelta);
-        std::swap(work.delta, work.nextDelta);
+        Matrix& previous = work.deltas[l - 1];
+        previous.noalias() = delta * weightsOf(parameters_[l]);
+        multiplyByDerivative(spec_.activation, work.preActivations[l - 1], work.activations[l - 1], previous);
     }
     return loss;
 }
@@ -126,7 +127,7 @@ Evaluation Network::evaluate(const Dataset& data) {
         const Matrix& output = forward(evaluationBatch_.inputs, evaluation_);
         Eigen::Index chunkCorrect = 0;
         const float chunkLoss =
-            lossOnly(spec_.loss, output, evaluationBatch_, evaluation_.lossScratch, chunkCorrect);
+            lossOnly(spec_.loss, output, evaluationBatch_, evaluation_.loss, chunkCorrect);
         lossSum += static_cast<double>(chunkLoss) * static_cast<double>(count);
         correct += chunkCorrect;
     }

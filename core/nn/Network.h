@@ -60,7 +60,8 @@ private:
     struct Workspace {
         std::vector<Matrix> preActivations;  // Z_l, [batch x out_l]
         std::vector<Matrix> activations;     // A_l = f(Z_l); the last one is unused (output is Z)
-        Matrix delta, nextDelta, lossScratch;
+        std::vector<Matrix> deltas;          // dL/dZ_l, one buffer per layer so none is ever resized
+        LossWorkspace loss;
     };
     const Matrix& forward(const Matrix& inputs, Workspace& work);
 
