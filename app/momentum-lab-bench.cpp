@@ -2,11 +2,13 @@
 // Prints steps/s and samples/s of the hot loop (gather batch, forward+backward, optimizer step)
 // for 784-128-10 relu cross-entropy at batch 64 and 1-2-2-1 tanh mse at batch 1, each with every
 // optimizer of the catalog, plus heap allocations per step (malloc and friends, which is what
-// Eigen and operator new use; the hot loop must not allocate).
+// Eigen and operator new use; the hot loop must not allocate). Then the throughput of gathering a
+// batch alone, for dense (float) and image (uint8) data, in the batch layout this build uses.
 //   momentum-lab-bench [--seconds S]     (default 2 s per case)
 #include "AllocationCounter.h"
 #include "Random.h"
 #include "data/DenseDataset.h"
+#include "data/ImageDataset.h"
 #include "optim/OptimizerCatalog.h"
 
 #include <Eigen/Core>
@@ -80,6 +82,38 @@ void runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInf
                 steps * c.batch / elapsed, perStepAllocations);
 }
 
+// 8192 random 28x28 images in 10 classes, pixels scaled to [0, 1] when gathered.
+ml::ImageDataset syntheticImages(Eigen::Index samples) {
+    ml::Random random(2);
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(samples) * 28 * 28), labels(static_cast<std::size_t>(samples));
+    for (std::uint8_t& pixel : pixels) pixel = static_cast<std::uint8_t>(random.below(256));
+    for (std::uint8_t& label : labels) label = static_cast<std::uint8_t>(random.below(10));
+    return ml::ImageDataset(std::move(pixels), std::move(labels), {28, 28}, 10, 1.0f / 255.0f);
+}
+
+// Gathering batches of `batch` shuffled samples, nothing else.
+void runGather(const char* title, const ml::Dataset& data, long batch, double seconds) {
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(data.size()));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+    ml::Random(3).shuffle(std::span<Eigen::Index>(order));
+    ml::Batch buffer;
+    long gathered = 0;
+    const long batchesPerEpoch = data.size() / batch;
+    auto oneBatch = [&] {
+        const Eigen::Index begin = (gathered % batchesPerEpoch) * batch;
+        data.gather(std::span<const Eigen::Index>(order.data() + begin, batch), buffer);
+        ++gathered;
+    };
+    oneBatch();
+    gathered = 0;
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    while (Clock::now() < end)
+        for (int i = 0; i < 64; ++i) oneBatch();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    std::printf("%-34s %-12s %12.0f %14.0f\n", title, "gather only", gathered / elapsed, gathered * batch / elapsed);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,5 +135,8 @@ int main(int argc, char** argv) {
         const ml::DenseDataset data = syntheticData(c, 8192);
         for (const ml::OptimizerInfo& optimizer : ml::optimizerCatalog()) runCase(c, data, optimizer, seconds);
     }
+    std::printf("\nbatch layout: %s\n", ml::BatchMatrix::IsRowMajor ? "row-major" : "column-major");
+    runGather("dense 784 floats b64", syntheticData(cases[0], 8192), 64, seconds);
+    runGather("image 28x28 uint8 b64", syntheticImages(8192), 64, seconds);
     return 0;
 }

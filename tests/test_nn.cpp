@@ -6,6 +6,7 @@
 #include "InputError.h"
 #include "Random.h"
 #include "data/DenseDataset.h"
+#include "nn/DenseLayer.h"
 #include "nn/Network.h"
 
 #include <QScopeGuard>
@@ -217,11 +218,41 @@ private Q_SLOTS:
         for (std::size_t l = 0; l < again.size(); ++l) QCOMPARE(again[l], gradients[l]);
     }
 
+    // ------------------------------------------------------------ a dense layer by hand
+    // W = [[1, -1], [0.5, 2]], b = (0.5, -1), X = [[1, 2], [3, -1]], relu:
+    //   Z = X W^T + b = [[-0.5, 3.5], [4.5, -1.5]], A = [[0, 3.5], [4.5, 0]]
+    // dA = [[2, 1], [-1, 3]] -> dZ = dA .* (Z > 0) = [[0, 1], [-1, 0]]
+    //   dW = dZ^T X = [[-3, 1], [1, 2]], db = (-1, 1), dX = dZ W = [[0.5, 2], [-1, 1]]
+    void denseLayerForwardBackward() {
+        const ml::DenseLayer layer(2, 2, Activation::Relu);
+        QCOMPARE(layer.parameterShape().rows, Eigen::Index(2));
+        QCOMPARE(layer.parameterShape().cols, Eigen::Index(3));
+        Matrix parameters(2, 3);
+        parameters << 1, -1, 0.5f, 0.5f, 2, -1;
+        ml::BatchMatrix x(2, 2);
+        x << 1, 2, 3, -1;
+        const auto work = layer.createWorkspace();
+        ml::BatchMatrix expectedA(2, 2);
+        expectedA << 0, 3.5f, 4.5f, 0;
+        QCOMPARE(ml::BatchMatrix(layer.forward(parameters, x, *work)), expectedA);
+
+        ml::BatchMatrix outputGradient(2, 2), inputGradient;
+        outputGradient << 2, 1, -1, 3;
+        Matrix parameterGradient = Matrix::Zero(2, 3);
+        layer.backward(parameters, x, outputGradient, *work, parameterGradient, &inputGradient);
+        Matrix expectedGradient(2, 3);
+        expectedGradient << -3, 1, -1, 1, 2, 1;
+        QCOMPARE(parameterGradient, expectedGradient);
+        ml::BatchMatrix expectedInputGradient(2, 2);
+        expectedInputGradient << 0.5f, 2, -1, 1;
+        QCOMPARE(inputGradient, expectedInputGradient);
+    }
+
     // ------------------------------------------------------------ losses by hand
     // z = [[1, 2, 3], [0, -1, 0.5]], y = [[0, 2, 1], [1, 1, 1]]: z - y = [[1, 0, 2], [-1, -2, -0.5]]
     // MSE (mean over all 6 elements) = (1 + 0 + 4 + 1 + 4 + 0.25) / 6 = 1.70833333; dL/dz = 2(z - y)/6.
     void mseIsMeanOverAllElements() {
-        Matrix z(2, 3), gradient;
+        ml::BatchMatrix z(2, 3), gradient;
         ml::LossWorkspace scratch;
         z << 1, 2, 3, 0, -1, 0.5f;
         Batch batch;
@@ -251,7 +282,7 @@ private Q_SLOTS:
     // mean = 1.40760596; dL/dz = (softmax - onehot) / 2:
     //   [[-0.454984713, 0.122364236, 0.332620478], [0.122364236, 0.0450152866, -0.167379522]]
     void crossEntropyIsMeanNllOfSoftmax() {
-        Matrix z(2, 3), gradient;
+        ml::BatchMatrix z(2, 3), gradient;
         ml::LossWorkspace scratch;
         z << 1, 2, 3, 1000.5f, 999.5f, 1001.5f;
         Batch batch;

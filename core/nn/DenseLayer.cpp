@@ -7,8 +7,8 @@
 namespace ml {
 
 struct DenseLayer::Buffers final : Layer::Workspace {
-    Matrix preActivation;  // Z [batch x out]
-    Matrix activation;     // A = f(Z); unused for Identity, whose output is Z itself
+    BatchMatrix preActivation;  // Z [batch x out]
+    BatchMatrix activation;     // A = f(Z); unused for Identity, whose output is Z itself
 };
 
 DenseLayer::DenseLayer(int inputs, int outputs, Activation activation)
@@ -25,9 +25,9 @@ void DenseLayer::initializeGlorotUniform(Matrix& parameters, Random& random) con
 
 std::unique_ptr<Layer::Workspace> DenseLayer::createWorkspace() const { return std::make_unique<Buffers>(); }
 
-const Matrix& DenseLayer::forward(const Matrix& parameters, const Matrix& input, Workspace& work) const {
+const BatchMatrix& DenseLayer::forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const {
     auto& buffers = static_cast<Buffers&>(work);  // created by createWorkspace() above
-    Matrix& z = buffers.preActivation;
+    BatchMatrix& z = buffers.preActivation;
     // [batch x in] * [in x out]: the product shape Eigen runs fastest here (README, Benchmark).
     z.noalias() = input * weightsOf(parameters).transpose();
     z.rowwise() += biasOf(parameters).transpose();
@@ -36,10 +36,10 @@ const Matrix& DenseLayer::forward(const Matrix& parameters, const Matrix& input,
     return buffers.activation;
 }
 
-void DenseLayer::backward(const Matrix& parameters, const Matrix& input, Matrix& outputGradient, Workspace& work,
-                          Matrix& parameterGradient, Matrix* inputGradient) const {
+void DenseLayer::backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient,
+                          Workspace& work, Matrix& parameterGradient, BatchMatrix* inputGradient) const {
     auto& buffers = static_cast<Buffers&>(work);
-    Matrix& delta = outputGradient;  // dL/dA, becomes dL/dZ in place
+    BatchMatrix& delta = outputGradient;  // dL/dA, becomes dL/dZ in place
     multiplyByDerivative(activation_, buffers.preActivation, buffers.activation, delta);
     weightsOf(parameterGradient).noalias() = delta.transpose() * input;
     biasOf(parameterGradient) = delta.colwise().sum().transpose();

@@ -21,9 +21,9 @@ public:
     void initializeGlorotUniform(Matrix& parameters, Random& random) const override;
 
     std::unique_ptr<Workspace> createWorkspace() const override;
-    const Matrix& forward(const Matrix& parameters, const Matrix& input, Workspace& work) const override;
-    void backward(const Matrix& parameters, const Matrix& input, Matrix& outputGradient, Workspace& work,
-                  Matrix& parameterGradient, Matrix* inputGradient) const override;
+    const BatchMatrix& forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const override;
+    void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient, Workspace& work,
+                  Matrix& parameterGradient, BatchMatrix* inputGradient) const override;
 
 private:
     struct Buffers;

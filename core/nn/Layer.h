@@ -37,12 +37,12 @@ public:
 
     virtual std::unique_ptr<Workspace> createWorkspace() const = 0;
     // The output for `input`, kept in `work` (valid until the next forward with `work`).
-    virtual const Matrix& forward(const Matrix& parameters, const Matrix& input, Workspace& work) const = 0;
+    virtual const BatchMatrix& forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const = 0;
     // After forward(parameters, input, work): takes dL/d(output) in `outputGradient` (overwritten,
     // used as scratch), writes dL/d(parameters) into `parameterGradient` and, unless null,
     // dL/d(input) into `inputGradient`.
-    virtual void backward(const Matrix& parameters, const Matrix& input, Matrix& outputGradient, Workspace& work,
-                          Matrix& parameterGradient, Matrix* inputGradient) const = 0;
+    virtual void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient,
+                          Workspace& work, Matrix& parameterGradient, BatchMatrix* inputGradient) const = 0;
 };
 
 }  // namespace ml

@@ -17,7 +17,7 @@ LossKind lossFromString(const std::string& name) {
 namespace {
 
 // scratch <- the regression targets, or one-hot rows for class labels.
-void targetsInto(const Batch& batch, Eigen::Index outputs, Matrix& scratch) {
+void targetsInto(const Batch& batch, Eigen::Index outputs, BatchMatrix& scratch) {
     if (batch.labels.size() == 0) {
         scratch = batch.targets;
         return;
@@ -28,14 +28,14 @@ void targetsInto(const Batch& batch, Eigen::Index outputs, Matrix& scratch) {
 
 // work.values <- row-wise log-softmax of z (max-shifted for stability). The row reductions go
 // through work.perSample: as sub-expressions Eigen would evaluate them into heap temporaries.
-void logSoftmaxInto(const Matrix& z, LossWorkspace& work) {
+void logSoftmaxInto(const BatchMatrix& z, LossWorkspace& work) {
     work.perSample = z.rowwise().maxCoeff();
     work.values = z.colwise() - work.perSample;
     work.perSample = work.values.array().exp().rowwise().sum().log();
     work.values.colwise() -= work.perSample;
 }
 
-Eigen::Index countCorrect(const Matrix& z, const Batch& batch) {
+Eigen::Index countCorrect(const BatchMatrix& z, const Batch& batch) {
     Eigen::Index correct = 0;
     for (Eigen::Index i = 0; i < batch.labels.size(); ++i) {
         Eigen::Index best = 0;
@@ -45,7 +45,7 @@ Eigen::Index countCorrect(const Matrix& z, const Batch& batch) {
     return correct;
 }
 
-float negativeLogLikelihood(const Matrix& logProbabilities, const Batch& batch) {
+float negativeLogLikelihood(const BatchMatrix& logProbabilities, const Batch& batch) {
     double sum = 0.0;
     for (Eigen::Index i = 0; i < batch.size(); ++i) sum -= logProbabilities(i, batch.labels(i));
     return static_cast<float>(sum / static_cast<double>(batch.size()));
@@ -53,7 +53,7 @@ float negativeLogLikelihood(const Matrix& logProbabilities, const Batch& batch) 
 
 }  // namespace
 
-float lossAndGradient(LossKind loss, const Matrix& z, const Batch& batch, Matrix& gradient, LossWorkspace& work) {
+float lossAndGradient(LossKind loss, const BatchMatrix& z, const Batch& batch, BatchMatrix& gradient, LossWorkspace& work) {
     const float batchSize = static_cast<float>(z.rows());
     if (loss == LossKind::Mse) {
         targetsInto(batch, z.cols(), work.values);
@@ -71,7 +71,7 @@ float lossAndGradient(LossKind loss, const Matrix& z, const Batch& batch, Matrix
     return value;
 }
 
-float lossOnly(LossKind loss, const Matrix& z, const Batch& batch, LossWorkspace& work, Eigen::Index& correct) {
+float lossOnly(LossKind loss, const BatchMatrix& z, const Batch& batch, LossWorkspace& work, Eigen::Index& correct) {
     correct = countCorrect(z, batch);
     if (loss == LossKind::Mse) {
         targetsInto(batch, z.cols(), work.values);

@@ -94,8 +94,8 @@ void Network::initializeGlorotUniform(std::uint64_t seed) {
             layers_[l]->initializeGlorotUniform(parameters_[static_cast<std::size_t>(parameterIndex_[l])], random);
 }
 
-const Matrix& Network::forward(const Matrix& inputs, Pass& pass) {
-    const Matrix* in = &inputs;
+const BatchMatrix& Network::forward(const BatchMatrix& inputs, Pass& pass) {
+    const BatchMatrix* in = &inputs;
     for (std::size_t l = 0; l < layers_.size(); ++l) {
         pass.inputs[l] = in;
         in = &layers_[l]->forward(parametersOf(l), *in, *pass.layers[l]);
@@ -103,15 +103,15 @@ const Matrix& Network::forward(const Matrix& inputs, Pass& pass) {
     return *in;
 }
 
-const Matrix& Network::forward(const Matrix& inputs) { return forward(inputs, evaluation_); }
+const BatchMatrix& Network::forward(const BatchMatrix& inputs) { return forward(inputs, evaluation_); }
 
 float Network::computeGradients(const Batch& batch, Parameters& gradients) {
     Pass& pass = training_;
-    const Matrix& output = forward(batch.inputs, pass);
+    const BatchMatrix& output = forward(batch.inputs, pass);
     const std::size_t last = layers_.size() - 1;
     const float loss = lossAndGradient(spec_.loss, output, batch, pass.outputGradients[last], pass.loss);
     for (std::size_t l = last + 1; l-- > 0;) {
-        Matrix* inputGradient = l > 0 ? &pass.outputGradients[l - 1] : nullptr;  // none for the data
+        BatchMatrix* inputGradient = l > 0 ? &pass.outputGradients[l - 1] : nullptr;  // none for the data
         layers_[l]->backward(parametersOf(l), *pass.inputs[l], pass.outputGradients[l], *pass.layers[l],
                              gradientOf(l, gradients), inputGradient);
     }
@@ -128,7 +128,7 @@ Evaluation Network::evaluate(const Dataset& data) {
         evaluationIndices_.resize(count);
         std::iota(evaluationIndices_.begin(), evaluationIndices_.end(), start);
         data.gather(evaluationIndices_, evaluationBatch_);
-        const Matrix& output = forward(evaluationBatch_.inputs, evaluation_);
+        const BatchMatrix& output = forward(evaluationBatch_.inputs, evaluation_);
         Eigen::Index chunkCorrect = 0;
         const float chunkLoss =
             lossOnly(spec_.loss, output, evaluationBatch_, evaluation_.loss, chunkCorrect);

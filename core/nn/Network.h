@@ -60,7 +60,7 @@ public:
     // Forward and backward pass on one batch: returns the batch loss, writes dL/dparameters.
     float computeGradients(const Batch& batch, Parameters& gradients);
     // Output pre-activations for a batch (valid until the next call).
-    const Matrix& forward(const Matrix& inputs);
+    const BatchMatrix& forward(const BatchMatrix& inputs);
     // Loss and accuracy over a whole data set, in chunks.
     Evaluation evaluate(const Dataset& data);
 
@@ -68,12 +68,12 @@ private:
     // The buffers of one kind of pass (training or evaluation).
     struct Pass {
         std::vector<std::unique_ptr<Layer::Workspace>> layers;  // one per layer
-        std::vector<const Matrix*> inputs;      // the input of layer l during the last forward
-        std::vector<Matrix> outputGradients;    // dL/d(output of layer l)
+        std::vector<const BatchMatrix*> inputs;    // the input of layer l during the last forward
+        std::vector<BatchMatrix> outputGradients;  // dL/d(output of layer l)
         LossWorkspace loss;
     };
     Pass createPass() const;
-    const Matrix& forward(const Matrix& inputs, Pass& pass);
+    const BatchMatrix& forward(const BatchMatrix& inputs, Pass& pass);
     // The parameter matrix of layer l (an empty one for layers without parameters).
     const Matrix& parametersOf(std::size_t l) const;
     Matrix& gradientOf(std::size_t l, Parameters& gradients);
