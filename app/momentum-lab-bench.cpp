@@ -1,33 +1,25 @@
 // momentum-lab-bench: training throughput of the core, single thread.
 // Prints steps/s and samples/s of the hot loop (gather batch, forward+backward, optimizer step)
-// for 784-128-10 relu cross-entropy at batch 64 (momentum, adam, neuron-mean) and 1-2-2-1 tanh
-// mse at batch 1, plus heap allocations per step (the hot loop must not allocate).
+// for 784-128-10 relu cross-entropy at batch 64 and 1-2-2-1 tanh mse at batch 1, each with every
+// optimizer of the catalog, plus heap allocations per step (malloc and friends, which is what
+// Eigen and operator new use; the hot loop must not allocate). Then the throughput of gathering a
+// batch alone, for dense (float) and image (uint8) data, in the batch layout this build uses.
 //   momentum-lab-bench [--seconds S]     (default 2 s per case)
+#include "AllocationCounter.h"
 #include "Random.h"
 #include "data/DenseDataset.h"
+#include "data/ImageDataset.h"
 #include "optim/OptimizerCatalog.h"
 
 #include <Eigen/Core>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <numeric>
 #include <string>
 #include <vector>
-
-// Counts heap allocations, to prove the training step allocation-free.
-static std::atomic<long> g_allocations{0};
-void* operator new(std::size_t size) {
-    ++g_allocations;
-    if (void* p = std::malloc(size ? size : 1)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -39,8 +31,6 @@ struct Case {
     ml::Activation activation;
     ml::LossKind loss;
     long batch;
-    std::string optimizer;
-    double lr;
 };
 
 // Random inputs; classification labels or regression targets to match the loss.
@@ -58,13 +48,11 @@ ml::DenseDataset syntheticData(const Case& c, Eigen::Index samples) {
     return ml::DenseDataset::regression(std::move(x), std::move(y));
 }
 
-void runCase(const Case& c, double seconds) {
-    const ml::DenseDataset data = syntheticData(c, 8192);
+// One case with one optimizer (at its catalog defaults).
+void runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo, double seconds) {
     ml::Network network({c.sizes, c.activation, c.loss});
     network.initializeGlorotUniform(7);
-    ml::HyperParameters hp = ml::optimizerInfo(c.optimizer).defaults;
-    hp.lr = c.lr;
-    auto optimizer = ml::createOptimizer(c.optimizer, hp);
+    auto optimizer = ml::createOptimizer(optimizerInfo.name, optimizerInfo.defaults);
     ml::Parameters gradients = ml::zerosLike(network.parameters());
     std::vector<Eigen::Index> order(data.size());
     std::iota(order.begin(), order.end(), Eigen::Index{0});
@@ -81,7 +69,7 @@ void runCase(const Case& c, double seconds) {
     };
     for (int i = 0; i < 20; ++i) oneStep();  // warm-up: buffers reach their final sizes
 
-    const long allocationsBefore = g_allocations.load();
+    const std::size_t allocationsBefore = ml::heapAllocationCount();
     const long stepsBefore = step;
     const auto start = Clock::now();
     const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -89,9 +77,41 @@ void runCase(const Case& c, double seconds) {
         for (int i = 0; i < 16; ++i) oneStep();
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const long steps = step - stepsBefore;
-    const double perStepAllocations = static_cast<double>(g_allocations.load() - allocationsBefore) / steps;
-    std::printf("%-34s %-12s %12.0f %14.0f %10.2f\n", c.title, c.optimizer.c_str(), steps / elapsed,
+    const double perStepAllocations = static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / steps;
+    std::printf("%-34s %-12s %12.0f %14.0f %10.2f\n", c.title, optimizerInfo.name.c_str(), steps / elapsed,
                 steps * c.batch / elapsed, perStepAllocations);
+}
+
+// 8192 random 28x28 images in 10 classes, pixels scaled to [0, 1] when gathered.
+ml::ImageDataset syntheticImages(Eigen::Index samples) {
+    ml::Random random(2);
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(samples) * 28 * 28), labels(static_cast<std::size_t>(samples));
+    for (std::uint8_t& pixel : pixels) pixel = static_cast<std::uint8_t>(random.below(256));
+    for (std::uint8_t& label : labels) label = static_cast<std::uint8_t>(random.below(10));
+    return ml::ImageDataset(std::move(pixels), std::move(labels), {28, 28}, 10, 1.0f / 255.0f);
+}
+
+// Gathering batches of `batch` shuffled samples, nothing else.
+void runGather(const char* title, const ml::Dataset& data, long batch, double seconds) {
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(data.size()));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+    ml::Random(3).shuffle(std::span<Eigen::Index>(order));
+    ml::Batch buffer;
+    long gathered = 0;
+    const long batchesPerEpoch = data.size() / batch;
+    auto oneBatch = [&] {
+        const Eigen::Index begin = (gathered % batchesPerEpoch) * batch;
+        data.gather(std::span<const Eigen::Index>(order.data() + begin, batch), buffer);
+        ++gathered;
+    };
+    oneBatch();
+    gathered = 0;
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    while (Clock::now() < end)
+        for (int i = 0; i < 64; ++i) oneBatch();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    std::printf("%-34s %-12s %12.0f %14.0f\n", title, "gather only", gathered / elapsed, gathered * batch / elapsed);
 }
 
 }  // namespace
@@ -108,12 +128,15 @@ int main(int argc, char** argv) {
                 EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, Eigen::SimdInstructionSetsInUse(), seconds);
     std::printf("%-34s %-12s %12s %14s %10s\n", "case", "optimizer", "steps/s", "samples/s", "allocs/step");
     const Case cases[] = {
-        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64, "momentum", 0.01},
-        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64, "adam", 0.001},
-        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64, "neuron-mean", 0.01},
-        {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1, "momentum", 0.01},
-        {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1, "neuron-mean", 0.01},
+        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
+        {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1},
     };
-    for (const Case& c : cases) runCase(c, seconds);
+    for (const Case& c : cases) {
+        const ml::DenseDataset data = syntheticData(c, 8192);
+        for (const ml::OptimizerInfo& optimizer : ml::optimizerCatalog()) runCase(c, data, optimizer, seconds);
+    }
+    std::printf("\nbatch layout: %s\n", ml::BatchMatrix::IsRowMajor ? "row-major" : "column-major");
+    runGather("dense 784 floats b64", syntheticData(cases[0], 8192), 64, seconds);
+    runGather("image 28x28 uint8 b64", syntheticImages(8192), 64, seconds);
     return 0;
 }

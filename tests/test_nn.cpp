@@ -1,10 +1,15 @@
 // Network tests: finite-difference gradient check for every activation x loss, the losses against
-// hand-computed numbers, NetworkSpec::parseSizes, Glorot initialisation, Network::evaluate.
+// hand-computed numbers, NetworkSpec::parseSizes, Glorot initialisation, Network::evaluate, and
+// a training step that does not touch the heap.
 #include "TestSupport.h"
+#include "AllocationCounter.h"
 #include "InputError.h"
+#include "Random.h"
 #include "data/DenseDataset.h"
+#include "nn/DenseLayer.h"
 #include "nn/Network.h"
 
+#include <QScopeGuard>
 #include <QTest>
 
 #include <cmath>
@@ -122,6 +127,22 @@ NetworkSpec spec(std::vector<int> sizes, Activation activation, LossKind loss) {
     return s;
 }
 
+// A batch of uniform random inputs with class labels (cross-entropy) or regression targets (mse).
+Batch randomBatch(const NetworkSpec& s, Eigen::Index size) {
+    ml::Random random(5);
+    Batch b;
+    b.inputs.resize(size, s.inputs());
+    for (Eigen::Index i = 0; i < b.inputs.size(); ++i) b.inputs.data()[i] = random.uniform(-1.0f, 1.0f);
+    if (s.loss == LossKind::CrossEntropy) {
+        b.labels.resize(size);
+        for (Eigen::Index i = 0; i < size; ++i) b.labels(i) = static_cast<int>(random.below(s.outputs()));
+    } else {
+        b.targets.resize(size, s.outputs());
+        for (Eigen::Index i = 0; i < b.targets.size(); ++i) b.targets.data()[i] = random.uniform(-1.0f, 1.0f);
+    }
+    return b;
+}
+
 }  // namespace
 
 class TestNn : public QObject {
@@ -197,11 +218,42 @@ private Q_SLOTS:
         for (std::size_t l = 0; l < again.size(); ++l) QCOMPARE(again[l], gradients[l]);
     }
 
+    // ------------------------------------------------------------ a dense layer by hand
+    // W = [[1, -1], [0.5, 2]], b = (0.5, -1), X = [[1, 2], [3, -1]], relu:
+    //   Z = X W^T + b = [[-0.5, 3.5], [4.5, -1.5]], A = [[0, 3.5], [4.5, 0]]
+    // dA = [[2, 1], [-1, 3]] -> dZ = dA .* (Z > 0) = [[0, 1], [-1, 0]]
+    //   dW = dZ^T X = [[-3, 1], [1, 2]], db = (-1, 1), dX = dZ W = [[0.5, 2], [-1, 1]]
+    void denseLayerForwardBackward() {
+        const ml::DenseLayer layer(2, 2, Activation::Relu);
+        QCOMPARE(layer.parameterShape().rows, Eigen::Index(2));
+        QCOMPARE(layer.parameterShape().cols, Eigen::Index(3));
+        Matrix parameters(2, 3);
+        parameters << 1, -1, 0.5f, 0.5f, 2, -1;
+        ml::BatchMatrix x(2, 2);
+        x << 1, 2, 3, -1;
+        const auto work = layer.createWorkspace();
+        ml::BatchMatrix expectedA(2, 2);
+        expectedA << 0, 3.5f, 4.5f, 0;
+        QCOMPARE(ml::BatchMatrix(layer.forward(parameters, x, *work)), expectedA);
+
+        ml::BatchMatrix outputGradient(2, 2), inputGradient;
+        outputGradient << 2, 1, -1, 3;
+        Matrix parameterGradient = Matrix::Zero(2, 3);
+        layer.backward(parameters, x, outputGradient, *work, parameterGradient, &inputGradient);
+        Matrix expectedGradient(2, 3);
+        expectedGradient << -3, 1, -1, 1, 2, 1;
+        QCOMPARE(parameterGradient, expectedGradient);
+        ml::BatchMatrix expectedInputGradient(2, 2);
+        expectedInputGradient << 0.5f, 2, -1, 1;
+        QCOMPARE(inputGradient, expectedInputGradient);
+    }
+
     // ------------------------------------------------------------ losses by hand
     // z = [[1, 2, 3], [0, -1, 0.5]], y = [[0, 2, 1], [1, 1, 1]]: z - y = [[1, 0, 2], [-1, -2, -0.5]]
     // MSE (mean over all 6 elements) = (1 + 0 + 4 + 1 + 4 + 0.25) / 6 = 1.70833333; dL/dz = 2(z - y)/6.
     void mseIsMeanOverAllElements() {
-        Matrix z(2, 3), gradient, scratch;
+        ml::BatchMatrix z(2, 3), gradient;
+        ml::LossWorkspace scratch;
         z << 1, 2, 3, 0, -1, 0.5f;
         Batch batch;
         batch.inputs = Matrix::Zero(2, 1);
@@ -230,7 +282,8 @@ private Q_SLOTS:
     // mean = 1.40760596; dL/dz = (softmax - onehot) / 2:
     //   [[-0.454984713, 0.122364236, 0.332620478], [0.122364236, 0.0450152866, -0.167379522]]
     void crossEntropyIsMeanNllOfSoftmax() {
-        Matrix z(2, 3), gradient, scratch;
+        ml::BatchMatrix z(2, 3), gradient;
+        ml::LossWorkspace scratch;
         z << 1, 2, 3, 1000.5f, 999.5f, 1001.5f;
         Batch batch;
         batch.inputs = Matrix::Zero(2, 1);
@@ -364,6 +417,56 @@ private Q_SLOTS:
         QVERIFY(std::isnan(e.accuracy));
         QVERIFY(std::abs(e.loss - 1.0f / 6.0f) < 1e-6f);
     }
+    // ------------------------------------------------------------ allocation-free training step
+    // The counter itself: an Eigen matrix is a malloc (so a zero below means something).
+    void allocationCounterSeesEigen() {
+        const std::size_t before = ml::heapAllocationCount();
+        const Matrix m = Matrix::Constant(40, 40, 2.0f);
+        QVERIFY(ml::heapAllocationCount() > before);
+        QCOMPARE(m.sum(), 3200.0f);
+    }
+    // After one warm-up step (buffers reach their sizes), computeGradients calls no malloc: no
+    // Eigen temporaries, no resized buffers, no GEMM scratch on the heap. The benchmark's cases plus
+    // every activation and both losses.
+    void computeGradientsDoesNotAllocate_data() {
+        QTest::addColumn<QString>("sizes");
+        QTest::addColumn<Activation>("activation");
+        QTest::addColumn<LossKind>("loss");
+        QTest::addColumn<int>("batch");
+        // Eigen sizes its GEMM packing buffers from the L1 cache size; 0 keeps this machine's. With
+        // a 48 KiB L1 (recent Intel cores) the 784-128-10 forward product packs ~150 + ~400 KB.
+        QTest::addColumn<int>("l1CacheBytes");
+        const QString large = "784-128-10";
+        for (const int l1 : {0, 32 * 1024, 48 * 1024, 64 * 1024})
+            QTest::addRow("784-128-10 relu cross-entropy b64, L1 %d", l1) << large << Activation::Relu << LossKind::CrossEntropy << 64 << l1;
+        QTest::newRow("1-2-2-1 tanh mse b1") << "1-2-2-1" << Activation::Tanh << LossKind::Mse << 1 << 0;
+        QTest::newRow("3-4-3-3 sigmoid cross-entropy b4") << "3-4-3-3" << Activation::Sigmoid << LossKind::CrossEntropy << 4 << 0;
+        QTest::newRow("5-8-2 identity mse b16") << "5-8-2" << Activation::Identity << LossKind::Mse << 16 << 0;
+        QTest::newRow("64-32-32-10 relu mse b32") << "64-32-32-10" << Activation::Relu << LossKind::Mse << 32 << 0;
+    }
+    void computeGradientsDoesNotAllocate() {
+        QFETCH(QString, sizes);
+        QFETCH(Activation, activation);
+        QFETCH(LossKind, loss);
+        QFETCH(int, batch);
+        QFETCH(int, l1CacheBytes);
+        const std::ptrdiff_t l1 = Eigen::l1CacheSize(), l2 = Eigen::l2CacheSize(), l3 = Eigen::l3CacheSize();
+        const auto restoreCaches = qScopeGuard([&] { Eigen::setCpuCacheSizes(l1, l2, l3); });
+        if (l1CacheBytes > 0) Eigen::setCpuCacheSizes(l1CacheBytes, 2 << 20, 32 << 20);
+
+        Network net(spec(NetworkSpec::parseSizes(sizes.toStdString()), activation, loss));
+        net.initializeGlorotUniform(11);
+        const Batch b = randomBatch(net.spec(), batch);
+        Parameters gradients = ml::zerosLike(net.parameters());
+        net.computeGradients(b, gradients);  // warm-up: the buffers reach their sizes
+        const std::size_t before = ml::heapAllocationCount();
+        float value = 0.0f;
+        for (int step = 0; step < 3; ++step) value = net.computeGradients(b, gradients);
+        const std::size_t allocations = ml::heapAllocationCount() - before;
+        QCOMPARE(allocations, std::size_t{0});
+        QVERIFY(std::isfinite(value) && value > 0.0f);
+    }
+
     void setParametersChecksShapes() {
         Network net(spec({3, 4, 2}, Activation::Tanh, LossKind::Mse));
         QVERIFY(inputErrorOf([&] { net.setParameters({Matrix::Zero(4, 4)}, "snap.bin"); }).contains("snap.bin"));

@@ -2,7 +2,7 @@
 // A data set as the trainer sees it: a number of samples that can be gathered into a batch.
 // Inputs are always float32 rows ([batch x inputs]); targets are either float regression values
 // ([batch x outputs]) or class indices.
-#include <Eigen/Core>
+#include "Tensor.h"
 
 #include <cstdint>
 #include <memory>
@@ -12,14 +12,11 @@
 
 namespace ml {
 
-using Matrix = Eigen::MatrixXf;
-using Vector = Eigen::VectorXf;
-
 // One mini-batch. Sample i is row i of `inputs`; for regression row i of `targets`, for
 // classification labels(i). Buffers are reused between steps: gather() only resizes.
 struct Batch {
-    Matrix inputs;         // [batch x inputDim]
-    Matrix targets;        // [batch x outputDim], regression only (empty for classification)
+    BatchMatrix inputs;    // [batch x inputDim]
+    BatchMatrix targets;   // [batch x outputDim], regression only (empty for classification)
     Eigen::VectorXi labels;  // [batch], classification only (empty for regression)
     Eigen::Index size() const { return inputs.rows(); }
 };

@@ -35,7 +35,7 @@ Activation activationFromString(const std::string& name) {
     throw InputError("activation: unknown '" + name + "'; expected identity, sigmoid, tanh or relu");
 }
 
-void applyActivation(Activation activation, const Eigen::MatrixXf& z, Eigen::MatrixXf& out) {
+void applyActivation(Activation activation, const BatchMatrix& z, BatchMatrix& out) {
     switch (activation) {
     case Activation::Identity: out = z; break;
     case Activation::Sigmoid: out = (1.0f + (-z.array()).exp()).inverse().matrix(); break;
@@ -44,8 +44,8 @@ void applyActivation(Activation activation, const Eigen::MatrixXf& z, Eigen::Mat
     }
 }
 
-void multiplyByDerivative(Activation activation, const Eigen::MatrixXf& z, const Eigen::MatrixXf& a,
-                          Eigen::MatrixXf& delta) {
+void multiplyByDerivative(Activation activation, const BatchMatrix& z, const BatchMatrix& a,
+                          BatchMatrix& delta) {
     switch (activation) {
     case Activation::Identity: break;
     case Activation::Sigmoid: delta.array() *= a.array() * (1.0f - a.array()); break;

@@ -1,7 +1,7 @@
 #pragma once
 // Hidden-layer activations, applied element-wise. The output layer is always linear; the loss
 // decides what follows it (identity for mse, softmax for cross-entropy).
-#include <Eigen/Core>
+#include "Tensor.h"
 
 #include <string>
 #include <vector>
@@ -16,9 +16,9 @@ Activation activationFromString(const std::string& name);
 std::vector<std::string> activationNames();
 
 // a = f(z), in place into `out` (same shape as z).
-void applyActivation(Activation activation, const Eigen::MatrixXf& z, Eigen::MatrixXf& out);
+void applyActivation(Activation activation, const BatchMatrix& z, BatchMatrix& out);
 // delta *= f'(z), written in terms of the layer's output a = f(z) where that is cheaper.
-void multiplyByDerivative(Activation activation, const Eigen::MatrixXf& z, const Eigen::MatrixXf& a,
-                          Eigen::MatrixXf& delta);
+void multiplyByDerivative(Activation activation, const BatchMatrix& z, const BatchMatrix& a,
+                          BatchMatrix& delta);
 
 }  // namespace ml

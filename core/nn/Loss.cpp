@@ -17,7 +17,7 @@ LossKind lossFromString(const std::string& name) {
 namespace {
 
 // scratch <- the regression targets, or one-hot rows for class labels.
-void targetsInto(const Batch& batch, Eigen::Index outputs, Eigen::MatrixXf& scratch) {
+void targetsInto(const Batch& batch, Eigen::Index outputs, BatchMatrix& scratch) {
     if (batch.labels.size() == 0) {
         scratch = batch.targets;
         return;
@@ -26,14 +26,16 @@ void targetsInto(const Batch& batch, Eigen::Index outputs, Eigen::MatrixXf& scra
     for (Eigen::Index i = 0; i < batch.size(); ++i) scratch(i, batch.labels(i)) = 1.0f;
 }
 
-// scratch <- row-wise log-softmax of z (max-shifted for stability).
-void logSoftmaxInto(const Eigen::MatrixXf& z, Eigen::MatrixXf& scratch) {
-    scratch = z.colwise() - z.rowwise().maxCoeff();
-    const Eigen::VectorXf logSum = scratch.array().exp().rowwise().sum().log();
-    scratch.colwise() -= logSum;
+// work.values <- row-wise log-softmax of z (max-shifted for stability). The row reductions go
+// through work.perSample: as sub-expressions Eigen would evaluate them into heap temporaries.
+void logSoftmaxInto(const BatchMatrix& z, LossWorkspace& work) {
+    work.perSample = z.rowwise().maxCoeff();
+    work.values = z.colwise() - work.perSample;
+    work.perSample = work.values.array().exp().rowwise().sum().log();
+    work.values.colwise() -= work.perSample;
 }
 
-Eigen::Index countCorrect(const Eigen::MatrixXf& z, const Batch& batch) {
+Eigen::Index countCorrect(const BatchMatrix& z, const Batch& batch) {
     Eigen::Index correct = 0;
     for (Eigen::Index i = 0; i < batch.labels.size(); ++i) {
         Eigen::Index best = 0;
@@ -43,7 +45,7 @@ Eigen::Index countCorrect(const Eigen::MatrixXf& z, const Batch& batch) {
     return correct;
 }
 
-float negativeLogLikelihood(const Eigen::MatrixXf& logProbabilities, const Batch& batch) {
+float negativeLogLikelihood(const BatchMatrix& logProbabilities, const Batch& batch) {
     double sum = 0.0;
     for (Eigen::Index i = 0; i < batch.size(); ++i) sum -= logProbabilities(i, batch.labels(i));
     return static_cast<float>(sum / static_cast<double>(batch.size()));
@@ -51,34 +53,32 @@ float negativeLogLikelihood(const Eigen::MatrixXf& logProbabilities, const Batch
 
 }  // namespace
 
-float lossAndGradient(LossKind loss, const Eigen::MatrixXf& z, const Batch& batch,
-                      Eigen::MatrixXf& gradient, Eigen::MatrixXf& scratch) {
+float lossAndGradient(LossKind loss, const BatchMatrix& z, const Batch& batch, BatchMatrix& gradient, LossWorkspace& work) {
     const float batchSize = static_cast<float>(z.rows());
     if (loss == LossKind::Mse) {
-        targetsInto(batch, z.cols(), scratch);
-        gradient = z - scratch;
+        targetsInto(batch, z.cols(), work.values);
+        gradient = z - work.values;
         const float count = batchSize * static_cast<float>(z.cols());
         const float value = gradient.squaredNorm() / count;
         gradient *= 2.0f / count;
         return value;
     }
-    logSoftmaxInto(z, scratch);
-    const float value = negativeLogLikelihood(scratch, batch);
-    gradient = scratch.array().exp();
+    logSoftmaxInto(z, work);
+    const float value = negativeLogLikelihood(work.values, batch);
+    gradient = work.values.array().exp();
     for (Eigen::Index i = 0; i < batch.size(); ++i) gradient(i, batch.labels(i)) -= 1.0f;
     gradient /= batchSize;
     return value;
 }
 
-float lossOnly(LossKind loss, const Eigen::MatrixXf& z, const Batch& batch, Eigen::MatrixXf& scratch,
-               Eigen::Index& correct) {
+float lossOnly(LossKind loss, const BatchMatrix& z, const Batch& batch, LossWorkspace& work, Eigen::Index& correct) {
     correct = countCorrect(z, batch);
     if (loss == LossKind::Mse) {
-        targetsInto(batch, z.cols(), scratch);
-        return (z - scratch).squaredNorm() / static_cast<float>(z.rows() * z.cols());
+        targetsInto(batch, z.cols(), work.values);
+        return (z - work.values).squaredNorm() / static_cast<float>(z.rows() * z.cols());
     }
-    logSoftmaxInto(z, scratch);
-    return negativeLogLikelihood(scratch, batch);
+    logSoftmaxInto(z, work);
+    return negativeLogLikelihood(work.values, batch);
 }
 
 }  // namespace ml

@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "Random.h"
+#include "nn/DenseLayer.h"
 
 #include <cmath>
 #include <algorithm>
@@ -39,26 +40,35 @@ std::string NetworkSpec::sizesText() const {
     return text;
 }
 
-Parameters zerosLike(const Parameters& parameters) {
-    Parameters zeros;
-    zeros.reserve(parameters.size());
-    for (const Matrix& layer : parameters) zeros.push_back(Matrix::Zero(layer.rows(), layer.cols()));
-    return zeros;
-}
-
-bool allFinite(const Parameters& parameters) {
-    for (const Matrix& layer : parameters)
-        if (!layer.allFinite()) return false;
-    return true;
-}
-
 Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
-    for (int l = 0; l < spec_.layerCount(); ++l)
-        parameters_.push_back(Matrix::Zero(spec_.sizes[l + 1], spec_.sizes[l] + 1));
-    for (Workspace* work : {&training_, &evaluation_}) {
-        work->preActivations.resize(spec_.layerCount());
-        work->activations.resize(spec_.layerCount());
+    const int last = spec_.layerCount() - 1;
+    for (int l = 0; l <= last; ++l)
+        layers_.push_back(std::make_unique<DenseLayer>(spec_.sizes[l], spec_.sizes[l + 1],
+                                                       l < last ? spec_.activation : Activation::Identity));
+    for (const auto& layer : layers_) {
+        const Layer::Shape shape = layer->parameterShape();
+        const bool hasParameters = shape.rows * shape.cols > 0;
+        parameterIndex_.push_back(hasParameters ? static_cast<int>(parameters_.size()) : -1);
+        if (hasParameters) parameters_.push_back(Matrix::Zero(shape.rows, shape.cols));
     }
+    training_ = createPass();
+    evaluation_ = createPass();
+}
+
+Network::Pass Network::createPass() const {
+    Pass pass;
+    for (const auto& layer : layers_) pass.layers.push_back(layer->createWorkspace());
+    pass.inputs.resize(layers_.size());
+    pass.outputGradients.resize(layers_.size());
+    return pass;
+}
+
+const Matrix& Network::parametersOf(std::size_t l) const {
+    return parameterIndex_[l] < 0 ? noParameters_ : parameters_[static_cast<std::size_t>(parameterIndex_[l])];
+}
+
+Matrix& Network::gradientOf(std::size_t l, Parameters& gradients) {
+    return parameterIndex_[l] < 0 ? noParameters_ : gradients[static_cast<std::size_t>(parameterIndex_[l])];
 }
 
 void Network::setParameters(const Parameters& parameters, const std::string& source) {
@@ -78,50 +88,32 @@ void Network::setParameters(const Parameters& parameters, const std::string& sou
 }
 
 void Network::initializeGlorotUniform(std::uint64_t seed) {
-    Random random(seed);
-    for (Matrix& layer : parameters_) {
-        const float limit = std::sqrt(6.0f / static_cast<float>(layer.rows() + layer.cols() - 1));
-        auto weights = weightsOf(layer);
-        // Row by row, so the values do not depend on Eigen's storage order.
-        for (Eigen::Index j = 0; j < weights.rows(); ++j)
-            for (Eigen::Index i = 0; i < weights.cols(); ++i) weights(j, i) = random.uniform(-limit, limit);
-        biasOf(layer).setZero();
-    }
+    Random random(seed);  // one stream through the layers in order
+    for (std::size_t l = 0; l < layers_.size(); ++l)
+        if (parameterIndex_[l] >= 0)
+            layers_[l]->initializeGlorotUniform(parameters_[static_cast<std::size_t>(parameterIndex_[l])], random);
 }
 
-const Matrix& Network::forward(const Matrix& inputs, Workspace& work) {
-    const Matrix* in = &inputs;
-    const int last = layerCount() - 1;
-    for (int l = 0; l <= last; ++l) {
-        const Matrix& layer = parameters_[l];
-        Matrix& z = work.preActivations[l];
-        // [batch x in] * [in x out]: the product shape Eigen runs fastest here (README, Benchmark).
-        z.noalias() = *in * weightsOf(layer).transpose();
-        z.rowwise() += biasOf(layer).transpose();
-        if (l < last) {
-            applyActivation(spec_.activation, z, work.activations[l]);
-            in = &work.activations[l];
-        }
+const BatchMatrix& Network::forward(const BatchMatrix& inputs, Pass& pass) {
+    const BatchMatrix* in = &inputs;
+    for (std::size_t l = 0; l < layers_.size(); ++l) {
+        pass.inputs[l] = in;
+        in = &layers_[l]->forward(parametersOf(l), *in, *pass.layers[l]);
     }
-    return work.preActivations[last];
+    return *in;
 }
 
-const Matrix& Network::forward(const Matrix& inputs) { return forward(inputs, evaluation_); }
+const BatchMatrix& Network::forward(const BatchMatrix& inputs) { return forward(inputs, evaluation_); }
 
 float Network::computeGradients(const Batch& batch, Parameters& gradients) {
-    Workspace& work = training_;
-    const Matrix& output = forward(batch.inputs, work);
-    const float loss = lossAndGradient(spec_.loss, output, batch, work.delta, work.lossScratch);
-    for (int l = layerCount() - 1; l >= 0; --l) {
-        const Matrix& in = l == 0 ? batch.inputs : work.activations[l - 1];
-        Matrix& gradient = gradients[l];
-        weightsOf(gradient).noalias() = work.delta.transpose() * in;
-        biasOf(gradient) = work.delta.colwise().sum().transpose();
-        if (l == 0) break;
-        work.nextDelta.noalias() = work.delta * weightsOf(parameters_[l]);
-        multiplyByDerivative(spec_.activation, work.preActivations[l - 1], work.activations[l - 1],
-                             work.nextDelta);
-        std::swap(work.delta, work.nextDelta);
+    Pass& pass = training_;
+    const BatchMatrix& output = forward(batch.inputs, pass);
+    const std::size_t last = layers_.size() - 1;
+    const float loss = lossAndGradient(spec_.loss, output, batch, pass.outputGradients[last], pass.loss);
+    for (std::size_t l = last + 1; l-- > 0;) {
+        BatchMatrix* inputGradient = l > 0 ? &pass.outputGradients[l - 1] : nullptr;  // none for the data
+        layers_[l]->backward(parametersOf(l), *pass.inputs[l], pass.outputGradients[l], *pass.layers[l],
+                             gradientOf(l, gradients), inputGradient);
     }
     return loss;
 }
@@ -136,10 +128,10 @@ Evaluation Network::evaluate(const Dataset& data) {
         evaluationIndices_.resize(count);
         std::iota(evaluationIndices_.begin(), evaluationIndices_.end(), start);
         data.gather(evaluationIndices_, evaluationBatch_);
-        const Matrix& output = forward(evaluationBatch_.inputs, evaluation_);
+        const BatchMatrix& output = forward(evaluationBatch_.inputs, evaluation_);
         Eigen::Index chunkCorrect = 0;
         const float chunkLoss =
-            lossOnly(spec_.loss, output, evaluationBatch_, evaluation_.lossScratch, chunkCorrect);
+            lossOnly(spec_.loss, output, evaluationBatch_, evaluation_.loss, chunkCorrect);
         lossSum += static_cast<double>(chunkLoss) * static_cast<double>(count);
         correct += chunkCorrect;
     }

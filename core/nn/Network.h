@@ -1,21 +1,29 @@
 #pragma once
-// A fully connected network: sizes "784-128-10", a hidden activation, a loss.
+// A network: sizes "784-128-10", a hidden activation, a loss.
 //
-// Parameter layout (used everywhere: optimizers, snapshots, files, views): layer l is ONE matrix
-// of shape [out x (in + 1)]. Row j holds the incoming connections of neuron j (W is [out x in],
-// so W(j, i) connects input i to neuron j) and its last column holds the biases.
-// Batches are [batch x features] row blocks; the forward pass is Z = A * W^T + b.
+// Layout: the Network is a sequence of Layer objects (nn/Layer.h) built from the NetworkSpec,
+// today one DenseLayer (nn/DenseLayer.h) per pair of adjacent sizes, the last one linear; the loss
+// (nn/Loss.h) follows the last layer. The Network owns
+//   - the parameters: one [out x (fan-in + 1)] matrix per layer that has parameters, in layer order
+//     (Tensor.h; used everywhere: optimizers, snapshots, files, views). Row j holds the incoming
+//     connections of unit j and its last column holds the biases;
+//   - two Passes of buffers (training, evaluation): each layer's own Workspace plus the gradient
+//     with respect to each layer's output, so neither a step nor an evaluation allocates and an
+//     evaluation does not resize the training buffers.
+// Batches are [batch x features], one sample per row. A new kind of layer (convolution, pooling)
+// is a new Layer class and a line where the constructor builds the sequence.
+#include "Tensor.h"
 #include "data/Dataset.h"
 #include "nn/Activation.h"
+#include "nn/Layer.h"
 #include "nn/Loss.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ml {
-
-using Parameters = std::vector<Matrix>;  // one [out x (in + 1)] matrix per layer
 
 struct NetworkSpec {
     std::vector<int> sizes{1, 2, 2, 1};
@@ -29,16 +37,6 @@ struct NetworkSpec {
     int inputs() const { return sizes.front(); }
     int outputs() const { return sizes.back(); }
 };
-
-// Weight and bias views of one layer's parameter matrix.
-inline auto weightsOf(Matrix& layer) { return layer.leftCols(layer.cols() - 1); }
-inline auto weightsOf(const Matrix& layer) { return layer.leftCols(layer.cols() - 1); }
-inline auto biasOf(Matrix& layer) { return layer.col(layer.cols() - 1); }
-inline auto biasOf(const Matrix& layer) { return layer.col(layer.cols() - 1); }
-
-// Zero-filled matrices with the shapes of a network's parameters.
-Parameters zerosLike(const Parameters& parameters);
-bool allFinite(const Parameters& parameters);
 
 struct Evaluation {
     float loss = 0.0f;
@@ -62,23 +60,31 @@ public:
     // Forward and backward pass on one batch: returns the batch loss, writes dL/dparameters.
     float computeGradients(const Batch& batch, Parameters& gradients);
     // Output pre-activations for a batch (valid until the next call).
-    const Matrix& forward(const Matrix& inputs);
+    const BatchMatrix& forward(const BatchMatrix& inputs);
     // Loss and accuracy over a whole data set, in chunks.
     Evaluation evaluate(const Dataset& data);
 
 private:
-    // Per-layer buffers reused between calls, so a training step does not allocate.
-    struct Workspace {
-        std::vector<Matrix> preActivations;  // Z_l, [batch x out_l]
-        std::vector<Matrix> activations;     // A_l = f(Z_l); the last one is unused (output is Z)
-        Matrix delta, nextDelta, lossScratch;
+    // The buffers of one kind of pass (training or evaluation).
+    struct Pass {
+        std::vector<std::unique_ptr<Layer::Workspace>> layers;  // one per layer
+        std::vector<const BatchMatrix*> inputs;    // the input of layer l during the last forward
+        std::vector<BatchMatrix> outputGradients;  // dL/d(output of layer l)
+        LossWorkspace loss;
     };
-    const Matrix& forward(const Matrix& inputs, Workspace& work);
+    Pass createPass() const;
+    const BatchMatrix& forward(const BatchMatrix& inputs, Pass& pass);
+    // The parameter matrix of layer l (an empty one for layers without parameters).
+    const Matrix& parametersOf(std::size_t l) const;
+    Matrix& gradientOf(std::size_t l, Parameters& gradients);
 
     NetworkSpec spec_;
+    std::vector<std::unique_ptr<const Layer>> layers_;
+    std::vector<int> parameterIndex_;  // layer l's entry in parameters_, -1 for none
     Parameters parameters_;
-    Workspace training_;
-    Workspace evaluation_;
+    Matrix noParameters_;  // stands in for the parameters (and their gradient) of layers without any
+    Pass training_;
+    Pass evaluation_;
     Batch evaluationBatch_;
     std::vector<Eigen::Index> evaluationIndices_;
 };
