@@ -5,7 +5,18 @@
 
 #include <QFile>
 
+#include <cerrno>
+#include <unistd.h>
+
 namespace ml {
+
+namespace {
+
+// Why the last write or flush of `file` failed. Qt loses errno when a write was partial (it then
+// says "Unknown error"), so the system's reason comes first; callers clear errno before the call.
+QString writeFailure(const QFileDevice& file) { return errno != 0 ? qt_error_string(errno) : file.errorString(); }
+
+}  // namespace
 
 FileError::FileError(const QString& path, const QString& reason)
     : std::runtime_error((path + ": cannot write (" + reason + ")").toStdString()), path_(path), reason_(reason) {}
@@ -31,11 +42,23 @@ AtomicFile::AtomicFile(const QString& path) : file_(path) {
 }
 
 void AtomicFile::write(QByteArrayView bytes) {
-    if (file_.write(bytes.data(), bytes.size()) != bytes.size()) throw FileError(path(), file_.errorString());
+    errno = 0;
+    if (file_.write(bytes.data(), bytes.size()) != bytes.size()) discard(writeFailure(file_));
 }
 
 void AtomicFile::commit() {
+    // QSaveFile::commit() (Qt 6.4) publishes the file even when its final flush fails (a full
+    // disk) and ignores fsync errors: flush and sync here, where a failure still discards it.
+    errno = 0;
+    if (!file_.flush()) discard(writeFailure(file_));
+    if (::fsync(file_.handle()) != 0) discard(qt_error_string(errno));
     if (!file_.commit()) throw FileError(path(), file_.errorString());
+}
+
+void AtomicFile::discard(const QString& reason) {
+    file_.cancelWriting();  // commit() then removes the temporary file and keeps the old one
+    file_.commit();
+    throw FileError(path(), reason);
 }
 
 }  // namespace ml

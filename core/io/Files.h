@@ -16,7 +16,8 @@ QByteArray readFileBytes(const QString& path);
 void writeFileAtomically(const QString& path, QByteArrayView contents);
 
 // A file written piece by piece that appears only on commit() (QSaveFile); destroyed without
-// commit() it leaves the old file. Every write is checked; failures throw FileError.
+// commit() it leaves the old file. Every write, the flush and the sync to disk are checked;
+// failures throw FileError naming the path and the reason ("No space left on device").
 class AtomicFile {
 public:
     explicit AtomicFile(const QString& path);
@@ -25,6 +26,7 @@ public:
     QString path() const { return file_.fileName(); }
 
 private:
+    [[noreturn]] void discard(const QString& reason);
     QSaveFile file_;
 };
 
