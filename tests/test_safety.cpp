@@ -4,6 +4,9 @@
 #include "TestSupport.h"
 #include "io/FileError.h"
 #include "io/Files.h"
+#include "train/RunCsv.h"
+#include "train/RunFolderLayout.h"
+#include "train/RunFolderReader.h"
 
 #include <QDir>
 #include <QFile>
@@ -43,6 +46,24 @@ private:
     rlimit previous_{};
     void (*previousHandler_)(int) = nullptr;
 };
+
+struct CliResult {
+    int status;
+    QString err;
+};
+
+CliResult runCli(const QStringList& arguments) {
+    QProcess process;
+    process.start(MOMENTUM_LAB_CLI, arguments);
+    process.waitForFinished(120000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardError()};
+}
+
+void writeFile(const QString& path, const QByteArray& contents) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(contents);
+}
 
 struct ShellResult {
     int status;
@@ -123,6 +144,97 @@ private Q_SLOTS:
             QVERIFY2(!before.isEmpty(), file);
             QVERIFY2(readAll(tmp.filePath("keep/after/") + file) == before, file);
         }
+    }
+
+    void labelsBecomeSafeNamesByOneRule() {
+        const std::pair<const char*, const char*> expected[] = {
+            {"momentum", "momentum"}, {"/x", "_x"},   {"../../x", "_._.._x"}, {".", "_"},       {"..", "_."},
+            {".hidden", "_hidden"},   {"a b,c", "a_b_c"}, {"C:\\x", "C__x"},  {"lr=0.1+wd@2", "lr=0.1+wd@2"},
+            {"line\nbreak", "line_break"}, {"β=0.9", "β=0.9"}};
+        for (const auto& [label, name] : expected) QCOMPARE(runFileName(label), QString::fromUtf8(name));
+        QVERIFY(RunFolderLayout("/r", {"../../x", "/abs"}).metricsFile(0).startsWith("/r/_._.._x/"));
+        QVERIFY(RunFolderLayout("/r", {"../../x", "/abs"}).finalWeightsFile(1).startsWith("/r/_abs/"));
+    }
+
+    void refusedLabelsNameTheRunAndWhatWasExpected_data() {
+        QTest::addColumn<QStringList>("labels");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("summary.csv") << QStringList{"momentum", "summary.csv"} << "runs[1].label 'summary.csv': names a file of the run folder (summary.csv)";
+        QTest::newRow("Config, any case") << QStringList{"Config.JSON"} << "runs[0].label 'Config.JSON': names a file of the run folder (config.json)";
+        QTest::newRow("stem for the CSV export") << QStringList{"a", "summary"} << "runs[1].label 'summary': names a file";
+        QTest::newRow("collision") << QStringList{"a/b", "a_b"} << "runs[1].label 'a_b': its folder name 'a_b' is that of runs[0] ('a/b')";
+        QTest::newRow("case collision") << QStringList{"Adam", "adam"} << "runs[1].label 'adam': its folder name 'adam' is that of runs[0]";
+        QTest::newRow("too long") << QStringList{QString(121, 'x')} << "too long; expected at most 120 bytes";
+        QTest::newRow("empty") << QStringList{"a", ""} << "runs[1].label: expected a non-empty label";
+    }
+    void refusedLabelsNameTheRunAndWhatWasExpected() {
+        QFETCH(QStringList, labels);
+        QFETCH(QString, expected);
+        std::vector<std::string> list;
+        for (const QString& label : labels) list.push_back(label.toStdString());
+        const QString message = test::inputErrorOf([&] { checkRunFileNames(list); });
+        QVERIFY2(message.contains(expected), qPrintable(message));
+    }
+
+    void pathLikeLabelsStayInsideTheRunFolder() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("a/b/out");
+        const QString absolute = tmp.filePath("elsewhere");
+        const CliResult r = runCli(kSineRun + QStringList{"--optimizer", "momentum:label=../../x,sgd:label=" + absolute +
+                                                                             ",adam:label=.", "--out", out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY(!QFile::exists(tmp.filePath("a/x")) && !QFile::exists(absolute));
+        const ml::RunFolder folder = ml::readRunFolder(out);
+        QVERIFY(folder.problems().empty());
+        QCOMPARE(folder.runs.size(), std::size_t(3));
+        QCOMPARE(folder.runs[0].spec.label, std::string("../../x"));
+        QCOMPARE(folder.runs[2].directory, out + "/_");
+        for (const ml::RunRecord& run : folder.runs) {
+            QVERIFY2(run.directory.startsWith(out + "/"), qPrintable(run.directory));
+            QCOMPARE(run.metrics.size(), std::size_t(10));
+        }
+        QCOMPARE(QDir(out).entryList(QDir::Files), (QStringList{"config.json", "summary.csv"}));
+    }
+
+    void reservedOrCollidingLabelsAreRefusedBeforeTraining() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("out");
+        CliResult r = runCli(kSineRun + QStringList{"--steps", "100000000", "--optimizer", "momentum:label=summary.csv,sgd", "--out", out});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("runs[0].label 'summary.csv': names a file of the run folder"), qPrintable(r.err));
+        r = runCli(kSineRun + QStringList{"--optimizer", "momentum:label=a/b,sgd:label=a_b", "--out", out});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("'a_b' is that of runs[0] ('a/b')"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));  // refused before anything was written
+    }
+
+    void labelsWithCommasQuotesAndLineBreaksRoundTripThroughSummaryCsv() {
+        QTemporaryDir tmp;
+        const QString config = tmp.filePath("exp.json");
+        writeFile(config, "{\"network\":\"1-2-2-1\",\"data\":\"toy:sine\",\"steps\":4,\"runs\":["
+                          "{\"optimizer\":\"momentum\",\"label\":\"mu 0.9, lr 0.1\"},"
+                          "{\"optimizer\":\"sgd\",\"label\":\"say \\\"hi\\\"\"},"
+                          "{\"optimizer\":\"adam\",\"label\":\"two\\nlines\"}]}");
+        const QString out = tmp.filePath("out");
+        const CliResult r = runCli({"train", "--config", config, "--out", out, "--quiet"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QByteArray summary = readAll(out + "/summary.csv");
+        QVERIFY2(summary.contains("\n\"mu 0.9, lr 0.1\",") && summary.contains("\n\"say \"\"hi\"\"\",") &&
+                     summary.contains("\n\"two\nlines\","),
+                 summary.constData());
+        const std::vector<RunResult> results = parseSummaryCsv(summary, "summary.csv");
+        QCOMPARE(results.size(), std::size_t(3));
+        QCOMPARE(results[0].label, std::string("mu 0.9, lr 0.1"));
+        QCOMPARE(results[1].label, std::string("say \"hi\""));
+        QCOMPARE(results[2].label, std::string("two\nlines"));
+        for (const RunResult& result : results) {
+            QCOMPARE(result.steps, 4L);
+            QVERIFY(result.status == RunStatus::Done);
+        }
+        QVERIFY(QFile::exists(out + "/mu_0.9__lr_0.1/metrics.csv"));
+        // A line number in a message counts the lines of a quoted line break.
+        const QString message = test::inputErrorOf([&] { parseSummaryCsv(summary + "x,1,1,1,zz,1,done\n", "S.csv"); });
+        QVERIFY2(message.startsWith("S.csv:6: column steps: 'zz'"), qPrintable(message));
     }
 };
 

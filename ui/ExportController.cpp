@@ -6,6 +6,7 @@
 #include "RunComparison.h"
 #include "io/Files.h"
 #include "train/ExperimentJson.h"
+#include "train/RunFolderLayout.h"
 
 #include <QAction>
 #include <QDir>
@@ -79,7 +80,7 @@ void ExportController::exportRunData() {
     run(directory, [&] {
         const QDir dir(directory);
         for (int r = 0; r < runs_.history().runCount(); ++r)
-            writeFileAtomically(dir.filePath(QString::fromStdString(runs_.history().label(r)) + ".csv"), runs_.metricsCsv(r));
+            writeFileAtomically(dir.filePath(runFileName(runs_.history().label(r)) + ".csv"), runs_.metricsCsv(r));
         writeFileAtomically(dir.filePath("summary.csv"), runs_.summaryCsv());
     });
 }

@@ -3,6 +3,7 @@
 #include "RunComparison.h"
 #include "io/Files.h"
 #include "train/ExperimentJson.h"
+#include "train/RunFolderLayout.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -15,13 +16,6 @@ namespace ml {
 namespace {
 
 QString escaped(const QString& text) { return text.toHtmlEscaped(); }
-
-QString safeFileName(const std::string& label) {
-    QString name = QString::fromStdString(label);
-    for (QChar& c : name)
-        if (!c.isLetterOrNumber() && c != '-' && c != '_' && c != '.') c = '_';
-    return name.isEmpty() ? QStringLiteral("run") : name;
-}
 
 }  // namespace
 
@@ -47,7 +41,7 @@ QStringList ReportWriter::write(const QString& directory) const {
     }
     const MetricsHistory& history = runs_.history();
     for (int run = 0; run < history.runCount(); ++run)
-        save("runs/" + safeFileName(history.label(run)) + ".csv", runs_.metricsCsv(run));
+        save("runs/" + runFileName(history.label(run)) + ".csv", runs_.metricsCsv(run));
     save("summary.csv", runs_.summaryCsv());
     save("experiment.json", QJsonDocument(toJson(runs_.experiment())).toJson(QJsonDocument::Indented));
     save("index.html", indexHtml(stems));
@@ -84,7 +78,7 @@ QByteArray ReportWriter::indexHtml(const QStringList& figureStems) const {
     }
     html += "</table>\n<p>Data: <a href=\"summary.csv\">summary.csv</a>";
     for (int run = 0; run < runs_.history().runCount(); ++run) {
-        const QString file = "runs/" + safeFileName(runs_.history().label(run)) + ".csv";
+        const QString file = "runs/" + runFileName(runs_.history().label(run)) + ".csv";
         html += ", <a href=\"" + file + "\">" + escaped(file) + "</a>";
     }
     html += "</p>\n";

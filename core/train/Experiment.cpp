@@ -2,9 +2,9 @@
 
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/RunFolderLayout.h"
 
 #include <map>
-#include <set>
 
 namespace ml {
 
@@ -14,12 +14,12 @@ void Experiment::validate() const {
     if (batchSize < 0) throw InputError("batch: expected 0 (full batch) or a positive batch size");
     if (evalEvery < 0) throw InputError("eval-every: expected a whole number >= 0");
     if (runs.empty()) throw InputError("optimizer: no optimizer runs; give --optimizer NAME[,NAME...]");
-    std::set<std::string> labels;
+    std::vector<std::string> labels;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         validateHyperParameters(runs[i].optimizer, runs[i].hp, "runs[" + std::to_string(i) + "]");
-        if (!labels.insert(runs[i].label).second)
-            throw InputError("runs[" + std::to_string(i) + "].label: '" + runs[i].label + "' is used twice");
+        labels.push_back(runs[i].label);
     }
+    checkRunFileNames(labels);  // labels name the run folders: no paths, no collisions
 }
 
 void makeLabelsUnique(std::vector<RunSpec>& runs) {
