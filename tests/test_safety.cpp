@@ -4,6 +4,10 @@
 #include "TestSupport.h"
 #include "io/FileError.h"
 #include "io/Files.h"
+#include "data/DataRegistry.h"
+#include "optim/OptimizerCatalog.h"
+#include "train/LockstepTrainer.h"
+#include "train/RunFolderWriter.h"
 #include "train/RunCsv.h"
 #include "train/RunFolderLayout.h"
 #include "train/RunFolderReader.h"
@@ -235,6 +239,60 @@ private Q_SLOTS:
         // A line number in a message counts the lines of a quoted line break.
         const QString message = test::inputErrorOf([&] { parseSummaryCsv(summary + "x,1,1,1,zz,1,done\n", "S.csv"); });
         QVERIFY2(message.startsWith("S.csv:6: column steps: 'zz'"), qPrintable(message));
+    }
+
+    void metricsReachTheDiskAtEveryEvaluation() {
+        // 400 samples in batches of 50: evaluations at steps 8, 16 and 20 (the last). When the
+        // trainer reports an evaluated step, its row must already be in metrics.csv on disk.
+        QTemporaryDir tmp;
+        Experiment experiment;
+        experiment.network = {{2, 6, 2}, Activation::Tanh, LossKind::CrossEntropy};
+        experiment.data = "toy:xor";
+        experiment.batchSize = 50;
+        experiment.steps = 20;
+        experiment.runs = {{"momentum", "momentum", optimizerInfo("momentum").defaults}};
+        LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
+        RunFolderWriter writer(tmp.path(), trainer);
+        struct DiskCheck : TrainingObserver {
+            QString path;
+            QList<long> seen;  // evaluated steps whose row was on disk
+            void stepFinished(const StepMetrics& m) override {
+                if (!std::isnan(m.fullTrainLoss) && readAll(path).endsWith(metricsRow(m))) seen << m.step;
+            }
+        } check;
+        check.path = writer.layout().metricsFile(0);
+        trainer.addObserver(&writer);
+        trainer.addObserver(&check);
+        RunControl control;
+        trainer.run(control);
+        QCOMPARE(check.seen, (QList<long>{8, 16, 20}));
+    }
+
+    void killedRunKeepsItsMetricsUpToTheLastCompleteRow() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        QProcess process;
+        process.start(MOMENTUM_LAB_CLI, {"train", "--network", "2-6-2", "--loss", "cross-entropy", "--data", "toy:xor",
+                                         "--batch", "10", "--steps", "1000000000", "--optimizer", "momentum,adam",
+                                         "--out", out, "--quiet"});
+        QVERIFY(process.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out + "/config.json"), 30000);
+        QTest::qWait(1500);  // past the one-second flush
+        QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGKILL), 0);
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+
+        const ml::RunFolder folder = ml::readRunFolder(out);
+        const std::vector<std::string> problems = folder.problems();
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        QCOMPARE(folder.runs.size(), std::size_t(2));
+        for (const ml::RunRecord& run : folder.runs) {
+            QVERIFY2(run.metrics.size() > 100, qPrintable(QString::number(run.metrics.size())));
+            for (std::size_t i = 0; i < run.metrics.size(); ++i) QCOMPARE(run.metrics[i].step, long(i + 1));
+            QVERIFY(run.result.status == RunStatus::Stopped);  // no weights_final.json: interrupted
+            QCOMPARE(run.result.steps, long(run.metrics.size()));
+            QVERIFY(run.finalWeights.empty());
+        }
     }
 };
 

@@ -61,4 +61,24 @@ void AtomicFile::discard(const QString& reason) {
     throw FileError(path(), reason);
 }
 
+AppendOnlyFile::AppendOnlyFile(const QString& path) : file_(path) {
+    if (!file_.open(QIODevice::WriteOnly | QIODevice::Truncate)) throw FileError(path, file_.errorString());
+}
+
+void AppendOnlyFile::append(QByteArrayView bytes) {
+    errno = 0;
+    if (file_.write(bytes.data(), bytes.size()) != bytes.size()) throw FileError(path(), writeFailure(file_));
+}
+
+void AppendOnlyFile::flush() {
+    errno = 0;
+    if (!file_.flush()) throw FileError(path(), writeFailure(file_));
+}
+
+void AppendOnlyFile::close() {
+    if (!file_.isOpen()) return;
+    flush();
+    file_.close();
+}
+
 }  // namespace ml

@@ -3,6 +3,7 @@
 // Reading a file the user named is input (ml::InputError); writing is not (ml::FileError).
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QFile>
 #include <QSaveFile>
 #include <QString>
 
@@ -28,6 +29,21 @@ public:
 private:
     [[noreturn]] void discard(const QString& reason);
     QSaveFile file_;
+};
+
+// A log that grows while the process runs (a run's metrics.csv): bytes are appended to the file
+// itself, never rewritten, so after any kill it holds everything up to the last flush(). Opening
+// starts it empty. Every write and flush is checked; failures throw FileError naming the path.
+class AppendOnlyFile {
+public:
+    explicit AppendOnlyFile(const QString& path);
+    void append(QByteArrayView bytes);  // buffered in the process
+    void flush();                       // hands the buffer to the operating system
+    void close();                       // flushes and closes; later calls do nothing
+    QString path() const { return file_.fileName(); }
+
+private:
+    QFile file_;
 };
 
 }  // namespace ml
