@@ -6,6 +6,7 @@
 #include "io/Files.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderWriter.h"
 #include "train/RunCsv.h"
@@ -14,6 +15,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -293,6 +296,71 @@ private Q_SLOTS:
             QCOMPARE(run.result.steps, long(run.metrics.size()));
             QVERIFY(run.finalWeights.empty());
         }
+    }
+
+    void countsAreRangeCheckedBeforeAnyConversion() {
+        // The issue's command: 2^62 epochs of batch 1 once overflowed into 0 steps and exit 0.
+        QTemporaryDir tmp;
+        const QString never = tmp.filePath("never");
+        const CliResult cli = runCli({"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "sgd", "--epochs",
+                                      "4611686018427387904", "--batch", "1", "--out", never, "--quiet"});
+        QCOMPARE(cli.status, 2);
+        QVERIFY2(cli.err.contains("--epochs: '4611686018427387904' is not a whole number from 0 to 9007199254740992"),
+                 qPrintable(cli.err));
+        QVERIFY(!QFile::exists(never));
+
+        // Within the JSON range, but 2^53 epochs of 200 steps are more steps than that.
+        Experiment experiment;
+        experiment.epochs = kMaxCount;
+        experiment.batchSize = 1;
+        experiment.runs = {{"sgd", "sgd", optimizerInfo("sgd").defaults}};
+        QString message = test::inputErrorOf([&] { LockstepTrainer(experiment, loadDataSplit("toy:sine", 7)); });
+        QCOMPARE(message, QString("epochs: 9007199254740992 epochs of 200 steps exceed the largest step count, 9007199254740992"));
+        experiment.epochs = 0;
+        experiment.steps = kMaxCount;
+        experiment.batchSize = 0;  // one step per epoch: more epochs than an int counts
+        message = test::inputErrorOf([&] { LockstepTrainer(experiment, loadDataSplit("toy:sine", 7)); });
+        QVERIFY2(message.startsWith("steps: 9007199254740992 steps of 1 per epoch exceed the largest epoch number"), qPrintable(message));
+
+        for (const char* json : {R"({"steps": 9.3e180})", R"({"steps": 1152921504606846976})", R"({"epochs": -1})",
+                                 R"({"batch": 2.5})", R"({"seed": "7"})"}) {
+            message = test::inputErrorOf([&] { experimentFromJson(QJsonDocument::fromJson(json).object(), "E.json"); });
+            QVERIFY2(message.contains(": expected a whole number from 0 to 9007199254740992"), qPrintable(message + " <- " + json));
+        }
+    }
+
+    void runFolderCountsAreRangeChecked_data() {
+        QTest::addColumn<QByteArray>("row");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("nan step") << QByteArray("nan,1,0.5,,,1.0") << "m.csv:2: column step: 'nan' is not a whole number from 0 to 9007199254740992";
+        QTest::newRow("1e300 step") << QByteArray("1e300,1,0.5,,,1.0") << "m.csv:2: column step: '1e300' is not a whole number";
+        QTest::newRow("negative step") << QByteArray("-1,1,0.5,,,1.0") << "column step: '-1' is not a whole number";
+        QTest::newRow("fractional step") << QByteArray("1.5,1,0.5,,,1.0") << "column step: '1.5' is not a whole number";
+        QTest::newRow("epoch beyond int") << QByteArray("1,3e9,0.5,,,1.0") << "column epoch: '3e9' is not a whole number from 0 to 2147483647";
+    }
+    void runFolderCountsAreRangeChecked() {
+        QFETCH(QByteArray, row);
+        QFETCH(QString, expected);
+        const QString message = test::inputErrorOf([&] { parseMetricsCsv(metricsHeader() + row + "\n", "m.csv", 0); });
+        QVERIFY2(message.contains(expected), qPrintable(message));
+        const QString summary = test::inputErrorOf([] { parseSummaryCsv(summaryHeader() + "a,1,1,1,1e300,1.0,done\n", "s.csv"); });
+        QVERIFY2(summary.startsWith("s.csv:2: column steps: '1e300' is not a whole number"), qPrintable(summary));
+    }
+
+    void emptyOrMalformedRunListsAreRefused() {
+        QString message = test::inputErrorOf([] { experimentFromJson(QJsonDocument::fromJson(R"({"runs": []})").object(), "E.json"); });
+        QCOMPARE(message, QString(R"(E.json: runs: expected at least one run, e.g. [{"optimizer":"momentum"}])"));
+        QTemporaryDir tmp;
+        writeFile(tmp.filePath("object.json"), R"({"steps": 3, "runs": {"optimizer": "sgd"}})");
+        writeFile(tmp.filePath("empty.json"), R"({"steps": 3, "runs": []})");
+        for (const char* file : {"object.json", "empty.json"}) {
+            const CliResult r = runCli({"train", "--config", tmp.filePath(file), "--out", tmp.filePath("o"), "--quiet"});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(tmp.filePath(file) + ": runs: expected "), qPrintable(r.err));
+        }
+        // A file's empty list may still be replaced by --optimizer.
+        QCOMPARE(runCli({"train", "--config", tmp.filePath("empty.json"), "--optimizer", "sgd", "--out", tmp.filePath("o"),
+                         "--quiet"}).status, 0);
     }
 };
 

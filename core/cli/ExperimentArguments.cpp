@@ -118,9 +118,9 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
         if (!parser.isSet(flag)) continue;
         bool ok = false;
         const qlonglong value = parser.value(flag).toLongLong(&ok);
-        if (!ok || value < 0)
+        if (!ok || value < 0 || value > kMaxCount)
             throw InputError(std::string("--") + flag + ": '" + parser.value(flag).toStdString() +
-                             "' is not a whole number >= 0");
+                             "' is not a whole number from 0 to " + std::to_string(kMaxCount));
         json[flag] = static_cast<double>(value);
     }
     // --steps and --epochs replace each other, whichever the base had.
@@ -128,7 +128,8 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
     if (parser.isSet("epochs")) json.remove("steps");
     if (parser.isSet("init")) json["init"] = QFileInfo(parser.value("init")).absoluteFilePath();
 
-    QJsonArray runs = json.value("runs").toArray();
+    const QJsonValue fileRuns = json.value("runs");  // a file's malformed "runs" is reported as such
+    QJsonArray runs = fileRuns.toArray();
     for (const ParameterField& field : parameterFields()) {
         const QString key = QString::fromStdString(field.key);
         if (!parser.isSet(key)) continue;
@@ -140,8 +141,8 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
             runs[i] = run;
         }
     }
-    if (parser.isSet("optimizer")) runs = parseOptimizerList(parser.value("optimizer"));
-    json["runs"] = runs;
+    if (parser.isSet("optimizer")) json["runs"] = parseOptimizerList(parser.value("optimizer"));
+    else if (fileRuns.isArray()) json["runs"] = runs;
 
     Experiment experiment = experimentFromJson(json, source);
     makeLabelsUnique(experiment.runs);

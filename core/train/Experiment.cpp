@@ -11,6 +11,11 @@ namespace ml {
 void Experiment::validate() const {
     if (network.sizes.size() < 2) throw InputError("network: needs at least an input and an output size");
     if ((steps > 0) == (epochs > 0)) throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");
+    const std::pair<const char*, long> counts[] = {{"steps", steps}, {"epochs", epochs}, {"batch", batchSize}, {"eval-every", evalEvery}};
+    for (const auto& [field, value] : counts)
+        if (value > kMaxCount)
+            throw InputError(std::string(field) + ": " + std::to_string(value) + " is too large; expected at most " +
+                             std::to_string(kMaxCount));
     if (batchSize < 0) throw InputError("batch: expected 0 (full batch) or a positive batch size");
     if (evalEvery < 0) throw InputError("eval-every: expected a whole number >= 0");
     if (runs.empty()) throw InputError("optimizer: no optimizer runs; give --optimizer NAME[,NAME...]");

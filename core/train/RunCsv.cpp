@@ -1,10 +1,12 @@
 #include "train/RunCsv.h"
 
 #include "InputError.h"
+#include "train/Experiment.h"
 
 #include <QList>
 
 #include <cmath>
+#include <limits>
 
 namespace ml {
 
@@ -91,6 +93,15 @@ double parseCell(const QByteArray& cell, const QString& path, qsizetype line, co
     return value;
 }
 
+// A whole number from 0 to `max` (step and epoch columns), checked before the conversion.
+long parseCount(const QByteArray& cell, const QString& path, qsizetype line, const char* column, long max) {
+    const double value = parseCell(cell, path, line, column, false);
+    if (!(value >= 0 && value <= static_cast<double>(max)) || std::floor(value) != value)
+        throw InputError(path.toStdString() + ":" + std::to_string(line) + ": column " + column + ": '" +
+                         cell.toStdString() + "' is not a whole number from 0 to " + std::to_string(max));
+    return static_cast<long>(value);
+}
+
 }  // namespace
 
 QByteArray metricsHeader() { return "step,epoch,train_loss,test_loss,test_accuracy,wall_ms\n"; }
@@ -119,11 +130,11 @@ std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& p
     metrics.reserve(rows.size());
     for (const CsvRecord& row : rows) {
         double values[6];
-        for (int c = 0; c < 6; ++c) values[c] = parseCell(row.fields[c], path, row.line, columns[c], c >= 2 && c <= 4);
+        for (int c = 2; c < 6; ++c) values[c] = parseCell(row.fields[c], path, row.line, columns[c], c <= 4);
         StepMetrics m;
         m.run = run;
-        m.step = static_cast<long>(values[0]);
-        m.epoch = static_cast<int>(values[1]);
+        m.step = parseCount(row.fields[0], path, row.line, columns[0], kMaxCount);
+        m.epoch = static_cast<int>(parseCount(row.fields[1], path, row.line, columns[1], std::numeric_limits<int>::max()));
         m.trainLoss = static_cast<float>(values[2]);
         m.testLoss = static_cast<float>(values[3]);
         m.testAccuracy = static_cast<float>(values[4]);
@@ -144,7 +155,7 @@ std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& pat
         result.finalTrainLoss = static_cast<float>(parseCell(cells[1], path, r, "final_train_loss", true));
         result.finalTestLoss = static_cast<float>(parseCell(cells[2], path, r, "final_test_loss", true));
         result.finalTestAccuracy = static_cast<float>(parseCell(cells[3], path, r, "final_test_accuracy", true));
-        result.steps = static_cast<long>(parseCell(cells[4], path, r, "steps", false));
+        result.steps = parseCount(cells[4], path, r, "steps", kMaxCount);
         result.wallMs = parseCell(cells[5], path, r, "wall_ms", false);
         const std::optional<ParsedStatus> status = parseStatusText(cells[6].toStdString());
         if (!status)
