@@ -362,6 +362,51 @@ private Q_SLOTS:
         QCOMPARE(runCli({"train", "--config", tmp.filePath("empty.json"), "--optimizer", "sgd", "--out", tmp.filePath("o"),
                          "--quiet"}).status, 0);
     }
+
+    void badInputExitsTwoNamingWhatWasExpectedBeforeTraining_data() {
+        QTest::addColumn<QStringList>("arguments");  // "@" stands for the test's temporary folder
+        QTest::addColumn<QString>("expected");
+        const QStringList run = kSineRun + QStringList{"--steps", "100000000"};
+        QTest::newRow("--out a file") << run + QStringList{"--out", "@/file"} << "--out @/file: is not a folder; expected a folder to write into";
+        QTest::newRow("--out /dev/null") << run + QStringList{"--out", "/dev/null"} << "--out /dev/null: is not a folder";
+        QTest::newRow("--out empty") << run + QStringList{"--out", ""} << "--out: empty; expected the folder to write into";
+        QTest::newRow("--out under a file") << run + QStringList{"--out", "@/file/run"} << "--out @/file/run: cannot be created: @/file is not a folder";
+        QTest::newRow("data 5") << QStringList{"train", "--config", "@/data5.json", "--out", "@/out"} << "@/data5.json: data: expected a string";
+        QTest::newRow("runs object") << QStringList{"train", "--config", "@/runs-object.json", "--out", "@/out"} << "@/runs-object.json: runs: expected an array of runs";
+        QTest::newRow("idx:FILE") << run + QStringList{"--data", "idx:@/file", "--out", "@/out"} << "IDX folder @/file: is a file; expected a folder";
+        QTest::newRow("label=summary.csv") << QStringList{"train", "--data", "toy:sine", "--steps", "100000000", "--optimizer",
+                                                          "sgd,momentum:label=summary.csv", "--out", "@/out"}
+                                           << "runs[1].label 'summary.csv': names a file of the run folder";
+    }
+    void badInputExitsTwoNamingWhatWasExpectedBeforeTraining() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        QTemporaryDir tmp;
+        writeFile(tmp.filePath("file"), "not a folder");
+        writeFile(tmp.filePath("data5.json"), R"({"data": 5, "steps": 3, "runs": [{"optimizer": "sgd"}]})");
+        writeFile(tmp.filePath("runs-object.json"), R"({"steps": 3, "runs": {"optimizer": "sgd"}})");
+        arguments.replaceInStrings("@", tmp.path());
+        const CliResult r = runCli(arguments);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(expected.replace("@", tmp.path())), qPrintable(r.err));
+        QVERIFY(!QFile::exists(tmp.filePath("out")));  // refused before anything was trained or written
+    }
+
+    void readOnlyOutFolderIsBadInput() {
+        QTemporaryDir tmp;
+        const QString script = R"(
+            mount -t tmpfs -o ro,size=64k tmpfs "$2" 2>/dev/null || exit 77
+            cli=$1; disk=$2; shift 2
+            "$cli" "$@" --out "$disk"; echo "existing $?"
+            "$cli" "$@" --out "$disk/new/run"; echo "new $?"
+            exit 0)";
+        const ShellResult r = runInMountNamespace(script, QStringList{tmp.path()} + kSineRun);
+        if (r.status == 77) QSKIP(qPrintable("cannot mount a tmpfs here (unshare -rm): " + r.err));
+        QCOMPARE(r.out, QString("existing 2\nnew 2\n"));
+        QVERIFY2(r.err.contains("--out " + tmp.path() + ": the folder is not writable"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("--out " + tmp.path() + "/new/run: cannot be created: the folder " + tmp.path() + " is not writable"),
+                 qPrintable(r.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSafety)

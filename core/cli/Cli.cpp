@@ -6,6 +6,7 @@
 #include "cli/StopSignals.h"
 #include "data/DataRegistry.h"
 #include "data/MnistImport.h"
+#include "io/Files.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderWriter.h"
@@ -86,6 +87,7 @@ int train(const QStringList& arguments) {
     if (const int status = parse(parser, arguments, kTrainDescription); status >= 0)
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
+    checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
 
     const Experiment experiment = experimentArguments.experiment(parser);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))

@@ -113,7 +113,7 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
     for (const char* flag : kTextFlags)
         if (parser.isSet(flag)) json[flag] = parser.value(flag);
     if (parser.isSet("network")) NetworkSpec::parseSizes(parser.value("network").toStdString(), "--network");
-    if (json.contains("data")) json["data"] = absoluteDataSpec(json.value("data").toString());
+    if (json.value("data").isString()) json["data"] = absoluteDataSpec(json.value("data").toString());
     for (const char* flag : kCountFlags) {
         if (!parser.isSet(flag)) continue;
         bool ok = false;

@@ -4,6 +4,7 @@
 #include "io/FileError.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <cerrno>
 #include <unistd.h>
@@ -29,6 +30,23 @@ QByteArray readFileBytes(const QString& path) {
     if (file.error() != QFileDevice::NoError)
         throw InputError(path.toStdString() + ": cannot read (" + file.errorString().toStdString() + ")");
     return bytes;
+}
+
+void checkOutputFolder(const QString& path, const std::string& what) {
+    if (path.isEmpty()) throw InputError(what + ": empty; expected the folder to write into");
+    const std::string named = what + " " + path.toStdString();
+    const QFileInfo info(path);
+    if (info.exists()) {
+        if (!info.isDir()) throw InputError(named + ": is not a folder; expected a folder to write into (or a new one)");
+        if (!info.isWritable()) throw InputError(named + ": the folder is not writable");
+        return;
+    }
+    QString ancestor = info.absolutePath();  // the nearest existing folder, where it would be created
+    while (!QFileInfo::exists(ancestor)) ancestor = QFileInfo(ancestor).absolutePath();
+    const QFileInfo parent(ancestor);
+    if (!parent.isDir()) throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is not a folder");
+    if (!parent.isWritable())
+        throw InputError(named + ": cannot be created: the folder " + ancestor.toStdString() + " is not writable");
 }
 
 void writeFileAtomically(const QString& path, QByteArrayView contents) {

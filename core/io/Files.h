@@ -7,10 +7,16 @@
 #include <QSaveFile>
 #include <QString>
 
+#include <string>
+
 namespace ml {
 
 // Reads a file or a Qt resource (":/data/...") completely. Throws InputError naming the path.
 QByteArray readFileBytes(const QString& path);
+
+// Checks, before anything is written, that `path` (given by `what`, e.g. "--out") is a writable
+// folder or can be created inside one. Throws InputError naming it and saying what was expected.
+void checkOutputFolder(const QString& path, const std::string& what);
 
 // Writes `contents` to `path` atomically: either the whole file appears or the old one stays.
 // Throws FileError naming the path.
