@@ -363,6 +363,31 @@ private Q_SLOTS:
                          "--quiet"}).status, 0);
     }
 
+    void diskFullWhileTrainingFailsAndKeepsTheRowsWritten() {
+        // 64 KiB hold about 1,500 metrics rows of 1-2-2-1: the log fills the disk mid-run.
+        QTemporaryDir tmp;
+        const QString script = R"(
+            mount -t tmpfs -o size=64k tmpfs "$2" 2>/dev/null || exit 77
+            cli=$1; disk=$2; keep=$3; shift 3
+            "$cli" "$@" --out "$disk/run"; echo "train $?"
+            cp -r "$disk/run" "$keep/run"
+            exit 0)";
+        QVERIFY(QDir().mkpath(tmp.filePath("disk")) && QDir().mkpath(tmp.filePath("keep")));
+        const QStringList run = {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "momentum",
+                                 "--batch", "1", "--steps", "100000", "--quiet"};
+        const ShellResult r = runInMountNamespace(script, QStringList{tmp.filePath("disk"), tmp.filePath("keep")} + run);
+        if (r.status == 77) QSKIP(qPrintable("cannot mount a tmpfs here (unshare -rm): " + r.err));
+        QCOMPARE(r.out, QString("train 1\n"));
+        QVERIFY2(r.err.contains(tmp.filePath("disk/run/metrics.csv") + ": cannot write (No space left on device)"),
+                 qPrintable(r.err));
+        const ml::RunFolder folder = ml::readRunFolder(tmp.filePath("keep/run"));
+        QVERIFY(folder.problems().empty());
+        const std::vector<StepMetrics>& metrics = folder.runs.front().metrics;
+        QVERIFY2(metrics.size() > 500, qPrintable(QString::number(metrics.size())));
+        for (std::size_t i = 0; i < metrics.size(); ++i) QCOMPARE(metrics[i].step, long(i + 1));
+        QVERIFY(folder.runs.front().result.status == RunStatus::Stopped);
+    }
+
     void badInputExitsTwoNamingWhatWasExpectedBeforeTraining_data() {
         QTest::addColumn<QStringList>("arguments");  // "@" stands for the test's temporary folder
         QTest::addColumn<QString>("expected");
