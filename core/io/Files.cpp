@@ -96,6 +96,7 @@ void AppendOnlyFile::flush() {
 void AppendOnlyFile::close() {
     if (!file_.isOpen()) return;
     flush();
+    if (::fsync(file_.handle()) != 0) throw FileError(path(), qt_error_string(errno));
     file_.close();
 }
 

@@ -38,14 +38,15 @@ private:
 };
 
 // A log that grows while the process runs (a run's metrics.csv): bytes are appended to the file
-// itself, never rewritten, so after any kill it holds everything up to the last flush(). Opening
-// starts it empty. Every write and flush is checked; failures throw FileError naming the path.
+// itself, never rewritten, so after any kill of the process it holds everything up to the last
+// flush() (close() also syncs it to disk, like AtomicFile). Opening starts it empty. Every write,
+// flush and sync is checked; failures throw FileError naming the path.
 class AppendOnlyFile {
 public:
     explicit AppendOnlyFile(const QString& path);
     void append(QByteArrayView bytes);  // buffered in the process
     void flush();                       // hands the buffer to the operating system
-    void close();                       // flushes and closes; later calls do nothing
+    void close();                       // flushes, syncs and closes; later calls do nothing
     QString path() const { return file_.fileName(); }
 
 private:

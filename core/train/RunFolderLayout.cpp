@@ -35,8 +35,8 @@ void checkRunFileNames(const std::vector<std::string>& labels) {
         if (!inserted)
             throw InputError(field + ": its folder name '" + name.toStdString() + "' is that of runs[" +
                              std::to_string(previous->second) + "] ('" + labels[previous->second] +
-                             "'); labels must differ in more than case or in characters other than letters, digits "
-                             "and - _ . + = @");
+                             "'); expected labels that differ once characters other than letters, digits and "
+                             "- _ . + = @ become '_' and case is ignored");
     }
 }
 
