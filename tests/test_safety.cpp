@@ -201,6 +201,15 @@ private Q_SLOTS:
             QCOMPARE(run.metrics.size(), std::size_t(10));
         }
         QCOMPARE(QDir(out).entryList(QDir::Files), (QStringList{"config.json", "summary.csv"}));
+
+        // The report names its run files by the same rule.
+        const QString report = tmp.filePath("report");
+        const CliResult exported = runCli({"export", out, "--out", report});
+        QVERIFY2(exported.status == 0, qPrintable(exported.err));
+        const QString sgdName = runFileName(absolute.toStdString());
+        QCOMPARE(QDir(report + "/runs").entryList(QDir::Files),
+                 (QStringList{"_._.._x.csv", "_.csv", sgdName + ".csv"}));
+        QVERIFY(readAll(report + "/index.html").contains("href=\"runs/_._.._x.csv\""));
     }
 
     void reservedOrCollidingLabelsAreRefusedBeforeTraining() {
