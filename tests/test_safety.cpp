@@ -85,7 +85,9 @@ ShellResult runInMountNamespace(const QString& script, const QStringList& argume
     process.start("unshare", QStringList{"-rm", "sh", "-c", script, "sh", MOMENTUM_LAB_CLI} + arguments);
     if (!process.waitForStarted(10000)) return {77, {}, "unshare is not available"};
     process.waitForFinished(120000);
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    const QString err = process.readAllStandardError();
+    if (err.startsWith("unshare:")) return {77, {}, err};  // no user namespaces here (e.g. a container)
+    return {process.exitCode(), process.readAllStandardOutput(), err};
 }
 
 const QStringList kSineRun = {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "momentum",
