@@ -267,6 +267,12 @@ private Q_SLOTS:
         help.start(MOMENTUM_LAB_CLI, {"--help"});
         QVERIFY(help.waitForFinished(30000));
         QVERIFY(help.readAllStandardOutput().contains("\n  export        render a run folder's plots"));
+        QProcess trainHelp;  // the exit statuses are documented where users look
+        trainHelp.start(MOMENTUM_LAB_CLI, {"train", "--help"});
+        QVERIFY(trainHelp.waitForFinished(30000));
+        const QByteArray trainText = trainHelp.readAllStandardOutput();
+        for (const char* status : {"0 done", "1 failure", "2 bad input", "3 a run diverged", "129 SIGHUP", "130 SIGINT", "143 SIGTERM"})
+            QVERIFY2(trainText.contains(status), status);
 
         QProcess exporter;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -286,6 +292,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("signal");
         QTest::newRow("SIGINT") << SIGINT;
         QTest::newRow("SIGTERM") << SIGTERM;
+        QTest::newRow("SIGHUP") << SIGHUP;
     }
     void signalStopsTheRunAndCompletesTheFiles() {
         QFETCH(int, signal);
@@ -302,7 +309,8 @@ private Q_SLOTS:
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(process.exitCode(), 128 + signal);
-        QVERIFY(process.readAllStandardError().contains(signal == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM"));
+        const char* name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP";
+        QVERIFY(process.readAllStandardError().contains(QByteArray("stopped by ") + name));
         const ml::RunFolder folder = ml::readRunFolder(out);
         QVERIFY(folder.problems().empty());
         for (const ml::RunRecord& run : folder.runs) {

@@ -6,6 +6,7 @@
 #include "cli/StopSignals.h"
 #include "data/DataRegistry.h"
 #include "data/MnistImport.h"
+#include "io/Files.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderWriter.h"
@@ -67,15 +68,26 @@ void printSummary(const LockstepTrainer& trainer) {
     }
 }
 
+const char* const kTrainDescription =
+    "Train optimizers in lockstep and write a run folder.\n"
+    "metrics.csv is appended while training (flushed at every evaluation and at least every second),\n"
+    "so a killed run keeps its rows. SIGINT (Ctrl-C), SIGTERM and SIGHUP stop cleanly and complete\n"
+    "the files; a second signal ends the process at once.\n"
+    "Exit status: 0 done; 1 failure (a file cannot be written, e.g. a full disk: the message names the\n"
+    "path and the reason); 2 bad input (the message names the flag, file or field; nothing is trained);\n"
+    "3 a run diverged (all files are written); 128 + N when signal N stopped the training\n"
+    "(129 SIGHUP, 130 SIGINT, 143 SIGTERM; the files are written).";
+
 int train(const QStringList& arguments) {
     QCommandLineParser parser;
     const ExperimentArguments experimentArguments;
     experimentArguments.addOptions(parser);
     parser.addOption({"out", "Run folder to write (created if missing).", "DIR"});
     parser.addOption({"quiet", "No progress bar and no summary table."});
-    if (const int status = parse(parser, arguments, "Train optimizers in lockstep and write a run folder."); status >= 0)
+    if (const int status = parse(parser, arguments, kTrainDescription); status >= 0)
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
+    checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
 
     const Experiment experiment = experimentArguments.experiment(parser);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
@@ -98,8 +110,7 @@ int train(const QStringList& arguments) {
     if (showProgress) progress.done();
     if (!parser.isSet("quiet")) printSummary(trainer);
     if (stopSignal != 0) {
-        std::cerr << "momentum-lab-cli: stopped by " << (stopSignal == SIGINT ? "SIGINT" : "SIGTERM")
-                  << " (its files are written)\n";
+        std::cerr << "momentum-lab-cli: stopped by " << StopOnSignals::name(stopSignal) << " (its files are written)\n";
         return kExitSignalBase + stopSignal;
     }
 

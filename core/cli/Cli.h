@@ -1,8 +1,8 @@
 #pragma once
 // momentum-lab-cli's core commands (train, optimizers, import-mnist; the table: cli/CommandTable.h).
 // Exit status: 0 done, 1 failure (e.g. a file cannot be written), 2 bad input (the message names
-// the flag, file or field), 3 a run diverged, 128 + N when signal N (SIGINT, SIGTERM) stopped
-// the training (its files are completed).
+// the flag, file or field), 3 a run diverged, 128 + N when signal N (SIGINT, SIGTERM, SIGHUP)
+// stopped the training (its files are completed). `train --help` says the same.
 #include "cli/CommandTable.h"
 
 #include <QStringList>

@@ -113,14 +113,14 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
     for (const char* flag : kTextFlags)
         if (parser.isSet(flag)) json[flag] = parser.value(flag);
     if (parser.isSet("network")) NetworkSpec::parseSizes(parser.value("network").toStdString(), "--network");
-    if (json.contains("data")) json["data"] = absoluteDataSpec(json.value("data").toString());
+    if (json.value("data").isString()) json["data"] = absoluteDataSpec(json.value("data").toString());
     for (const char* flag : kCountFlags) {
         if (!parser.isSet(flag)) continue;
         bool ok = false;
         const qlonglong value = parser.value(flag).toLongLong(&ok);
-        if (!ok || value < 0)
+        if (!ok || value < 0 || value > kMaxCount)
             throw InputError(std::string("--") + flag + ": '" + parser.value(flag).toStdString() +
-                             "' is not a whole number >= 0");
+                             "' is not a whole number from 0 to " + std::to_string(kMaxCount));
         json[flag] = static_cast<double>(value);
     }
     if (parser.isSet("seed")) {
@@ -136,7 +136,8 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
     if (parser.isSet("epochs")) json.remove("steps");
     if (parser.isSet("init")) json["init"] = QFileInfo(parser.value("init")).absoluteFilePath();
 
-    QJsonArray runs = json.value("runs").toArray();
+    const QJsonValue fileRuns = json.value("runs");  // a file's malformed "runs" is reported as such
+    QJsonArray runs = fileRuns.toArray();
     for (const ParameterField& field : parameterFields()) {
         const QString key = QString::fromStdString(field.key);
         if (!parser.isSet(key)) continue;
@@ -148,8 +149,8 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
             runs[i] = run;
         }
     }
-    if (parser.isSet("optimizer")) runs = parseOptimizerList(parser.value("optimizer"));
-    json["runs"] = runs;
+    if (parser.isSet("optimizer")) json["runs"] = parseOptimizerList(parser.value("optimizer"));
+    else if (fileRuns.isArray()) json["runs"] = runs;
 
     Experiment experiment = experimentFromJson(json, source);
     makeLabelsUnique(experiment.runs);

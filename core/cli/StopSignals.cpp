@@ -19,17 +19,24 @@ StopOnSignals::StopOnSignals(RunControl& control) : control_(control) {
     action.sa_handler = onStopSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESETHAND;  // the handler runs once; a second signal takes the default action
-    sigaction(SIGINT, &action, &previousInterrupt_);
-    sigaction(SIGTERM, &action, &previousTerminate_);
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &action, &previous_[i]);
     control_.setStopFlag(&stopSignal);
 }
 
 StopOnSignals::~StopOnSignals() {
-    sigaction(SIGINT, &previousInterrupt_, nullptr);
-    sigaction(SIGTERM, &previousTerminate_, nullptr);
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
     control_.setStopFlag(nullptr);
 }
 
 int StopOnSignals::received() const { return stopSignal.load(); }
+
+const char* StopOnSignals::name(int signal) {
+    switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    }
+    return "a signal";
+}
 
 }  // namespace ml

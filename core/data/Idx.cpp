@@ -197,6 +197,9 @@ ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& lab
 DataSplit loadIdxDirectory(const std::string& dirPath, const std::string& spec, const std::string& missingHint) {
     const QDir dir(QString::fromStdString(dirPath));
     const std::string hint = missingHint.empty() ? "" : "; " + missingHint;
+    if (QFileInfo(dir.path()).isFile())
+        throw InputError("IDX folder " + dirPath + ": is a file; expected a folder holding train-images-idx3-ubyte, "
+                         "train-labels-idx1-ubyte, t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte (plain or .gz)");
     if (!dir.exists()) throw InputError("IDX folder " + dirPath + " does not exist" + hint);
     const auto path = [&](const char* base) {
         const QString found = findIdxFile(dir, QString::fromLatin1(base));

@@ -4,8 +4,20 @@
 #include "io/FileError.h"
 
 #include <QFile>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <unistd.h>
 
 namespace ml {
+
+namespace {
+
+// Why the last write or flush of `file` failed. Qt loses errno when a write was partial (it then
+// says "Unknown error"), so the system's reason comes first; callers clear errno before the call.
+QString writeFailure(const QFileDevice& file) { return errno != 0 ? qt_error_string(errno) : file.errorString(); }
+
+}  // namespace
 
 FileError::FileError(const QString& path, const QString& reason)
     : std::runtime_error((path + ": cannot write (" + reason + ")").toStdString()), path_(path), reason_(reason) {}
@@ -20,6 +32,23 @@ QByteArray readFileBytes(const QString& path) {
     return bytes;
 }
 
+void checkOutputFolder(const QString& path, const std::string& what) {
+    if (path.isEmpty()) throw InputError(what + ": empty; expected the folder to write into");
+    const std::string named = what + " " + path.toStdString();
+    const QFileInfo info(path);
+    if (info.exists()) {
+        if (!info.isDir()) throw InputError(named + ": is not a folder; expected a folder to write into (or a new one)");
+        if (!info.isWritable()) throw InputError(named + ": the folder is not writable");
+        return;
+    }
+    QString ancestor = info.absolutePath();  // the nearest existing folder, where it would be created
+    while (!QFileInfo::exists(ancestor)) ancestor = QFileInfo(ancestor).absolutePath();
+    const QFileInfo parent(ancestor);
+    if (!parent.isDir()) throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is not a folder");
+    if (!parent.isWritable())
+        throw InputError(named + ": cannot be created: the folder " + ancestor.toStdString() + " is not writable");
+}
+
 void writeFileAtomically(const QString& path, QByteArrayView contents) {
     AtomicFile file(path);
     file.write(contents);
@@ -31,11 +60,44 @@ AtomicFile::AtomicFile(const QString& path) : file_(path) {
 }
 
 void AtomicFile::write(QByteArrayView bytes) {
-    if (file_.write(bytes.data(), bytes.size()) != bytes.size()) throw FileError(path(), file_.errorString());
+    errno = 0;
+    if (file_.write(bytes.data(), bytes.size()) != bytes.size()) discard(writeFailure(file_));
 }
 
 void AtomicFile::commit() {
+    // QSaveFile::commit() (Qt 6.4) publishes the file even when its final flush fails (a full
+    // disk) and ignores fsync errors: flush and sync here, where a failure still discards it.
+    errno = 0;
+    if (!file_.flush()) discard(writeFailure(file_));
+    if (::fsync(file_.handle()) != 0) discard(qt_error_string(errno));
     if (!file_.commit()) throw FileError(path(), file_.errorString());
+}
+
+void AtomicFile::discard(const QString& reason) {
+    file_.cancelWriting();  // commit() then removes the temporary file and keeps the old one
+    file_.commit();
+    throw FileError(path(), reason);
+}
+
+AppendOnlyFile::AppendOnlyFile(const QString& path) : file_(path) {
+    if (!file_.open(QIODevice::WriteOnly | QIODevice::Truncate)) throw FileError(path, file_.errorString());
+}
+
+void AppendOnlyFile::append(QByteArrayView bytes) {
+    errno = 0;
+    if (file_.write(bytes.data(), bytes.size()) != bytes.size()) throw FileError(path(), writeFailure(file_));
+}
+
+void AppendOnlyFile::flush() {
+    errno = 0;
+    if (!file_.flush()) throw FileError(path(), writeFailure(file_));
+}
+
+void AppendOnlyFile::close() {
+    if (!file_.isOpen()) return;
+    flush();
+    if (::fsync(file_.handle()) != 0) throw FileError(path(), qt_error_string(errno));
+    file_.close();
 }
 
 }  // namespace ml

@@ -3,20 +3,28 @@
 // Reading a file the user named is input (ml::InputError); writing is not (ml::FileError).
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QFile>
 #include <QSaveFile>
 #include <QString>
+
+#include <string>
 
 namespace ml {
 
 // Reads a file or a Qt resource (":/data/...") completely. Throws InputError naming the path.
 QByteArray readFileBytes(const QString& path);
 
+// Checks, before anything is written, that `path` (given by `what`, e.g. "--out") is a writable
+// folder or can be created inside one. Throws InputError naming it and saying what was expected.
+void checkOutputFolder(const QString& path, const std::string& what);
+
 // Writes `contents` to `path` atomically: either the whole file appears or the old one stays.
 // Throws FileError naming the path.
 void writeFileAtomically(const QString& path, QByteArrayView contents);
 
 // A file written piece by piece that appears only on commit() (QSaveFile); destroyed without
-// commit() it leaves the old file. Every write is checked; failures throw FileError.
+// commit() it leaves the old file. Every write, the flush and the sync to disk are checked;
+// failures throw FileError naming the path and the reason ("No space left on device").
 class AtomicFile {
 public:
     explicit AtomicFile(const QString& path);
@@ -25,7 +33,24 @@ public:
     QString path() const { return file_.fileName(); }
 
 private:
+    [[noreturn]] void discard(const QString& reason);
     QSaveFile file_;
+};
+
+// A log that grows while the process runs (a run's metrics.csv): bytes are appended to the file
+// itself, never rewritten, so after any kill of the process it holds everything up to the last
+// flush() (close() also syncs it to disk, like AtomicFile). Opening starts it empty. Every write,
+// flush and sync is checked; failures throw FileError naming the path.
+class AppendOnlyFile {
+public:
+    explicit AppendOnlyFile(const QString& path);
+    void append(QByteArrayView bytes);  // buffered in the process
+    void flush();                       // hands the buffer to the operating system
+    void close();                       // flushes, syncs and closes; later calls do nothing
+    QString path() const { return file_.fileName(); }
+
+private:
+    QFile file_;
 };
 
 }  // namespace ml

@@ -2,24 +2,29 @@
 
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/RunFolderLayout.h"
 
 #include <map>
-#include <set>
 
 namespace ml {
 
 void Experiment::validate() const {
     if (network.sizes.size() < 2) throw InputError("network: needs at least an input and an output size");
     if ((steps > 0) == (epochs > 0)) throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");
+    const std::pair<const char*, long> counts[] = {{"steps", steps}, {"epochs", epochs}, {"batch", batchSize}, {"eval-every", evalEvery}};
+    for (const auto& [field, value] : counts)
+        if (value > kMaxCount)
+            throw InputError(std::string(field) + ": " + std::to_string(value) + " is too large; expected at most " +
+                             std::to_string(kMaxCount));
     if (batchSize < 0) throw InputError("batch: expected 0 (full batch) or a positive batch size");
     if (evalEvery < 0) throw InputError("eval-every: expected a whole number >= 0");
     if (runs.empty()) throw InputError("optimizer: no optimizer runs; give --optimizer NAME[,NAME...]");
-    std::set<std::string> labels;
+    std::vector<std::string> labels;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         validateHyperParameters(runs[i].optimizer, runs[i].hp, "runs[" + std::to_string(i) + "]");
-        if (!labels.insert(runs[i].label).second)
-            throw InputError("runs[" + std::to_string(i) + "].label: '" + runs[i].label + "' is used twice");
+        labels.push_back(runs[i].label);
     }
+    checkRunFileNames(labels);  // labels name the run folders: no paths, no collisions
 }
 
 void makeLabelsUnique(std::vector<RunSpec>& runs) {

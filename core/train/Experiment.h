@@ -11,6 +11,10 @@
 
 namespace ml {
 
+// The largest count (steps, epochs, batch, seed, ...) accepted anywhere: JSON numbers are doubles,
+// which hold every whole number up to 2^53 exactly. Checked before any conversion.
+inline constexpr long kMaxCount = 1L << 53;
+
 struct RunSpec {
     std::string label;      // unique within the experiment; names the run's output folder
     std::string optimizer;  // a name from OptimizerCatalog

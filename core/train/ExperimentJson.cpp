@@ -63,8 +63,9 @@ long requireCount(const QJsonObject& json, const char* key, long fallback, const
     const QJsonValue value = json.value(QLatin1String(key));
     if (value.isUndefined()) return fallback;
     const double number = value.toDouble(-1.0);
-    if (!value.isDouble() || number < 0 || number != static_cast<double>(static_cast<long>(number)))
-        throw InputError(source + ": " + key + ": expected a whole number >= 0");
+    // Range first: casting a double outside long's range is undefined.
+    if (!value.isDouble() || !(number >= 0 && number <= static_cast<double>(kMaxCount)) || std::floor(number) != number)
+        throw InputError(source + ": " + key + ": expected a whole number from 0 to " + std::to_string(kMaxCount));
     return static_cast<long>(number);
 }
 
@@ -182,6 +183,8 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     const QJsonValue runs = json.value("runs");
     if (!runs.isUndefined() && !runs.isArray()) throw InputError(source + ": runs: expected an array of runs");
     const QJsonArray runArray = runs.toArray();
+    if (runs.isArray() && runArray.isEmpty())
+        throw InputError(source + ": runs: expected at least one run, e.g. [{\"optimizer\":\"momentum\"}]");
     for (qsizetype i = 0; i < runArray.size(); ++i) {
         const std::string context = source + ": runs[" + std::to_string(i) + "]";
         if (!runArray[i].isObject()) throw InputError(context + ": expected an object with an \"optimizer\"");

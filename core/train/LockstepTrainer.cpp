@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -69,7 +70,15 @@ LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::opt
     const long n = static_cast<long>(data_.train->size());
     batchSize_ = experiment_.batchSize == 0 ? n : std::min(experiment_.batchSize, n);
     stepsPerEpoch_ = (n + batchSize_ - 1) / batchSize_;
+    // Range first: epochs * stepsPerEpoch may overflow, and the epoch number is an int.
+    if (experiment_.epochs > kMaxCount / stepsPerEpoch_)
+        throw InputError("epochs: " + std::to_string(experiment_.epochs) + " epochs of " + std::to_string(stepsPerEpoch_) +
+                         " steps exceed the largest step count, " + std::to_string(kMaxCount));
     totalSteps_ = experiment_.steps > 0 ? experiment_.steps : experiment_.epochs * stepsPerEpoch_;
+    if ((totalSteps_ - 1) / stepsPerEpoch_ + 1 > std::numeric_limits<int>::max())
+        throw InputError("steps: " + std::to_string(totalSteps_) + " steps of " + std::to_string(stepsPerEpoch_) +
+                         " per epoch exceed the largest epoch number, " +
+                         std::to_string(std::numeric_limits<int>::max()));
     order_.resize(n);
     std::iota(order_.begin(), order_.end(), Eigen::Index{0});
 }

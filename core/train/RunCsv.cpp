@@ -1,10 +1,12 @@
 #include "train/RunCsv.h"
 
 #include "InputError.h"
+#include "train/Experiment.h"
 
 #include <QList>
 
 #include <cmath>
+#include <limits>
 
 namespace ml {
 
@@ -15,27 +17,72 @@ QByteArray number(double value, const char* format = "%.9g") {
     return QString::asprintf(format, value).toLatin1();
 }
 
-// The data lines of a CSV whose first line must be `header`; each split into `header`'s columns.
-std::vector<QList<QByteArray>> dataLines(const QByteArray& csv, const QByteArray& header, const QString& path) {
-    QList<QByteArray> lines = csv.split('\n');
-    while (!lines.isEmpty() && lines.back().trimmed().isEmpty()) lines.pop_back();
-    if (lines.isEmpty() || lines.front().trimmed() + '\n' != header)
-        throw InputError(path.toStdString() + ":1: expected the header " + header.trimmed().toStdString());
-    const qsizetype columns = header.count(',') + 1;
-    std::vector<QList<QByteArray>> rows;
-    rows.reserve(lines.size());
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        rows.push_back(lines[i].trimmed().split(','));
-        if (rows.back().size() != columns)
-            throw InputError(path.toStdString() + ":" + std::to_string(i + 1) + ": has " +
-                             std::to_string(rows.back().size()) + " fields; expected " + std::to_string(columns));
-    }
-    return rows;
+// RFC 4180 quoting: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
+QByteArray csvField(const std::string& text) {
+    QByteArray field = QByteArray::fromStdString(text);
+    if (!field.contains(',') && !field.contains('"') && !field.contains('\n') && !field.contains('\r')) return field;
+    return '"' + field.replace('"', "\"\"") + '"';
 }
 
-// Line numbers count the header: data row r is on line r + 2.
-double parseCell(const QByteArray& cell, const QString& path, std::size_t row, const char* column, bool optional) {
-    const std::string where = path.toStdString() + ":" + std::to_string(row + 2) + ": column " + column;
+QList<QByteArray> splitFields(const QByteArray& record) {
+    if (!record.contains('"')) return record.split(',');
+    QList<QByteArray> fields(1);
+    bool quoted = false;
+    for (qsizetype i = 0; i < record.size(); ++i) {
+        const char c = record[i];
+        if (c == '"' && quoted && i + 1 < record.size() && record[i + 1] == '"') {
+            fields.back() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            fields.append(QByteArray());
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+struct CsvRecord {
+    qsizetype line;  // 1-based line where the record starts
+    QList<QByteArray> fields;
+};
+
+// The text after the last line break was cut off mid-write (a killed process): drop or keep it.
+enum class LastLine { DropIfUnterminated, Keep };
+
+// The data records of a CSV whose first line must be `header`, each with `header`'s columns.
+// Blank lines are skipped; a quoted field may span lines.
+std::vector<CsvRecord> dataRecords(const QByteArray& csv, const QByteArray& header, const QString& path, LastLine last) {
+    QList<QByteArray> lines = csv.split('\n');
+    if (last == LastLine::DropIfUnterminated || lines.back().isEmpty()) lines.pop_back();
+    std::vector<CsvRecord> records;
+    QByteArray pending;  // a record whose quoted field continues on the next line
+    qsizetype start = 0;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QByteArray& line = lines[i];
+        if (line.endsWith('\r')) line.chop(1);
+        if (pending.isNull()) start = i + 1;
+        pending = pending.isNull() ? line : pending + '\n' + line;
+        if (pending.count('"') % 2 != 0) continue;
+        if (!pending.trimmed().isEmpty()) records.push_back({start, splitFields(pending)});
+        pending = QByteArray();
+    }
+    if (!pending.isNull() && last == LastLine::Keep) records.push_back({start, splitFields(pending)});
+    const QList<QByteArray> columns = header.trimmed().split(',');
+    if (records.empty() || records.front().fields != columns)
+        throw InputError(path.toStdString() + ":1: expected the header " + header.trimmed().toStdString());
+    records.erase(records.begin());
+    for (const CsvRecord& record : records)
+        if (record.fields.size() != columns.size())
+            throw InputError(path.toStdString() + ":" + std::to_string(record.line) + ": has " +
+                             std::to_string(record.fields.size()) + " fields; expected " + std::to_string(columns.size()));
+    return records;
+}
+
+double parseCell(const QByteArray& cell, const QString& path, qsizetype line, const char* column, bool optional) {
+    const std::string where = path.toStdString() + ":" + std::to_string(line) + ": column " + column;
     if (cell.isEmpty()) {
         if (optional) return NAN;
         throw InputError(where + " is empty");
@@ -44,6 +91,15 @@ double parseCell(const QByteArray& cell, const QString& path, std::size_t row, c
     const double value = cell.toDouble(&ok);
     if (!ok) throw InputError(where + ": '" + cell.toStdString() + "' is not a number");
     return value;
+}
+
+// A whole number from 0 to `max` (step and epoch columns), checked before the conversion.
+long parseCount(const QByteArray& cell, const QString& path, qsizetype line, const char* column, long max) {
+    const double value = parseCell(cell, path, line, column, false);
+    if (!(value >= 0 && value <= static_cast<double>(max)) || std::floor(value) != value)
+        throw InputError(path.toStdString() + ":" + std::to_string(line) + ": column " + column + ": '" +
+                         cell.toStdString() + "' is not a whole number from 0 to " + std::to_string(max));
+    return static_cast<long>(value);
 }
 
 }  // namespace
@@ -61,23 +117,24 @@ QByteArray summaryHeader() {
 }
 
 QByteArray summaryRow(const RunResult& r) {
-    return QByteArray::fromStdString(r.label) + ',' + number(r.finalTrainLoss) + ',' + number(r.finalTestLoss) +
+    return csvField(r.label) + ',' + number(r.finalTrainLoss) + ',' + number(r.finalTestLoss) +
            ',' + number(r.finalTestAccuracy) + ',' + QByteArray::number(static_cast<qlonglong>(r.steps)) + ',' +
            number(r.wallMs, "%.3f") + ',' + QByteArray::fromStdString(r.statusText()) + '\n';
 }
 
 std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& path, int run) {
     static const char* const columns[] = {"step", "epoch", "train_loss", "test_loss", "test_accuracy", "wall_ms"};
-    const std::vector<QList<QByteArray>> rows = dataLines(csv, metricsHeader(), path);
+    // The metrics log is appended to while training: a last line without its line break was cut off.
+    const std::vector<CsvRecord> rows = dataRecords(csv, metricsHeader(), path, LastLine::DropIfUnterminated);
     std::vector<StepMetrics> metrics;
     metrics.reserve(rows.size());
-    for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (const CsvRecord& row : rows) {
         double values[6];
-        for (int c = 0; c < 6; ++c) values[c] = parseCell(rows[r][c], path, r, columns[c], c >= 2 && c <= 4);
+        for (int c = 2; c < 6; ++c) values[c] = parseCell(row.fields[c], path, row.line, columns[c], c <= 4);
         StepMetrics m;
         m.run = run;
-        m.step = static_cast<long>(values[0]);
-        m.epoch = static_cast<int>(values[1]);
+        m.step = parseCount(row.fields[0], path, row.line, columns[0], kMaxCount);
+        m.epoch = static_cast<int>(parseCount(row.fields[1], path, row.line, columns[1], std::numeric_limits<int>::max()));
         m.trainLoss = static_cast<float>(values[2]);
         m.testLoss = static_cast<float>(values[3]);
         m.testAccuracy = static_cast<float>(values[4]);
@@ -88,20 +145,21 @@ std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& p
 }
 
 std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& path) {
-    const std::vector<QList<QByteArray>> rows = dataLines(csv, summaryHeader(), path);
+    const std::vector<CsvRecord> rows = dataRecords(csv, summaryHeader(), path, LastLine::Keep);
     std::vector<RunResult> results;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const QList<QByteArray>& cells = rows[r];
+    for (const CsvRecord& row : rows) {
+        const QList<QByteArray>& cells = row.fields;
+        const qsizetype r = row.line;
         RunResult result;
         result.label = cells[0].toStdString();
         result.finalTrainLoss = static_cast<float>(parseCell(cells[1], path, r, "final_train_loss", true));
         result.finalTestLoss = static_cast<float>(parseCell(cells[2], path, r, "final_test_loss", true));
         result.finalTestAccuracy = static_cast<float>(parseCell(cells[3], path, r, "final_test_accuracy", true));
-        result.steps = static_cast<long>(parseCell(cells[4], path, r, "steps", false));
+        result.steps = parseCount(cells[4], path, r, "steps", kMaxCount);
         result.wallMs = parseCell(cells[5], path, r, "wall_ms", false);
         const std::optional<ParsedStatus> status = parseStatusText(cells[6].toStdString());
         if (!status)
-            throw InputError(path.toStdString() + ":" + std::to_string(r + 2) + ": column status: '" +
+            throw InputError(path.toStdString() + ":" + std::to_string(r) + ": column status: '" +
                              cells[6].toStdString() + "' is not one of " + statusVocabulary());
         result.status = status->status;
         result.divergedAtStep = status->divergedAtStep;

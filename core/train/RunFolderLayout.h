@@ -20,6 +20,19 @@ inline constexpr const char* kFinalWeights = "weights_final.json";
 inline constexpr const char* kSummary = "summary.csv";
 }  // namespace runfolder
 
+// Run labels are free text (shown in tables and plots); on disk each becomes a name by one rule,
+// used for the run folders, the GUI's CSV export (NAME.csv) and the report (runs/NAME.csv):
+//  - every character other than a letter, a digit or one of - _ . + = @ becomes '_', so '/', '\',
+//    ':', ',', spaces and control characters never reach a path;
+//  - a leading '.' becomes '_', so no name is ".", ".." or hidden.
+// Labels are refused (checkRunFileNames) when empty, longer than kMaxRunFileNameBytes in UTF-8,
+// when the name is a file of the run folder or its stem (config.json, config, summary.csv,
+// summary, ...; any case), or when two runs would get the same name (ignoring case).
+inline constexpr int kMaxRunFileNameBytes = 120;
+QString runFileName(const std::string& label);
+// Throws InputError naming "runs[i].label" and what was expected.
+void checkRunFileNames(const std::vector<std::string>& labels);
+
 class RunFolderLayout {
 public:
     // `labels`: the experiment's run labels, in order (they name the subfolders).

@@ -13,10 +13,11 @@ namespace ml {
 
 namespace {
 
-RunResult resultFromMetrics(const RunSpec& spec, const std::vector<StepMetrics>& metrics) {
+// Without summary.csv: a run whose final weights were never written was interrupted (killed).
+RunResult resultFromMetrics(const RunSpec& spec, const std::vector<StepMetrics>& metrics, bool finished) {
     RunResult result;
     result.label = spec.label;
-    result.status = RunStatus::Done;
+    result.status = finished ? RunStatus::Done : RunStatus::Stopped;
     if (metrics.empty()) return result;
     result.steps = metrics.back().step;
     result.wallMs = metrics.back().wallMs;
@@ -65,8 +66,9 @@ RunFolder readRunFolder(const QString& directory) {
         record.spec = folder.experiment.runs[i];
         record.directory = layout.runDirectory(i);
         readPart(record, [&] { record.metrics = parseMetricsCsv(readFileBytes(layout.metricsFile(i)), layout.metricsFile(i), i); });
-        record.result = resultFromMetrics(record.spec, record.metrics);
-        if (QFileInfo::exists(layout.finalWeightsFile(i)))
+        const bool finished = QFileInfo::exists(layout.finalWeightsFile(i));
+        record.result = resultFromMetrics(record.spec, record.metrics, finished);
+        if (finished)
             readPart(record, [&] { record.finalWeights = loadWeightsFile(layout.finalWeightsFile(i)); });
         folder.runs.push_back(std::move(record));
     }

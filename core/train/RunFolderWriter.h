@@ -1,6 +1,9 @@
 #pragma once
-// Writes a run folder (layout: train/RunFolderLayout.h) while a LockstepTrainer runs. Every file is
-// written atomically (io/Files.h): a failed or interrupted write leaves the old file.
+// Writes a run folder (layout: train/RunFolderLayout.h) while a LockstepTrainer runs. metrics.csv is
+// an append-only log, flushed at every evaluation, when kFlushInterval has passed since the last
+// flush, and at every row when rows come slower than kFlushAtOnceGap apart; so a killed run keeps
+// its rows up to the last flush (a reader ignores a cut-off last line). Every other file
+// is written atomically (io/Files.h): a failed or interrupted write leaves the old file.
 #include "io/Files.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderLayout.h"
@@ -8,6 +11,7 @@
 
 #include <QString>
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -30,7 +34,16 @@ public:
 private:
     RunFolderLayout layout_;
     const LockstepTrainer& trainer_;
-    std::vector<std::unique_ptr<AtomicFile>> metrics_;
+    void appendMetrics(const StepMetrics& metrics);
+    using Clock = std::chrono::steady_clock;
+    static constexpr std::chrono::milliseconds kFlushInterval{1000};
+    static constexpr std::chrono::milliseconds kFlushAtOnceGap{100};
+    struct MetricsLog {
+        std::unique_ptr<AppendOnlyFile> file;
+        Clock::time_point lastFlush;
+        Clock::time_point lastRow;
+    };
+    std::vector<MetricsLog> metrics_;
 };
 
 }  // namespace ml

@@ -1,6 +1,7 @@
 #include "model/RunComparison.h"
 
 #include "train/RunCsv.h"
+#include "train/RunFolderLayout.h"
 #include "train/TrainingPlan.h"
 
 #include <algorithm>
@@ -87,7 +88,7 @@ QByteArray RunComparison::metricsCsv(int run) const {
 }
 
 QString RunComparison::metricsCsvFileName(int run) const {
-    return QString::fromStdString(history_.label(run)) + QStringLiteral(".csv");
+    return runFileName(history_.label(run)) + QStringLiteral(".csv");
 }
 
 QByteArray RunComparison::summaryCsv() const {

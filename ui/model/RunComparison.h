@@ -33,8 +33,8 @@ public:
 
     // CSV of one run (metrics.csv columns) and of the summary (summary.csv columns).
     QByteArray metricsCsv(int run) const;
-    // The one name every export gives that CSV: "<label>.csv", the label being what names the
-    // run's folder in a CLI run folder (runFolderPath).
+    // The one name every export gives that CSV: "<name>.csv", the name being what names the run's
+    // folder in a CLI run folder (runFileName in train/RunFolderLayout.h).
     QString metricsCsvFileName(int run) const;
     QByteArray summaryCsv() const;
 
