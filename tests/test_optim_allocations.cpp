@@ -1,60 +1,27 @@
 // After its first step (which allocates the state), Optimizer::step must not touch the heap, for
 // every optimizer of the catalog and every setting that changes its code path (amsgrad, centered,
 // momentum, weight decay, nesterov, each momentum-mean scope with each bias mode).
-// Eigen allocates with malloc, not operator new, so this executable replaces glibc's malloc family
-// with counting wrappers around glibc's own (__libc_malloc, ...); they count only while a step runs.
+// Eigen allocates with malloc, not operator new: the count comes from app/AllocationCounter, which
+// wraps glibc's malloc family for this executable (as for the benchmark).
+#include "AllocationCounter.h"
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
 
 #include <QTest>
 
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* pointer, std::size_t size);
-void __libc_free(void* pointer);
-}
 
 namespace {
-
-std::atomic<bool> counting{false};
-std::atomic<long> allocations{0};
-
-void noteAllocation() {
-    if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
-}
 
 // Heap allocations made by f().
 template <typename F>
 long allocationsOf(F&& f) {
-    allocations = 0;
-    counting = true;
+    const std::size_t before = ml::heapAllocationCount();
     f();
-    counting = false;
-    return allocations;
+    return static_cast<long>(ml::heapAllocationCount() - before);
 }
 
 }  // namespace
-
-extern "C" {
-void* malloc(std::size_t size) noexcept {
-    noteAllocation();
-    return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) noexcept {
-    noteAllocation();
-    return __libc_calloc(count, size);
-}
-void* realloc(void* pointer, std::size_t size) noexcept {
-    noteAllocation();
-    return __libc_realloc(pointer, size);
-}
-void free(void* pointer) noexcept { __libc_free(pointer); }
-}
 
 using ml::HyperParameters;
 using ml::Matrix;
