@@ -19,6 +19,7 @@ const std::map<std::string, QString> kHeaders = {
     {"sgd", "Sgd.h"},         {"momentum", "Sgd.h"},         {"nesterov", "Sgd.h"},
     {"neuron-mean", "Sgd.h"}, {"sgdm-ema", "EmaMomentum.h"}, {"adagrad", "Adagrad.h"},
     {"rmsprop", "RmsProp.h"}, {"adam", "Adam.h"},            {"adamw", "Adam.h"},
+    {"adam-mini", "AdamMini.h"},
 };
 
 QString readText(const QString& path) {
