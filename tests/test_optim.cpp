@@ -1,7 +1,10 @@
 // Optimizer tests: golden values per update rule (computed independently by
 // tests/optim_reference.py: torch.optim in float64, plain Python for what torch lacks), the
 // first-moment aggregation formulas, aggregated rules on the first step, neuron-mean == momentum
-// --momentum-mean fan-in, the catalog and field table, named state slots, hyper-parameter
+// --momentum-mean fan-in, the state-sharing family of issue 12 (blend and statistic formulas, blend
+// endpoints bit for bit, gradient centralization + fan-in mean = gradient, second-moment sharing
+// formulas, factored keeps rank 1, adam-mini == adamw fan-in, nero by hand, zero gradients), the
+// catalog and field table, named state slots, hyper-parameter
 // validation (float range included), refused non-finite steps (and the trainer's divergence), and
 // LayerState::update == w_after - w_before.
 #include "TestSupport.h"
@@ -132,6 +135,9 @@ struct GoldenRow {
 //  adamw:       w <- w*(1 - lr*wd), then the adam step on the undecayed g
 // Agg (--momentum-mean / --bias): identity for none; fan-in: row means; fan-out: column means;
 // layer: one mean; own leaves the bias column alone, join includes it.
+// The rows of issue 12 (blend, signed-abs-mean, gradient centralization, second-moment sharing,
+// adam-mini, lamb, lars, novograd, sm3, adafactor, nero) follow the formulas in each header and in
+// tests/optim_reference.py, which computes them in plain Python doubles.
 const std::vector<GoldenRow>& goldenRows() {
     static const std::vector<GoldenRow> table = [] {
     std::vector<GoldenRow> rows;
@@ -560,6 +566,90 @@ const std::vector<GoldenRow>& goldenRows() {
         rows.push_back({"adam-mini join weight_decay", "adam-mini", h,
                         {0.419407108, -0.838814217, 0.209703554, 1.5471059, 0.618288202, -0.598509832},
                         {0.397778931, -0.817350494, 0.144407882, 1.51359001, 0.539926006, -0.648047282}});
+    }
+    {
+        HyperParameters h = defaultsOf("lamb");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-06; h.weightDecay = 0.01;
+        rows.push_back({"lamb", "lamb", h,
+                        {0.398912561, -0.898409384, 0.150001, 1.59907591, 0.648660763, -0.5999998},
+                        {0.326582732, -0.87210521, 0.0534834077, 1.54302052, 0.474376421, -0.659264485}});
+    }
+    {
+        HyperParameters h = defaultsOf("lamb");
+        h.lr = 0.1; h.beta1 = 0.8; h.beta2 = 0.9; h.eps = 1e-06; h.weightDecay = 0.5;
+        rows.push_back({"lamb weight_decay 0.5", "lamb", h,
+                        {0.395074087, -0.874088611, 0.150001, 1.52098499, 0.634581174, -0.5999998},
+                        {0.343132413, -0.814964092, 0.0531371822, 1.39356973, 0.516539926, -0.656192563}});
+    }
+    {
+        HyperParameters h = defaultsOf("lars");
+        h.lr = 1.0; h.momentum = 0.9; h.weightDecay = 0.0; h.trust = 0.001;
+        rows.push_back({"lars", "lars", h,
+                        {0.4995, -0.999, 0.15, 1.50075, 0.7485, -1},
+                        {0.49944486, -0.999284579, -0.14, 1.49984556, 0.747228972, -1.4}});
+    }
+    {
+        HyperParameters h = defaultsOf("lars");
+        h.lr = 0.5; h.momentum = 0.5; h.weightDecay = 0.1; h.trust = 0.1;
+        rows.push_back({"lars weight_decay trust 0.1", "lars", h,
+                        {0.475, -0.95, 0.2, 1.515, 0.6825, -0.75},
+                        {0.469816922, -0.953570839, 0.075, 1.44563748, 0.6420254, -0.85}});
+    }
+    {
+        HyperParameters h = defaultsOf("novograd");
+        h.lr = 0.01; h.beta1 = 0.95; h.beta2 = 0.98; h.eps = 1e-08; h.weightDecay = 0.0;
+        rows.push_back({"novograd", "novograd", h,
+                        {0.497519305, -0.995038611, 0.248038839, 1.50372104, 0.742557916, -0.509805807},
+                        {0.496410495, -0.994068839, 0.242220184, 1.50226463, 0.735737506, -0.518132435}});
+    }
+    {
+        HyperParameters h = defaultsOf("novograd");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.5; h.eps = 1e-08; h.weightDecay = 0.1;
+        rows.push_back({"novograd weight_decay", "novograd", h,
+                        {0.470193053, -0.940386107, 0.227888387, 1.52221042, 0.66807916, -0.593058066},
+                        {0.4534866, -0.921794929, 0.154283105, 1.46769078, 0.590633959, -0.658023257}});
+    }
+    {
+        HyperParameters h = defaultsOf("sm3");
+        h.lr = 0.1; h.momentum = 0.0;
+        rows.push_back({"sm3", "sm3", h,
+                        {0.4, -0.9, 0.15, 1.6, 0.65, -0.6},
+                        {0.431622777, -0.96, 0.0605572809, 1.52, 0.653331483, -0.590049628}});
+    }
+    {
+        HyperParameters h = defaultsOf("sm3");
+        h.lr = 0.1; h.momentum = 0.9;
+        rows.push_back({"sm3 momentum", "sm3", h,
+                        {0.49, -0.99, 0.24, 1.51, 0.74, -0.51},
+                        {0.484162278, -0.987, 0.222055728, 1.511, 0.731333148, -0.518004963}});
+    }
+    {
+        HyperParameters h = defaultsOf("adafactor");
+        h.lr = 0.0; h.beta1 = 0.0;
+        rows.push_back({"adafactor", "adafactor", h,
+                        {0.489922178, -0.989922178, 0.246047153, 1.51007782, 0.739922178, -0.503952847},
+                        {0.494369386, -0.999904458, 0.24124094, 1.49746685, 0.740393958, -0.503349088}});
+    }
+    {
+        HyperParameters h = defaultsOf("adafactor");
+        h.lr = 0.05; h.beta1 = 0.9;
+        rows.push_back({"adafactor lr beta1", "adafactor", h,
+                        {0.494961089, -0.994961089, 0.248023576, 1.50503891, 0.744961089, -0.501976424},
+                        {0.492655828, -0.995425843, 0.243842724, 1.50325864, 0.740666334, -0.503456644}});
+    }
+    {
+        HyperParameters h = defaultsOf("nero");
+        h.lr = 0.01; h.beta2 = 0.999;
+        rows.push_back({"nero", "nero", h,
+                        {0.707106781, -0.707106781, 0.24625, 0.707106781, -0.707106781, -0.50375},
+                        {0.707106781, -0.707106781, 0.241507295, 0.707106781, -0.707106781, -0.503222172}});
+    }
+    {
+        HyperParameters h = defaultsOf("nero");
+        h.lr = 0.1; h.beta2 = 0.9;
+        rows.push_back({"nero beta 0.9", "nero", h,
+                        {0.707106781, -0.707106781, 0.2125, 0.707106781, -0.707106781, -0.5375},
+                        {0.707106781, -0.707106781, 0.165797511, 0.707106781, -0.707106781, -0.532081397}});
     }    // END GENERATED
     return rows;
     }();
@@ -666,7 +756,7 @@ private Q_SLOTS:
             QVERIFY2(golden.count(name) == 1, ("no golden row for optimizer " + name).c_str());
         for (const std::string& name : golden)
             QVERIFY2(catalog.count(name) == 1, ("golden row for an optimizer not in the catalog: " + name).c_str());
-        QCOMPARE(catalog.size(), std::size_t{10});
+        QCOMPARE(catalog.size(), std::size_t{16});
     }
 
     // ------------------------------------------------------------ the catalog and the field table
@@ -1136,6 +1226,45 @@ private Q_SLOTS:
             QVERIFY(a[0] != c[0]);  // and not plain adamw
             const Matrix& v = mini->layerState(0).secondMoment;  // one value per neuron's weights
             QCOMPARE(v(0, 0), v(0, 1));
+        }
+    }
+
+    // nero on a row of three weights (on the golden 2x3 layer every centred unit row is +-(1, -1)/sqrt(2)).
+    // W = [1, 2, 4 | 0.5], g = [0.3, -0.6, 0.1 | 0.2], lr 0.1, beta 0.9, one step:
+    //   projection: centred [-4, -1, 5]/3, unit length [-4, -1, 5]/sqrt(42); weight scale 1, bias scale 0.5
+    //   S = 0.1*0.46, S/(1-beta) = 0.46: w <- w - 0.1*g/sqrt(0.46), then centred and normalised:
+    //   [-0.66653974, -0.07513382, 0.74167357] (Python doubles)
+    //   bias: S = 0.1*0.04, S/(1-beta) = 0.04: b <- 0.5 - 0.1*0.5*0.2/0.2 = 0.45
+    void neroOnThreeInputs() {
+        HyperParameters h = defaultsOf("nero");
+        h.lr = 0.1;
+        h.beta2 = 0.9;
+        auto nero = ml::createOptimizer("nero", h);
+        Matrix w(1, 4), g(1, 4);
+        w << 1.0f, 2.0f, 4.0f, 0.5f;
+        g << 0.3f, -0.6f, 0.1f, 0.2f;
+        Parameters p{w};
+        QVERIFY(nero->step(p, Parameters{g}));
+        Matrix expected(1, 4);
+        expected << -0.6665397446f, -0.0751338209f, 0.7416735655f, 0.45f;
+        QString why;
+        QVERIFY2(closeTo(p[0], expected, 1e-6, why), qPrintable(why));
+        QCOMPARE(nero->layerState(0).tensorScales(1), 0.5f);
+    }
+
+    // A zero gradient (nu = 0, S = 0, ||G|| = 0) moves no weight of sm3, lars, lamb, novograd or
+    // adafactor and leaves nothing non-finite (the rules' "0 where undefined"); nero only projects.
+    void zeroGradientIsNoStep() {
+        for (const char* name : {"sm3", "lars", "novograd", "adafactor", "nero"}) {
+            auto optimizer = ml::createOptimizer(name, defaultsOf(name));
+            Parameters w = twoLayers();
+            const Parameters zero{Matrix::Zero(2, 3), Matrix::Zero(1, 3)};
+            QVERIFY2(optimizer->step(w, zero), name);
+            QVERIFY2(optimizer->step(w, zero), name);
+            for (std::size_t l = 0; l < w.size(); ++l) {
+                QVERIFY2(optimizer->layerState(l).update.allFinite(), name);
+                if (QString(name) != "nero") QCOMPARE(w[l], twoLayers()[l]);
+            }
         }
     }
 

@@ -77,7 +77,7 @@ Parameters gradientAt(int t) {
 }
 
 // The catalog's defaults, then each field the optimizer reads set away from its default one at a
-// time (flags flipped, every choice, weight decay, momentum and blend off their defaults), then all
+// time (flags flipped, every choice, weight decay, momentum, beta1 and blend off their defaults), then all
 // of that at once, with every choice at its second value (fan-in, join, signed-abs-mean) and at its last.
 void addCases(const ml::OptimizerInfo& info) {
     const QString name = QString::fromStdString(info.name);
@@ -96,7 +96,8 @@ void addCases(const ml::OptimizerInfo& info) {
         std::vector<std::string> values;
         if (field.kind == ml::ParameterField::Kind::Flag) values = {"true"};
         else if (field.kind == ml::ParameterField::Kind::Choice) values = field.choices;
-        else if (key == "weight-decay" || key == "momentum" || key == "momentum-mean-blend") values = {"0.5"};
+        else if (key == "weight-decay" || key == "momentum" || key == "momentum-mean-blend" || key == "beta1")
+            values = {"0.5"};
         for (const std::string& value : values) {
             HyperParameters hp = info.defaults;
             field.set(hp, value, key);

@@ -12,8 +12,8 @@ void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
 void EmaMomentum::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
     const float beta = static_cast<float>(hp.momentum);
-    aggregation().accumulate(state.firstMoment, ruleGradient(gradient, parameters, state, 0.0), beta, static_cast<float>(1.0 - hp.momentum),
-                             state.groupMeans);
+    const Matrix& g = ruleGradient(gradient, parameters, state, 0.0);
+    aggregation().accumulate(state.firstMoment, g, beta, static_cast<float>(1.0 - hp.momentum), state.groupMeans);
     state.update = -static_cast<float>(hp.lr) * state.firstMoment;
 }
 

@@ -93,6 +93,8 @@ const std::vector<ParameterField>& parameterFields() {
                {"none", "fan-in", "fan-out", "layer"}),
         choice("bias", &HyperParameters::bias,
                "own: biases keep ordinary momentum; join: a bias counts as one more connection", {"own", "join"}),
+        real("trust", &HyperParameters::trust, "trust coefficient eta of the layer-wise learning rate (lars)", 0.0,
+             kFloatMax),
         real("momentum-mean-blend", &HyperParameters::momentumMeanBlend,
              "lambda: the first moment becomes (1-lambda)*b + lambda*M(b) before it decays (0: ordinary momentum, "
              "1: the full group mean)",

@@ -34,6 +34,7 @@ struct HyperParameters {
     bool amsgrad = false;
     MeanScope momentumMean = MeanScope::None;
     BiasMode bias = BiasMode::Own;
+    double trust = 0.001;  // lars: trust coefficient eta
     double momentumMeanBlend = 1.0;  // lambda: b <- (1-lambda)*b + lambda*M(b); 1 = the full group mean
     MeanStatistic momentumMeanStat = MeanStatistic::Mean;
     bool gradientCentralization = false;

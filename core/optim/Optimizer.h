@@ -25,7 +25,21 @@ struct LayerState {
     Vector groupMeans;       // scratch of the momentum aggregation
     Vector gradientRowMeans;  // scratch of gradient centralization
     Vector secondMomentRows, secondMomentColumns;  // scratch of the second-moment sharing
+    Vector rowSecondMoment;     // per-neuron second moment: adafactor R, sm3 mu_row, nero S
+    Vector columnSecondMoment;  // per-input second moment: adafactor C, sm3 mu_col
+    Vector tensorScales;        // nero: the step scale of the weight matrix and of the bias vector
 };
+
+// The two tensors of a layer matrix, for rules that treat them apart: the weights [out x in] and
+// the bias vector (the last column).
+template <typename M>
+auto weightsOf(M& layer) {
+    return layer.leftCols(layer.cols() - 1);
+}
+template <typename M>
+auto biasOf(M& layer) {
+    return layer.rightCols(1);
+}
 
 class Optimizer {
 public:

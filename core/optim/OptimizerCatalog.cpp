@@ -4,6 +4,12 @@
 #include "optim/Adagrad.h"
 #include "optim/Adam.h"
 #include "optim/AdamMini.h"
+#include "optim/Adafactor.h"
+#include "optim/Lamb.h"
+#include "optim/Lars.h"
+#include "optim/Nero.h"
+#include "optim/NovoGrad.h"
+#include "optim/Sm3.h"
 #include "optim/EmaMomentum.h"
 #include "optim/RmsProp.h"
 #include "optim/Sgd.h"
@@ -80,6 +86,19 @@ std::vector<OptimizerInfo> buildCatalog() {
     adamw.weightDecay = 0.01;
     HyperParameters adamMini = withLr(0.001);
     adamMini.weightDecay = 0.0;
+    HyperParameters lamb = withLr(0.001);
+    lamb.eps = 1e-6;
+    lamb.weightDecay = 0.01;
+    HyperParameters lars = withLr(1.0);
+    lars.momentum = 0.9;
+    HyperParameters novograd = withLr(0.01);
+    novograd.beta1 = 0.95;
+    novograd.beta2 = 0.98;
+    HyperParameters sm3 = withLr(0.1);
+    sm3.momentum = 0.0;
+    HyperParameters adafactor = withLr(0.0);  // lr 0: the relative step size
+    adafactor.beta1 = 0.0;
+    HyperParameters nero = withLr(0.01);
     using Momentum = Sgd::Momentum;
     using WeightDecay = Adam::WeightDecay;
     std::vector<OptimizerInfo> catalog = {
@@ -96,8 +115,8 @@ std::vector<OptimizerInfo> buildCatalog() {
          makeAggregated<Sgd, Momentum::Nesterov>, nesterovNeedsMomentum},
         {"neuron-mean", "momentum whose accumulation is the mean over each neuron's incoming connections",
          "a_1 = g; a_jk <- mu*mean_i(a_ji) + (1-tau)*g_jk; w <- w - lr*a",
-         {"lr", "momentum", "dampening", "weight-decay", "bias", "momentum-mean-blend", "momentum-mean-stat"}, neuronMean, makeAggregated<Sgd, Momentum::Classic>,
-         neuronMeanIsFanIn},
+         {"lr", "momentum", "dampening", "weight-decay", "bias", "momentum-mean-blend", "momentum-mean-stat"},
+         neuronMean, makeAggregated<Sgd, Momentum::Classic>, neuronMeanIsFanIn},
         {"sgdm-ema", "SGD with momentum as an exponential moving average (beta: the momentum parameter)",
          "m_0 = 0; m <- beta*M(m) + (1-beta)*g; w <- w - lr*m", Keys{"lr", "momentum"} + kFirstMomentSharing,
          withLr(0.01), makeAggregated<EmaMomentum>},
@@ -126,6 +145,35 @@ std::vector<OptimizerInfo> buildCatalog() {
          "w <- w - lr/(1-b1^t) * m/(sqrt(v)/sqrt(1-b2^t) + eps)",
          Keys{"lr", "beta1", "beta2", "eps", "weight-decay"} + kFirstMomentSharing, adamMini,
          makeAggregated<AdamMini>},
+        {"lamb", "LAMB: adam directions with a layer-wise trust ratio ||W||/||R||",
+         "m <- b1*m + (1-b1)*g; v <- b2*v + (1-b2)*g^2; r = m_hat/(sqrt(v_hat) + eps) + wd*w (biases: no wd); "
+         "tau = ||W||/||R|| (1 when either is 0; biases: 1); w <- w - lr*tau*r",
+         {"lr", "beta1", "beta2", "eps", "weight-decay"}, lamb, make<Lamb>},
+        {"lars", "LARS: momentum SGD with a layer-wise learning rate eta*||W||/(||G|| + wd*||W||)",
+         "lambda = eta*||W||/(||G|| + wd*||W||) (1 when either norm is 0; biases: 1 and no wd); u_0 = 0; "
+         "u <- mu*u + lr*lambda*(g + wd*w); w <- w - u",
+         {"lr", "momentum", "weight-decay", "trust"}, lars, make<Lars>},
+        {"novograd", "NovoGrad: one second moment per tensor (weight matrix, bias vector), gradients normalised by it",
+         "t = 1: v = ||g||^2, m = g/(sqrt(v) + eps) + wd*w; later: v <- b2*v + (1-b2)*||g||^2, "
+         "m <- b1*m + g/(sqrt(v) + eps) + wd*w; w <- w - lr*m",
+         {"lr", "beta1", "beta2", "eps", "weight-decay"}, novograd, make<NovoGrad>},
+        {"sm3", "SM3-II: adagrad with one accumulator per neuron and per input (row and column covers)",
+         "nu_ij = min(mu_row_i, mu_col_j) + g_ij^2; mu_row_i <- max_j nu_ij; mu_col_j <- max_i nu_ij (mu_0 = 0; "
+         "a bias entry is its own cover: nu <- nu + g^2); d = g/sqrt(nu) (0 where nu = 0); "
+         "mu > 0: m <- mu*m + (1-mu)*d, w <- w - lr*m; else w <- w - lr*d",
+         {"lr", "momentum"}, sm3, make<Sm3>},
+        {"adafactor", "Adafactor: factored second moment, update clipping, steps relative to the weights' RMS "
+                      "(lr 0: the relative step size)",
+         "b2_t = 1 - t^-0.8; R <- b2_t*R + (1-b2_t)*rowsum(G^2 + eps1); C <- b2_t*C + (1-b2_t)*colsum(G^2 + eps1); "
+         "V = R*C^T/sum(R); U = G/sqrt(V); U <- U/max(1, RMS(U)/d); alpha = max(eps2, RMS(W))*rho; "
+         "b1 = 0: W <- W - alpha*U; b1 > 0: m <- b1*m + (1-b1)*U, W <- W - alpha*m (a bias vector: "
+         "v <- b2_t*v + (1-b2_t)*(g^2 + eps1), U = g/sqrt(v), same clipping and alpha)",
+         {"lr", "beta1"}, adafactor, make<Adafactor>},
+        {"nero", "Nero: per-neuron relative steps on centred, unit-length weight rows (beta: beta2)",
+         "t = 1, first: each weight row w_i <- (w_i - mean(w_i))/||w_i - mean(w_i)||, then scale = mean_i ||w_i|| "
+         "(bias vector: mean |b|; 0.01 where 0); S_i <- b*S_i + (1-b)*||g_i||^2 (a bias entry: g^2); "
+         "w <- w - lr*scale*g/sqrt(S/(1-b^t)) (0 where S = 0); then each weight row is centred and normalised again",
+         {"lr", "beta2"}, nero, make<Nero>},
     };
     // Gradient centralization (Optimizer::ruleGradient) applies to every rule.
     for (OptimizerInfo& entry : catalog) entry.parameters.push_back("gradient-centralization");
