@@ -1268,6 +1268,21 @@ private Q_SLOTS:
         }
     }
 
+    // Where a row without gradient (a dead unit) meets a column without gradient (an input that is
+    // always 0), adafactor's V = (3*eps1)*(3*eps1)/sum(R) ~ 1e-60 underflows to 0 in float: the step
+    // there is 0, not 0/0 (the 8x8 digits preset diverged at step 1 before).
+    void adafactorDeadRowMeetsDeadColumn() {
+        auto adafactor = ml::createOptimizer("adafactor", defaultsOf("adafactor"));
+        Matrix g = Matrix::Constant(3, 4, 0.5f);
+        g.row(0).setZero();
+        g.col(0).setZero();
+        Parameters w{Matrix::Constant(3, 4, 0.1f)};
+        QVERIFY(adafactor->step(w, Parameters{g}));
+        QCOMPARE(adafactor->layerState(0).secondMoment(0, 0), 0.0f);  // the underflow this is about
+        QCOMPARE(adafactor->layerState(0).update(0, 0), 0.0f);
+        QVERIFY(adafactor->layerState(0).update(1, 1) < 0.0f);
+    }
+
     // ------------------------------------------------------------ validation
     void invalidHyperParameters_data() {
         QTest::addColumn<QString>("name");

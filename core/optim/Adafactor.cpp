@@ -38,14 +38,16 @@ void Adafactor::update(const Matrix& parameters, const Matrix& gradient, LayerSt
     state.rowSecondMoment = decay * state.rowSecondMoment + gain * weightsOf(state.update).rowwise().sum();
     state.columnSecondMoment =
         decay * state.columnSecondMoment + gain * weightsOf(state.update).colwise().sum().transpose();
-    auto v = weightsOf(state.secondMoment);
+    auto factored = weightsOf(state.secondMoment);
     const float rowTotal = state.rowSecondMoment.sum();
-    for (Eigen::Index j = 0; j < v.cols(); ++j)
-        v.col(j) = state.rowSecondMoment * (state.columnSecondMoment(j) / rowTotal);
+    for (Eigen::Index j = 0; j < factored.cols(); ++j)
+        factored.col(j) = state.rowSecondMoment * (state.columnSecondMoment(j) / rowTotal);
     biasOf(state.secondMoment) = decay * biasOf(state.secondMoment) + gain * biasOf(state.update);
 
     // U = G/sqrt(V), clipped tensor by tensor; with b1 > 0 averaged into m; then scaled by alpha.
-    state.update = (g.array() / state.secondMoment.array().sqrt()).matrix();
+    // In float, V underflows to 0 where a row and a column without gradient meet (G = 0 there): U = 0.
+    const auto v = state.secondMoment.array();
+    state.update = (v > 0.0f).select(g.array() / v.sqrt(), 0.0f).matrix();
     auto clip = [](auto u) { u /= std::max(1.0f, rms(u) / kClip); };
     clip(weightsOf(state.update));
     clip(biasOf(state.update));

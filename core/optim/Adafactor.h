@@ -6,7 +6,8 @@
 // The paper's Algorithm 4 normalises by the row sum 1_n^T R; common code (e.g. Hugging Face) divides
 // by the row mean instead and takes rho = lr without the relative step. This rule follows issue 12:
 // sum(R), and the relative step unless --lr is set (lr 0, the default, means "not given"). RMS(W) is
-// taken before the step. LayerState::secondMoment holds V (bias column: the bias's v),
+// taken before the step. In float, V underflows to 0 where a row and a column without gradient
+// meet (a dead unit and an always-zero input; G = 0 there): U is 0 there, not 0/0. LayerState::secondMoment holds V (bias column: the bias's v),
 // rowSecondMoment R, columnSecondMoment C.
 // (The formula line is the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
