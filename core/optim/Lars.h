@@ -2,8 +2,8 @@
 // LARS (You et al. 2017): SGD with momentum and a layer-wise learning rate. g: the gradient (no
 // coupled decay); W, G the weight matrix and its gradient; eta: --trust; mu: --momentum.
 //   lambda = eta*||W||/(||G|| + wd*||W||) (1 when either norm is 0; biases: 1 and no wd); u_0 = 0; u <- mu*u + lr*lambda*(g + wd*w); w <- w - u
-// The paper's Algorithm 1 writes the same with a global learning-rate schedule gamma_t (here lr);
-// common code (e.g. torchlars) applies the same exemption of biases.
+// The paper's Algorithm 1 with its global learning-rate schedule gamma_t taken constant (lr); biases
+// are exempt from the local rate and the decay, as issue 12 states.
 // (The formula line is the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 

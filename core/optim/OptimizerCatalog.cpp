@@ -167,7 +167,8 @@ std::vector<OptimizerInfo> buildCatalog() {
          "b2_t = 1 - t^-0.8; R <- b2_t*R + (1-b2_t)*rowsum(G^2 + eps1); C <- b2_t*C + (1-b2_t)*colsum(G^2 + eps1); "
          "V = R*C^T/sum(R); U = G/sqrt(V); U <- U/max(1, RMS(U)/d); alpha = max(eps2, RMS(W))*rho; "
          "b1 = 0: W <- W - alpha*U; b1 > 0: m <- b1*m + (1-b1)*U, W <- W - alpha*m (a bias vector: "
-         "v <- b2_t*v + (1-b2_t)*(g^2 + eps1), U = g/sqrt(v), same clipping and alpha)",
+         "v <- b2_t*v + (1-b2_t)*(g^2 + eps1), U = g/sqrt(v), same clipping and alpha); rho = lr, or "
+         "min(1e-2, 1/sqrt(t)) when lr = 0; eps1 = 1e-30, eps2 = 1e-3, d = 1",
          {"lr", "beta1"}, adafactor, make<Adafactor>},
         {"nero", "Nero: per-neuron relative steps on centred, unit-length weight rows (beta: beta2)",
          "t = 1, first: each weight row w_i <- (w_i - mean(w_i))/||w_i - mean(w_i)||, then scale = mean_i ||w_i|| "
