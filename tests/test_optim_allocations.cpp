@@ -78,7 +78,8 @@ Parameters gradientAt(int t) {
 
 // The catalog's defaults, then each field the optimizer reads set away from its default one at a
 // time (flags flipped, every choice, weight decay, momentum, beta1 and blend off their defaults), then all
-// of that at once, with every choice at its second value (fan-in, join, signed-abs-mean) and at its last.
+// of that at once: with the default choices, with every choice at its second value (fan-in, join,
+// signed-abs-mean) and at its last.
 void addCases(const ml::OptimizerInfo& info) {
     const QString name = QString::fromStdString(info.name);
     auto add = [&](const QString& label, const HyperParameters& hp) {
@@ -105,6 +106,7 @@ void addCases(const ml::OptimizerInfo& info) {
             if (field.kind != ml::ParameterField::Kind::Choice) field.set(everything, value, key);
         }
     }
+    add("all settings on", everything);
     for (const std::size_t choice : {std::size_t{1}, std::size_t{99}}) {
         HyperParameters withChoices = everything;
         for (const std::string& key : info.parameters) {

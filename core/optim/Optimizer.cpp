@@ -3,7 +3,8 @@
 namespace ml {
 
 Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
-    : name_(std::move(name)), hp_(hp), aggregation_(aggregation), secondMomentSharing_(hp.secondMomentMean, hp.bias) {}
+    : name_(std::move(name)), hp_(hp), aggregation_(aggregation),
+      secondMomentSharing_(hp.secondMomentMean, hp.bias) {}
 
 bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     if (states_.empty()) {
@@ -34,7 +35,7 @@ const Matrix& Optimizer::ruleGradient(const Matrix& gradient, const Matrix& para
     if (weightDecay == 0.0) state.ruleGradient = gradient;
     else state.ruleGradient = gradient + static_cast<float>(weightDecay) * parameters;
     if (hp_.gradientCentralization) {
-        auto weights = state.ruleGradient.leftCols(state.ruleGradient.cols() - 1);
+        auto weights = weightsOf(state.ruleGradient);
         state.gradientRowMeans = weights.rowwise().mean();
         weights.colwise() -= state.gradientRowMeans;
     }
