@@ -1,13 +1,17 @@
 // Optimizer tests: golden values per update rule (computed independently by
 // tests/optim_reference.py: torch.optim in float64, plain Python for what torch lacks), the
 // first-moment aggregation formulas, aggregated rules on the first step, neuron-mean == momentum
-// --momentum-mean fan-in, the catalog and field table, named state slots, hyper-parameter
+// --momentum-mean fan-in, the state-sharing family of issue 12 (blend and statistic formulas, blend
+// endpoints bit for bit, gradient centralization + fan-in mean = gradient, second-moment sharing
+// formulas, factored keeps rank 1, adam-mini == adamw fan-in, nero by hand, zero gradients), the
+// catalog and field table, named state slots, hyper-parameter
 // validation (float range included), refused non-finite steps (and the trainer's divergence), and
 // LayerState::update == w_after - w_before.
 #include "TestSupport.h"
 #include "InputError.h"
 #include "optim/MomentumAggregation.h"
 #include "optim/OptimizerCatalog.h"
+#include "optim/SecondMomentSharing.h"
 #include "data/DenseDataset.h"
 #include "train/LockstepTrainer.h"
 
@@ -21,12 +25,16 @@ using ml::BiasMode;
 using ml::HyperParameters;
 using ml::Matrix;
 using ml::MeanScope;
+using ml::MeanStatistic;
+using ml::SecondMomentScope;
 using ml::Parameters;
 
 using Values = QList<double>;  // a 2x3 layer, row-major
 Q_DECLARE_METATYPE(ml::HyperParameters)
 Q_DECLARE_METATYPE(ml::MeanScope)
 Q_DECLARE_METATYPE(ml::BiasMode)
+Q_DECLARE_METATYPE(ml::MeanStatistic)
+Q_DECLARE_METATYPE(ml::SecondMomentScope)
 
 namespace {
 
@@ -127,6 +135,9 @@ struct GoldenRow {
 //  adamw:       w <- w*(1 - lr*wd), then the adam step on the undecayed g
 // Agg (--momentum-mean / --bias): identity for none; fan-in: row means; fan-out: column means;
 // layer: one mean; own leaves the bias column alone, join includes it.
+// The rows of issue 12 (blend, signed-abs-mean, gradient centralization, second-moment sharing,
+// adam-mini, lamb, lars, novograd, sm3, adafactor, nero) follow the formulas in each header and in
+// tests/optim_reference.py, which computes them in plain Python doubles.
 const std::vector<GoldenRow>& goldenRows() {
     static const std::vector<GoldenRow> table = [] {
     std::vector<GoldenRow> rows;
@@ -381,6 +392,264 @@ const std::vector<GoldenRow>& goldenRows() {
         rows.push_back({"adamw eps 1", "adamw", h,
                         {0.478333333, -0.961428571, 0.238409091, 1.50807692, 0.705, -0.528333333},
                         {0.46991425, -0.949481203, 0.222845946, 1.48794133, 0.678735916, -0.538584365}});
+    }
+    {
+        HyperParameters h = defaultsOf("momentum");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0; h.momentumMeanBlend = 0.5;
+        h.momentumMean = MeanScope::FanIn; h.bias = BiasMode::Own;
+        rows.push_back({"momentum blend 0.5 fan-in own", "momentum", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.4855, -0.9675, 0.211, 1.49675, 0.65825, -0.59}});
+    }
+    {
+        HyperParameters h = defaultsOf("nesterov");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0; h.momentumMeanBlend = 0.25;
+        h.momentumMean = MeanScope::FanOut; h.bias = BiasMode::Join;
+        rows.push_back({"nesterov blend 0.25 fan-out join", "nesterov", h,
+                        {0.462, -0.924, 0.231, 1.557, 0.636, -0.595},
+                        {0.4698625, -0.958725, 0.18085, 1.5002375, 0.601325, -0.62195}});
+    }
+    {
+        HyperParameters h = defaultsOf("neuron-mean");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0; h.momentumMeanStat = MeanStatistic::SignedAbsMean;
+        h.momentumMean = MeanScope::FanIn; h.bias = BiasMode::Join;
+        rows.push_back({"neuron-mean signed-abs-mean join", "neuron-mean", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.469, -0.969, 0.199, 1.532, 0.65, -0.587}});
+    }
+    {
+        HyperParameters h = defaultsOf("momentum");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0; h.momentumMeanBlend = 0.5; h.momentumMeanStat = MeanStatistic::SignedAbsMean;
+        h.momentumMean = MeanScope::Layer; h.bias = BiasMode::Own;
+        rows.push_back({"momentum signed-abs-mean blend 0.5 layer own", "momentum", h,
+                        {0.48, -0.96, 0.24, 1.53, 0.69, -0.55},
+                        {0.464125, -0.955125, 0.211, 1.520375, 0.648125, -0.59}});
+    }
+    {
+        HyperParameters h = defaultsOf("sgdm-ema");
+        h.lr = 0.1; h.momentum = 0.5; h.momentumMeanStat = MeanStatistic::SignedAbsMean;
+        h.momentumMean = MeanScope::FanOut; h.bias = BiasMode::Own;
+        rows.push_back({"sgdm-ema signed-abs-mean fan-out own", "sgdm-ema", h,
+                        {0.49, -0.98, 0.245, 1.515, 0.72, -0.525},
+                        {0.48875, -0.9825, 0.2325, 1.50125, 0.7085, -0.535}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.8; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.0; h.amsgrad = false; h.momentumMeanBlend = 0.5; h.momentumMeanStat = MeanStatistic::SignedAbsMean;
+        h.momentumMean = MeanScope::FanIn; h.bias = BiasMode::Own;
+        rows.push_back({"adam blend 0.5 signed-abs-mean fan-in own", "adam", h,
+                        {0.400000005, -0.900000002, 0.15000001, 1.6, 0.650000002, -0.599999998},
+                        {0.364858314, -0.903142919, 0.0516328059, 1.58428761, 0.597637728, -0.654737672}});
+    }
+    {
+        HyperParameters h = defaultsOf("sgd");
+        h.lr = 0.1; h.weightDecay = 0.1; h.gradientCentralization = true;
+        rows.push_back({"sgd gradient-centralization weight_decay", "sgd", h,
+                        {0.4625, -0.9625, 0.2375, 1.54125, 0.70875, -0.545},
+                        {0.475375, -0.975375, 0.215125, 1.5160875, 0.7339125, -0.53455}});
+    }
+    {
+        HyperParameters h = defaultsOf("neuron-mean");
+        h.lr = 0.1; h.momentum = 0.9; h.dampening = 0.0; h.weightDecay = 0.0; h.gradientCentralization = true;
+        h.momentumMean = MeanScope::FanIn; h.bias = BiasMode::Own;
+        rows.push_back({"neuron-mean gradient-centralization", "neuron-mean", h,
+                        {0.47, -0.97, 0.24, 1.545, 0.705, -0.55},
+                        {0.49, -0.99, 0.211, 1.524, 0.726, -0.59}});
+    }
+    {
+        HyperParameters h = defaultsOf("sgdm-ema");
+        h.lr = 0.1; h.momentum = 0.5; h.gradientCentralization = true;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"sgdm-ema gradient-centralization", "sgdm-ema", h,
+                        {0.485, -0.985, 0.245, 1.5225, 0.7275, -0.525},
+                        {0.4875, -0.9875, 0.2325, 1.52325, 0.72675, -0.535}});
+    }
+    {
+        HyperParameters h = defaultsOf("adamw");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.1; h.amsgrad = false; h.gradientCentralization = true;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adamw gradient-centralization", "adamw", h,
+                        {0.395000003, -0.890000003, 0.14750001, 1.585, 0.642500002, -0.594999998},
+                        {0.376597951, -0.866647951, 0.0495068134, 1.59838272, 0.606842281, -0.648314848}});
+    }
+    {
+        HyperParameters h = defaultsOf("adagrad");
+        h.lr = 0.1; h.eps = 1e-10; h.lrDecay = 0.0; h.initialAccumulator = 0.0; h.weightDecay = 0.15; h.gradientCentralization = true;
+        rows.push_back({"adagrad gradient-centralization weight_decay", "adagrad", h,
+                        {0.4, -0.9, 0.15, 1.6, 0.65, -0.6},
+                        {0.424115144, -0.924115144, 0.0649327714, 1.54187618, 0.708123819, -0.568712642}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.9; h.eps = 1e-08; h.weightDecay = 0.0; h.amsgrad = false; h.secondMomentMean = SecondMomentScope::FanIn;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adam second-moment fan-in own", "adam", h,
+                        {0.436754449, -0.873508898, 0.15000001, 1.56324555, 0.623508896, -0.599999998},
+                        {0.421243115, -0.861875397, 0.0549563547, 1.54550759, 0.552557062, -0.660840456}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.9; h.eps = 1e-08; h.weightDecay = 0.0; h.amsgrad = true; h.secondMomentMean = SecondMomentScope::FanOut;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Join;
+        rows.push_back({"adam second-moment fan-out join amsgrad", "adam", h,
+                        {0.421553549, -0.921553547, 0.222264991, 1.61766968, 0.632330321, -0.638675045},
+                        {0.406232545, -0.913315643, 0.165681647, 1.59277305, 0.560935152, -0.716721037}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.1; h.amsgrad = false; h.secondMomentMean = SecondMomentScope::Layer;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adam second-moment layer own", "adam", h,
+                        {0.443767846, -0.887535691, 0.150000008, 1.53373929, 0.598173183, -0.599999998},
+                        {0.420213807, -0.854333911, 0.0519948151, 1.47555897, 0.508155316, -0.64740945}});
+    }
+    {
+        HyperParameters h = defaultsOf("adamw");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.9; h.eps = 1e-08; h.weightDecay = 0.1; h.amsgrad = false; h.secondMomentMean = SecondMomentScope::Factored;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adamw second-moment factored own", "adamw", h,
+                        {0.395000005, -0.890000002, 0.14750001, 1.585, 0.642500002, -0.594999998},
+                        {0.372225467, -0.870978294, 0.0509813546, 1.54762323, 0.574343471, -0.649890456}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.9; h.eps = 1e-08; h.weightDecay = 0.0; h.amsgrad = false; h.secondMomentMean = SecondMomentScope::Factored;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Join;
+        rows.push_back({"adam second-moment factored join", "adam", h,
+                        {0.384529953, -0.884529949, 0.209175173, 1.59486833, 0.655131672, -0.611803396},
+                        {0.364524364, -0.873773205, 0.135290776, 1.57392752, 0.595080471, -0.677448672}});
+    }
+    {
+        HyperParameters h = defaultsOf("rmsprop");
+        h.lr = 0.01; h.alpha = 0.9; h.eps = 1e-08; h.momentum = 0.5; h.centered = false; h.weightDecay = 0.0; h.secondMomentMean = SecondMomentScope::Layer;
+        h.bias = BiasMode::Join;
+        rows.push_back({"rmsprop second-moment layer join momentum", "rmsprop", h,
+                        {0.483760042, -0.967520085, 0.241880021, 1.52435994, 0.701280127, -0.540599894},
+                        {0.482953113, -0.973219276, 0.223193933, 1.50728771, 0.678382801, -0.557243316}});
+    }
+    {
+        HyperParameters h = defaultsOf("rmsprop");
+        h.lr = 0.01; h.alpha = 0.9; h.eps = 1e-08; h.momentum = 0.0; h.centered = false; h.weightDecay = 0.0; h.secondMomentMean = SecondMomentScope::Factored;
+        h.bias = BiasMode::Own;
+        rows.push_back({"rmsprop second-moment factored own", "rmsprop", h,
+                        {0.468377228, -0.968377226, 0.218377233, 1.53162277, 0.718377225, -0.531622775},
+                        {0.47863401, -0.990436978, 0.189805809, 1.50275108, 0.719412154, -0.528307807}});
+    }
+    {
+        HyperParameters h = defaultsOf("adagrad");
+        h.lr = 0.1; h.eps = 1e-10; h.lrDecay = 0.0; h.initialAccumulator = 0.1; h.weightDecay = 0.0; h.secondMomentMean = SecondMomentScope::FanIn;
+        h.bias = BiasMode::Join;
+        rows.push_back({"adagrad second-moment fan-in join", "adagrad", h,
+                        {0.451492875, -0.90298575, 0.225746438, 1.55196152, 0.646076952, -0.58660254},
+                        {0.472976321, -0.967436089, 0.182779545, 1.48771503, 0.649289276, -0.578571729}});
+    }
+    {
+        HyperParameters h = defaultsOf("adagrad");
+        h.lr = 0.1; h.eps = 1e-10; h.lrDecay = 0.0; h.initialAccumulator = 0.0; h.weightDecay = 0.0; h.secondMomentMean = SecondMomentScope::Factored;
+        h.bias = BiasMode::Own;
+        rows.push_back({"adagrad second-moment factored own", "adagrad", h,
+                        {0.4, -0.9, 0.15, 1.6, 0.65, -0.6},
+                        {0.431804961, -0.966891277, 0.060557281, 1.51081163, 0.653126307, -0.590049628}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam-mini");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.9; h.eps = 1e-08; h.weightDecay = 0.0;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Own;
+        rows.push_back({"adam-mini", "adam-mini", h,
+                        {0.436754449, -0.873508898, 0.15000001, 1.56324555, 0.623508896, -0.599999998},
+                        {0.421243115, -0.861875397, 0.0549563547, 1.54550759, 0.552557062, -0.660840456}});
+    }
+    {
+        HyperParameters h = defaultsOf("adam-mini");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-08; h.weightDecay = 0.1;
+        h.momentumMean = MeanScope::None; h.bias = BiasMode::Join;
+        rows.push_back({"adam-mini join weight_decay", "adam-mini", h,
+                        {0.419407108, -0.838814217, 0.209703554, 1.5471059, 0.618288202, -0.598509832},
+                        {0.397778931, -0.817350494, 0.144407882, 1.51359001, 0.539926006, -0.648047282}});
+    }
+    {
+        HyperParameters h = defaultsOf("lamb");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.999; h.eps = 1e-06; h.weightDecay = 0.01;
+        rows.push_back({"lamb", "lamb", h,
+                        {0.398912561, -0.898409384, 0.150001, 1.59907591, 0.648660763, -0.5999998},
+                        {0.326582732, -0.87210521, 0.0534834077, 1.54302052, 0.474376421, -0.659264485}});
+    }
+    {
+        HyperParameters h = defaultsOf("lamb");
+        h.lr = 0.1; h.beta1 = 0.8; h.beta2 = 0.9; h.eps = 1e-06; h.weightDecay = 0.5;
+        rows.push_back({"lamb weight_decay 0.5", "lamb", h,
+                        {0.395074087, -0.874088611, 0.150001, 1.52098499, 0.634581174, -0.5999998},
+                        {0.343132413, -0.814964092, 0.0531371822, 1.39356973, 0.516539926, -0.656192563}});
+    }
+    {
+        HyperParameters h = defaultsOf("lars");
+        h.lr = 1.0; h.momentum = 0.9; h.weightDecay = 0.0; h.trust = 0.001;
+        rows.push_back({"lars", "lars", h,
+                        {0.4995, -0.999, 0.15, 1.50075, 0.7485, -1},
+                        {0.49944486, -0.999284579, -0.14, 1.49984556, 0.747228972, -1.4}});
+    }
+    {
+        HyperParameters h = defaultsOf("lars");
+        h.lr = 0.5; h.momentum = 0.5; h.weightDecay = 0.1; h.trust = 0.1;
+        rows.push_back({"lars weight_decay trust 0.1", "lars", h,
+                        {0.475, -0.95, 0.2, 1.515, 0.6825, -0.75},
+                        {0.469816922, -0.953570839, 0.075, 1.44563748, 0.6420254, -0.85}});
+    }
+    {
+        HyperParameters h = defaultsOf("novograd");
+        h.lr = 0.01; h.beta1 = 0.95; h.beta2 = 0.98; h.eps = 1e-08; h.weightDecay = 0.0;
+        rows.push_back({"novograd", "novograd", h,
+                        {0.497519305, -0.995038611, 0.248038839, 1.50372104, 0.742557916, -0.509805807},
+                        {0.496410495, -0.994068839, 0.242220184, 1.50226463, 0.735737506, -0.518132435}});
+    }
+    {
+        HyperParameters h = defaultsOf("novograd");
+        h.lr = 0.1; h.beta1 = 0.9; h.beta2 = 0.5; h.eps = 1e-08; h.weightDecay = 0.1;
+        rows.push_back({"novograd weight_decay", "novograd", h,
+                        {0.470193053, -0.940386107, 0.227888387, 1.52221042, 0.66807916, -0.593058066},
+                        {0.4534866, -0.921794929, 0.154283105, 1.46769078, 0.590633959, -0.658023257}});
+    }
+    {
+        HyperParameters h = defaultsOf("sm3");
+        h.lr = 0.1; h.momentum = 0.0;
+        rows.push_back({"sm3", "sm3", h,
+                        {0.4, -0.9, 0.15, 1.6, 0.65, -0.6},
+                        {0.431622777, -0.96, 0.0605572809, 1.52, 0.653331483, -0.590049628}});
+    }
+    {
+        HyperParameters h = defaultsOf("sm3");
+        h.lr = 0.1; h.momentum = 0.9;
+        rows.push_back({"sm3 momentum", "sm3", h,
+                        {0.49, -0.99, 0.24, 1.51, 0.74, -0.51},
+                        {0.484162278, -0.987, 0.222055728, 1.511, 0.731333148, -0.518004963}});
+    }
+    {
+        HyperParameters h = defaultsOf("adafactor");
+        h.lr = 0.0; h.beta1 = 0.0;
+        rows.push_back({"adafactor", "adafactor", h,
+                        {0.489922178, -0.989922178, 0.246047153, 1.51007782, 0.739922178, -0.503952847},
+                        {0.494369386, -0.999904458, 0.24124094, 1.49746685, 0.740393958, -0.503349088}});
+    }
+    {
+        HyperParameters h = defaultsOf("adafactor");
+        h.lr = 0.05; h.beta1 = 0.9;
+        rows.push_back({"adafactor lr beta1", "adafactor", h,
+                        {0.494961089, -0.994961089, 0.248023576, 1.50503891, 0.744961089, -0.501976424},
+                        {0.492655828, -0.995425843, 0.243842724, 1.50325864, 0.740666334, -0.503456644}});
+    }
+    {
+        HyperParameters h = defaultsOf("nero");
+        h.lr = 0.01; h.beta2 = 0.999;
+        rows.push_back({"nero", "nero", h,
+                        {0.707106781, -0.707106781, 0.24625, 0.707106781, -0.707106781, -0.50375},
+                        {0.707106781, -0.707106781, 0.241507295, 0.707106781, -0.707106781, -0.503222172}});
+    }
+    {
+        HyperParameters h = defaultsOf("nero");
+        h.lr = 0.1; h.beta2 = 0.9;
+        rows.push_back({"nero beta 0.9", "nero", h,
+                        {0.707106781, -0.707106781, 0.2125, 0.707106781, -0.707106781, -0.5375},
+                        {0.707106781, -0.707106781, 0.165797511, 0.707106781, -0.707106781, -0.532081397}});
     }    // END GENERATED
     return rows;
     }();
@@ -487,7 +756,7 @@ private Q_SLOTS:
             QVERIFY2(golden.count(name) == 1, ("no golden row for optimizer " + name).c_str());
         for (const std::string& name : golden)
             QVERIFY2(catalog.count(name) == 1, ("golden row for an optimizer not in the catalog: " + name).c_str());
-        QCOMPARE(catalog.size(), std::size_t{9});
+        QCOMPARE(catalog.size(), std::size_t{16});
     }
 
     // ------------------------------------------------------------ the catalog and the field table
@@ -776,6 +1045,244 @@ private Q_SLOTS:
         QVERIFY(a[0] != c[0]);  // and it is not plain momentum
     }
 
+    // ------------------------------------------------------------ issue 12: the state-sharing family
+    // Blend and statistic by hand on B = [[1, 2, 6], [4, -2, 3]] (bias column 6, 3), own bias:
+    //   fan-in mean, blend 0.5     : row means 1.5, 1 -> 0.5*B + 0.5*mean = [1.25, 1.75 | 2.5, -0.5]
+    //   fan-in signed-abs-mean     : mean |.| 1.5, 3  -> [1.5, 1.5 | 3, -3]
+    //   fan-out signed-abs, blend 0.5: column mean |.| 2.5, 2 -> [0.5+1.25, 1+1 | 2+1.25, -1-1]
+    //   layer signed-abs-mean      : mean |.| of the 4 weights 2.25 -> [2.25, 2.25 | 2.25, -2.25]
+    void sharedStatisticFormula_data() {
+        QTest::addColumn<MeanScope>("scope");
+        QTest::addColumn<double>("blend");
+        QTest::addColumn<MeanStatistic>("statistic");
+        QTest::addColumn<Values>("aggregated");
+        QTest::newRow("fan-in mean blend 0.5") << MeanScope::FanIn << 0.5 << MeanStatistic::Mean
+                                               << Values{1.25, 1.75, 6, 2.5, -0.5, 3};
+        QTest::newRow("fan-in signed-abs-mean") << MeanScope::FanIn << 1.0 << MeanStatistic::SignedAbsMean
+                                                << Values{1.5, 1.5, 6, 3, -3, 3};
+        QTest::newRow("fan-out signed-abs-mean blend 0.5") << MeanScope::FanOut << 0.5 << MeanStatistic::SignedAbsMean
+                                                           << Values{1.75, 2, 6, 3.25, -2, 3};
+        QTest::newRow("layer signed-abs-mean") << MeanScope::Layer << 1.0 << MeanStatistic::SignedAbsMean
+                                               << Values{2.25, 2.25, 6, 2.25, -2.25, 3};
+        QTest::newRow("fan-in blend 0") << MeanScope::FanIn << 0.0 << MeanStatistic::SignedAbsMean
+                                        << Values{1, 2, 6, 4, -2, 3};
+    }
+    void sharedStatisticFormula() {
+        QFETCH(MeanScope, scope);
+        QFETCH(double, blend);
+        QFETCH(MeanStatistic, statistic);
+        QFETCH(Values, aggregated);
+        Matrix buffer = layer({1, 2, 6, 4, -2, 3});
+        ml::MomentumAggregation(scope, BiasMode::Own, blend, statistic).aggregate(buffer);
+        QString why;
+        QVERIFY2(closeTo(buffer, aggregated, 1e-6, why), qPrintable(why));
+    }
+
+    // lambda = 0 is ordinary momentum and lambda = 1 is the full group mean (neuron-mean for fan-in),
+    // bit for bit, for every first-moment rule, scope, statistic and bias mode; 0.5 is neither.
+    void blendEndpoints_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<MeanScope>("scope");
+        QTest::addColumn<MeanStatistic>("statistic");
+        QTest::addColumn<BiasMode>("bias");
+        for (const char* name : {"momentum", "nesterov", "sgdm-ema", "adam", "adamw", "adam-mini"})
+            for (MeanScope scope : {MeanScope::FanIn, MeanScope::FanOut, MeanScope::Layer})
+                for (MeanStatistic statistic : {MeanStatistic::Mean, MeanStatistic::SignedAbsMean})
+                    for (BiasMode bias : {BiasMode::Own, BiasMode::Join})
+                        QTest::addRow("%s scope %d stat %d bias %d", name, int(scope), int(statistic), int(bias))
+                            << QString(name) << scope << statistic << bias;
+    }
+    void blendEndpoints() {
+        QFETCH(QString, name);
+        QFETCH(MeanScope, scope);
+        QFETCH(MeanStatistic, statistic);
+        QFETCH(BiasMode, bias);
+        const std::string n = name.toStdString();
+        auto blended = [&](double blend) {
+            HyperParameters h = withMean(n.c_str(), scope, bias);
+            h.momentumMeanBlend = blend;
+            h.momentumMeanStat = statistic;
+            return ml::createOptimizer(n, h);
+        };
+        auto full = [&] {  // the rule before the blend existed: scope and statistic, no blend field set
+            HyperParameters h = withMean(n.c_str(), scope, bias);
+            h.momentumMeanStat = statistic;
+            if (n == "momentum" && scope == MeanScope::FanIn && statistic == MeanStatistic::Mean)
+                return ml::createOptimizer("neuron-mean", h);
+            return ml::createOptimizer(n, h);
+        }();
+        auto plain = ml::createOptimizer(n, withMean(n.c_str(), MeanScope::None, bias));
+        auto zero = blended(0.0), one = blended(1.0), half = blended(0.5);
+        Parameters wPlain = twoLayers(), wFull = twoLayers(), wZero = twoLayers(), wOne = twoLayers(), wHalf = twoLayers();
+        for (int t = 1; t <= 5; ++t) {
+            plain->step(wPlain, gradientAt(t));
+            full->step(wFull, gradientAt(t));
+            zero->step(wZero, gradientAt(t));
+            one->step(wOne, gradientAt(t));
+            half->step(wHalf, gradientAt(t));
+            for (std::size_t l = 0; l < wPlain.size(); ++l) {
+                QCOMPARE(wZero[l], wPlain[l]);  // bitwise
+                QCOMPARE(zero->layerState(l).firstMoment, plain->layerState(l).firstMoment);
+                QCOMPARE(wOne[l], wFull[l]);
+                QCOMPARE(one->layerState(l).firstMoment, full->layerState(l).firstMoment);
+            }
+        }
+        QVERIFY(wHalf[0] != wPlain[0]);
+        QVERIFY(wHalf[0] != wFull[0]);
+    }
+
+    // Gradient centralization is the complement of the fan-in mean: GC(g) + M_fan-in(g) = g on the
+    // weights, and the biases keep their gradient. sgd with lr 1 shows GC(g) as -update.
+    void centralizationPlusNeuronMeanIsTheGradient() {
+        HyperParameters h = defaultsOf("sgd");
+        h.lr = 1.0;
+        h.gradientCentralization = true;
+        for (const Parameters& shape : {twoLayers(), Parameters{Matrix(5, 4)}}) {
+            auto sgd = ml::createOptimizer("sgd", h);
+            Parameters w = shape, g = shape;
+            for (Matrix& m : g) m = Matrix::Random(m.rows(), m.cols());
+            sgd->step(w, g);
+            for (std::size_t l = 0; l < g.size(); ++l) {
+                const Matrix centralized = -sgd->layerState(l).update;
+                Matrix neuronMean;
+                ml::MomentumAggregation(MeanScope::FanIn, BiasMode::Own).meanPerEntry(g[l], neuronMean);
+                const Eigen::Index weights = g[l].cols() - 1;
+                const Matrix sum = centralized.leftCols(weights) + neuronMean.leftCols(weights);
+                QString why;
+                QVERIFY2(closeTo(sum, Matrix(g[l].leftCols(weights)), 1e-6, why), qPrintable(why));
+                QCOMPARE(Matrix(centralized.col(weights)), Matrix(g[l].col(weights)));  // biases untouched
+                QVERIFY2(centralized.leftCols(weights).rowwise().sum().cwiseAbs().maxCoeff() < 1e-6f,
+                         "a centralised row does not sum to 0");
+            }
+        }
+    }
+
+    // --second-moment-mean by hand on V = [[1, 4, 9], [16, 4, 1]] (bias column 9, 1):
+    //   fan-in own: 2.5, 10; fan-out join: 8.5, 4, 5; layer own: 25/4
+    //   factored own: rowmeans 2.5, 10, colmeans 8.5, 4, mean 6.25 ->
+    //                 [2.5*8.5, 2.5*4 | 10*8.5, 10*4] / 6.25 = [3.4, 1.6 | 13.6, 6.4]
+    void secondMomentSharingFormula_data() {
+        QTest::addColumn<SecondMomentScope>("scope");
+        QTest::addColumn<BiasMode>("bias");
+        QTest::addColumn<Values>("shared");
+        QTest::newRow("none") << SecondMomentScope::None << BiasMode::Join << Values{1, 4, 9, 16, 4, 1};
+        QTest::newRow("fan-in own") << SecondMomentScope::FanIn << BiasMode::Own << Values{2.5, 2.5, 9, 10, 10, 1};
+        QTest::newRow("fan-out join") << SecondMomentScope::FanOut << BiasMode::Join << Values{8.5, 4, 5, 8.5, 4, 5};
+        QTest::newRow("layer own") << SecondMomentScope::Layer << BiasMode::Own << Values{6.25, 6.25, 9, 6.25, 6.25, 1};
+        QTest::newRow("factored own") << SecondMomentScope::Factored << BiasMode::Own << Values{3.4, 1.6, 9, 13.6, 6.4, 1};
+    }
+    void secondMomentSharingFormula() {
+        QFETCH(SecondMomentScope, scope);
+        QFETCH(BiasMode, bias);
+        QFETCH(Values, shared);
+        Matrix v = layer({1, 4, 9, 16, 4, 1});
+        ml::SecondMomentSharing(scope, bias).share(v);
+        QString why;
+        QVERIFY2(closeTo(v, shared, 1e-6, why), qPrintable(why));
+        Matrix zero = Matrix::Zero(2, 3);  // mean(v) = 0: stays 0, no division by zero
+        ml::SecondMomentSharing(scope, bias).share(zero);
+        QCOMPARE(zero, Matrix(Matrix::Zero(2, 3)));
+    }
+
+    // factored is Adafactor's rank-1 estimate: a rank-1 v = a b^T comes back unchanged.
+    void factoredKeepsRankOne() {
+        Eigen::VectorXf a(4), b(6);
+        a << 0.5f, 2.0f, 1e-3f, 3.0f;
+        b << 1.0f, 0.25f, 4.0f, 2e-2f, 7.0f, 0.5f;
+        const Matrix rankOne = a * b.transpose();
+        for (BiasMode bias : {BiasMode::Own, BiasMode::Join}) {
+            Matrix v = rankOne;
+            ml::SecondMomentSharing(SecondMomentScope::Factored, bias).share(v);
+            QString why;
+            QVERIFY2(closeTo(v, rankOne, 1e-6, why), qPrintable(why));
+        }
+        Matrix notRankOne = rankOne;  // and it does change a v of higher rank
+        notRankOne(0, 0) += 1.0f;
+        ml::SecondMomentSharing(SecondMomentScope::Factored, BiasMode::Join).share(notRankOne);
+        QVERIFY(!notRankOne.isApprox(rankOne, 1e-3f));
+    }
+
+    // adam-mini is adamw with one second moment per neuron: bit for bit, with either bias mode.
+    void adamMiniIsAdamwWithFanInSecondMoment() {
+        for (BiasMode bias : {BiasMode::Own, BiasMode::Join}) {
+            HyperParameters h = defaultsOf("adam-mini");
+            h.weightDecay = 0.05;
+            h.bias = bias;
+            HyperParameters w = h;
+            w.secondMomentMean = SecondMomentScope::FanIn;
+            auto mini = ml::createOptimizer("adam-mini", h);
+            auto adamw = ml::createOptimizer("adamw", w);
+            auto plainAdamw = ml::createOptimizer("adamw", h);
+            Parameters a = twoLayers(), b = twoLayers(), c = twoLayers();
+            for (int t = 1; t <= 5; ++t) {
+                mini->step(a, gradientAt(t));
+                adamw->step(b, gradientAt(t));
+                plainAdamw->step(c, gradientAt(t));
+                for (std::size_t l = 0; l < a.size(); ++l) {
+                    QCOMPARE(a[l], b[l]);
+                    QCOMPARE(mini->layerState(l).secondMoment, adamw->layerState(l).secondMoment);
+                }
+            }
+            QVERIFY(a[0] != c[0]);  // and not plain adamw
+            const Matrix& v = mini->layerState(0).secondMoment;  // one value per neuron's weights
+            QCOMPARE(v(0, 0), v(0, 1));
+        }
+    }
+
+    // nero on a row of three weights (on the golden 2x3 layer every centred unit row is +-(1, -1)/sqrt(2)).
+    // W = [1, 2, 4 | 0.5], g = [0.3, -0.6, 0.1 | 0.2], lr 0.1, beta 0.9, one step:
+    //   projection: centred [-4, -1, 5]/3, unit length [-4, -1, 5]/sqrt(42); weight scale 1, bias scale 0.5
+    //   S = 0.1*0.46, S/(1-beta) = 0.46: w <- w - 0.1*g/sqrt(0.46), then centred and normalised:
+    //   [-0.66653974, -0.07513382, 0.74167357] (Python doubles)
+    //   bias: S = 0.1*0.04, S/(1-beta) = 0.04: b <- 0.5 - 0.1*0.5*0.2/0.2 = 0.45
+    void neroOnThreeInputs() {
+        HyperParameters h = defaultsOf("nero");
+        h.lr = 0.1;
+        h.beta2 = 0.9;
+        auto nero = ml::createOptimizer("nero", h);
+        Matrix w(1, 4), g(1, 4);
+        w << 1.0f, 2.0f, 4.0f, 0.5f;
+        g << 0.3f, -0.6f, 0.1f, 0.2f;
+        Parameters p{w};
+        QVERIFY(nero->step(p, Parameters{g}));
+        Matrix expected(1, 4);
+        expected << -0.6665397446f, -0.0751338209f, 0.7416735655f, 0.45f;
+        QString why;
+        QVERIFY2(closeTo(p[0], expected, 1e-6, why), qPrintable(why));
+        QCOMPARE(nero->layerState(0).tensorScales(1), 0.5f);
+    }
+
+    // A zero gradient (nu = 0, S = 0, ||G|| = 0) moves no weight of sm3, lars, lamb, novograd or
+    // adafactor and leaves nothing non-finite (the rules' "0 where undefined"); nero only projects.
+    void zeroGradientIsNoStep() {
+        for (const char* name : {"sm3", "lars", "novograd", "adafactor", "nero"}) {
+            auto optimizer = ml::createOptimizer(name, defaultsOf(name));
+            Parameters w = twoLayers();
+            const Parameters zero{Matrix::Zero(2, 3), Matrix::Zero(1, 3)};
+            QVERIFY2(optimizer->step(w, zero), name);
+            QVERIFY2(optimizer->step(w, zero), name);
+            for (std::size_t l = 0; l < w.size(); ++l) {
+                QVERIFY2(optimizer->layerState(l).update.allFinite(), name);
+                if (QString(name) != "nero") QCOMPARE(w[l], twoLayers()[l]);
+            }
+        }
+    }
+
+    // Where a row without gradient (a dead unit) meets a column without gradient (an input that is
+    // always 0), adafactor's V = (3*eps1)*(3*eps1)/sum(R) ~ 1e-60 underflows to 0 in float: the step
+    // there is 0, not 0/0 (the 8x8 digits preset diverged at step 1 before).
+    void adafactorDeadRowMeetsDeadColumn() {
+        auto adafactor = ml::createOptimizer("adafactor", defaultsOf("adafactor"));
+        Matrix g = Matrix::Constant(3, 4, 0.5f);
+        g.row(0).setZero();
+        g.col(0).setZero();
+        Parameters w{Matrix::Constant(3, 4, 0.1f)};
+        QVERIFY(adafactor->step(w, Parameters{g}));
+        QCOMPARE(adafactor->layerState(0).secondMoment(0, 0), 0.0f);  // the underflow this is about
+        QCOMPARE(adafactor->layerState(0).update(0, 0), 0.0f);
+        QVERIFY(adafactor->layerState(0).update(1, 1) < 0.0f);
+    }
+
     // ------------------------------------------------------------ validation
     void invalidHyperParameters_data() {
         QTest::addColumn<QString>("name");
@@ -826,6 +1333,13 @@ private Q_SLOTS:
         h = defaultsOf("adagrad");
         h.weightDecay = 1e300;
         QTest::newRow("weight decay beyond float") << "adagrad" << h << QStringList{"--weight-decay", "1e+300"};
+        h = defaultsOf("rmsprop");
+        h.centered = true;
+        h.secondMomentMean = SecondMomentScope::Layer;
+        QTest::newRow("rmsprop centered shared v") << "rmsprop" << h << QStringList{"--centered", "--second-moment-mean"};
+        h = defaultsOf("momentum");
+        h.momentumMeanBlend = 1.5;
+        QTest::newRow("blend above 1") << "momentum" << h << QStringList{"--momentum-mean-blend", "1.5", "[0, 1]"};
         h = defaultsOf("momentum");
         QTest::newRow("unknown optimizer") << "adamax" << h << QStringList{"adamax", "sgd", "neuron-mean", "adamw"};
     }

@@ -1,6 +1,7 @@
 // After its first step (which allocates the state), Optimizer::step must not touch the heap, for
 // every optimizer of the catalog and every setting that changes its code path (amsgrad, centered,
-// momentum, weight decay, nesterov, each momentum-mean scope with each bias mode).
+// momentum, weight decay, nesterov, each momentum-mean scope with each bias mode, the blend, the
+// shared statistic, gradient centralization, each second-moment-mean scope).
 // Eigen allocates with malloc, not operator new: the count comes from app/AllocationCounter, which
 // wraps glibc's malloc family for this executable (as for the benchmark).
 #include "AllocationCounter.h"
@@ -9,6 +10,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -42,7 +44,9 @@ Parameters gradientAt(int t) {
 }
 
 // The catalog's defaults, then each field the optimizer reads set away from its default one at a
-// time (flags flipped, every choice, weight decay and momentum on), then all of that at once.
+// time (flags flipped, every choice, weight decay, momentum, beta1 and blend off their defaults), then all
+// of that at once: with the default choices, with every choice at its second value (fan-in, join,
+// signed-abs-mean) and at its last.
 void addCases(const ml::OptimizerInfo& info) {
     const QString name = QString::fromStdString(info.name);
     auto add = [&](const QString& label, const HyperParameters& hp) {
@@ -60,7 +64,8 @@ void addCases(const ml::OptimizerInfo& info) {
         std::vector<std::string> values;
         if (field.kind == ml::ParameterField::Kind::Flag) values = {"true"};
         else if (field.kind == ml::ParameterField::Kind::Choice) values = field.choices;
-        else if (key == "weight-decay" || key == "momentum") values = {"0.5"};
+        else if (key == "weight-decay" || key == "momentum" || key == "momentum-mean-blend" || key == "beta1")
+            values = {"0.5"};
         for (const std::string& value : values) {
             HyperParameters hp = info.defaults;
             field.set(hp, value, key);
@@ -69,6 +74,15 @@ void addCases(const ml::OptimizerInfo& info) {
         }
     }
     add("all settings on", everything);
+    for (const std::size_t choice : {std::size_t{1}, std::size_t{99}}) {
+        HyperParameters withChoices = everything;
+        for (const std::string& key : info.parameters) {
+            const ml::ParameterField& field = *ml::findParameterField(key);
+            if (field.kind == ml::ParameterField::Kind::Choice)
+                field.set(withChoices, field.choices.at(std::min(choice, field.choices.size() - 1)), key);
+        }
+        add(choice == 1 ? "all settings on, second choices" : "all settings on, last choices", withChoices);
+    }
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ const std::map<std::string, QString> kHeaders = {
     {"sgd", "Sgd.h"},         {"momentum", "Sgd.h"},         {"nesterov", "Sgd.h"},
     {"neuron-mean", "Sgd.h"}, {"sgdm-ema", "EmaMomentum.h"}, {"adagrad", "Adagrad.h"},
     {"rmsprop", "RmsProp.h"}, {"adam", "Adam.h"},            {"adamw", "Adam.h"},
+    {"adam-mini", "AdamMini.h"}, {"lamb", "Lamb.h"}, {"lars", "Lars.h"}, {"novograd", "NovoGrad.h"},
+    {"sm3", "Sm3.h"},             {"adafactor", "Adafactor.h"}, {"nero", "Nero.h"},
 };
 
 QString readText(const QString& path) {

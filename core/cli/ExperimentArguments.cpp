@@ -66,7 +66,7 @@ QJsonArray parseOptimizerList(const QString& text) {
 ExperimentArguments::ExperimentArguments() {
     options_ = {
         {"config", "Experiment JSON file (e.g. a run's config.json); flags override it.", "EXP.json"},
-        {"preset", "A bundled experiment: seed-diagram, seed2-iris, mnist-seed.", "NAME"},
+        {"preset", "A bundled experiment: seed-diagram, seed2-iris, mnist-seed, family-digits.", "NAME"},
         {"name", "Experiment name.", "TEXT"},
         {"network", "Layer sizes, e.g. 1-2-2-1 or 784-128-10.", "SIZES"},
         {"activation", "Hidden activation: identity, sigmoid, tanh, relu.", "NAME"},

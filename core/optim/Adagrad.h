@@ -1,6 +1,6 @@
 #pragma once
-// Adagrad (torch.optim.Adagrad). g includes weight_decay * w.
-//   s_0 = initial_accumulator; s <- s + g^2; w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)
+// Adagrad (torch.optim.Adagrad). g includes weight_decay * w; S: SecondMomentSharing (identity for none).
+//   s_0 = initial_accumulator; s <- S(s + g^2); w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)
 // (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 

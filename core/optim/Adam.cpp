@@ -15,12 +15,13 @@ void Adam::allocate(const Matrix& parameters, LayerState& state) const {
 
 void Adam::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
-    const Matrix& g = decoupled_ ? gradient : decayedGradient(gradient, parameters, state, hp.weightDecay);
+    const Matrix& g = ruleGradient(gradient, parameters, state, decoupled_ ? 0.0 : hp.weightDecay);
     const float beta1 = static_cast<float>(hp.beta1);
     const float beta2 = static_cast<float>(hp.beta2);
     // 1 - beta in double, then rounded (as torch.optim): 1 - 0.999f would lose four digits.
     aggregation().accumulate(state.firstMoment, g, beta1, static_cast<float>(1.0 - hp.beta1), state.groupMeans);
     state.secondMoment = beta2 * state.secondMoment + static_cast<float>(1.0 - hp.beta2) * g.cwiseAbs2();
+    shareSecondMoment(state);
     if (hp.amsgrad) state.maxSecondMoment = state.maxSecondMoment.cwiseMax(state.secondMoment);
     const Matrix& v = hp.amsgrad ? state.maxSecondMoment : state.secondMoment;
 

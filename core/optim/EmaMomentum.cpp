@@ -9,11 +9,11 @@ void EmaMomentum::allocate(const Matrix& parameters, LayerState& state) const {
     state.firstMoment = Matrix::Zero(parameters.rows(), parameters.cols());
 }
 
-void EmaMomentum::update(const Matrix& /*parameters*/, const Matrix& gradient, LayerState& state) {
+void EmaMomentum::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
     const float beta = static_cast<float>(hp.momentum);
-    aggregation().accumulate(state.firstMoment, gradient, beta, static_cast<float>(1.0 - hp.momentum),
-                             state.groupMeans);
+    const Matrix& g = ruleGradient(gradient, parameters, state, 0.0);
+    aggregation().accumulate(state.firstMoment, g, beta, static_cast<float>(1.0 - hp.momentum), state.groupMeans);
     state.update = -static_cast<float>(hp.lr) * state.firstMoment;
 }
 

@@ -93,6 +93,22 @@ const std::vector<ParameterField>& parameterFields() {
                {"none", "fan-in", "fan-out", "layer"}),
         choice("bias", &HyperParameters::bias,
                "own: biases keep ordinary momentum; join: a bias counts as one more connection", {"own", "join"}),
+        real("trust", &HyperParameters::trust, "trust coefficient eta of the layer-wise learning rate (lars)", 0.0,
+             kFloatMax),
+        real("momentum-mean-blend", &HyperParameters::momentumMeanBlend,
+             "lambda: the first moment becomes (1-lambda)*b + lambda*M(b) before it decays (0: ordinary momentum, "
+             "1: the full group mean)",
+             0.0, 1.0),
+        choice("momentum-mean-stat", &HyperParameters::momentumMeanStat,
+               "what a group shares: mean, or signed-abs-mean (each entry keeps its sign, the group shares the mean "
+               "magnitude)",
+               {"mean", "signed-abs-mean"}),
+        field("gradient-centralization", &HyperParameters::gradientCentralization,
+              "subtract each weight row's mean from its gradient (after coupled weight decay; biases untouched)"),
+        choice("second-moment-mean", &HyperParameters::secondMomentMean,
+               "after its update the second moment becomes its group's mean: none, fan-in, fan-out, layer, or "
+               "factored (rowmean(v)_i * colmean(v)_j / mean(v))",
+               {"none", "fan-in", "fan-out", "layer", "factored"}),
     };
     return fields;
 }

@@ -12,6 +12,12 @@ namespace ml {
 enum class MeanScope { None, FanIn, FanOut, Layer };
 // own: biases keep ordinary momentum; join: the bias counts as one more connection.
 enum class BiasMode { Own, Join };
+// What a group shares of the first moment: its mean, or (signed-abs-mean) the mean magnitude,
+// each entry keeping its own sign.
+enum class MeanStatistic { Mean, SignedAbsMean };
+// Which second-moment entries share their value (SecondMomentSharing): the scopes of MeanScope
+// (same order) plus factored, Adafactor's rank-1 estimate.
+enum class SecondMomentScope { None, FanIn, FanOut, Layer, Factored };
 
 struct HyperParameters {
     double lr = 0.01;
@@ -28,6 +34,11 @@ struct HyperParameters {
     bool amsgrad = false;
     MeanScope momentumMean = MeanScope::None;
     BiasMode bias = BiasMode::Own;
+    double trust = 0.001;  // lars: trust coefficient eta
+    double momentumMeanBlend = 1.0;  // lambda: b <- (1-lambda)*b + lambda*M(b); 1 = the full group mean
+    MeanStatistic momentumMeanStat = MeanStatistic::Mean;
+    bool gradientCentralization = false;
+    SecondMomentScope secondMomentMean = SecondMomentScope::None;
 
     bool operator==(const HyperParameters&) const = default;
 };
@@ -39,7 +50,8 @@ struct ParameterField {
     // The member the field reads and writes: a double (Real), a bool (Flag) or an enum (Choice,
     // whose value i is choices[i]).
     using Slot = std::variant<double HyperParameters::*, bool HyperParameters::*, MeanScope HyperParameters::*,
-                              BiasMode HyperParameters::*>;
+                              BiasMode HyperParameters::*, MeanStatistic HyperParameters::*,
+                              SecondMomentScope HyperParameters::*>;
     std::string key;  // "lr", "weight-decay", "momentum-mean", ...
     std::string help;
     Kind kind = Kind::Real;  // follows from the slot's type (set by the table's constructors)

@@ -9,20 +9,43 @@ Eigen::Index averagedColumns(const Eigen::MatrixXf& buffer, BiasMode bias) {
 }
 }  // namespace
 
+template <typename Entries, typename GroupValue>
+void MomentumAggregation::share(Entries entries, const GroupValue& groupValue) const {
+    const bool keepSign = statistic_ == MeanStatistic::SignedAbsMean;
+    if (blend_ == 1.0f) {  // the full group value: exactly today's neuron-mean when the statistic is the mean
+        if (keepSign) entries = (entries.array().sign() * groupValue.array()).matrix();
+        else entries = groupValue;
+        return;
+    }
+    const float own = 1.0f - blend_;
+    if (keepSign) entries = (own * entries.array() + blend_ * entries.array().sign() * groupValue.array()).matrix();
+    else entries = (own * entries.array() + blend_ * groupValue.array()).matrix();
+}
+
+template <typename Entries>
+float MomentumAggregation::groupStatistic(const Entries& entries) const {
+    return statistic_ == MeanStatistic::SignedAbsMean ? entries.cwiseAbs().mean() : entries.mean();
+}
+
 void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const {
+    if (scope_ == MeanScope::None || blend_ == 0.0f) return;  // blend 0: ordinary momentum, untouched
     const Eigen::Index columns = averagedColumns(buffer, bias_);
     auto block = buffer.leftCols(columns);
     switch (scope_) {
     case MeanScope::None: return;
     case MeanScope::FanIn:
         // Column by column: the matrices are column-major, rows are strided.
-        scratch = block.rowwise().mean();
-        for (Eigen::Index i = 0; i < block.cols(); ++i) block.col(i) = scratch;
+        if (statistic_ == MeanStatistic::SignedAbsMean) scratch = block.cwiseAbs().rowwise().mean();
+        else scratch = block.rowwise().mean();
+        for (Eigen::Index i = 0; i < block.cols(); ++i) share(block.col(i), scratch);
         return;
     case MeanScope::FanOut:
-        for (Eigen::Index i = 0; i < block.cols(); ++i) block.col(i).setConstant(block.col(i).mean());
+        for (Eigen::Index i = 0; i < block.cols(); ++i)
+            share(block.col(i), Eigen::VectorXf::Constant(block.rows(), groupStatistic(block.col(i))));
         return;
-    case MeanScope::Layer: block.setConstant(block.mean()); return;
+    case MeanScope::Layer:
+        share(block, Eigen::MatrixXf::Constant(block.rows(), block.cols(), groupStatistic(block)));
+        return;
     }
 }
 

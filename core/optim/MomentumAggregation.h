@@ -8,6 +8,11 @@
 // Bias (last column of a layer matrix): own leaves it alone (ordinary momentum); join counts it as
 // one more connection: fan-in averages row j with its bias, fan-out averages the bias vector
 // (the bias unit's outgoing connections), layer averages weights and biases together.
+// Two settings shape what is shared (issue 12):
+//   blend lambda (--momentum-mean-blend): a <- (1-lambda)*a + lambda*M(a); 0 leaves a alone
+//     (ordinary momentum), 1 is the full group mean above.
+//   statistic (--momentum-mean-stat): mean as above, or signed-abs-mean:
+//     M(a)_ji = sign(a_ji) * mean_k |a_jk| over the group (each connection keeps its direction).
 #include "optim/HyperParameters.h"
 
 #include <Eigen/Core>
@@ -16,11 +21,14 @@ namespace ml {
 
 class MomentumAggregation {
 public:
-    MomentumAggregation(MeanScope scope = MeanScope::None, BiasMode bias = BiasMode::Own)
-        : scope_(scope), bias_(bias) {}
+    MomentumAggregation(MeanScope scope = MeanScope::None, BiasMode bias = BiasMode::Own, double blend = 1.0,
+                        MeanStatistic statistic = MeanStatistic::Mean)
+        : scope_(scope), bias_(bias), blend_(static_cast<float>(blend)), statistic_(statistic) {}
 
     MeanScope scope() const { return scope_; }
     BiasMode bias() const { return bias_; }
+    float blend() const { return blend_; }
+    MeanStatistic statistic() const { return statistic_; }
 
     // In place: every entry in a group becomes the group's mean. `scratch` holds the means
     // (reused between steps, so the training loop does not allocate).
@@ -43,8 +51,18 @@ public:
     void meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out) const;
 
 private:
+    // entries <- (1-blend)*entries + blend*shared, shared = groupValue (mean) or
+    // sign(entries)*groupValue (signed-abs-mean); groupValue has the entries' shape.
+    template <typename Entries, typename GroupValue>
+    void share(Entries entries, const GroupValue& groupValue) const;
+    // The value a group shares before the sign: its mean, or its mean magnitude.
+    template <typename Entries>
+    float groupStatistic(const Entries& entries) const;
+
     MeanScope scope_;
     BiasMode bias_;
+    float blend_;
+    MeanStatistic statistic_;
 };
 
 }  // namespace ml

@@ -3,7 +3,8 @@
 namespace ml {
 
 Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
-    : name_(std::move(name)), hp_(hp), aggregation_(aggregation) {}
+    : name_(std::move(name)), hp_(hp), aggregation_(aggregation),
+      secondMomentSharing_(hp.secondMomentMean, hp.bias) {}
 
 bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     if (states_.empty()) {
@@ -12,6 +13,8 @@ bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
             allocate(parameters[l], states_[l]);
             states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
             aggregation_.reserveScratch(parameters[l], states_[l].groupMeans);
+            secondMomentSharing_.reserveScratch(parameters[l], states_[l].secondMomentRows,
+                                                states_[l].secondMomentColumns);
         }
     }
     ++step_;
@@ -26,11 +29,21 @@ bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     return true;
 }
 
-const Matrix& Optimizer::decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
-                                         double weightDecay) const {
-    if (weightDecay == 0.0) return gradient;
-    state.decayedGradient = gradient + static_cast<float>(weightDecay) * parameters;
-    return state.decayedGradient;
+const Matrix& Optimizer::ruleGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
+                                      double weightDecay) const {
+    if (weightDecay == 0.0 && !hp_.gradientCentralization) return gradient;
+    if (weightDecay == 0.0) state.ruleGradient = gradient;
+    else state.ruleGradient = gradient + static_cast<float>(weightDecay) * parameters;
+    if (hp_.gradientCentralization) {
+        auto weights = weightsOf(state.ruleGradient);
+        state.gradientRowMeans = weights.rowwise().mean();
+        weights.colwise() -= state.gradientRowMeans;
+    }
+    return state.ruleGradient;
+}
+
+void Optimizer::shareSecondMoment(LayerState& state) const {
+    secondMomentSharing_.share(state.secondMoment, state.secondMomentRows, state.secondMomentColumns);
 }
 
 }  // namespace ml

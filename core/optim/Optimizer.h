@@ -6,6 +6,7 @@
 #include "nn/Network.h"
 #include "optim/HyperParameters.h"
 #include "optim/MomentumAggregation.h"
+#include "optim/SecondMomentSharing.h"
 
 #include <string>
 #include <vector>
@@ -20,9 +21,25 @@ struct LayerState {
     Matrix maxSecondMoment;  // amsgrad: running maximum of v
     Matrix centredMean;      // rmsprop centered: running mean of g
     Matrix update;           // what the last step added to the parameters (or would have, if refused)
-    Matrix decayedGradient;  // scratch: g + weight_decay * w, when weight decay is on
+    Matrix ruleGradient;     // scratch: g + weight_decay * w, centralised, when either is on
     Vector groupMeans;       // scratch of the momentum aggregation
+    Vector gradientRowMeans;  // scratch of gradient centralization
+    Vector secondMomentRows, secondMomentColumns;  // scratch of the second-moment sharing
+    Vector rowSecondMoment;     // per-neuron second moment: adafactor R, sm3 mu_row, nero S
+    Vector columnSecondMoment;  // per-input second moment: adafactor C, sm3 mu_col
+    Vector tensorScales;        // nero: the step scale of the weight matrix and of the bias vector
 };
+
+// The two tensors of a layer matrix, for rules that treat them apart: the weights [out x in] and
+// the bias vector (the last column).
+template <typename M>
+auto weightsOf(M& layer) {
+    return layer.leftCols(layer.cols() - 1);
+}
+template <typename M>
+auto biasOf(M& layer) {
+    return layer.rightCols(1);
+}
 
 class Optimizer {
 public:
@@ -39,6 +56,7 @@ public:
     const std::string& name() const { return name_; }
     const HyperParameters& hyperParameters() const { return hp_; }
     const MomentumAggregation& aggregation() const { return aggregation_; }
+    const SecondMomentSharing& secondMomentSharing() const { return secondMomentSharing_; }
     long stepCount() const { return step_; }
     const LayerState& layerState(std::size_t layer) const { return states_.at(layer); }
     std::size_t layerCount() const { return states_.size(); }
@@ -50,14 +68,19 @@ protected:
     // already t (1-based).
     virtual void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) = 0;
 
-    // g + weight_decay * w (in state.decayedGradient), or g itself when weight decay is zero.
-    const Matrix& decayedGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
-                                  double weightDecay) const;
+    // The gradient the rule works with: g + weight_decay * w (coupled decay; 0 when the rule has
+    // none or decouples it), then with --gradient-centralization each weight row loses its mean,
+    // g_ij <- g_ij - mean_k g_ik (biases untouched). g itself when neither applies.
+    const Matrix& ruleGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,
+                               double weightDecay) const;
+    // state.secondMoment <- its shared form (--second-moment-mean; identity for none).
+    void shareSecondMoment(LayerState& state) const;
 
 private:
     std::string name_;
     HyperParameters hp_;
     MomentumAggregation aggregation_;
+    SecondMomentSharing secondMomentSharing_;
     long step_ = 0;
     std::vector<LayerState> states_;
 };

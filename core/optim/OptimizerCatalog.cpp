@@ -3,6 +3,13 @@
 #include "InputError.h"
 #include "optim/Adagrad.h"
 #include "optim/Adam.h"
+#include "optim/AdamMini.h"
+#include "optim/Adafactor.h"
+#include "optim/Lamb.h"
+#include "optim/Lars.h"
+#include "optim/Nero.h"
+#include "optim/NovoGrad.h"
+#include "optim/Sm3.h"
 #include "optim/EmaMomentum.h"
 #include "optim/RmsProp.h"
 #include "optim/Sgd.h"
@@ -17,7 +24,9 @@ bool OptimizerInfo::uses(const std::string& key) const {
 
 namespace {
 
-MomentumAggregation aggregationOf(const HyperParameters& hp) { return {hp.momentumMean, hp.bias}; }
+MomentumAggregation aggregationOf(const HyperParameters& hp) {
+    return {hp.momentumMean, hp.bias, hp.momentumMeanBlend, hp.momentumMeanStat};
+}
 
 // Factories: Rule(name, hp, options...), with the first-moment aggregation from hp or without.
 template <typename Rule, auto... options>
@@ -40,6 +49,23 @@ void neuronMeanIsFanIn(const HyperParameters& hp, const std::string& context) {
                                    "for other scopes");
 }
 
+// v - c^2 of a shared v and an unshared c could be negative (no square root).
+void centeredNeedsOwnSecondMoment(const HyperParameters& hp, const std::string& context) {
+    if (hp.centered && hp.secondMomentMean != SecondMomentScope::None)
+        throw InputError(context + ": --centered needs --second-moment-mean none (v - c^2 of a shared v can be "
+                                   "negative)");
+}
+
+using Keys = std::vector<std::string>;
+Keys operator+(Keys keys, const Keys& more) {
+    keys.insert(keys.end(), more.begin(), more.end());
+    return keys;
+}
+// The first-moment sharing settings (MomentumAggregation) and the second-moment one
+// (SecondMomentSharing) that every rule with such a moment reads.
+const Keys kFirstMomentSharing{"momentum-mean", "bias", "momentum-mean-blend", "momentum-mean-stat"};
+const Keys kSecondMomentSharing{"second-moment-mean", "bias"};
+
 HyperParameters withLr(double lr) {
     HyperParameters hp;
     hp.lr = lr;
@@ -58,44 +84,101 @@ std::vector<OptimizerInfo> buildCatalog() {
     adagrad.eps = 1e-10;
     HyperParameters adamw = withLr(0.001);
     adamw.weightDecay = 0.01;
+    HyperParameters adamMini = withLr(0.001);
+    adamMini.weightDecay = 0.0;
+    HyperParameters lamb = withLr(0.001);
+    lamb.eps = 1e-6;
+    lamb.weightDecay = 0.01;
+    HyperParameters lars = withLr(1.0);
+    lars.momentum = 0.9;
+    HyperParameters novograd = withLr(0.01);
+    novograd.beta1 = 0.95;
+    novograd.beta2 = 0.98;
+    HyperParameters sm3 = withLr(0.1);
+    sm3.momentum = 0.0;
+    HyperParameters adafactor = withLr(0.0);  // lr 0: the relative step size
+    adafactor.beta1 = 0.0;
+    HyperParameters nero = withLr(0.01);
     using Momentum = Sgd::Momentum;
     using WeightDecay = Adam::WeightDecay;
-    return {
+    std::vector<OptimizerInfo> catalog = {
         // name, summary, formula (the one source: headers quote it, docs/optimizers.md is generated),
         // parameters read, defaults, factory, own constraint.
         {"sgd", "plain stochastic gradient descent", "w <- w - lr*g", {"lr", "weight-decay"}, sgd,
          make<Sgd, Momentum::None>},
         {"momentum", "SGD with momentum (PyTorch form)", "b_1 = g; b <- mu*M(b) + (1-tau)*g; w <- w - lr*b",
-         {"lr", "momentum", "dampening", "weight-decay", "momentum-mean", "bias"}, withLr(0.01),
+         Keys{"lr", "momentum", "dampening", "weight-decay"} + kFirstMomentSharing, withLr(0.01),
          makeAggregated<Sgd, Momentum::Classic>},
         {"nesterov", "SGD with Nesterov momentum; needs momentum > 0 and dampening 0",
          "b_1 = g; b <- mu*M(b) + g; w <- w - lr*(g + mu*b)",
-         {"lr", "momentum", "dampening", "weight-decay", "momentum-mean", "bias"}, withLr(0.01),
+         Keys{"lr", "momentum", "dampening", "weight-decay"} + kFirstMomentSharing, withLr(0.01),
          makeAggregated<Sgd, Momentum::Nesterov>, nesterovNeedsMomentum},
         {"neuron-mean", "momentum whose accumulation is the mean over each neuron's incoming connections",
          "a_1 = g; a_jk <- mu*mean_i(a_ji) + (1-tau)*g_jk; w <- w - lr*a",
-         {"lr", "momentum", "dampening", "weight-decay", "bias"}, neuronMean, makeAggregated<Sgd, Momentum::Classic>,
-         neuronMeanIsFanIn},
+         {"lr", "momentum", "dampening", "weight-decay", "bias", "momentum-mean-blend", "momentum-mean-stat"},
+         neuronMean, makeAggregated<Sgd, Momentum::Classic>, neuronMeanIsFanIn},
         {"sgdm-ema", "SGD with momentum as an exponential moving average (beta: the momentum parameter)",
-         "m_0 = 0; m <- beta*M(m) + (1-beta)*g; w <- w - lr*m", {"lr", "momentum", "momentum-mean", "bias"},
+         "m_0 = 0; m <- beta*M(m) + (1-beta)*g; w <- w - lr*m", Keys{"lr", "momentum"} + kFirstMomentSharing,
          withLr(0.01), makeAggregated<EmaMomentum>},
         {"adagrad", "Adagrad",
-         "s_0 = initial_accumulator; s <- s + g^2; w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)",
-         {"lr", "lr-decay", "weight-decay", "initial-accumulator", "eps"}, adagrad, make<Adagrad>},
+         "s_0 = initial_accumulator; s <- S(s + g^2); w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)",
+         Keys{"lr", "lr-decay", "weight-decay", "initial-accumulator", "eps"} + kSecondMomentSharing, adagrad,
+         make<Adagrad>},
         {"rmsprop", "RMSprop",
-         "v <- alpha*v + (1-alpha)*g^2; d = sqrt(v)+eps, centered: c <- alpha*c + (1-alpha)*g, "
+         "v <- S(alpha*v + (1-alpha)*g^2); d = sqrt(v)+eps, centered: c <- alpha*c + (1-alpha)*g, "
          "d = sqrt(v - c^2)+eps; b <- mu*b + g/d; w <- w - lr*b (mu = 0: w <- w - lr*g/d)",
-         {"lr", "alpha", "eps", "weight-decay", "momentum", "centered"}, rmsprop, make<RmsProp>},
+         Keys{"lr", "alpha", "eps", "weight-decay", "momentum", "centered"} + kSecondMomentSharing, rmsprop,
+         make<RmsProp>, centeredNeedsOwnSecondMoment},
         {"adam", "Adam with bias correction (coupled L2 weight decay)",
-         "m <- b1*M(m) + (1-b1)*g; v <- b2*v + (1-b2)*g^2; v_hat = v, amsgrad: v_hat <- max(v_hat, v); "
+         "m <- b1*M(m) + (1-b1)*g; v <- S(b2*v + (1-b2)*g^2); v_hat = v, amsgrad: v_hat <- max(v_hat, v); "
          "w <- w - lr/(1-b1^t) * m/(sqrt(v_hat)/sqrt(1-b2^t) + eps)",
-         {"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "momentum-mean", "bias"}, withLr(0.001),
+         Keys{"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "second-moment-mean"} + kFirstMomentSharing,
+         withLr(0.001),
          makeAggregated<Adam, WeightDecay::Coupled>},
         {"adamw", "Adam with decoupled weight decay",
          "w <- w*(1 - lr*wd), then the adam step with g the plain gradient",
-         {"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "momentum-mean", "bias"}, adamw,
+         Keys{"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "second-moment-mean"} + kFirstMomentSharing,
+         adamw,
          makeAggregated<Adam, WeightDecay::Decoupled>},
+        {"adam-mini", "Adam-mini: adamw with one second moment per neuron (the mean of g^2 over its incoming weights)",
+         "m <- b1*M(m) + (1-b1)*g; v_i <- b2*v_i + (1-b2)*mean_j g_ij^2; w <- w*(1 - lr*wd), then "
+         "w <- w - lr/(1-b1^t) * m/(sqrt(v)/sqrt(1-b2^t) + eps)",
+         Keys{"lr", "beta1", "beta2", "eps", "weight-decay"} + kFirstMomentSharing, adamMini,
+         makeAggregated<AdamMini>},
+        {"lamb", "LAMB: adam directions with a layer-wise trust ratio ||W||/||R||",
+         "m <- b1*m + (1-b1)*g; v <- b2*v + (1-b2)*g^2; r = m_hat/(sqrt(v_hat) + eps) + wd*w (biases: no wd); "
+         "tau = ||W||/||R|| (1 when either is 0; biases: 1); w <- w - lr*tau*r",
+         {"lr", "beta1", "beta2", "eps", "weight-decay"}, lamb, make<Lamb>},
+        {"lars", "LARS: momentum SGD with a layer-wise learning rate eta*||W||/(||G|| + wd*||W||)",
+         "lambda = eta*||W||/(||G|| + wd*||W||) (1 when either norm is 0; biases: 1 and no wd); u_0 = 0; "
+         "u <- mu*u + lr*lambda*(g + wd*w); w <- w - u",
+         {"lr", "momentum", "weight-decay", "trust"}, lars, make<Lars>},
+        {"novograd", "NovoGrad: one second moment per tensor (weight matrix, bias vector), gradients normalised by it",
+         "t = 1: v = ||g||^2, m = g/(sqrt(v) + eps) + wd*w; later: v <- b2*v + (1-b2)*||g||^2, "
+         "m <- b1*m + g/(sqrt(v) + eps) + wd*w; w <- w - lr*m",
+         {"lr", "beta1", "beta2", "eps", "weight-decay"}, novograd, make<NovoGrad>},
+        {"sm3", "SM3-II: adagrad with one accumulator per neuron and per input (row and column covers)",
+         "nu_ij = min(mu_row_i, mu_col_j) + g_ij^2; mu_row_i <- max_j nu_ij; mu_col_j <- max_i nu_ij (mu_0 = 0; "
+         "a bias entry is its own cover: nu <- nu + g^2); d = g/sqrt(nu) (0 where nu = 0); "
+         "mu > 0: m <- mu*m + (1-mu)*d, w <- w - lr*m; else w <- w - lr*d",
+         {"lr", "momentum"}, sm3, make<Sm3>},
+        {"adafactor", "Adafactor: factored second moment, update clipping, steps relative to the weights' RMS "
+                      "(lr 0: the relative step size)",
+         "b2_t = 1 - t^-0.8; R <- b2_t*R + (1-b2_t)*rowsum(G^2 + eps1); C <- b2_t*C + (1-b2_t)*colsum(G^2 + eps1); "
+         "V = R*C^T/sum(R); U = G/sqrt(V); U <- U/max(1, RMS(U)/d); alpha = max(eps2, RMS(W))*rho; "
+         "b1 = 0: W <- W - alpha*U; b1 > 0: m <- b1*m + (1-b1)*U, W <- W - alpha*m (a bias vector: "
+         "v <- b2_t*v + (1-b2_t)*(g^2 + eps1), U = g/sqrt(v), same clipping and alpha); rho = lr, or "
+         "min(1e-2, 1/sqrt(t)) when lr = 0; eps1 = 1e-30, eps2 = 1e-3, d = 1",
+         {"lr", "beta1"}, adafactor, make<Adafactor>},
+        {"nero", "Nero: per-neuron relative steps on centred, unit-length weight rows (beta: beta2)",
+         "t = 1, first: each weight row w_i <- (w_i - mean(w_i))/||w_i - mean(w_i)||, then scale = mean_i ||w_i|| "
+         "(bias vector: mean |b|; 0.01 where 0); S_i <- b*S_i + (1-b)*||g_i||^2 (a bias entry: g^2); "
+         "w <- w - lr*scale*g/sqrt(S/(1-b^t)) (0 where S = 0); then each weight row is centred and normalised again",
+         {"lr", "beta2"}, nero, make<Nero>},
     };
+    // Gradient centralization (Optimizer::ruleGradient) applies to every rule.
+    for (OptimizerInfo& entry : catalog) entry.parameters.push_back("gradient-centralization");
+    return catalog;
 }
 
 }  // namespace

@@ -30,9 +30,12 @@ std::string optimizerReferenceMarkdown() {
            "     Regenerate: MOMENTUM_LAB_UPDATE_DOCS=1 build/tests/test_optimizer_docs -->\n\n"
            "Update rules follow PyTorch `torch.optim`'s documented algorithms, in float32. Notation: w the\n"
            "parameters of a layer (weights and biases), g its gradient (plus weight-decay * w where the\n"
-           "rule lists `weight-decay` and does not decouple it), t the step (from 1), M the momentum\n"
-           "aggregation of `--momentum-mean` and `--bias` (identity for none). Each hyper-parameter is a\n"
-           "CLI flag (`--lr 0.1`), a per-run option (`--optimizer adam:lr=0.001`) and a JSON key.\n\n"
+           "rule lists `weight-decay` and does not decouple it; with `--gradient-centralization` each weight\n"
+           "row then loses its mean, biases untouched), t the step (from 1), M the momentum aggregation of\n"
+           "`--momentum-mean`, `--bias`, `--momentum-mean-blend` and `--momentum-mean-stat` (identity for\n"
+           "none), S the second-moment sharing of `--second-moment-mean` and `--bias` (identity for none).\n"
+           "Each hyper-parameter is a CLI flag (`--lr 0.1`), a per-run option (`--optimizer adam:lr=0.001`)\n"
+           "and a JSON key.\n\n"
            "| optimizer | summary |\n|---|---|\n";
     for (const OptimizerInfo& info : optimizerCatalog())
         out << "| [`" << info.name << "`](#" << info.name << ") | " << info.summary << " |\n";

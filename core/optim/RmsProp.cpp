@@ -13,12 +13,13 @@ void RmsProp::allocate(const Matrix& parameters, LayerState& state) const {
 
 void RmsProp::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
-    const Matrix& g = decayedGradient(gradient, parameters, state, hp.weightDecay);
+    const Matrix& g = ruleGradient(gradient, parameters, state, hp.weightDecay);
     const float alpha = static_cast<float>(hp.alpha);
     const float oneMinusAlpha = static_cast<float>(1.0 - hp.alpha);  // in double, as torch.optim
     const float eps = static_cast<float>(hp.eps);
     const float lr = static_cast<float>(hp.lr);
     state.secondMoment = alpha * state.secondMoment + oneMinusAlpha * g.cwiseAbs2();
+    shareSecondMoment(state);
     // state.update first holds the denominator d, then the step.
     if (hp.centered) {
         state.centredMean = alpha * state.centredMean + oneMinusAlpha * g;

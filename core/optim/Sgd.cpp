@@ -12,7 +12,7 @@ void Sgd::allocate(const Matrix& parameters, LayerState& state) const {
 
 void Sgd::update(const Matrix& parameters, const Matrix& gradient, LayerState& state) {
     const HyperParameters& hp = hyperParameters();
-    const Matrix& g = decayedGradient(gradient, parameters, state, hp.weightDecay);
+    const Matrix& g = ruleGradient(gradient, parameters, state, hp.weightDecay);
     const float lr = static_cast<float>(hp.lr);
     if (!useMomentum_) {
         state.update = -lr * g;
