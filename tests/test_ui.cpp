@@ -15,6 +15,8 @@
 #include "model/RunComparison.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/FolderSnapshots.h"
+#include "session/ProgressIndicator.h"
+#include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingFeed.h"
 #include "session/TrainingSession.h"
@@ -32,6 +34,7 @@
 #include <qcustomplot.h>
 #include <QImage>
 #include <QLineEdit>
+#include <QSlider>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QSvgRenderer>
@@ -480,6 +483,77 @@ private Q_SLOTS:
         QVERIFY(!diagram->view()->hasSnapshot());
         QVERIFY(heatmap->view()->colorMap()->data()->isEmpty());
         QCOMPARE(inspector->archive().size(), 0);
+    }
+
+    // One rule: a changed experiment clears or marks as previous what belongs to the old one.
+    void aChangedExperimentClearsOrMarksTheOldOne() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("run"));  // "xor folder", network 2-4-2
+        MainWindow window;
+        window.openRunFolder(dir.filePath("run"));
+        ConvergencePlot* plot = window.convergencePlot();
+        QCOMPARE(plot->title(), QString("xor folder"));
+
+        // Renamed only: the results are still this experiment's, plot and report follow the name.
+        auto* name = window.experimentPanel()->findChild<QLineEdit*>("name");
+        QVERIFY(name);
+        name->setText("xor renamed");
+        QCOMPARE(plot->title(), QString("xor renamed"));
+        QCOMPARE(window.comparison()->experiment().name, std::string("xor renamed"));
+
+        // Another experiment in the panel (a preset, a file): the results are the previous experiment's.
+        auto* inspector = window.findChild<NeuronInspector*>();
+        inspector->setNeuron(1, 1);  // output neuron 1 of the 2-4-2 network
+        window.experimentPanel()->setExperiment(sineExperiment(30));
+        QVERIFY2(plot->title().contains("Previous") && plot->title().contains("xor renamed"), qPrintable(plot->title()));
+        QCOMPARE(window.comparison()->experiment().name, std::string("xor renamed"));  // the report's heading
+
+        // Training it: the neuron of the old network is no longer inspected, titles are the new experiment's.
+        window.trainingActions()->start()->trigger();
+        QCOMPARE(inspector->layer(), -1);
+        QCOMPARE(inspector->neuron(), -1);
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+        QCOMPARE(plot->title(), QString("test sine"));
+        QCOMPARE(window.comparison()->experiment().name, std::string("test sine"));
+        // The same network again keeps the inspected neuron (to compare trainings).
+        inspector->setNeuron(1, 0);
+        window.trainingActions()->start()->trigger();
+        QCOMPARE(inspector->layer(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+
+        // Reset: the progress bar no longer shows the old training's steps.
+        auto* progress = window.findChild<ProgressIndicator*>();
+        QCOMPARE(progress->barText(), QString("30 / 30"));
+        window.trainingActions()->reset()->trigger();
+        QCOMPARE(progress->barText(), QString());
+        QCOMPARE(window.convergencePlot()->plottedPoints(), 0);
+    }
+
+    // The app opens slow enough to watch the seed experiment converge, with fine speed steps.
+    void speedOpensWatchableWithFineSteps() {
+        SpeedControl control;
+        const double seconds = double(defaultExperiment().steps) / control.stepsPerSecond();
+        QVERIFY2(seconds >= 2.0 && seconds <= 10.0, qPrintable(QString::number(seconds)));
+        auto* slider = control.findChild<QSlider*>();
+        QVERIFY(slider);
+        double previous = 0.0;
+        for (int tick = slider->minimum(); tick < slider->maximum(); ++tick) {
+            slider->setValue(tick);
+            const double speed = control.stepsPerSecond();
+            QVERIFY(speed > previous);
+            if (previous > 0.0) QVERIFY2(speed / previous <= 4.0 / 3.0 + 1e-9, qPrintable(control.text()));
+            previous = speed;
+        }
+        QCOMPARE(previous, 10000.0);
+        slider->setValue(slider->maximum());
+        QCOMPARE(control.stepsPerSecond(), 0.0);
+        QCOMPARE(control.text(), QString("max"));
+        control.setStepsPerSecond(1.0);
+        QCOMPARE(control.text(), QString("1 step/s"));
+        control.setStepsPerSecond(2.5);
+        QCOMPARE(control.text(), QString("2.5 steps/s"));
+        MainWindow window;  // the session trains at the speed shown
+        QCOMPARE(window.session()->maxStepsPerSecond(), kDefaultStepsPerSecond);
     }
 
     void invalidHyperParameterIsRefusedNamingTheField() {

@@ -36,6 +36,12 @@ namespace ml {
 
 namespace {
 
+// Whether `a` and `b` train the same (a new name changes nothing that the results show).
+bool sameExceptName(Experiment a, const Experiment& b) {
+    a.name = b.name;
+    return toJson(a) == toJson(b);
+}
+
 QStringList labelsOf(const std::vector<std::string>& labels) {
     QStringList list;
     for (const std::string& label : labels) list << QString::fromStdString(label);
@@ -193,6 +199,7 @@ void MainWindow::wireSession() {
     connect(actions_->step(), &QAction::triggered, this, &MainWindow::stepTraining);
     connect(actions_->stop(), &QAction::triggered, session_, &TrainingSession::stop);
     connect(actions_->reset(), &QAction::triggered, this, &MainWindow::resetTraining);
+    session_->setMaxStepsPerSecond(speed_->stepsPerSecond());
     connect(speed_, &SpeedControl::speedChanged, session_, &TrainingSession::setMaxStepsPerSecond);
 
     connect(session_, &TrainingSession::stateChanged, this, [this](SessionState state) {
@@ -225,9 +232,10 @@ void MainWindow::wireSession() {
 void MainWindow::wireViews() {
     connect(comparison_, &RunComparison::changed, plot_, &ConvergencePlot::refresh);
     connect(summary_, &SummaryPanel::thresholdChanged, comparison_, &RunComparison::setThreshold);
-    connect(experiment_, &ExperimentPanel::nameChanged, this, &MainWindow::updateTitle);
+    connect(experiment_, &ExperimentPanel::changed, this, &MainWindow::experimentEdited);
     connect(experiment_, &ExperimentPanel::invalidValue, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(experiment_, &ExperimentPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(exporter_, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 
     connect(diagram_, &NetworkDiagramPanel::neuronClicked, this, [this](int layer, int neuron) {
@@ -242,11 +250,12 @@ void MainWindow::wireViews() {
     connect(diagram_, &NetworkDiagramPanel::runChanged, inspector_, &NeuronInspector::setRun);
 }
 
-bool MainWindow::experimentFromPanel(Experiment& experiment) {
+bool MainWindow::experimentFromPanel(Experiment& experiment, bool quiet) {
     try {
         experiment = experiment_->experiment();
         return true;
     } catch (const InputError& error) {
+        if (quiet) return false;
         const QString message = QString::fromStdString(error.what());
         statusBar()->showMessage(message, 15000);
         QMessageBox::warning(this, tr("Cannot start"), message);
@@ -257,9 +266,8 @@ bool MainWindow::experimentFromPanel(Experiment& experiment) {
 void MainWindow::startTraining() {
     Experiment experiment;
     if (session_->isBusy() || !experimentFromPanel(experiment)) return;
-    training_ = experiment;
     AppSettings::saveExperiment(experiment);
-    startOver();
+    startOver(experiment);
     session_->start(experiment);
 }
 
@@ -270,22 +278,29 @@ void MainWindow::stepTraining() {
     }
     Experiment experiment;
     if (!experimentFromPanel(experiment)) return;
-    training_ = experiment;
-    startOver();
+    startOver(experiment);
     session_->step(experiment);
 }
 
 void MainWindow::resetTraining() {
     session_->reset();
     comparison_->clear();
-    startOver();
+    startOver(training_);
 }
 
-// Forgets what the views show (snapshots, progress, the folder in the title) before new data.
-void MainWindow::startOver() {
+// The one rule for stale state: everything on screen belongs to training_, and `next` replaces it.
+// The views forget their data (snapshots, progress, the folder in the title), and a selection
+// that names a neuron of another network is dropped (the same network keeps it, to compare).
+void MainWindow::startOver(const Experiment& next) {
+    if (next.network.sizes != training_.network.sizes) {
+        inspector_->setNeuron(-1, -1);
+        diagram_->view()->setSelectedNeuron(-1, -1);
+    }
+    training_ = next;
     router_.clear();
     progress_->restart();
     folderSource_.clear();
+    resultsArePrevious_ = false;
     updateTitle();
 }
 
@@ -317,10 +332,9 @@ void MainWindow::openRunFolder(const QString& directory) {
         return;
     }
     session_->reset();
-    startOver();
-    training_ = folder.experiment;
-    experiment_->setExperiment(folder.experiment);
+    startOver(folder.experiment);
     comparison_->showFolder(folder);
+    experiment_->setExperiment(folder.experiment);
     QStringList labels;
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
     router_.setRuns(labels);
@@ -351,22 +365,44 @@ void MainWindow::openExperimentFile() {
     }
 }
 
+// The panel was edited. Results of the same experiment follow a new name (plot title, report
+// heading); results of another experiment stay on screen, titled as the previous experiment's.
+void MainWindow::experimentEdited() {
+    if (!session_->isBusy() && showingResults()) {
+        Experiment edited;
+        const bool valid = experimentFromPanel(edited, /*quiet=*/true);
+        resultsArePrevious_ = !valid || !sameExceptName(edited, comparison_->experiment());
+        if (valid && !resultsArePrevious_ && edited.name != comparison_->experiment().name) {
+            comparison_->renameExperiment(edited.name);
+            training_.name = edited.name;
+        }
+    }
+    updateTitle();
+    showStateMessage();
+}
+
+bool MainWindow::showingResults() const { return comparison_->history().runCount() > 0; }
+
 void MainWindow::updateTitle() {
     QString title = tr("Momentum Lab — %1").arg(experiment_->experimentName());
     if (!folderSource_.isEmpty()) title += tr(" [%1]").arg(QFileInfo(folderSource_).fileName());
     setWindowTitle(title);
     // The plot is titled by the experiment whose data it shows (the panel's until there are data).
-    const bool showingRuns = comparison_->history().runCount() > 0;
-    plot_->setTitle(showingRuns ? QString::fromStdString(comparison_->experiment().name) : experiment_->experimentName());
+    if (!showingResults()) return plot_->setTitle(experiment_->experimentName());
+    const QString shown = QString::fromStdString(comparison_->experiment().name);
+    plot_->setTitle(resultsArePrevious_ ? tr("Previous experiment: %1").arg(shown) : shown);
 }
 
 void MainWindow::showStateMessage() {
     switch (session_->state()) {
-    case SessionState::Idle: stateLabel_->setText(tr("Ready: press Start (F5)")); break;
+    case SessionState::Idle:
+    case SessionState::Finished:
+        if (resultsArePrevious_) return stateLabel_->setText(tr("Showing the previous experiment: Start (F5) trains the edited one"));
+        stateLabel_->setText(session_->state() == SessionState::Idle ? tr("Ready: press Start (F5)") : tr("Finished"));
+        break;
     case SessionState::Running: stateLabel_->setText(tr("Training")); break;
     case SessionState::Paused: stateLabel_->setText(tr("Paused: F10 steps, F6 resumes")); break;
     case SessionState::Stopping: stateLabel_->setText(tr("Stopping…")); break;
-    case SessionState::Finished: stateLabel_->setText(tr("Finished")); break;
     }
 }
 

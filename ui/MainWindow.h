@@ -56,12 +56,14 @@ private:
     void stepTraining();
     void resetTraining();
     void planArrived(const TrainingPlan& plan);
-    void startOver();
+    void startOver(const Experiment& next);
+    void experimentEdited();
+    bool showingResults() const;
     void chooseRunFolder();
     void openExperimentFile();
     void updateTitle();
     void showStateMessage();
-    bool experimentFromPanel(Experiment& experiment);
+    bool experimentFromPanel(Experiment& experiment, bool quiet = false);
 
     TrainingSession* session_;
     RunComparison* comparison_;
@@ -81,6 +83,7 @@ private:
     QLabel* stateLabel_ = nullptr;
     ExportController* exporter_ = nullptr;
     QString folderSource_;  // shown in the title when a run folder is open
+    bool resultsArePrevious_ = false;  // the panel no longer describes the results on screen
 };
 
 }  // namespace ml

@@ -37,6 +37,11 @@ void RunComparison::begin(const Experiment& experiment, const TrainingPlan& plan
     Q_EMIT changed();
 }
 
+void RunComparison::renameExperiment(const std::string& name) {
+    experiment_.name = name;
+    Q_EMIT changed();
+}
+
 void RunComparison::addMetrics(const std::vector<StepMetrics>& metrics) {
     history_.append(metrics);
     summary_.addMetrics(metrics);

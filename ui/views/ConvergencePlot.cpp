@@ -165,6 +165,8 @@ void ConvergencePlot::setTitle(const QString& title) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+QString ConvergencePlot::title() const { return title_->text(); }
+
 void ConvergencePlot::setXAxis(XAxis axis) {
     if (axis == xAxis_) return;
     xAxis_ = axis;
