@@ -31,6 +31,7 @@
 #include "views/ConvergencePlot.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <qcustomplot.h>
 #include <QImage>
 #include <QLineEdit>
@@ -527,6 +528,26 @@ private Q_SLOTS:
         window.trainingActions()->reset()->trigger();
         QCOMPARE(progress->barText(), QString());
         QCOMPARE(window.convergencePlot()->plottedPoints(), 0);
+    }
+
+    // The window could not be made smaller than 1429 x 719. It must fit a 1366 x 768 screen and
+    // even 1280 x 720, less a title bar (40 px), with every dock open at its minimum size or more.
+    void windowFitsSmallScreens() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        const QString text = QString("minimum %1 x %2").arg(minimum.width()).arg(minimum.height());
+        QVERIFY2(minimum.width() <= 1280 && minimum.height() <= 720 - 40, qPrintable(text));
+        for (const QSize screen : {QSize(1366, 768 - 40), QSize(1280, 720 - 40)}) {
+            window.resize(screen);
+            QTRY_COMPARE(window.size(), screen);
+            for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+                if (!dock->isVisible()) continue;  // a tab behind another
+                QVERIFY2(dock->width() >= dock->minimumSizeHint().width() && dock->height() >= dock->minimumSizeHint().height(),
+                         qPrintable(dock->objectName()));
+            }
+        }
     }
 
     // The app opens slow enough to watch the seed experiment converge, with fine speed steps.

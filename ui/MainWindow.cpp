@@ -28,6 +28,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QScreen>
 #include <QStatusBar>
 #include <QToolBar>
 #include <qcustomplot.h>
@@ -78,7 +80,9 @@ MainWindow::MainWindow(QWidget* parent)
     wireViews();
 
     experiment_->setExperiment(AppSettings::lastExperiment().value_or(defaultExperiment()));
-    resize(1500, 950);
+    // Large enough for every dock, but never larger than the screen (less a title bar).
+    resize(QSize(1500, 950).boundedTo(screen()->availableGeometry().size() - QSize(0, 40)));
+    sizeDocks();
     restoreGeometry(AppSettings::geometry());
     restoreState(AppSettings::windowState());
     updateTitle();
@@ -104,18 +108,20 @@ void MainWindow::buildDocks() {
     scroll->setWidget(experiment_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(370);
+    scroll->setMinimumWidth(experiment_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    // The (long) experiment form takes the whole height on the left; the bottom row starts right of it.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     addDock(tr("Experiment"), "experimentDock", scroll, Qt::LeftDockWidgetArea);
 
     diagram_ = new NetworkDiagramPanel;
-    QDockWidget* diagramDock = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
+    diagramDock_ = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
 
     // Bottom row: the summary beside the neuron inspector and the (wide) layer heat-map as tabs.
     summary_ = new SummaryPanel(comparison_->summary());
-    QDockWidget* summaryDock = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
+    summaryDock_ = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
     inspector_ = new NeuronInspector;
     inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
-    splitDockWidget(summaryDock, inspectorDock_, Qt::Horizontal);
+    splitDockWidget(summaryDock_, inspectorDock_, Qt::Horizontal);
     heatmap_ = new LayerHeatmapPanel;
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
@@ -123,9 +129,14 @@ void MainWindow::buildDocks() {
     router_.add(*diagram_);
     router_.add(*heatmap_);
     router_.add(*inspector_);
-    resizeDocks({summaryDock, inspectorDock_}, {560, 900}, Qt::Horizontal);
-    resizeDocks({summaryDock}, {300}, Qt::Vertical);
-    resizeDocks({diagramDock}, {560}, Qt::Horizontal);
+}
+
+// The docks' first sizes, as shares of the window (a saved layout replaces them).
+void MainWindow::sizeDocks() {
+    const int free = width() - experiment_->parentWidget()->width();
+    resizeDocks({summaryDock_, inspectorDock_}, {free * 2 / 5, free * 3 / 5}, Qt::Horizontal);
+    resizeDocks({summaryDock_}, {height() * 2 / 5}, Qt::Vertical);
+    resizeDocks({diagramDock_}, {free * 2 / 5}, Qt::Horizontal);
 }
 
 void MainWindow::buildToolBar() {

@@ -47,6 +47,7 @@ protected:
 private:
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
+    void sizeDocks();
     void buildToolBar();
     void buildMenus();
     void wireSession();
@@ -77,6 +78,8 @@ private:
     LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
+    QDockWidget* diagramDock_ = nullptr;
+    QDockWidget* summaryDock_ = nullptr;
     TrainingActions* actions_ = nullptr;
     SpeedControl* speed_ = nullptr;
     ProgressIndicator* progress_ = nullptr;

@@ -91,7 +91,7 @@ public:
     QString toolTipAt(QPointF point) const;
 
     QSize sizeHint() const override { return {640, 420}; }
-    QSize minimumSizeHint() const override { return {240, 180}; }
+    QSize minimumSizeHint() const override { return {240, 140}; }
 
 Q_SIGNALS:
     void neuronClicked(int layer, int neuron);
