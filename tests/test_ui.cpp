@@ -34,7 +34,11 @@
 #include <QDockWidget>
 #include <qcustomplot.h>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QSlider>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -548,6 +552,35 @@ private Q_SLOTS:
                          qPrintable(dock->objectName()));
             }
         }
+    }
+
+    // Stop ends in "Stopped", not "Finished"; closing mid-training asks first (No keeps it training).
+    void stopSaysStoppedAndQuittingMidTrainingAsks() {
+        MainWindow window;
+        window.experimentPanel()->setExperiment(sineExperiment(100000000));
+        window.trainingActions()->start()->trigger();
+        QCOMPARE(window.session()->state(), SessionState::Running);
+        QString asked;
+        QTimer::singleShot(100, &window, [&asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            asked = box->text();
+            box->button(QMessageBox::No)->click();
+        });
+        QVERIFY(!window.close());
+        QVERIFY2(asked.contains("training is running"), qPrintable(asked));
+        QCOMPARE(window.session()->state(), SessionState::Running);
+
+        window.trainingActions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
+        auto* state = window.findChild<QLabel*>("stateLabel");
+        QVERIFY(state);
+        QVERIFY2(state->text().startsWith("Stopped"), qPrintable(state->text()));
+        window.experimentPanel()->setExperiment(sineExperiment(20));
+        window.trainingActions()->start()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
+        QCOMPARE(state->text(), QString("Finished"));
+        QVERIFY(window.close());  // nothing running: no question
     }
 
     // The app opens slow enough to watch the seed experiment converge, with fine speed steps.

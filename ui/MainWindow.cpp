@@ -149,6 +149,7 @@ void MainWindow::buildToolBar() {
     bar->addWidget(speed_);
 
     stateLabel_ = new QLabel(this);
+    stateLabel_->setObjectName("stateLabel");
     progress_ = new ProgressIndicator(this);
     statusBar()->addWidget(stateLabel_);
     statusBar()->addPermanentWidget(progress_);
@@ -208,7 +209,10 @@ void MainWindow::wireSession() {
     connect(actions_->start(), &QAction::triggered, this, &MainWindow::startTraining);
     connect(actions_->pause(), &QAction::triggered, session_, &TrainingSession::togglePause);
     connect(actions_->step(), &QAction::triggered, this, &MainWindow::stepTraining);
-    connect(actions_->stop(), &QAction::triggered, session_, &TrainingSession::stop);
+    connect(actions_->stop(), &QAction::triggered, this, [this] {
+        stopped_ = session_->isBusy();
+        session_->stop();
+    });
     connect(actions_->reset(), &QAction::triggered, this, &MainWindow::resetTraining);
     session_->setMaxStepsPerSecond(speed_->stepsPerSecond());
     connect(speed_, &SpeedControl::speedChanged, session_, &TrainingSession::setMaxStepsPerSecond);
@@ -308,6 +312,7 @@ void MainWindow::startOver(const Experiment& next) {
         diagram_->view()->setSelectedNeuron(-1, -1);
     }
     training_ = next;
+    stopped_ = false;
     router_.clear();
     progress_->restart();
     folderSource_.clear();
@@ -409,7 +414,8 @@ void MainWindow::showStateMessage() {
     case SessionState::Idle:
     case SessionState::Finished:
         if (resultsArePrevious_) return stateLabel_->setText(tr("Showing the previous experiment: Start (F5) trains the edited one"));
-        stateLabel_->setText(session_->state() == SessionState::Idle ? tr("Ready: press Start (F5)") : tr("Finished"));
+        if (session_->state() == SessionState::Idle) stateLabel_->setText(tr("Ready: press Start (F5)"));
+        else stateLabel_->setText(stopped_ ? tr("Stopped: the results so far are kept") : tr("Finished"));
         break;
     case SessionState::Running: stateLabel_->setText(tr("Training")); break;
     case SessionState::Paused: stateLabel_->setText(tr("Paused: F10 steps, F6 resumes")); break;
@@ -418,6 +424,13 @@ void MainWindow::showStateMessage() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (session_->isBusy() &&
+        QMessageBox::question(this, tr("Quit Momentum Lab"),
+                              tr("A training is running. Quit anyway? Its results are not saved."),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
+        event->ignore();
+        return;
+    }
     AppSettings::saveLayout(saveGeometry(), saveState());
     try {
         AppSettings::saveExperiment(experiment_->experiment());

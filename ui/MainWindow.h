@@ -86,7 +86,8 @@ private:
     QLabel* stateLabel_ = nullptr;
     ExportController* exporter_ = nullptr;
     QString folderSource_;  // shown in the title when a run folder is open
-    bool resultsArePrevious_ = false;  // the panel no longer describes the results on screen
+    bool resultsArePrevious_ = false;
+    bool stopped_ = false;  // the current training ended by Stop: "Stopped", not "Finished"  // the panel no longer describes the results on screen
 };
 
 }  // namespace ml
