@@ -11,8 +11,12 @@
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
+#include "views/SummaryPanel.h"
+#include "model/RunSummaryModel.h"
 
+#include <QHeaderView>
 #include <QImage>
+#include <QTableView>
 #include <QPainter>
 #include <QHelpEvent>
 #include <QSignalSpy>
@@ -154,6 +158,41 @@ private:
 class TestViews : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The summary table sorts by value (2e-05 < 0.5 < 10, which text order would not give), a
+    // threshold never reached ("–") last; unsorted it keeps the runs' order.
+    void summaryTableSortsByValue() {
+        RunSummaryModel model;
+        model.reset({"a", "b", "c"}, {"sgd", "sgd", "sgd"});
+        const float losses[] = {0.5f, 2e-5f, 10.0f};
+        std::vector<StepMetrics> metrics;
+        for (int run = 0; run < 3; ++run) {
+            StepMetrics m;
+            m.run = run;
+            m.step = 1;
+            m.epoch = 1;
+            m.trainLoss = losses[run];
+            metrics.push_back(m);
+        }
+        model.addMetrics(metrics);
+        SummaryPanel panel(&model);
+        QTableView* table = panel.table();
+        auto labels = [table] {
+            QStringList column;
+            for (int row = 0; row < table->model()->rowCount(); ++row)
+                column << table->model()->index(row, RunSummaryModel::Run).data().toString();
+            return column.join("");
+        };
+        QCOMPARE(labels(), QString("abc"));
+        QVERIFY(table->isSortingEnabled());
+        table->sortByColumn(RunSummaryModel::TrainLoss, Qt::AscendingOrder);
+        QCOMPARE(labels(), QString("bac"));
+        table->sortByColumn(RunSummaryModel::TrainLoss, Qt::DescendingOrder);
+        QCOMPARE(labels(), QString("cab"));
+        // "Steps to <= 0.01": b reached it at step 1, a and c never ("–"): b first, both others after.
+        table->sortByColumn(RunSummaryModel::StepsToThreshold, Qt::AscendingOrder);
+        QCOMPARE(labels().left(1), QString("b"));
+    }
+
     void directQuantitiesAreTheSnapshotMatrices();
     void neuronMeanAndDeviation_data();
     void neuronMeanAndDeviation();

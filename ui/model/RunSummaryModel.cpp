@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ml {
 
@@ -104,6 +105,7 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
         return QBrush(QColor(200, 0, 0));
     if (role == Qt::TextAlignmentRole && index.column() != Run && index.column() != Optimizer && index.column() != Status)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == SortRole) return sortValue(index);
     if (role != Qt::DisplayRole) return {};
     switch (static_cast<Column>(index.column())) {
     case Run: return QString::fromStdString(r.label);
@@ -120,6 +122,21 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     case ColumnCount: break;
     }
     return {};
+}
+
+QVariant RunSummaryModel::sortValue(const QModelIndex& index) const {
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    const RunResult& r = row.result;
+    auto orLast = [](double value) { return std::isfinite(value) ? value : std::numeric_limits<double>::infinity(); };
+    switch (static_cast<Column>(index.column())) {
+    case TrainLoss: return orLast(std::isnan(r.finalTrainLoss) ? row.lastBatchLoss : r.finalTrainLoss);
+    case TestLoss: return orLast(r.finalTestLoss);
+    case TestAccuracy: return orLast(r.finalTestAccuracy);
+    case StepsToThreshold: return row.stepsToThreshold < 0 ? std::numeric_limits<double>::infinity() : double(row.stepsToThreshold);
+    case Steps: return double(r.steps);
+    case Time: return r.wallMs;
+    default: return data(index, Qt::DisplayRole);  // text columns
+    }
 }
 
 QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -21,6 +21,8 @@ class RunSummaryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Run, Optimizer, TrainLoss, TestLoss, TestAccuracy, StepsToThreshold, Steps, Time, Status, ColumnCount };
+    // The value a column sorts by: numbers as numbers, a missing value ("–") after every number.
+    static constexpr int SortRole = Qt::UserRole;
 
     explicit RunSummaryModel(QObject* parent = nullptr);
 
@@ -47,6 +49,8 @@ private:
         float lastBatchLoss = NAN;
         long stepsToThreshold = -1;
     };
+    QVariant sortValue(const QModelIndex& index) const;
+
     std::vector<Row> rows_;
     double threshold_ = 0.01;
 };

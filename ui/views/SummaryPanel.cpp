@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -27,7 +28,13 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
     row->addStretch(1);
     layout->addLayout(row);
 
-    table_->setModel(model);
+    // Sortable by any column (click its header); unsorted, the rows keep the runs' order.
+    auto* sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(model);
+    sorted->setSortRole(RunSummaryModel::SortRole);
+    table_->setModel(sorted);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->setSortingEnabled(true);
     table_->verticalHeader()->hide();
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);
