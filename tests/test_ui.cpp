@@ -39,6 +39,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
+#include <QToolBar>
 #include <QSlider>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -581,6 +582,24 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
         QCOMPARE(state->text(), QString("Finished"));
         QVERIFY(window.close());  // nothing running: no question
+    }
+
+    // Pause <-> Resume does not move the toolbar buttons after it.
+    void pauseResumeKeepsTheToolbarStill() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* bar = window.findChild<QToolBar*>("trainingToolBar");
+        QVERIFY(bar);
+        QWidget* stop = bar->widgetForAction(window.trainingActions()->stop());
+        const int x = stop->x();
+        window.experimentPanel()->setExperiment(sineExperiment(1000));
+        window.trainingActions()->step()->trigger();  // starts paused: "Resume"
+        QCOMPARE(window.trainingActions()->pause()->text(), TrainingActions::pauseText(true));
+        QApplication::processEvents();
+        QCOMPARE(stop->x(), x);
+        window.trainingActions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
     }
 
     // The app opens slow enough to watch the seed experiment converge, with fine speed steps.

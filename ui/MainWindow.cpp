@@ -34,6 +34,8 @@
 #include <QToolBar>
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace ml {
 
 namespace {
@@ -144,6 +146,14 @@ void MainWindow::buildToolBar() {
     bar->setObjectName("trainingToolBar");
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addActions(actions_->all());
+    // Pause <-> Resume must not shift the toolbar: the button is as wide as the longer text.
+    QWidget* pause = bar->widgetForAction(actions_->pause());
+    int width = 0;
+    for (const bool paused : {true, false}) {
+        actions_->pause()->setText(TrainingActions::pauseText(paused));
+        width = std::max(width, pause->sizeHint().width());
+    }
+    pause->setMinimumWidth(width);
     bar->addSeparator();
     speed_ = new SpeedControl(bar);
     bar->addWidget(speed_);
