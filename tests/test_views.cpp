@@ -158,6 +158,22 @@ private:
 class TestViews : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // One naming scheme across views: the diagram's tooltip and both inspector tabs say "layer 1, neuron 1".
+    void viewsNameNeuronsAlike() {
+        NetworkDiagramView diagram;
+        diagram.resize(600, 400);
+        diagram.showSnapshot(syntheticSnapshot({2, 3, 1}));
+        QVERIFY2(diagram.toolTipAt(diagram.neuronCenter(0, 1)).startsWith("layer 1, neuron 1"),
+                 qPrintable(diagram.toolTipAt(diagram.neuronCenter(0, 1))));
+        NeuronInspector inspector;
+        inspector.setNeuron(0, 1);  // parameter layer 0, row 1
+        for (QCustomPlot* plot : {inspector.plot(), inspector.imagePlot()}) {
+            QStringList titles;
+            for (const QCPTextElement* title : plot->findChildren<QCPTextElement*>()) titles << title->text();
+            QVERIFY2(titles.join("|").contains("layer 1, neuron 1"), qPrintable(titles.join("|")));
+        }
+    }
+
     // The summary table sorts by value (2e-05 < 0.5 < 10, which text order would not give), a
     // threshold never reached ("–") last; unsorted it keeps the runs' order.
     void summaryTableSortsByValue() {
@@ -332,10 +348,11 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
     view.showSnapshot(s);
     view.setQuantity(Quantity::Gradient);
 
-    // input 0 -> neuron 1 of the first hidden layer: row 1, column 0 of parameter layer 0.
+    // input 0 -> neuron 1 of the first hidden layer: row 1, column 0 of parameter layer 0; named
+    // as every view names neurons (layers counted from the inputs, layer 0).
     const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 1)));
     const QString value = QString::number(double(s.layers[0].gradient(1, 0)), 'g', 4);
-    QVERIFY2(text.contains(QStringLiteral("input 0 → hidden 1 of layer 1")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("layer 0, neuron 0 → layer 1, neuron 1")), qPrintable(text));
     QVERIFY2(text.contains(value), qPrintable(text + " lacks " + value));
     QVERIFY(!text.contains(QString::number(double(s.layers[0].gradient(0, 0)), 'g', 4)));
 

@@ -1,5 +1,6 @@
 #include "views/NetworkDiagramView.h"
 
+#include "views/NeuronNames.h"
 #include "views/ViewControls.h"
 
 #include <QHelpEvent>
@@ -32,18 +33,6 @@ double distanceToSegment(QPointF p, QPointF a, QPointF b) {
 
 QString preciseValue(float value) { return QString::number(static_cast<double>(value), 'g', 4); }
 
-// "input 2", "neuron 1 of layer 1", "output 0".
-QString neuronName(int column, int neuron, int columnCount) {
-    if (column == 0) return QStringLiteral("input %1").arg(neuron);
-    if (column == columnCount - 1) return QStringLiteral("output %1").arg(neuron);
-    return QStringLiteral("hidden %1 of layer %2").arg(neuron).arg(column);
-}
-
-QString columnCaption(int column, int columnCount, int size) {
-    if (column == 0) return QStringLiteral("inputs (%1)").arg(size);
-    if (column == columnCount - 1) return QStringLiteral("outputs (%1)").arg(size);
-    return QStringLiteral("hidden %1 (%2)").arg(column).arg(size);
-}
 
 std::vector<int> layerSizes(const Snapshot& snapshot) {
     std::vector<int> sizes;
@@ -201,20 +190,19 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     if (!snapshot_) return {};
     const Frame frame = frameFor(size());
     const Hit hit = hitAt(frame, point);
-    const int columns = frame.layout.columnCount();
     const QString quantity = displayName(quantity_);
     auto valueText = [](float value) { return std::isnan(value) ? tr("not kept by this optimizer") : preciseValue(value); };
     switch (hit.kind) {
     case Hit::Kind::None: return {};
     case Hit::Kind::Connection:
         return tr("%1 → %2\n%3: %4")
-            .arg(neuronName(hit.layer, hit.column, columns), neuronName(hit.layer + 1, hit.row, columns), quantity,
+            .arg(neuronName(hit.layer, hit.column), neuronName(hit.layer + 1, hit.row), quantity,
                  valueText(valueAt(hit.layer, hit.row, hit.column)));
     case Hit::Kind::Neuron: {
-        if (hit.layer < 0) return neuronName(0, hit.row, columns);
+        if (hit.layer < 0) return neuronName(0, hit.row);
         const Matrix& parameters = snapshot_->layers[static_cast<std::size_t>(hit.layer)].parameters;
         return tr("%1 (click to inspect)\nbias %2: %3")
-            .arg(neuronName(hit.layer + 1, hit.row, columns), quantity,
+            .arg(neuronName(hit.layer + 1, hit.row), quantity,
                  valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)));
     }
     }
@@ -331,6 +319,7 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
             painter.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2));
             painter.setBrush(fill);
             painter.drawEllipse(center, r, r);
+            paintIndex(painter, center, r, n, fill);
         }
         const int size = layout.drawnNeurons(c) + layout.hiddenNeurons(c);
         if (layout.hiddenNeurons(c) > 0) {
@@ -342,8 +331,21 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
         painter.drawText(QRectF(bottom.x() - 80, bottom.y() + 2, 160, metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         columnCaption(c, layout.columnCount(), size));
+                         layerCaption(c, layout.columnCount(), size));
     }
+}
+
+// The neuron's index inside its circle (as in "layer 1, neuron 0"), when the circle can hold it.
+void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const {
+    QFont small = painter.font();
+    small.setPointSizeF(std::max(6.0, std::min(small.pointSizeF(), radius * 0.9)));
+    const QString text = QString::number(neuron);
+    if (QFontMetricsF(small).horizontalAdvance(text) > 1.8 * radius) return;
+    painter.save();
+    painter.setFont(small);
+    painter.setPen(fill.lightnessF() < 0.5 ? Qt::white : Qt::black);
+    painter.drawText(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius), Qt::AlignCenter, text);
+    painter.restore();
 }
 
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {

@@ -4,7 +4,8 @@
 // width growing with |value|. Biases: each hidden/output neuron's FILL is its bias's value on
 // the same scale (input neurons are grey); the colour legend with numbers sits on the right.
 // Layers wider than kMaxDrawnNeurons show their first 16 neurons and a "+N more" note, plus a
-// hint to use the heat-map view.
+// hint to use the heat-map view. Each neuron shows its index; names follow views/NeuronNames.h
+// ("layer 1, neuron 0", the input column being layer 0).
 //
 // Layer convention (as everywhere): parameter layer l is a matrix [out x (in+1)]; neuron j of
 // column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
@@ -123,6 +124,7 @@ private:
     void paintConnections(QPainter& painter, const Frame& frame) const;
     void paintNeurons(QPainter& painter, const Frame& frame) const;
     void paintNotes(QPainter& painter, const Frame& frame) const;
+    void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
 
     std::optional<Snapshot> snapshot_;
     std::vector<Matrix> values_;  // the quantity per parameter layer (empty: not kept)
