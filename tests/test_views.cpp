@@ -383,10 +383,28 @@ void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
     const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 0)));
     QVERIFY2(text.contains(QStringLiteral("not kept by this optimizer")), qPrintable(text));
 
+    // 20 inputs: the 16 with the largest summed |weight| of their outgoing connections are drawn,
+    // not the first 16; the 4 smallest are not.
     view.setQuantity(Quantity::Weight);
-    view.showSnapshot(syntheticSnapshot({20, 3, 2}));
-    QVERIFY(!view.neuronCenter(-1, kMaxDrawnNeurons - 1).isNull());
-    QVERIFY(view.neuronCenter(-1, kMaxDrawnNeurons).isNull());
+    const Snapshot wide = syntheticSnapshot({20, 3, 2});
+    view.showSnapshot(wide);
+    std::vector<std::pair<float, int>> strength;
+    for (int i = 0; i < 20; ++i) {
+        float sum = 0.0f;
+        for (int j = 0; j < 3; ++j) sum += std::abs(wide.layers[0].parameters(j, i));
+        strength.push_back({sum, i});
+    }
+    std::sort(strength.begin(), strength.end());
+    bool skipsAnEarlyNeuron = false;
+    for (int k = 0; k < 20; ++k) {
+        const int input = strength[static_cast<std::size_t>(k)].second;
+        const bool drawn = k >= 20 - kMaxDrawnNeurons;
+        QCOMPARE(!view.neuronCenter(-1, input).isNull(), drawn);
+        skipsAnEarlyNeuron |= !drawn && input < kMaxDrawnNeurons;
+    }
+    QVERIFY(skipsAnEarlyNeuron);  // the case the first-16 rule got wrong
+    const QPointF strongest = view.neuronCenter(-1, strength.back().second);
+    QVERIFY2(view.toolTipAt(strongest).contains(QString("neuron %1").arg(strength.back().second)), qPrintable(view.toolTipAt(strongest)));
     QImage image(QSize(600, 400), QImage::Format_ARGB32);
     QPainter painter(&image);
     view.render(painter, image.size());  // export path: paints without a window
