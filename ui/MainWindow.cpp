@@ -136,7 +136,7 @@ void MainWindow::buildDocks() {
 // The docks' first sizes, as shares of the window (a saved layout replaces them).
 void MainWindow::sizeDocks() {
     const int free = width() - experiment_->parentWidget()->width();
-    resizeDocks({summaryDock_, inspectorDock_}, {free * 2 / 5, free * 3 / 5}, Qt::Horizontal);
+    resizeDocks({summaryDock_, inspectorDock_}, {free / 2, free / 2}, Qt::Horizontal);
     resizeDocks({summaryDock_}, {height() * 2 / 5}, Qt::Vertical);
     resizeDocks({diagramDock_}, {free * 2 / 5}, Qt::Horizontal);
 }

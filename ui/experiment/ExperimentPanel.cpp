@@ -124,6 +124,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
 void ExperimentPanel::setExperiment(const Experiment& experiment) {
     settingExperiment_ = true;
     name_->setText(QString::fromStdString(experiment.name));
+    name_->setCursorPosition(0);  // a long name shows its beginning
     network_->setText(QString::fromStdString(experiment.network.sizesText()));
     activation_->setCurrentText(QString::fromStdString(toString(experiment.network.activation)));
     loss_->setCurrentText(QString::fromStdString(toString(experiment.network.loss)));

@@ -180,9 +180,9 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     const double legendWidth = std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
     frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
     frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
-    // Below the network: one line of column captions and one line of notes.
+    // Below the network: column captions (up to two lines in narrow columns) and one line of notes.
     frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - kMargin,
-                               all.height() - titleHeight - metrics.height() * 3.0);
+                               all.height() - titleHeight - metrics.height() * 4.0);
     if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), shown_, frame.networkArea);
     return frame;
 }
@@ -362,7 +362,9 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
         }
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
-        painter.drawText(QRectF(bottom.x() - 80, bottom.y() + 2, 160, metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
+        const double columnWidth = frame.networkArea.width() / layout.columnCount();
+        painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, 2 * metrics.height()),
+                         Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
                          layerCaption(c, layout.columnCount(), size));
     }
 }
@@ -395,7 +397,7 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 1.3,
+    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 2.3,
                             frame.networkArea.width(), metrics.height() * 1.6),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
 }
