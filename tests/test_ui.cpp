@@ -40,6 +40,7 @@
 #include <QPushButton>
 #include <QTimer>
 #include <QToolBar>
+#include <QScreen>
 #include <QSlider>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -544,6 +545,11 @@ private Q_SLOTS:
         const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
         const QString text = QString("minimum %1 x %2").arg(minimum.width()).arg(minimum.height());
         QVERIFY2(minimum.width() <= 1280 && minimum.height() <= 720 - 40, qPrintable(text));
+        // A low screen (the offscreen one is 800 x 600) gets the summary as a tab of the bottom row.
+        auto* summary = window.findChild<QDockWidget*>("summaryDock");
+        auto* inspector = window.findChild<QDockWidget*>("inspectorDock");
+        QVERIFY(summary && inspector);
+        QCOMPARE(window.tabifiedDockWidgets(inspector).contains(summary), window.screen()->availableGeometry().height() < 760);
         for (const QSize screen : {QSize(1366, 768 - 40), QSize(1280, 720 - 40)}) {
             window.resize(screen);
             QTRY_COMPARE(window.size(), screen);

@@ -40,6 +40,8 @@ namespace ml {
 
 namespace {
 
+constexpr int kRoomyScreenHeight = 760;  // 1366 x 768 keeps the summary beside the inspector
+
 // Whether `a` and `b` train the same (a new name changes nothing that the results show).
 bool sameExceptName(Experiment a, const Experiment& b) {
     a.name = b.name;
@@ -133,8 +135,15 @@ void MainWindow::buildDocks() {
     router_.add(*inspector_);
 }
 
-// The docks' first sizes, as shares of the window (a saved layout replaces them).
+// The docks' first sizes, as shares of the window (a saved layout replaces them). On a screen
+// lower than kRoomyScreenHeight (1280 x 720) the summary becomes a tab of the bottom row, so
+// that the inspector and the table both get the full width.
 void MainWindow::sizeDocks() {
+    if (screen()->availableGeometry().height() < kRoomyScreenHeight) {
+        tabifyDockWidget(inspectorDock_, summaryDock_);
+        inspectorDock_->raise();
+        return;
+    }
     const int free = width() - experiment_->parentWidget()->width();
     resizeDocks({summaryDock_, inspectorDock_}, {free / 2, free / 2}, Qt::Horizontal);
     resizeDocks({summaryDock_}, {height() * 2 / 5}, Qt::Vertical);
