@@ -16,6 +16,7 @@
 
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QTableView>
 #include <QPainter>
 #include <QHelpEvent>
@@ -158,6 +159,44 @@ private:
 class TestViews : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Cross-entropy: "steps to" counts up to a test accuracy, not a batch loss of 0.01.
+    void summaryCountsStepsToAccuracyForClassification() {
+        std::vector<StepMetrics> metrics;
+        auto add = [&metrics](int run, long step, float trainLoss, float accuracy) {
+            StepMetrics m;
+            m.run = run;
+            m.step = step;
+            m.epoch = 1;
+            m.trainLoss = trainLoss;
+            if (!std::isnan(accuracy)) {
+                m.testLoss = 0.3f;
+                m.testAccuracy = accuracy;
+            }
+            metrics.push_back(m);
+        };
+        add(0, 10, 0.5f, 0.5f);
+        add(1, 10, 0.001f, 0.6f);  // a batch loss under 0.01 does not count here
+        add(0, 15, 0.4f, NAN);
+        add(1, 15, 0.001f, NAN);
+        add(0, 20, 0.3f, 0.95f);
+        add(1, 20, 0.001f, 0.8f);
+        MetricsHistory history;
+        history.reset({"a", "b"}, 0);
+        history.append(metrics);
+        RunSummaryModel model;
+        model.reset({"a", "b"}, {"sgd", "adam"}, RunSummaryModel::Criterion::TestAccuracyAtLeast);
+        model.addMetrics(metrics);
+        QCOMPARE(model.threshold(), 0.9);
+        QCOMPARE(model.index(0, RunSummaryModel::StepsToThreshold).data().toString(), QString("20"));
+        QCOMPARE(model.index(1, RunSummaryModel::StepsToThreshold).data().toString(), QString("–"));
+        QVERIFY(model.headerData(RunSummaryModel::StepsToThreshold, Qt::Horizontal).toString().contains("acc. ≥ 0.9"));
+        model.setThreshold(0.55, history);  // recomputed from the history's evaluations
+        QCOMPARE(model.index(0, RunSummaryModel::StepsToThreshold).data().toString(), QString("20"));
+        QCOMPARE(model.index(1, RunSummaryModel::StepsToThreshold).data().toString(), QString("10"));
+        SummaryPanel panel(&model);  // the field says which threshold it is
+        QVERIFY(panel.findChild<QLabel*>() && panel.findChild<QLabel*>()->text().startsWith("Accuracy"));
+    }
+
     // One naming scheme across views: the diagram's tooltip and both inspector tabs say "layer 1, neuron 1".
     void viewsNameNeuronsAlike() {
         NetworkDiagramView diagram;

@@ -187,7 +187,7 @@ void ExperimentPanel::dataChosen() {
         QApplication::setOverrideCursor(Qt::WaitCursor);  // a real data set takes a moment to read
         split = loadDataSplit(spec.toStdString(), seed_->value());
         QApplication::restoreOverrideCursor();
-    } catch (const InputError& error) {
+    } catch (const std::exception& error) {  // InputError, or a file that cannot be read
         QApplication::restoreOverrideCursor();
         markInvalid(data_, QString::fromStdString(error.what()));
         Q_EMIT invalidValue(tr("Data: %1").arg(QString::fromStdString(error.what())));
