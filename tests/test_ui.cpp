@@ -39,6 +39,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QScreen>
 #include <QSlider>
@@ -606,6 +607,39 @@ private Q_SLOTS:
         QCOMPARE(stop->x(), x);
         window.trainingActions()->stop()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
+    }
+
+    // Switching the inspector's tabs ("Over steps" / "As image") does not resize the docks.
+    void inspectorTabSwitchKeepsTheLayout() {
+        MainWindow window;
+        window.resize(1366, 728);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        Experiment experiment = sineExperiment(30);
+        experiment.data = "digits";  // 8 x 8 images: the image tab applies to first-layer neurons
+        experiment.network.sizes = {64, 8, 10};
+        experiment.network.loss = LossKind::CrossEntropy;
+        window.experimentPanel()->setExperiment(experiment);
+        window.trainingActions()->start()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+        auto* inspector = window.findChild<NeuronInspector*>();
+        inspector->setNeuron(0, 0);
+        auto* tabs = inspector->findChild<QTabWidget*>();
+        QVERIFY(tabs && tabs->isTabEnabled(1));
+        QApplication::processEvents();
+        auto geometries = [&window] {
+            QStringList all;
+            for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+                if (dock->isVisible()) all << QString("%1 %2x%3").arg(dock->objectName()).arg(dock->width()).arg(dock->height());
+            return all.join("; ");
+        };
+        const QString before = geometries();
+        tabs->setCurrentIndex(1);
+        QTest::qWait(50);
+        QCOMPARE(geometries(), before);
+        tabs->setCurrentIndex(0);
+        QTest::qWait(50);
+        QCOMPARE(geometries(), before);
     }
 
     // The app opens slow enough to watch the seed experiment converge, with fine speed steps.
