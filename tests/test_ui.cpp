@@ -15,6 +15,8 @@
 #include "model/RunComparison.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/FolderSnapshots.h"
+#include "session/ProgressIndicator.h"
+#include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingFeed.h"
 #include "session/TrainingSession.h"
@@ -29,9 +31,18 @@
 #include "views/ConvergencePlot.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <qcustomplot.h>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QScreen>
+#include <QSlider>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QSvgRenderer>
@@ -480,6 +491,182 @@ private Q_SLOTS:
         QVERIFY(!diagram->view()->hasSnapshot());
         QVERIFY(heatmap->view()->colorMap()->data()->isEmpty());
         QCOMPARE(inspector->archive().size(), 0);
+    }
+
+    // One rule: a changed experiment clears or marks as previous what belongs to the old one.
+    void aChangedExperimentClearsOrMarksTheOldOne() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("run"));  // "xor folder", network 2-4-2
+        MainWindow window;
+        window.openRunFolder(dir.filePath("run"));
+        ConvergencePlot* plot = window.convergencePlot();
+        QCOMPARE(plot->title(), QString("xor folder"));
+
+        // Renamed only: the results are still this experiment's, plot and report follow the name.
+        auto* name = window.experimentPanel()->findChild<QLineEdit*>("name");
+        QVERIFY(name);
+        name->setText("xor renamed");
+        QCOMPARE(plot->title(), QString("xor renamed"));
+        QCOMPARE(window.comparison()->experiment().name, std::string("xor renamed"));
+
+        // Another experiment in the panel (a preset, a file): the results are the previous experiment's.
+        auto* inspector = window.findChild<NeuronInspector*>();
+        inspector->setNeuron(1, 1);  // output neuron 1 of the 2-4-2 network
+        window.experimentPanel()->setExperiment(sineExperiment(30));
+        QVERIFY2(plot->title().contains("Previous") && plot->title().contains("xor renamed"), qPrintable(plot->title()));
+        QCOMPARE(window.comparison()->experiment().name, std::string("xor renamed"));  // the report's heading
+
+        // Training it: the neuron of the old network is no longer inspected, titles are the new experiment's.
+        window.trainingActions()->start()->trigger();
+        QCOMPARE(inspector->layer(), -1);
+        QCOMPARE(inspector->neuron(), -1);
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+        QCOMPARE(plot->title(), QString("test sine"));
+        QCOMPARE(window.comparison()->experiment().name, std::string("test sine"));
+        // The same network again keeps the inspected neuron (to compare trainings).
+        inspector->setNeuron(1, 0);
+        window.trainingActions()->start()->trigger();
+        QCOMPARE(inspector->layer(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+
+        // Reset: the progress bar no longer shows the old training's steps.
+        auto* progress = window.findChild<ProgressIndicator*>();
+        QCOMPARE(progress->barText(), QString("30 / 30"));
+        window.trainingActions()->reset()->trigger();
+        QCOMPARE(progress->barText(), QString());
+        QCOMPARE(window.convergencePlot()->plottedPoints(), 0);
+    }
+
+    // The window could not be made smaller than 1429 x 719. It must fit a 1366 x 768 screen and
+    // even 1280 x 720, less a title bar (40 px), with every dock open at its minimum size or more.
+    void windowFitsSmallScreens() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        const QString text = QString("minimum %1 x %2").arg(minimum.width()).arg(minimum.height());
+        QVERIFY2(minimum.width() <= 1280 && minimum.height() <= 720 - 40, qPrintable(text));
+        // A low screen (the offscreen one is 800 x 600) gets the summary as a tab of the bottom row.
+        auto* summary = window.findChild<QDockWidget*>("summaryDock");
+        auto* inspector = window.findChild<QDockWidget*>("inspectorDock");
+        QVERIFY(summary && inspector);
+        QCOMPARE(window.tabifiedDockWidgets(inspector).contains(summary), window.screen()->availableGeometry().height() < 760);
+        for (const QSize screen : {QSize(1366, 768 - 40), QSize(1280, 720 - 40)}) {
+            window.resize(screen);
+            QTRY_COMPARE(window.size(), screen);
+            for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+                if (!dock->isVisible()) continue;  // a tab behind another
+                QVERIFY2(dock->width() >= dock->minimumSizeHint().width() && dock->height() >= dock->minimumSizeHint().height(),
+                         qPrintable(dock->objectName()));
+            }
+        }
+    }
+
+    // Stop ends in "Stopped", not "Finished"; closing mid-training asks first (No keeps it training).
+    void stopSaysStoppedAndQuittingMidTrainingAsks() {
+        MainWindow window;
+        window.experimentPanel()->setExperiment(sineExperiment(100000000));
+        window.trainingActions()->start()->trigger();
+        QCOMPARE(window.session()->state(), SessionState::Running);
+        QString asked;
+        QTimer::singleShot(100, &window, [&asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            asked = box->text();
+            box->button(QMessageBox::No)->click();
+        });
+        QVERIFY(!window.close());
+        QVERIFY2(asked.contains("training is running"), qPrintable(asked));
+        QCOMPARE(window.session()->state(), SessionState::Running);
+
+        window.trainingActions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
+        auto* state = window.findChild<QLabel*>("stateLabel");
+        QVERIFY(state);
+        QVERIFY2(state->text().startsWith("Stopped"), qPrintable(state->text()));
+        window.experimentPanel()->setExperiment(sineExperiment(20));
+        window.trainingActions()->start()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
+        QCOMPARE(state->text(), QString("Finished"));
+        QVERIFY(window.close());  // nothing running: no question
+    }
+
+    // Pause <-> Resume does not move the toolbar buttons after it.
+    void pauseResumeKeepsTheToolbarStill() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* bar = window.findChild<QToolBar*>("trainingToolBar");
+        QVERIFY(bar);
+        QWidget* stop = bar->widgetForAction(window.trainingActions()->stop());
+        const int x = stop->x();
+        window.experimentPanel()->setExperiment(sineExperiment(1000));
+        window.trainingActions()->step()->trigger();  // starts paused: "Resume"
+        QCOMPARE(window.trainingActions()->pause()->text(), TrainingActions::pauseText(true));
+        QApplication::processEvents();
+        QCOMPARE(stop->x(), x);
+        window.trainingActions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
+    }
+
+    // Switching the inspector's tabs ("Over steps" / "As image") does not resize the docks.
+    void inspectorTabSwitchKeepsTheLayout() {
+        MainWindow window;
+        window.resize(1366, 728);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        Experiment experiment = sineExperiment(30);
+        experiment.data = "digits";  // 8 x 8 images: the image tab applies to first-layer neurons
+        experiment.network.sizes = {64, 8, 10};
+        experiment.network.loss = LossKind::CrossEntropy;
+        window.experimentPanel()->setExperiment(experiment);
+        window.trainingActions()->start()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+        auto* inspector = window.findChild<NeuronInspector*>();
+        inspector->setNeuron(0, 0);
+        auto* tabs = inspector->findChild<QTabWidget*>();
+        QVERIFY(tabs && tabs->isTabEnabled(1));
+        QApplication::processEvents();
+        auto geometries = [&window] {
+            QStringList all;
+            for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+                if (dock->isVisible()) all << QString("%1 %2x%3").arg(dock->objectName()).arg(dock->width()).arg(dock->height());
+            return all.join("; ");
+        };
+        const QString before = geometries();
+        tabs->setCurrentIndex(1);
+        QTest::qWait(50);
+        QCOMPARE(geometries(), before);
+        tabs->setCurrentIndex(0);
+        QTest::qWait(50);
+        QCOMPARE(geometries(), before);
+    }
+
+    // The app opens slow enough to watch the seed experiment converge, with fine speed steps.
+    void speedOpensWatchableWithFineSteps() {
+        SpeedControl control;
+        const double seconds = double(defaultExperiment().steps) / control.stepsPerSecond();
+        QVERIFY2(seconds >= 2.0 && seconds <= 10.0, qPrintable(QString::number(seconds)));
+        auto* slider = control.findChild<QSlider*>();
+        QVERIFY(slider);
+        double previous = 0.0;
+        for (int tick = slider->minimum(); tick < slider->maximum(); ++tick) {
+            slider->setValue(tick);
+            const double speed = control.stepsPerSecond();
+            QVERIFY(speed > previous);
+            if (previous > 0.0) QVERIFY2(speed / previous <= 4.0 / 3.0 + 1e-9, qPrintable(control.text()));
+            previous = speed;
+        }
+        QCOMPARE(previous, 10000.0);
+        slider->setValue(slider->maximum());
+        QCOMPARE(control.stepsPerSecond(), 0.0);
+        QCOMPARE(control.text(), QString("max"));
+        control.setStepsPerSecond(1.0);
+        QCOMPARE(control.text(), QString("1 step/s"));
+        control.setStepsPerSecond(2.5);
+        QCOMPARE(control.text(), QString("2.5 steps/s"));
+        MainWindow window;  // the session trains at the speed shown
+        QCOMPARE(window.session()->maxStepsPerSecond(), kDefaultStepsPerSecond);
     }
 
     void invalidHyperParameterIsRefusedNamingTheField() {

@@ -11,8 +11,13 @@
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
+#include "views/SummaryPanel.h"
+#include "model/RunSummaryModel.h"
 
+#include <QHeaderView>
 #include <QImage>
+#include <QLabel>
+#include <QTableView>
 #include <QPainter>
 #include <QHelpEvent>
 #include <QSignalSpy>
@@ -154,6 +159,95 @@ private:
 class TestViews : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Cross-entropy: "steps to" counts up to a test accuracy, not a batch loss of 0.01.
+    void summaryCountsStepsToAccuracyForClassification() {
+        std::vector<StepMetrics> metrics;
+        auto add = [&metrics](int run, long step, float trainLoss, float accuracy) {
+            StepMetrics m;
+            m.run = run;
+            m.step = step;
+            m.epoch = 1;
+            m.trainLoss = trainLoss;
+            if (!std::isnan(accuracy)) {
+                m.testLoss = 0.3f;
+                m.testAccuracy = accuracy;
+            }
+            metrics.push_back(m);
+        };
+        add(0, 10, 0.5f, 0.5f);
+        add(1, 10, 0.001f, 0.6f);  // a batch loss under 0.01 does not count here
+        add(0, 15, 0.4f, NAN);
+        add(1, 15, 0.001f, NAN);
+        add(0, 20, 0.3f, 0.95f);
+        add(1, 20, 0.001f, 0.8f);
+        MetricsHistory history;
+        history.reset({"a", "b"}, 0);
+        history.append(metrics);
+        RunSummaryModel model;
+        model.reset({"a", "b"}, {"sgd", "adam"}, RunSummaryModel::Criterion::TestAccuracyAtLeast);
+        model.addMetrics(metrics);
+        QCOMPARE(model.threshold(), 0.9);
+        QCOMPARE(model.index(0, RunSummaryModel::StepsToThreshold).data().toString(), QString("20"));
+        QCOMPARE(model.index(1, RunSummaryModel::StepsToThreshold).data().toString(), QString("–"));
+        QVERIFY(model.headerData(RunSummaryModel::StepsToThreshold, Qt::Horizontal).toString().contains("acc. ≥ 0.9"));
+        model.setThreshold(0.55, history);  // recomputed from the history's evaluations
+        QCOMPARE(model.index(0, RunSummaryModel::StepsToThreshold).data().toString(), QString("20"));
+        QCOMPARE(model.index(1, RunSummaryModel::StepsToThreshold).data().toString(), QString("10"));
+        SummaryPanel panel(&model);  // the field says which threshold it is
+        QVERIFY(panel.findChild<QLabel*>() && panel.findChild<QLabel*>()->text().startsWith("Accuracy"));
+    }
+
+    // One naming scheme across views: the diagram's tooltip and both inspector tabs say "layer 1, neuron 1".
+    void viewsNameNeuronsAlike() {
+        NetworkDiagramView diagram;
+        diagram.resize(600, 400);
+        diagram.showSnapshot(syntheticSnapshot({2, 3, 1}));
+        QVERIFY2(diagram.toolTipAt(diagram.neuronCenter(0, 1)).startsWith("layer 1, neuron 1"),
+                 qPrintable(diagram.toolTipAt(diagram.neuronCenter(0, 1))));
+        NeuronInspector inspector;
+        inspector.setNeuron(0, 1);  // parameter layer 0, row 1
+        for (QCustomPlot* plot : {inspector.plot(), inspector.imagePlot()}) {
+            QStringList titles;
+            for (const QCPTextElement* title : plot->findChildren<QCPTextElement*>()) titles << title->text();
+            QVERIFY2(titles.join("|").contains("layer 1, neuron 1"), qPrintable(titles.join("|")));
+        }
+    }
+
+    // The summary table sorts by value (2e-05 < 0.5 < 10, which text order would not give), a
+    // threshold never reached ("–") last; unsorted it keeps the runs' order.
+    void summaryTableSortsByValue() {
+        RunSummaryModel model;
+        model.reset({"a", "b", "c"}, {"sgd", "sgd", "sgd"});
+        const float losses[] = {0.5f, 2e-5f, 10.0f};
+        std::vector<StepMetrics> metrics;
+        for (int run = 0; run < 3; ++run) {
+            StepMetrics m;
+            m.run = run;
+            m.step = 1;
+            m.epoch = 1;
+            m.trainLoss = losses[run];
+            metrics.push_back(m);
+        }
+        model.addMetrics(metrics);
+        SummaryPanel panel(&model);
+        QTableView* table = panel.table();
+        auto labels = [table] {
+            QStringList column;
+            for (int row = 0; row < table->model()->rowCount(); ++row)
+                column << table->model()->index(row, RunSummaryModel::Run).data().toString();
+            return column.join("");
+        };
+        QCOMPARE(labels(), QString("abc"));
+        QVERIFY(table->isSortingEnabled());
+        table->sortByColumn(RunSummaryModel::TrainLoss, Qt::AscendingOrder);
+        QCOMPARE(labels(), QString("bac"));
+        table->sortByColumn(RunSummaryModel::TrainLoss, Qt::DescendingOrder);
+        QCOMPARE(labels(), QString("cab"));
+        // "Steps to <= 0.01": b reached it at step 1, a and c never ("–"): b first, both others after.
+        table->sortByColumn(RunSummaryModel::StepsToThreshold, Qt::AscendingOrder);
+        QCOMPARE(labels().left(1), QString("b"));
+    }
+
     void directQuantitiesAreTheSnapshotMatrices();
     void neuronMeanAndDeviation_data();
     void neuronMeanAndDeviation();
@@ -293,10 +387,11 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
     view.showSnapshot(s);
     view.setQuantity(Quantity::Gradient);
 
-    // input 0 -> neuron 1 of the first hidden layer: row 1, column 0 of parameter layer 0.
+    // input 0 -> neuron 1 of the first hidden layer: row 1, column 0 of parameter layer 0; named
+    // as every view names neurons (layers counted from the inputs, layer 0).
     const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 1)));
     const QString value = QString::number(double(s.layers[0].gradient(1, 0)), 'g', 4);
-    QVERIFY2(text.contains(QStringLiteral("input 0 → hidden 1 of layer 1")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("layer 0, neuron 0 → layer 1, neuron 1")), qPrintable(text));
     QVERIFY2(text.contains(value), qPrintable(text + " lacks " + value));
     QVERIFY(!text.contains(QString::number(double(s.layers[0].gradient(0, 0)), 'g', 4)));
 
@@ -327,10 +422,28 @@ void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
     const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 0)));
     QVERIFY2(text.contains(QStringLiteral("not kept by this optimizer")), qPrintable(text));
 
+    // 20 inputs: the 16 with the largest summed |weight| of their outgoing connections are drawn,
+    // not the first 16; the 4 smallest are not.
     view.setQuantity(Quantity::Weight);
-    view.showSnapshot(syntheticSnapshot({20, 3, 2}));
-    QVERIFY(!view.neuronCenter(-1, kMaxDrawnNeurons - 1).isNull());
-    QVERIFY(view.neuronCenter(-1, kMaxDrawnNeurons).isNull());
+    const Snapshot wide = syntheticSnapshot({20, 3, 2});
+    view.showSnapshot(wide);
+    std::vector<std::pair<float, int>> strength;
+    for (int i = 0; i < 20; ++i) {
+        float sum = 0.0f;
+        for (int j = 0; j < 3; ++j) sum += std::abs(wide.layers[0].parameters(j, i));
+        strength.push_back({sum, i});
+    }
+    std::sort(strength.begin(), strength.end());
+    bool skipsAnEarlyNeuron = false;
+    for (int k = 0; k < 20; ++k) {
+        const int input = strength[static_cast<std::size_t>(k)].second;
+        const bool drawn = k >= 20 - kMaxDrawnNeurons;
+        QCOMPARE(!view.neuronCenter(-1, input).isNull(), drawn);
+        skipsAnEarlyNeuron |= !drawn && input < kMaxDrawnNeurons;
+    }
+    QVERIFY(skipsAnEarlyNeuron);  // the case the first-16 rule got wrong
+    const QPointF strongest = view.neuronCenter(-1, strength.back().second);
+    QVERIFY2(view.toolTipAt(strongest).contains(QString("neuron %1").arg(strength.back().second)), qPrintable(view.toolTipAt(strongest)));
     QImage image(QSize(600, 400), QImage::Format_ARGB32);
     QPainter painter(&image);
     view.render(painter, image.size());  // export path: paints without a window

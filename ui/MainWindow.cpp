@@ -28,13 +28,25 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QScreen>
 #include <QStatusBar>
 #include <QToolBar>
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace ml {
 
 namespace {
+
+constexpr int kRoomyScreenHeight = 760;  // 1366 x 768 keeps the summary beside the inspector
+
+// Whether `a` and `b` train the same (a new name changes nothing that the results show).
+bool sameExceptName(Experiment a, const Experiment& b) {
+    a.name = b.name;
+    return toJson(a) == toJson(b);
+}
 
 QStringList labelsOf(const std::vector<std::string>& labels) {
     QStringList list;
@@ -72,7 +84,9 @@ MainWindow::MainWindow(QWidget* parent)
     wireViews();
 
     experiment_->setExperiment(AppSettings::lastExperiment().value_or(defaultExperiment()));
-    resize(1500, 950);
+    // Large enough for every dock, but never larger than the screen (less a title bar).
+    resize(QSize(1500, 950).boundedTo(screen()->availableGeometry().size() - QSize(0, 40)));
+    sizeDocks();
     restoreGeometry(AppSettings::geometry());
     restoreState(AppSettings::windowState());
     updateTitle();
@@ -98,18 +112,20 @@ void MainWindow::buildDocks() {
     scroll->setWidget(experiment_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(370);
+    scroll->setMinimumWidth(experiment_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    // The (long) experiment form takes the whole height on the left; the bottom row starts right of it.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     addDock(tr("Experiment"), "experimentDock", scroll, Qt::LeftDockWidgetArea);
 
     diagram_ = new NetworkDiagramPanel;
-    QDockWidget* diagramDock = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
+    diagramDock_ = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
 
     // Bottom row: the summary beside the neuron inspector and the (wide) layer heat-map as tabs.
     summary_ = new SummaryPanel(comparison_->summary());
-    QDockWidget* summaryDock = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
+    summaryDock_ = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
     inspector_ = new NeuronInspector;
     inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
-    splitDockWidget(summaryDock, inspectorDock_, Qt::Horizontal);
+    splitDockWidget(summaryDock_, inspectorDock_, Qt::Horizontal);
     heatmap_ = new LayerHeatmapPanel;
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
@@ -117,9 +133,21 @@ void MainWindow::buildDocks() {
     router_.add(*diagram_);
     router_.add(*heatmap_);
     router_.add(*inspector_);
-    resizeDocks({summaryDock, inspectorDock_}, {560, 900}, Qt::Horizontal);
-    resizeDocks({summaryDock}, {300}, Qt::Vertical);
-    resizeDocks({diagramDock}, {560}, Qt::Horizontal);
+}
+
+// The docks' first sizes, as shares of the window (a saved layout replaces them). On a screen
+// lower than kRoomyScreenHeight (1280 x 720) the summary becomes a tab of the bottom row, so
+// that the inspector and the table both get the full width.
+void MainWindow::sizeDocks() {
+    if (screen()->availableGeometry().height() < kRoomyScreenHeight) {
+        tabifyDockWidget(inspectorDock_, summaryDock_);
+        inspectorDock_->raise();
+        return;
+    }
+    const int free = width() - experiment_->parentWidget()->width();
+    resizeDocks({summaryDock_, inspectorDock_}, {free / 2, free / 2}, Qt::Horizontal);
+    resizeDocks({summaryDock_}, {height() * 2 / 5}, Qt::Vertical);
+    resizeDocks({diagramDock_}, {free * 2 / 5}, Qt::Horizontal);
 }
 
 void MainWindow::buildToolBar() {
@@ -127,11 +155,20 @@ void MainWindow::buildToolBar() {
     bar->setObjectName("trainingToolBar");
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addActions(actions_->all());
+    // Pause <-> Resume must not shift the toolbar: the button is as wide as the longer text.
+    QWidget* pause = bar->widgetForAction(actions_->pause());
+    int width = 0;
+    for (const bool paused : {true, false}) {
+        actions_->pause()->setText(TrainingActions::pauseText(paused));
+        width = std::max(width, pause->sizeHint().width());
+    }
+    pause->setMinimumWidth(width);
     bar->addSeparator();
     speed_ = new SpeedControl(bar);
     bar->addWidget(speed_);
 
     stateLabel_ = new QLabel(this);
+    stateLabel_->setObjectName("stateLabel");
     progress_ = new ProgressIndicator(this);
     statusBar()->addWidget(stateLabel_);
     statusBar()->addPermanentWidget(progress_);
@@ -191,8 +228,12 @@ void MainWindow::wireSession() {
     connect(actions_->start(), &QAction::triggered, this, &MainWindow::startTraining);
     connect(actions_->pause(), &QAction::triggered, session_, &TrainingSession::togglePause);
     connect(actions_->step(), &QAction::triggered, this, &MainWindow::stepTraining);
-    connect(actions_->stop(), &QAction::triggered, session_, &TrainingSession::stop);
+    connect(actions_->stop(), &QAction::triggered, this, [this] {
+        stopped_ = session_->isBusy();
+        session_->stop();
+    });
     connect(actions_->reset(), &QAction::triggered, this, &MainWindow::resetTraining);
+    session_->setMaxStepsPerSecond(speed_->stepsPerSecond());
     connect(speed_, &SpeedControl::speedChanged, session_, &TrainingSession::setMaxStepsPerSecond);
 
     connect(session_, &TrainingSession::stateChanged, this, [this](SessionState state) {
@@ -225,9 +266,10 @@ void MainWindow::wireSession() {
 void MainWindow::wireViews() {
     connect(comparison_, &RunComparison::changed, plot_, &ConvergencePlot::refresh);
     connect(summary_, &SummaryPanel::thresholdChanged, comparison_, &RunComparison::setThreshold);
-    connect(experiment_, &ExperimentPanel::nameChanged, this, &MainWindow::updateTitle);
+    connect(experiment_, &ExperimentPanel::changed, this, &MainWindow::experimentEdited);
     connect(experiment_, &ExperimentPanel::invalidValue, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(experiment_, &ExperimentPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(exporter_, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 
     connect(diagram_, &NetworkDiagramPanel::neuronClicked, this, [this](int layer, int neuron) {
@@ -242,11 +284,12 @@ void MainWindow::wireViews() {
     connect(diagram_, &NetworkDiagramPanel::runChanged, inspector_, &NeuronInspector::setRun);
 }
 
-bool MainWindow::experimentFromPanel(Experiment& experiment) {
+bool MainWindow::experimentFromPanel(Experiment& experiment, bool quiet) {
     try {
         experiment = experiment_->experiment();
         return true;
     } catch (const InputError& error) {
+        if (quiet) return false;
         const QString message = QString::fromStdString(error.what());
         statusBar()->showMessage(message, 15000);
         QMessageBox::warning(this, tr("Cannot start"), message);
@@ -257,9 +300,8 @@ bool MainWindow::experimentFromPanel(Experiment& experiment) {
 void MainWindow::startTraining() {
     Experiment experiment;
     if (session_->isBusy() || !experimentFromPanel(experiment)) return;
-    training_ = experiment;
     AppSettings::saveExperiment(experiment);
-    startOver();
+    startOver(experiment);
     session_->start(experiment);
 }
 
@@ -270,22 +312,30 @@ void MainWindow::stepTraining() {
     }
     Experiment experiment;
     if (!experimentFromPanel(experiment)) return;
-    training_ = experiment;
-    startOver();
+    startOver(experiment);
     session_->step(experiment);
 }
 
 void MainWindow::resetTraining() {
     session_->reset();
     comparison_->clear();
-    startOver();
+    startOver(training_);
 }
 
-// Forgets what the views show (snapshots, progress, the folder in the title) before new data.
-void MainWindow::startOver() {
+// The one rule for stale state: everything on screen belongs to training_, and `next` replaces it.
+// The views forget their data (snapshots, progress, the folder in the title), and a selection
+// that names a neuron of another network is dropped (the same network keeps it, to compare).
+void MainWindow::startOver(const Experiment& next) {
+    if (next.network.sizes != training_.network.sizes) {
+        inspector_->setNeuron(-1, -1);
+        diagram_->view()->setSelectedNeuron(-1, -1);
+    }
+    training_ = next;
+    stopped_ = false;
     router_.clear();
     progress_->restart();
     folderSource_.clear();
+    resultsArePrevious_ = false;
     updateTitle();
 }
 
@@ -317,10 +367,9 @@ void MainWindow::openRunFolder(const QString& directory) {
         return;
     }
     session_->reset();
-    startOver();
-    training_ = folder.experiment;
-    experiment_->setExperiment(folder.experiment);
+    startOver(folder.experiment);
     comparison_->showFolder(folder);
+    experiment_->setExperiment(folder.experiment);
     QStringList labels;
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
     router_.setRuns(labels);
@@ -351,26 +400,56 @@ void MainWindow::openExperimentFile() {
     }
 }
 
+// The panel was edited. Results of the same experiment follow a new name (plot title, report
+// heading); results of another experiment stay on screen, titled as the previous experiment's.
+void MainWindow::experimentEdited() {
+    if (!session_->isBusy() && showingResults()) {
+        Experiment edited;
+        const bool valid = experimentFromPanel(edited, /*quiet=*/true);
+        resultsArePrevious_ = !valid || !sameExceptName(edited, comparison_->experiment());
+        if (valid && !resultsArePrevious_ && edited.name != comparison_->experiment().name) {
+            comparison_->renameExperiment(edited.name);
+            training_.name = edited.name;
+        }
+    }
+    updateTitle();
+    showStateMessage();
+}
+
+bool MainWindow::showingResults() const { return comparison_->history().runCount() > 0; }
+
 void MainWindow::updateTitle() {
     QString title = tr("Momentum Lab — %1").arg(experiment_->experimentName());
     if (!folderSource_.isEmpty()) title += tr(" [%1]").arg(QFileInfo(folderSource_).fileName());
     setWindowTitle(title);
     // The plot is titled by the experiment whose data it shows (the panel's until there are data).
-    const bool showingRuns = comparison_->history().runCount() > 0;
-    plot_->setTitle(showingRuns ? QString::fromStdString(comparison_->experiment().name) : experiment_->experimentName());
+    if (!showingResults()) return plot_->setTitle(experiment_->experimentName());
+    const QString shown = QString::fromStdString(comparison_->experiment().name);
+    plot_->setTitle(resultsArePrevious_ ? tr("Previous experiment: %1").arg(shown) : shown);
 }
 
 void MainWindow::showStateMessage() {
     switch (session_->state()) {
-    case SessionState::Idle: stateLabel_->setText(tr("Ready: press Start (F5)")); break;
+    case SessionState::Idle:
+    case SessionState::Finished:
+        if (resultsArePrevious_) return stateLabel_->setText(tr("Showing the previous experiment: Start (F5) trains the edited one"));
+        if (session_->state() == SessionState::Idle) stateLabel_->setText(tr("Ready: press Start (F5)"));
+        else stateLabel_->setText(stopped_ ? tr("Stopped: the results so far are kept") : tr("Finished"));
+        break;
     case SessionState::Running: stateLabel_->setText(tr("Training")); break;
     case SessionState::Paused: stateLabel_->setText(tr("Paused: F10 steps, F6 resumes")); break;
     case SessionState::Stopping: stateLabel_->setText(tr("Stopping…")); break;
-    case SessionState::Finished: stateLabel_->setText(tr("Finished")); break;
     }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (session_->isBusy() &&
+        QMessageBox::question(this, tr("Quit Momentum Lab"),
+                              tr("A training is running. Quit anyway? Its results are not saved."),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
+        event->ignore();
+        return;
+    }
     AppSettings::saveLayout(saveGeometry(), saveState());
     try {
         AppSettings::saveExperiment(experiment_->experiment());

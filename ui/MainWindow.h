@@ -47,6 +47,7 @@ protected:
 private:
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
+    void sizeDocks();
     void buildToolBar();
     void buildMenus();
     void wireSession();
@@ -56,12 +57,14 @@ private:
     void stepTraining();
     void resetTraining();
     void planArrived(const TrainingPlan& plan);
-    void startOver();
+    void startOver(const Experiment& next);
+    void experimentEdited();
+    bool showingResults() const;
     void chooseRunFolder();
     void openExperimentFile();
     void updateTitle();
     void showStateMessage();
-    bool experimentFromPanel(Experiment& experiment);
+    bool experimentFromPanel(Experiment& experiment, bool quiet = false);
 
     TrainingSession* session_;
     RunComparison* comparison_;
@@ -75,12 +78,16 @@ private:
     LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
+    QDockWidget* diagramDock_ = nullptr;
+    QDockWidget* summaryDock_ = nullptr;
     TrainingActions* actions_ = nullptr;
     SpeedControl* speed_ = nullptr;
     ProgressIndicator* progress_ = nullptr;
     QLabel* stateLabel_ = nullptr;
     ExportController* exporter_ = nullptr;
     QString folderSource_;  // shown in the title when a run folder is open
+    bool resultsArePrevious_ = false;
+    bool stopped_ = false;  // the current training ended by Stop: "Stopped", not "Finished"  // the panel no longer describes the results on screen
 };
 
 }  // namespace ml

@@ -1,11 +1,14 @@
 #include "experiment/ExperimentPanel.h"
 
 #include "data/DataRegistry.h"
+#include "experiment/FieldMark.h"
 #include "experiment/RunListEditor.h"
 #include "experiment/SeedSpinBox.h"
+#include "experiment/WheelGuard.h"
 #include "InputError.h"
 #include "train/Presets.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -44,6 +47,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
       batch_(countBox(0, tr("full batch"), this)), length_(countBox(1, QString(), this)),
       lengthUnit_(new QComboBox(this)), evalEvery_(countBox(0, tr("each epoch"), this)),
       runs_(new RunListEditor(this)) {
+    // Object names: the fields' names for tests and for messages ("Length").
+    for (auto [field, name] : {std::pair<QWidget*, const char*>{name_, "name"}, {network_, "network"},
+                               {activation_, "activation"}, {loss_, "loss"}, {data_, "data"}, {seed_, "seed"},
+                               {batch_, "batch"}, {length_, "length"}, {lengthUnit_, "lengthUnit"},
+                               {evalEvery_, "evalEvery"}})
+        field->setObjectName(QString::fromLatin1(name));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
 
@@ -93,12 +102,29 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     layout->addStretch(1);
 
     connect(name_, &QLineEdit::textChanged, this, &ExperimentPanel::nameChanged);
-    connect(runs_, &RunListEditor::changed, this, &ExperimentPanel::changed);
+    // changed(): any field edited (MainWindow compares the panel with the results on screen);
+    // setExperiment() emits it once, when every field shows the new experiment.
+    auto edited = [this] {
+        if (!settingExperiment_) Q_EMIT changed();
+    };
+    for (QLineEdit* edit : findChildren<QLineEdit*>()) connect(edit, &QLineEdit::textChanged, this, edited);
+    for (QComboBox* combo : {activation_, loss_, lengthUnit_}) connect(combo, &QComboBox::currentIndexChanged, this, edited);
+    connect(runs_, &RunListEditor::changed, this, edited);
     connect(runs_, &RunListEditor::invalidValue, this, &ExperimentPanel::invalidValue);
+    // The network is marked while it is invalid ("0-3"), from when it is left until it is valid.
+    connect(network_, &QLineEdit::textChanged, this, [this] {
+        if (isMarkedInvalid(network_)) checkNetwork();
+    });
+    connect(network_, &QLineEdit::editingFinished, this, &ExperimentPanel::checkNetwork);
+    connect(data_, &QComboBox::activated, this, &ExperimentPanel::dataChosen);
+    connect(data_->lineEdit(), &QLineEdit::editingFinished, this, &ExperimentPanel::dataChosen);
+    WheelGuard::protect(this);
 }
 
 void ExperimentPanel::setExperiment(const Experiment& experiment) {
+    settingExperiment_ = true;
     name_->setText(QString::fromStdString(experiment.name));
+    name_->setCursorPosition(0);  // a long name shows its beginning
     network_->setText(QString::fromStdString(experiment.network.sizesText()));
     activation_->setCurrentText(QString::fromStdString(toString(experiment.network.activation)));
     loss_->setCurrentText(QString::fromStdString(toString(experiment.network.loss)));
@@ -111,6 +137,10 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     evalEvery_->setValue(static_cast<int>(experiment.evalEvery));
     runs_->setRuns(experiment.runs);
     initWeightsFile_ = experiment.initWeightsFile;
+    shownData_ = data_->currentText().trimmed();
+    clearInvalidMark(network_);
+    clearInvalidMark(data_);
+    settingExperiment_ = false;
     Q_EMIT changed();
 }
 
@@ -130,8 +160,56 @@ Experiment ExperimentPanel::experiment() const {
     experiment.evalEvery = evalEvery_->value();
     experiment.initWeightsFile = initWeightsFile_;
     experiment.runs = runs_->runs();
+    if (experiment.runs.empty()) throw InputError("Optimizer runs: add at least one run");
     experiment.validate();
     return experiment;
+}
+
+bool ExperimentPanel::checkNetwork() {
+    try {
+        NetworkSpec::parseSizes(network_->text().toStdString(), "Network");
+        clearInvalidMark(network_);
+        return true;
+    } catch (const InputError& error) {
+        markInvalid(network_, QString::fromStdString(error.what()));
+        Q_EMIT invalidValue(QString::fromStdString(error.what()));
+        return false;
+    }
+}
+
+// A data set fixes the network's first and last size: they follow it, the hidden layers stay.
+void ExperimentPanel::dataChosen() {
+    const QString spec = data_->currentText().trimmed();
+    if (spec == shownData_ || spec.isEmpty()) return;
+    shownData_ = spec;
+    DataSplit split;
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);  // a real data set takes a moment to read
+        split = loadDataSplit(spec.toStdString(), seed_->value());
+        QApplication::restoreOverrideCursor();
+    } catch (const std::exception& error) {  // InputError, or a file that cannot be read
+        QApplication::restoreOverrideCursor();
+        markInvalid(data_, QString::fromStdString(error.what()));
+        Q_EMIT invalidValue(tr("Data: %1").arg(QString::fromStdString(error.what())));
+        return;
+    }
+    clearInvalidMark(data_);
+    const int inputs = split.train->inputDim();
+    const int outputs = split.train->outputDim();
+    std::vector<int> sizes;
+    try {
+        sizes = NetworkSpec::parseSizes(network_->text().toStdString(), "Network");
+    } catch (const InputError&) {
+        sizes = {inputs, outputs};  // nothing usable to keep
+    }
+    if (sizes.front() == inputs && sizes.back() == outputs) return;
+    sizes.front() = inputs;
+    sizes.back() = outputs;
+    NetworkSpec adapted;
+    adapted.sizes = sizes;
+    network_->setText(QString::fromStdString(adapted.sizesText()));
+    clearInvalidMark(network_);
+    Q_EMIT message(tr("Network: %1 inputs and %2 outputs, as %3 needs").arg(inputs).arg(outputs).arg(spec));
 }
 
 }  // namespace ml

@@ -1,7 +1,9 @@
 #pragma once
 // The experiment editor (a dock): preset chooser, network, activation, loss, data set, seed,
 // batch size, length (steps or epochs), evaluation interval, and the optimizer runs.
-// experiment() builds the Experiment value and validates it (throws InputError naming the field).
+// experiment() builds the Experiment value and validates it (throws InputError naming the field
+// as the form labels it). A bad network or data set is marked in its field when it is left;
+// choosing another data set sets the network's input and output sizes to the data's.
 #include "train/Experiment.h"
 
 #include <QWidget>
@@ -28,6 +30,11 @@ Q_SIGNALS:
     void nameChanged(const QString& name);
     void changed();
     void invalidValue(const QString& message);
+    void message(const QString& text);  // e.g. the network adapted to the data set
+
+private Q_SLOTS:
+    bool checkNetwork();
+    void dataChosen();
 
 private:
     QComboBox* presets_;
@@ -42,6 +49,8 @@ private:
     QComboBox* lengthUnit_;
     QSpinBox* evalEvery_;
     RunListEditor* runs_;
+    bool settingExperiment_ = false;
+    QString shownData_;  // the data set the network's sizes were last checked against
     std::string initWeightsFile_;  // kept from the loaded experiment (no editor)
 };
 

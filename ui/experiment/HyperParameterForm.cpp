@@ -1,5 +1,6 @@
 #include "experiment/HyperParameterForm.h"
 
+#include "experiment/FieldMark.h"
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
 
@@ -90,11 +91,11 @@ void HyperParameterForm::checkRow(const Row& row) {
     try {
         applyRow(row, candidate, "");
         accepted_ = candidate;
-        row.editor->setStyleSheet(QString());
+        clearInvalidMark(row.editor);
         Q_EMIT edited();
     } catch (const InputError& error) {
-        showValue(row);  // back to the last valid value
-        row.editor->setStyleSheet("background: #ffd6d6;");
+        showValue(row);  // back to the last valid value, so the mark only flashes
+        flashInvalid(row.editor, QString::fromStdString(error.what()));
         Q_EMIT invalidValue(QString::fromStdString(error.what()));
     }
 }

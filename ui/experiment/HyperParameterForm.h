@@ -2,8 +2,8 @@
 // The form of ONE optimizer's hyper-parameters: one row per key the optimizer reads (from
 // OptimizerCatalog), its editor chosen by the ParameterField kind (Real: a line edit with a
 // validator, Flag: a check box, Choice: a combo box), tooltips from the field's help and range.
-// An invalid value is refused when the field is left (the field turns red and the last valid
-// value comes back, invalidValue() says why); values() parses everything again and throws
+// An invalid value is refused when the field is left (the last valid value comes back, the field
+// flashes red and invalidValue() says why); values() parses everything again and throws
 // InputError naming the field, so a value typed just before "Start" is checked too.
 #include "optim/HyperParameters.h"
 

@@ -1,6 +1,7 @@
 #include "experiment/RunListEditor.h"
 
 #include "experiment/HyperParameterForm.h"
+#include "experiment/WheelGuard.h"
 #include "InputError.h"
 #include "model/RunPalette.h"
 #include "optim/OptimizerCatalog.h"
@@ -145,6 +146,7 @@ void RunListEditor::showRun(int run) {
     });
     connect(form_, &HyperParameterForm::invalidValue, this, &RunListEditor::invalidValue);
     formHolder_->addWidget(form_);
+    WheelGuard::protect(form_);  // the form is rebuilt per run
     if (list_->currentRow() != run) {
         const QSignalBlocker blocker(list_);
         list_->setCurrentRow(run);

@@ -25,6 +25,12 @@ long stepsPerEpochOf(const RunFolder& folder) {
     return second->step - 1;
 }
 
+// "Steps to threshold" in the metric that fits the loss.
+RunSummaryModel::Criterion criterionFor(const Experiment& experiment) {
+    return experiment.network.loss == LossKind::CrossEntropy ? RunSummaryModel::Criterion::TestAccuracyAtLeast
+                                                             : RunSummaryModel::Criterion::TrainLossAtMost;
+}
+
 }  // namespace
 
 RunComparison::RunComparison(QObject* parent, int historyCapacity)
@@ -34,7 +40,12 @@ void RunComparison::begin(const Experiment& experiment, const TrainingPlan& plan
     experiment_ = experiment;
     source_.clear();
     history_.reset(plan.labels, plan.stepsPerEpoch);
-    summary_.reset(plan.labels, optimizersOf(experiment));
+    summary_.reset(plan.labels, optimizersOf(experiment), criterionFor(experiment));
+    Q_EMIT changed();
+}
+
+void RunComparison::renameExperiment(const std::string& name) {
+    experiment_.name = name;
     Q_EMIT changed();
 }
 
@@ -59,7 +70,7 @@ void RunComparison::showFolder(const RunFolder& folder) {
         optimizers.push_back(run.spec.optimizer);
     }
     history_.reset(labels, stepsPerEpochOf(folder));
-    summary_.reset(labels, optimizers);
+    summary_.reset(labels, optimizers, criterionFor(folder.experiment));
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         std::vector<StepMetrics> metrics = folder.runs[i].metrics;
         for (StepMetrics& m : metrics) m.run = static_cast<int>(i);

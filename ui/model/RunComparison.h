@@ -30,6 +30,8 @@ public:
     void showFolder(const RunFolder& folder);
     void clear();
     void setThreshold(double threshold);
+    // The experiment was renamed, nothing else changed: titles and the report follow the name.
+    void renameExperiment(const std::string& name);
 
     // CSV of one run (metrics.csv columns) and of the summary (summary.csv columns).
     QByteArray metricsCsv(int run) const;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ml {
 
@@ -21,8 +22,10 @@ QVariant number(double value) {
 
 RunSummaryModel::RunSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RunSummaryModel::reset(const std::vector<std::string>& labels, const std::vector<std::string>& optimizers) {
+void RunSummaryModel::reset(const std::vector<std::string>& labels, const std::vector<std::string>& optimizers,
+                            Criterion criterion) {
     beginResetModel();
+    criterion_ = criterion;
     rows_.clear();
     for (std::size_t i = 0; i < labels.size(); ++i) {
         Row row;
@@ -42,7 +45,7 @@ void RunSummaryModel::addMetrics(const std::vector<StepMetrics>& metrics) {
         row.result.steps = m.step;
         row.result.wallMs = m.wallMs;
         row.lastBatchLoss = m.trainLoss;
-        if (row.stepsToThreshold < 0 && m.trainLoss <= threshold_) row.stepsToThreshold = m.step;
+        if (row.stepsToThreshold < 0 && reached(m)) row.stepsToThreshold = m.step;
         if (!std::isnan(m.fullTrainLoss)) row.result.finalTrainLoss = m.fullTrainLoss;
         if (m.evaluated()) {
             row.result.finalTestLoss = m.testLoss;
@@ -61,16 +64,23 @@ void RunSummaryModel::finishRun(int run, const RunResult& result) {
     Q_EMIT dataChanged(index(run, 0), index(run, ColumnCount - 1));
 }
 
+bool RunSummaryModel::reached(const StepMetrics& m) const {
+    if (criterion_ == Criterion::TrainLossAtMost) return m.trainLoss <= threshold();
+    return m.evaluated() && m.testAccuracy >= threshold();
+}
+
 void RunSummaryModel::setThreshold(double threshold, const MetricsHistory& history) {
-    threshold_ = threshold;
+    thresholds_[static_cast<std::size_t>(criterion_)] = threshold;
+    const bool loss = criterion_ == Criterion::TrainLossAtMost;
     for (int run = 0; run < static_cast<int>(rows_.size()) && run < history.runCount(); ++run) {
         Row& row = rows_[static_cast<std::size_t>(run)];
         row.stepsToThreshold = -1;
-        const DecimatingHistory& train = history.track(run, MetricsHistory::Track::Train);
-        const QVector<double>& losses = train.series(MetricsHistory::kTrainLoss);
-        for (int i = 0; i < train.size(); ++i) {
-            if (losses[i] <= threshold) {
-                row.stepsToThreshold = static_cast<long>(train.steps()[i]);
+        const DecimatingHistory& track =
+            history.track(run, loss ? MetricsHistory::Track::Train : MetricsHistory::Track::Evaluation);
+        const QVector<double>& values = track.series(loss ? MetricsHistory::kTrainLoss : MetricsHistory::kTestAccuracy);
+        for (int i = 0; i < track.size(); ++i) {
+            if (loss ? values[i] <= threshold : values[i] >= threshold) {
+                row.stepsToThreshold = static_cast<long>(track.steps()[i]);
                 break;
             }
         }
@@ -96,7 +106,7 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DecorationRole && index.column() == Run) return runColor(index.row());
     if (role == Qt::ToolTipRole) {
         if (index.column() == Run) return tr("%1 · optimizer %2").arg(QString::fromStdString(r.label), QString::fromStdString(row.optimizer));
-        if (index.column() == StepsToThreshold && row.stepsToThreshold < 0) return tr("Loss threshold not reached");
+        if (index.column() == StepsToThreshold && row.stepsToThreshold < 0) return tr("Threshold not reached");
         if (index.column() == Status) return QString::fromStdString(r.statusText());
         return {};
     }
@@ -104,6 +114,7 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
         return QBrush(QColor(200, 0, 0));
     if (role == Qt::TextAlignmentRole && index.column() != Run && index.column() != Optimizer && index.column() != Status)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == SortRole) return sortValue(index);
     if (role != Qt::DisplayRole) return {};
     switch (static_cast<Column>(index.column())) {
     case Run: return QString::fromStdString(r.label);
@@ -122,6 +133,21 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
+QVariant RunSummaryModel::sortValue(const QModelIndex& index) const {
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    const RunResult& r = row.result;
+    auto orLast = [](double value) { return std::isfinite(value) ? value : std::numeric_limits<double>::infinity(); };
+    switch (static_cast<Column>(index.column())) {
+    case TrainLoss: return orLast(std::isnan(r.finalTrainLoss) ? row.lastBatchLoss : r.finalTrainLoss);
+    case TestLoss: return orLast(r.finalTestLoss);
+    case TestAccuracy: return orLast(r.finalTestAccuracy);
+    case StepsToThreshold: return row.stepsToThreshold < 0 ? std::numeric_limits<double>::infinity() : double(row.stepsToThreshold);
+    case Steps: return double(r.steps);
+    case Time: return r.wallMs;
+    default: return data(index, Qt::DisplayRole);  // text columns
+    }
+}
+
 QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole) {
@@ -131,8 +157,11 @@ QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, i
         case TestLoss: return tr("Test loss");
         case TestAccuracy: return tr("Test accuracy");
         case StepsToThreshold:
+            if (criterion_ == Criterion::TestAccuracyAtLeast)
+                return tr("Steps to test accuracy ≥ %1: first evaluation at or above the threshold (– = not reached)")
+                    .arg(threshold(), 0, 'g', 4);
             return tr("Steps to loss ≤ %1: first step whose training batch loss was at or below the threshold (– = not reached)")
-                .arg(threshold_, 0, 'g', 4);
+                .arg(threshold(), 0, 'g', 4);
         case Time: return tr("Time in seconds: the run's own training time, evaluations excluded");
         default: return {};
         }
@@ -144,7 +173,9 @@ QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, i
     case TrainLoss: return tr("Train\nloss");  // two short lines keep the table narrow (tooltips say more)
     case TestLoss: return tr("Test\nloss");
     case TestAccuracy: return tr("Test\nacc.");
-    case StepsToThreshold: return tr("Steps to\n≤ %1").arg(threshold_, 0, 'g', 4);
+    case StepsToThreshold:
+        if (criterion_ == Criterion::TestAccuracyAtLeast) return tr("Steps to\nacc. ≥ %1").arg(threshold(), 0, 'g', 4);
+        return tr("Steps to\n≤ %1").arg(threshold(), 0, 'g', 4);
     case Steps: return tr("Steps");
     case Time: return tr("Time\n(s)");
     case Status: return tr("Status");

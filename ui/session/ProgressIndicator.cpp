@@ -27,6 +27,7 @@ ProgressIndicator::ProgressIndicator(QWidget* parent)
     bar_->setFixedWidth(180);
     bar_->setRange(0, 1);
     bar_->setValue(0);
+    bar_->setFormat(QString());
     bar_->setTextVisible(true);
     layout->addWidget(label_);
     layout->addWidget(bar_);
@@ -40,6 +41,7 @@ void ProgressIndicator::restart() {
     clock_.restart();
     bar_->setRange(0, 1);
     bar_->setValue(0);
+    bar_->setFormat(QString());  // not the old "400 / 400"
     label_->clear();
 }
 
@@ -68,6 +70,8 @@ void ProgressIndicator::setPaused(bool paused) {
     rate_ = 0.0;
     label_->setText(text());
 }
+
+QString ProgressIndicator::barText() const { return bar_->text(); }
 
 QString ProgressIndicator::text() const {
     if (paused_) return tr("paused at step %1").arg(step_);

@@ -23,6 +23,7 @@ public:
     void setPaused(bool paused);
     double stepsPerSecond() const { return rate_; }
     QString text() const;
+    QString barText() const;  // "step / total", empty after restart()
 
 private:
     QProgressBar* bar_;

@@ -34,12 +34,14 @@ TrainingActions::TrainingActions(QObject* parent)
     updateFor(SessionState::Idle);
 }
 
+QString TrainingActions::pauseText(bool paused) { return paused ? tr("Resu&me") : tr("&Pause"); }
+
 void TrainingActions::updateFor(SessionState state) {
     const bool training = state == SessionState::Running || state == SessionState::Paused;
     start_->setEnabled(state == SessionState::Idle || state == SessionState::Finished);
     pause_->setEnabled(training);
     pause_->setChecked(state == SessionState::Paused);
-    pause_->setText(state == SessionState::Paused ? tr("Resu&me") : tr("&Pause"));
+    pause_->setText(pauseText(state == SessionState::Paused));
     step_->setEnabled(state != SessionState::Stopping);
     stop_->setEnabled(training);
     reset_->setEnabled(state != SessionState::Idle);

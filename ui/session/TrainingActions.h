@@ -23,6 +23,7 @@ public:
     QList<QAction*> all() const { return {start_, pause_, step_, stop_, reset_}; }
 
     void updateFor(SessionState state);
+    static QString pauseText(bool paused);  // the pause action's text: "Pause", or "Resume" while paused
 
 private:
     QAction* start_;

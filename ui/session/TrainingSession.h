@@ -52,6 +52,7 @@ public:
     // Stops and forgets: nothing of the current training is delivered any more; state -> Idle.
     void reset();
     void setMaxStepsPerSecond(double stepsPerSecond);  // 0 = as fast as possible
+    double maxStepsPerSecond() const { return maxStepsPerSecond_; }
 
 Q_SIGNALS:
     void stateChanged(ml::SessionState state);

@@ -1,6 +1,7 @@
 #include "views/ConvergencePlot.h"
 
 #include "model/RunPalette.h"
+#include "views/ViewControls.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -68,7 +69,8 @@ QWidget* ConvergencePlot::buildControls() {
 
     smoothingSlider_ = new QSlider(Qt::Horizontal, bar);
     smoothingSlider_->setRange(0, 99);
-    smoothingSlider_->setFixedWidth(120);
+    smoothingSlider_->setMinimumWidth(50);  // narrower on a small screen
+    smoothingSlider_->setMaximumWidth(120);
     smoothingSlider_->setToolTip(tr("Exponential moving average of the plotted points (0 = raw values)"));
     smoothingLabel_ = new QLabel(bar);
     smoothingLabel_->setMinimumWidth(smoothingLabel_->fontMetrics().horizontalAdvance("0.00 "));
@@ -79,6 +81,7 @@ QWidget* ConvergencePlot::buildControls() {
     fit->setToolTip(tr("Show all data and follow new data again (or double-click the plot)"));
     connect(fit, &QToolButton::clicked, this, &ConvergencePlot::fitToData);
 
+    allowNarrowCombo(xAxisChoice_);
     row->addWidget(new QLabel(tr("X axis:"), bar));
     row->addWidget(xAxisChoice_);
     row->addSpacing(12);
@@ -164,6 +167,8 @@ void ConvergencePlot::setTitle(const QString& title) {
     title_->setText(title);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+QString ConvergencePlot::title() const { return title_->text(); }
 
 void ConvergencePlot::setXAxis(XAxis axis) {
     if (axis == xAxis_) return;

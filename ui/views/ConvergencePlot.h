@@ -39,6 +39,7 @@ public:
     // The history stays owned by the caller and must outlive the plot (or be unset with nullptr).
     void setHistory(const MetricsHistory* history);
     void setTitle(const QString& title);
+    QString title() const;
     void setXAxis(XAxis axis);
     void setLogScale(bool logarithmic);
     bool logScale() const { return logScale_; }

@@ -1,5 +1,6 @@
 #include "views/NetworkDiagramView.h"
 
+#include "views/NeuronNames.h"
 #include "views/ViewControls.h"
 
 #include <QHelpEvent>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace ml {
 
@@ -32,18 +34,6 @@ double distanceToSegment(QPointF p, QPointF a, QPointF b) {
 
 QString preciseValue(float value) { return QString::number(static_cast<double>(value), 'g', 4); }
 
-// "input 2", "neuron 1 of layer 1", "output 0".
-QString neuronName(int column, int neuron, int columnCount) {
-    if (column == 0) return QStringLiteral("input %1").arg(neuron);
-    if (column == columnCount - 1) return QStringLiteral("output %1").arg(neuron);
-    return QStringLiteral("hidden %1 of layer %2").arg(neuron).arg(column);
-}
-
-QString columnCaption(int column, int columnCount, int size) {
-    if (column == 0) return QStringLiteral("inputs (%1)").arg(size);
-    if (column == columnCount - 1) return QStringLiteral("outputs (%1)").arg(size);
-    return QStringLiteral("hidden %1 (%2)").arg(column).arg(size);
-}
 
 std::vector<int> layerSizes(const Snapshot& snapshot) {
     std::vector<int> sizes;
@@ -56,28 +46,34 @@ std::vector<int> layerSizes(const Snapshot& snapshot) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const QRectF& area) {
+DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const std::vector<std::vector<int>>& shown, const QRectF& area)
+    : shown_(shown) {
     if (sizes.empty()) return;
     const int columns = static_cast<int>(sizes.size());
     int slotCount = 1;
-    for (int size : sizes) {
-        drawn_.push_back(std::min(size, kMaxDrawnNeurons));
-        hidden_.push_back(size - drawn_.back());
-        slotCount = std::max(slotCount, drawn_.back() + (hidden_.back() > 0 ? 1 : 0));
+    for (int c = 0; c < columns; ++c) {
+        hidden_.push_back(sizes[static_cast<std::size_t>(c)] - drawnNeurons(c));
+        slotCount = std::max(slotCount, drawnNeurons(c) + (hidden_.back() > 0 ? 1 : 0));
     }
     spacing_ = area.height() / slotCount;
     const double columnWidth = area.width() / columns;
     radius_ = std::clamp(std::min(spacing_ * 0.36, columnWidth * 0.12), 3.0, 20.0);
     for (int c = 0; c < columns; ++c) {
-        const int used = drawn_[static_cast<std::size_t>(c)] + (hidden_[static_cast<std::size_t>(c)] > 0 ? 1 : 0);
+        const int used = drawnNeurons(c) + (hidden_[static_cast<std::size_t>(c)] > 0 ? 1 : 0);
         x_.push_back(area.left() + columnWidth * (c + 0.5));
         top_.push_back(area.center().y() - (used - 1) * spacing_ / 2.0);
     }
 }
 
-QPointF DiagramLayout::center(int column, int neuron) const {
+QPointF DiagramLayout::center(int column, int slot) const {
     const auto c = static_cast<std::size_t>(column);
-    return {x_[c], top_[c] + neuron * spacing_};
+    return {x_[c], top_[c] + slot * spacing_};
+}
+
+int DiagramLayout::slotOf(int column, int neuron) const {
+    const std::vector<int>& drawn = shown_[static_cast<std::size_t>(column)];
+    const auto found = std::lower_bound(drawn.begin(), drawn.end(), neuron);
+    return found != drawn.end() && *found == neuron ? static_cast<int>(found - drawn.begin()) : -1;
 }
 
 QPointF DiagramLayout::ellipsisPosition(int column) const { return center(column, drawnNeurons(column)); }
@@ -123,21 +119,44 @@ void NetworkDiagramView::setSelectedNeuron(int layer, int neuron) {
 
 void NetworkDiagramView::recomputeValues() {
     values_.clear();
+    shown_.clear();
     if (!snapshot_) return;
-    double maximum = 0.0;
-    for (int l = 0; l < static_cast<int>(snapshot_->layers.size()); ++l) {
+    for (int l = 0; l < static_cast<int>(snapshot_->layers.size()); ++l)
         values_.push_back(extractQuantity(*snapshot_, l, quantity_));
-        const Matrix& values = values_.back();
+    chooseShownNeurons();
+    // Fit the scale to what is drawn: the connections between drawn neurons, and their biases.
+    double maximum = 0.0;
+    for (std::size_t l = 0; l < values_.size(); ++l) {
+        const Matrix& values = values_[l];
         if (values.size() == 0) continue;
-        // Fit the scale to what is drawn: the first rows and inputs, and the biases.
-        const Eigen::Index rows = std::min<Eigen::Index>(values.rows(), kMaxDrawnNeurons);
-        const Eigen::Index inputs = std::min<Eigen::Index>(values.cols() - 1, kMaxDrawnNeurons);
-        for (Eigen::Index j = 0; j < rows; ++j) {
-            for (Eigen::Index i = 0; i < inputs; ++i) maximum = std::max(maximum, std::abs(double(values(j, i))));
+        for (const int j : shown_[l + 1]) {
+            for (const int i : shown_[l]) maximum = std::max(maximum, std::abs(double(values(j, i))));
             maximum = std::max(maximum, std::abs(double(values(j, values.cols() - 1))));
         }
     }
     scale_.fitToMaximum(maximum);
+}
+
+// Per column, the kMaxDrawnNeurons neurons with the largest summed |quantity| over their
+// incoming and outgoing connections (all neurons of narrower columns), in index order.
+void NetworkDiagramView::chooseShownNeurons() {
+    const std::vector<int> sizes = layerSizes(*snapshot_);
+    for (std::size_t c = 0; c < sizes.size(); ++c) {
+        std::vector<int> neurons(static_cast<std::size_t>(sizes[c]));
+        std::iota(neurons.begin(), neurons.end(), 0);
+        if (sizes[c] > kMaxDrawnNeurons) {
+            Eigen::VectorXd score = Eigen::VectorXd::Zero(sizes[c]);
+            if (c > 0 && values_[c - 1].size() > 0)  // incoming, without the bias column
+                score += values_[c - 1].leftCols(values_[c - 1].cols() - 1).cwiseAbs().rowwise().sum().cast<double>();
+            if (c < values_.size() && values_[c].size() > 0)  // outgoing
+                score += values_[c].leftCols(sizes[c]).cwiseAbs().colwise().sum().transpose().cast<double>();
+            // Stable: equal scores (e.g. a quantity that is not kept) keep the first neurons.
+            std::stable_sort(neurons.begin(), neurons.end(), [&score](int a, int b) { return score(a) > score(b); });
+            neurons.resize(kMaxDrawnNeurons);
+            std::sort(neurons.begin(), neurons.end());
+        }
+        shown_.push_back(std::move(neurons));
+    }
 }
 
 float NetworkDiagramView::valueAt(int layer, int row, int column) const {
@@ -161,19 +180,19 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     const double legendWidth = std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
     frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
     frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
-    // Below the network: one line of column captions and one line of notes.
+    // Below the network: column captions (up to two lines in narrow columns) and one line of notes.
     frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - kMargin,
-                               all.height() - titleHeight - metrics.height() * 3.0);
-    if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), frame.networkArea);
+                               all.height() - titleHeight - metrics.height() * 4.0);
+    if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), shown_, frame.networkArea);
     return frame;
 }
 
 QPointF NetworkDiagramView::neuronCenter(int layer, int neuron) const {
     const Frame frame = frameFor(size());
     const int column = layer + 1;
-    if (column < 0 || column >= frame.layout.columnCount() || neuron < 0 || neuron >= frame.layout.drawnNeurons(column))
-        return {};
-    return frame.layout.center(column, neuron);
+    if (column < 0 || column >= frame.layout.columnCount()) return {};
+    const int slot = frame.layout.slotOf(column, neuron);
+    return slot < 0 ? QPointF() : frame.layout.center(column, slot);
 }
 
 NetworkDiagramView::Hit NetworkDiagramView::hitAt(const Frame& frame, QPointF point) const {
@@ -182,7 +201,7 @@ NetworkDiagramView::Hit NetworkDiagramView::hitAt(const Frame& frame, QPointF po
     for (int c = 0; c < layout.columnCount(); ++c) {
         for (int n = 0; n < layout.drawnNeurons(c); ++n) {
             const QPointF d = point - layout.center(c, n);
-            if (std::hypot(d.x(), d.y()) <= layout.radius() + 2.0) return {Hit::Kind::Neuron, c - 1, n, -1};
+            if (std::hypot(d.x(), d.y()) <= layout.radius() + 2.0) return {Hit::Kind::Neuron, c - 1, layout.neuronAt(c, n), -1};
         }
     }
     double nearest = kConnectionHitDistance;
@@ -190,7 +209,8 @@ NetworkDiagramView::Hit NetworkDiagramView::hitAt(const Frame& frame, QPointF po
         for (int j = 0; j < layout.drawnNeurons(c + 1); ++j) {
             for (int i = 0; i < layout.drawnNeurons(c); ++i) {
                 const double distance = distanceToSegment(point, layout.center(c, i), layout.center(c + 1, j));
-                if (distance <= nearest) nearest = distance, hit = {Hit::Kind::Connection, c, j, i};
+                if (distance <= nearest)
+                    nearest = distance, hit = {Hit::Kind::Connection, c, layout.neuronAt(c + 1, j), layout.neuronAt(c, i)};
             }
         }
     }
@@ -201,20 +221,19 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     if (!snapshot_) return {};
     const Frame frame = frameFor(size());
     const Hit hit = hitAt(frame, point);
-    const int columns = frame.layout.columnCount();
     const QString quantity = displayName(quantity_);
     auto valueText = [](float value) { return std::isnan(value) ? tr("not kept by this optimizer") : preciseValue(value); };
     switch (hit.kind) {
     case Hit::Kind::None: return {};
     case Hit::Kind::Connection:
         return tr("%1 → %2\n%3: %4")
-            .arg(neuronName(hit.layer, hit.column, columns), neuronName(hit.layer + 1, hit.row, columns), quantity,
+            .arg(neuronName(hit.layer, hit.column), neuronName(hit.layer + 1, hit.row), quantity,
                  valueText(valueAt(hit.layer, hit.row, hit.column)));
     case Hit::Kind::Neuron: {
-        if (hit.layer < 0) return neuronName(0, hit.row, columns);
+        if (hit.layer < 0) return neuronName(0, hit.row);
         const Matrix& parameters = snapshot_->layers[static_cast<std::size_t>(hit.layer)].parameters;
         return tr("%1 (click to inspect)\nbias %2: %3")
-            .arg(neuronName(hit.layer + 1, hit.row, columns), quantity,
+            .arg(neuronName(hit.layer + 1, hit.row), quantity,
                  valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)));
     }
     }
@@ -291,7 +310,7 @@ void NetworkDiagramView::paintConnections(QPainter& painter, const Frame& frame)
     for (int c = 0; c + 1 < layout.columnCount(); ++c) {
         for (int j = 0; j < layout.drawnNeurons(c + 1); ++j)
             for (int i = 0; i < layout.drawnNeurons(c); ++i)
-                lines.push_back({layout.center(c, i), layout.center(c + 1, j), valueAt(c, j, i)});
+                lines.push_back({layout.center(c, i), layout.center(c + 1, j), valueAt(c, layout.neuronAt(c + 1, j), layout.neuronAt(c, i))});
     }
     // Small magnitudes first, so that the strong connections lie on top.
     std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
@@ -319,8 +338,9 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
     const QFontMetricsF metrics(painter.font());
     for (int c = 0; c < layout.columnCount(); ++c) {
         const int biasColumn = c == 0 ? -1 : static_cast<int>(values_[static_cast<std::size_t>(c - 1)].cols()) - 1;
-        for (int n = 0; n < layout.drawnNeurons(c); ++n) {
-            const QPointF center = layout.center(c, n);
+        for (int slot = 0; slot < layout.drawnNeurons(c); ++slot) {
+            const int n = layout.neuronAt(c, slot);
+            const QPointF center = layout.center(c, slot);
             if (c - 1 == selectedLayer_ && n == selectedNeuron_) {
                 painter.setPen(QPen(kSelection, 3.0));
                 painter.setBrush(Qt::NoBrush);
@@ -331,6 +351,7 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
             painter.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2));
             painter.setBrush(fill);
             painter.drawEllipse(center, r, r);
+            paintIndex(painter, center, r, n, fill);
         }
         const int size = layout.drawnNeurons(c) + layout.hiddenNeurons(c);
         if (layout.hiddenNeurons(c) > 0) {
@@ -341,9 +362,24 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
         }
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
-        painter.drawText(QRectF(bottom.x() - 80, bottom.y() + 2, 160, metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         columnCaption(c, layout.columnCount(), size));
+        const double columnWidth = frame.networkArea.width() / layout.columnCount();
+        painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, 2 * metrics.height()),
+                         Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                         layerCaption(c, layout.columnCount(), size));
     }
+}
+
+// The neuron's index inside its circle (as in "layer 1, neuron 0"), when the circle can hold it.
+void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const {
+    QFont small = painter.font();
+    small.setPointSizeF(std::max(6.0, std::min(small.pointSizeF(), radius * 0.9)));
+    const QString text = QString::number(neuron);
+    if (QFontMetricsF(small).horizontalAdvance(text) > 1.8 * radius) return;
+    painter.save();
+    painter.setFont(small);
+    painter.setPen(fill.lightnessF() < 0.5 ? Qt::white : Qt::black);
+    painter.drawText(QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius), Qt::AlignCenter, text);
+    painter.restore();
 }
 
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
@@ -353,14 +389,15 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     const DiagramLayout& layout = frame.layout;
     for (int c = 0; c < layout.columnCount(); ++c) {
         if (layout.hiddenNeurons(c) == 0) continue;
-        notes << tr("Only the first %1 neurons of each layer are drawn; the heat-map view shows every connection.")
-                     .arg(kMaxDrawnNeurons);
+        notes << tr("Wide layers: the %1 neurons with the largest |%2| are drawn; the heat-map view shows every connection.")
+                     .arg(kMaxDrawnNeurons)
+                     .arg(displayName(quantity_));
         break;
     }
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 1.3,
+    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 2.3,
                             frame.networkArea.width(), metrics.height() * 1.6),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
 }

@@ -3,8 +3,10 @@
 // line coloured by the chosen quantity on the diverging scale (blue < 0 < red, white = 0), its
 // width growing with |value|. Biases: each hidden/output neuron's FILL is its bias's value on
 // the same scale (input neurons are grey); the colour legend with numbers sits on the right.
-// Layers wider than kMaxDrawnNeurons show their first 16 neurons and a "+N more" note, plus a
-// hint to use the heat-map view.
+// Layers wider than kMaxDrawnNeurons show their 16 most informative neurons (largest summed
+// |quantity| over their incoming and outgoing connections; the first 16 when the quantity is not
+// kept), in index order, and a "+N more" note, plus a hint to use the heat-map view. Each neuron shows its index; names follow views/NeuronNames.h
+// ("layer 1, neuron 0", the input column being layer 0).
 //
 // Layer convention (as everywhere): parameter layer l is a matrix [out x (in+1)]; neuron j of
 // column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
@@ -52,19 +54,22 @@ inline constexpr int kMaxDrawnNeurons = 16;
 class DiagramLayout {
 public:
     DiagramLayout() = default;
-    // sizes: neurons per column (inputs first); area: where the network may be drawn.
-    DiagramLayout(const std::vector<int>& sizes, const QRectF& area);
+    // sizes: neurons per column (inputs first); shown: per column, the indices of the neurons
+    // drawn (ascending, at most kMaxDrawnNeurons); area: where the network may be drawn.
+    DiagramLayout(const std::vector<int>& sizes, const std::vector<std::vector<int>>& shown, const QRectF& area);
 
-    int columnCount() const { return static_cast<int>(drawn_.size()); }
-    int drawnNeurons(int column) const { return drawn_[static_cast<std::size_t>(column)]; }
+    int columnCount() const { return static_cast<int>(shown_.size()); }
+    int drawnNeurons(int column) const { return static_cast<int>(shown_[static_cast<std::size_t>(column)].size()); }
     int hiddenNeurons(int column) const { return hidden_[static_cast<std::size_t>(column)]; }
-    QPointF center(int column, int neuron) const;
+    int neuronAt(int column, int slot) const { return shown_[static_cast<std::size_t>(column)][static_cast<std::size_t>(slot)]; }
+    int slotOf(int column, int neuron) const;  // -1: not drawn
+    QPointF center(int column, int slot) const;
     double radius() const { return radius_; }
     // Below the last drawn neuron of a truncated column: where "+N more" goes.
     QPointF ellipsisPosition(int column) const;
 
 private:
-    std::vector<int> drawn_;
+    std::vector<std::vector<int>> shown_;
     std::vector<int> hidden_;
     std::vector<double> x_;
     std::vector<double> top_;
@@ -91,7 +96,7 @@ public:
     QString toolTipAt(QPointF point) const;
 
     QSize sizeHint() const override { return {640, 420}; }
-    QSize minimumSizeHint() const override { return {240, 180}; }
+    QSize minimumSizeHint() const override { return {240, 140}; }
 
 Q_SIGNALS:
     void neuronClicked(int layer, int neuron);
@@ -116,6 +121,7 @@ private:
     Frame frameFor(QSize size) const;
     Hit hitAt(const Frame& frame, QPointF point) const;
     void recomputeValues();
+    void chooseShownNeurons();
     float valueAt(int layer, int row, int column) const;
     QString title() const;
 
@@ -123,9 +129,11 @@ private:
     void paintConnections(QPainter& painter, const Frame& frame) const;
     void paintNeurons(QPainter& painter, const Frame& frame) const;
     void paintNotes(QPainter& painter, const Frame& frame) const;
+    void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
 
     std::optional<Snapshot> snapshot_;
     std::vector<Matrix> values_;  // the quantity per parameter layer (empty: not kept)
+    std::vector<std::vector<int>> shown_;  // per column, the neurons drawn
     Quantity quantity_ = Quantity::FirstMoment;
     DivergingColorScale scale_;
     int selectedLayer_ = -2;

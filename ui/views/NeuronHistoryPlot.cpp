@@ -1,6 +1,7 @@
 #include "views/NeuronHistoryPlot.h"
 
 #include "optim/MomentumAggregation.h"
+#include "views/NeuronNames.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,10 +22,10 @@ QColor connectionColor(int k) {
     return palette[k % static_cast<int>(std::size(palette))];
 }
 
-// Where a connection of a layer-`layer` neuron comes from: "input 3", "hidden 3" or "bias".
+// Where a connection of a parameter-layer-`layer` neuron comes from: "layer 0, neuron 3" or "bias".
 QString connectionName(int layer, int column, int inputs) {
     if (column == inputs) return QStringLiteral("bias");
-    return (layer == 0 ? QStringLiteral("input %1") : QStringLiteral("hidden %1")).arg(column);
+    return neuronName(layer, column);
 }
 
 void fitValueAxis(QCPAxisRect* rect, const std::vector<QCPGraph*>& graphs, QCPGraph* mean) {
@@ -228,7 +229,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
         title_->setText(tr("Click a neuron in the network diagram to inspect it."));
         return;
     }
-    QString title = tr("neuron %1 of layer %2").arg(neuron_).arg(layer_ + 1);
+    QString title = neuronName(layer_ + 1, neuron_);
     if (snapshot) {
         title += tr(" · run %1").arg(QString::fromStdString(snapshot->label));
         const int incoming = inputCount_ + 1;

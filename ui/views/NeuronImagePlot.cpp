@@ -1,6 +1,7 @@
 #include "views/NeuronImagePlot.h"
 
 #include "views/DivergingColorScale.h"
+#include "views/NeuronNames.h"
 
 #include <algorithm>
 #include <cmath>
@@ -69,7 +70,7 @@ bool NeuronImagePlot::applies(const Snapshot& snapshot, int layer) const {
 void NeuronImagePlot::setNeuron(int layer, int neuron) {
     title_->setText(layer < 0 || neuron < 0
                         ? tr("Click a first-layer neuron of an image data set.")
-                        : tr("neuron %1 of layer %2: incoming connections as an image").arg(neuron).arg(layer + 1));
+                        : tr("%1: incoming connections as an image").arg(neuronName(layer + 1, neuron)));
 }
 
 void NeuronImagePlot::clearImages() {

@@ -7,10 +7,17 @@
 
 namespace ml {
 
+namespace {
+const QSize kMinimumPlotSize(320, 300);  // three readable strips of "Over steps"
+}  // namespace
+
 NeuronInspector::NeuronInspector(QWidget* parent) : QWidget(parent) {
     tabs_ = new QTabWidget(this);
     history_ = new NeuronHistoryPlot(tabs_);
     images_ = new NeuronImagePlot(tabs_);
+    // Both tabs have one fixed minimum: the plots' own minimum grows with what they show (the
+    // image tab's colour scales), which made the dock jump when the tab was switched.
+    for (QWidget* plot : {static_cast<QWidget*>(history_), static_cast<QWidget*>(images_)}) plot->setMinimumSize(kMinimumPlotSize);
     tabs_->addTab(history_, tr("Over steps"));
     tabs_->addTab(images_, tr("As image"));
     tabs_->setTabEnabled(1, false);

@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -17,17 +18,32 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Loss threshold:"), this));
-    threshold_->setText(QString::number(model->threshold()));
+    auto* thresholdLabel = new QLabel(this);
+    row->addWidget(thresholdLabel);
     threshold_->setValidator(new QDoubleValidator(0.0, 1e30, 12, threshold_));
     threshold_->setMaximumWidth(100);
-    threshold_->setToolTip(tr("\"Steps to loss\" counts the steps until the training batch loss first reaches this value"));
+    // The field follows the model's criterion (loss for regression, test accuracy for classification).
+    auto showCriterion = [this, model, thresholdLabel] {
+        const bool accuracy = model->criterion() == RunSummaryModel::Criterion::TestAccuracyAtLeast;
+        thresholdLabel->setText(accuracy ? tr("Accuracy threshold:") : tr("Loss threshold:"));
+        threshold_->setText(QString::number(model->threshold()));
+        threshold_->setToolTip(accuracy ? tr("\"Steps to acc.\" counts the steps until the test accuracy first reaches this value (0..1)")
+                                        : tr("\"Steps to\" counts the steps until the training batch loss first reaches this value"));
+    };
+    connect(model, &QAbstractItemModel::modelReset, this, showCriterion);
+    showCriterion();
     connect(threshold_, &QLineEdit::editingFinished, this, &SummaryPanel::applyThreshold);
     row->addWidget(threshold_);
     row->addStretch(1);
     layout->addLayout(row);
 
-    table_->setModel(model);
+    // Sortable by any column (click its header); unsorted, the rows keep the runs' order.
+    auto* sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(model);
+    sorted->setSortRole(RunSummaryModel::SortRole);
+    table_->setModel(sorted);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->setSortingEnabled(true);
     table_->verticalHeader()->hide();
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);

@@ -1,5 +1,5 @@
 #pragma once
-// The summary table of the compared runs with the loss-threshold field above it.
+// The summary table of the compared runs (sortable by any column) with the loss-threshold field above it.
 #include <QWidget>
 
 class QLineEdit;

@@ -47,10 +47,16 @@ ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
     connect(this, &QDoubleSpinBox::valueChanged, this, &ColorLimitSpinBox::limitChanged);
 }
 
+void allowNarrowCombo(QWidget* control) {
+    if (auto* combo = qobject_cast<QComboBox*>(control))
+        combo->setMinimumWidth(combo->fontMetrics().horizontalAdvance(QStringLiteral("momentum")) + 32);
+}
+
 void layOutPanel(QWidget* panel, const std::vector<LabelledControl>& controls, QWidget* canvas) {
     auto* bar = new QHBoxLayout;
     for (const LabelledControl& item : controls) {
         if (!item.label.isEmpty()) bar->addWidget(new QLabel(item.label, panel));
+        allowNarrowCombo(item.control);
         bar->addWidget(item.control);
     }
     bar->addStretch();

@@ -12,6 +12,8 @@
 //                          colour range; limit(), signal limitChanged(double)
 //   layOutPanel(panel, controls, canvas)  a panel's look: one bar of controls (each after its
 //                          label, if it has one) over the canvas, which takes the remaining space
+//   allowNarrowCombo(w)    a combo box (other widgets: nothing) as wide as its contents when there
+//                          is room, down to about eight characters (eliding) in a narrow dock
 #include "views/Quantity.h"
 
 #include <QComboBox>
@@ -59,6 +61,7 @@ struct LabelledControl {
     QString label;  // empty: no label
     QWidget* control;
 };
+void allowNarrowCombo(QWidget* control);
 void layOutPanel(QWidget* panel, const std::vector<LabelledControl>& controls, QWidget* canvas);
 
 }  // namespace ml

@@ -1,0 +1,140 @@
+// The experiment panel as a user meets it: the mouse wheel scrolls the panel instead of changing
+// the field under the pointer, invalid input is marked in the field that holds it (and the mark
+// goes when the value is valid again), messages name the field as the form labels it.
+#include "experiment/ExperimentPanel.h"
+#include "experiment/FieldMark.h"
+#include "experiment/HyperParameterForm.h"
+#include "InputError.h"
+#include "TestSupport.h"
+#include "optim/OptimizerCatalog.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QtTest>
+
+using namespace ml;
+
+namespace {
+
+Experiment sineExperiment(long steps) {
+    Experiment experiment;
+    experiment.name = "panel test";
+    experiment.network.sizes = {1, 2, 2, 1};
+    experiment.data = "toy:sine";
+    experiment.steps = steps;
+    experiment.runs = {{"momentum", "momentum", optimizerInfo("momentum").defaults}};
+    return experiment;
+}
+
+void sendWheelDown(QWidget* widget) {
+    const QPointF center(widget->width() / 2.0, widget->height() / 2.0);
+    QWheelEvent wheel(center, widget->mapToGlobal(center), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &wheel);
+}
+
+}  // namespace
+
+class TestExperimentPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Scrolling the panel over a field changed it (a length of 2000 became 1997).
+    void wheelScrollsThePanelUnlessTheFieldHasFocus() {
+        QScrollArea area;
+        auto* panel = new ExperimentPanel;
+        panel->setExperiment(sineExperiment(2000));
+        area.setWidget(panel);
+        area.setWidgetResizable(true);
+        area.resize(380, 250);  // shorter than the panel: there is something to scroll
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        auto* length = panel->findChild<QSpinBox*>("length");
+        auto* activation = panel->findChild<QComboBox*>("activation");
+        QVERIFY(length && activation);
+        const QString activationBefore = activation->currentText();
+
+        sendWheelDown(length);
+        sendWheelDown(activation);
+        QCOMPARE(length->value(), 2000);
+        QCOMPARE(activation->currentText(), activationBefore);
+        QCOMPARE(panel->experiment().steps, 2000L);
+        QVERIFY2(area.verticalScrollBar()->value() > 0, "the wheel goes on to the scroll area");
+
+        // A focused field still takes the wheel.
+        area.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&area));
+        length->setFocus();
+        QVERIFY(length->hasFocus());
+        sendWheelDown(length);
+        QCOMPARE(length->value(), 1999);
+    }
+
+    // A bad network is marked in its field when it is left, not only in a dialog at Start.
+    void badNetworkIsMarkedInTheField() {
+        ExperimentPanel panel;
+        panel.setExperiment(sineExperiment(10));
+        auto* network = panel.findChild<QLineEdit*>("network");
+        QVERIFY(network);
+        QSignalSpy invalid(&panel, &ExperimentPanel::invalidValue);
+        network->setText("0-3");
+        Q_EMIT network->editingFinished();
+        QVERIFY(isMarkedInvalid(network));
+        QCOMPARE(invalid.count(), 1);
+        QVERIFY2(invalid.at(0).at(0).toString().startsWith("Network:"), qPrintable(invalid.at(0).at(0).toString()));
+        QVERIFY(network->toolTip().contains("Network:"));
+        network->setText("1-3-1");  // valid again: the mark goes as it is typed
+        QVERIFY(!isMarkedInvalid(network));
+        QVERIFY(network->styleSheet().isEmpty());
+    }
+
+    // A refused hyper-parameter comes back to its last valid value, so its red mark does not stay.
+    void revertedFieldKeepsNoRedMark() {
+        HyperParameterForm form("momentum", optimizerInfo("momentum").defaults);
+        auto* lr = qobject_cast<QLineEdit*>(form.editor("lr"));
+        QVERIFY(lr);
+        lr->setText("-1");
+        Q_EMIT lr->editingFinished();
+        QCOMPARE(lr->text(), QString("0.01"));
+        QVERIFY(isMarkedInvalid(lr));  // a flash points at the field that reverted
+        QTRY_VERIFY_WITH_TIMEOUT(!isMarkedInvalid(lr), kInvalidFlashMs + 1000);
+        QVERIFY(lr->styleSheet().isEmpty());
+    }
+
+    // Messages name the field as the form labels it, not the CLI flag.
+    void messagesNameTheFormFieldNotTheFlag() {
+        Experiment experiment = sineExperiment(10);
+        experiment.runs.clear();
+        ExperimentPanel panel;
+        panel.setExperiment(experiment);
+        const QString message = test::inputErrorOf([&] { panel.experiment(); });
+        QVERIFY2(message.startsWith("Optimizer runs:"), qPrintable(message));
+        QVERIFY2(!message.contains("--"), qPrintable(message));
+    }
+
+    // Another data set: the network's input and output sizes follow it (iris: 4 features, 3 classes).
+    void dataSetAdaptsTheNetworksInputsAndOutputs() {
+        ExperimentPanel panel;
+        panel.setExperiment(sineExperiment(10));  // 1-2-2-1 on toy:sine
+        auto* data = panel.findChild<QComboBox*>("data");
+        QVERIFY(data);
+        QSignalSpy told(&panel, &ExperimentPanel::message);
+        const int iris = data->findText("iris");
+        QVERIFY(iris >= 0);
+        data->setCurrentIndex(iris);
+        Q_EMIT data->activated(iris);
+        QCOMPARE(panel.experiment().network.sizes, (std::vector<int>{4, 2, 2, 3}));
+        QCOMPARE(told.count(), 1);
+        // A data set that cannot be read is marked, and the network is left alone.
+        data->setCurrentText("csv:/no/such/file.csv");
+        Q_EMIT data->lineEdit()->editingFinished();
+        QVERIFY(isMarkedInvalid(data));
+        QCOMPARE(panel.experiment().network.sizes, (std::vector<int>{4, 2, 2, 3}));
+    }
+};
+
+QTEST_MAIN(TestExperimentPanel)
+#include "test_experiment_panel.moc"
