@@ -9,6 +9,7 @@
 #include "Random.h"
 #include "data/DenseDataset.h"
 #include "data/ImageDataset.h"
+#include "nn/Network.h"
 #include "optim/OptimizerCatalog.h"
 
 #include <Eigen/Core>

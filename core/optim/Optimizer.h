@@ -3,7 +3,7 @@
 // OptimizerCatalog) + per-layer state (LayerState, keyed by layer index) + one update.
 // A layer's parameters are one [out x (in+1)] matrix (bias in the last column), so each rule
 // is written once for weights and biases alike.
-#include "nn/Network.h"
+#include "Tensor.h"
 #include "optim/HyperParameters.h"
 #include "optim/MomentumAggregation.h"
 #include "optim/SecondMomentSharing.h"

@@ -14,7 +14,7 @@
 //   paintLegend(painter, rect, title)  a vertical bar with numbers at -limit, 0, +limit
 //   applyDivergingScale(colorScale, scale)  gradient + range for a QCPColorScale and its maps
 //   useIntegerTicks(axis)   ticks at cell indices only, for colour-map axes
-#include "data/Dataset.h"
+#include "Tensor.h"
 
 #include <QColor>
 #include <QRectF>
