@@ -4,16 +4,24 @@
 // optimizer of the catalog, plus heap allocations per step (malloc and friends, which is what
 // Eigen and operator new use; the hot loop must not allocate). Then the throughput of gathering a
 // batch alone, for dense (float) and image (uint8) data, in the batch layout this build uses.
+// The machine's single-core SGEMM peak (a large Eigen float product), each case's matrix-product
+// rate as a fraction of it, and the load throughput of a plain IDX file.
 //   momentum-lab-bench [--seconds S]     (default 2 s per case)
 #include "AllocationCounter.h"
+#include "InputError.h"
 #include "Random.h"
+#include "data/DataRegistry.h"
 #include "data/DenseDataset.h"
+#include "data/Idx.h"
 #include "data/ImageDataset.h"
 #include "nn/Network.h"
 #include "optim/OptimizerCatalog.h"
 
 #include <Eigen/Core>
 
+#include <QTemporaryDir>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -49,8 +57,8 @@ ml::DenseDataset syntheticData(const Case& c, Eigen::Index samples) {
     return ml::DenseDataset::regression(std::move(x), std::move(y));
 }
 
-// One case with one optimizer (at its catalog defaults).
-void runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo, double seconds) {
+// One case with one optimizer (at its catalog defaults); returns its steps per second.
+double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo, double seconds) {
     ml::Network network({c.sizes, c.activation, c.loss});
     network.initializeGlorotUniform(7);
     auto optimizer = ml::createOptimizer(optimizerInfo.name, optimizerInfo.defaults);
@@ -81,6 +89,60 @@ void runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInf
     const double perStepAllocations = static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / steps;
     std::printf("%-34s %-12s %12.0f %14.0f %10.2f\n", c.title, optimizerInfo.name.c_str(), steps / elapsed,
                 steps * c.batch / elapsed, perStepAllocations);
+    return steps / elapsed;
+}
+
+// Floating-point operations of one training step's matrix products: per dense layer the forward
+// product and the weight gradient, plus the input gradient for every layer but the first (the
+// data needs none). Element-wise work (activations, loss, optimizer) is not counted.
+double productFlopsPerStep(const Case& c) {
+    double flops = 0.0;
+    for (std::size_t l = 0; l + 1 < c.sizes.size(); ++l) {
+        const double product = 2.0 * static_cast<double>(c.batch) * c.sizes[l] * c.sizes[l + 1];
+        flops += (l == 0 ? 2.0 : 3.0) * product;
+    }
+    return flops;
+}
+
+// The single-core SGEMM peak in GFLOP/s: repeated 1024 x 1024 float products (large enough for
+// Eigen's blocked kernel to run at its best), the best of several timed rounds.
+double sgemmPeakGflops(double seconds) {
+    constexpr Eigen::Index n = 1024;
+    const ml::Matrix a = ml::Matrix::Random(n, n), b = ml::Matrix::Random(n, n);
+    ml::Matrix c(n, n);
+    c.noalias() = a * b;  // warm-up
+    double best = 0.0;
+    const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    do {
+        const auto start = Clock::now();
+        c.noalias() = a * b;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        best = std::max(best, 2.0 * n * n * n / elapsed / 1e9);
+    } while (Clock::now() < end);
+    if (!c.allFinite()) std::printf("(SGEMM result not finite)\n");  // keeps the product observable
+    return best;
+}
+
+// Reads a plain (uncompressed) IDX file of 60,000 random 28 x 28 images, as MNIST's training set,
+// the best of several rounds; returns MB/s (10^6 bytes) of the file.
+double idxLoadMegabytesPerSecond(double seconds) {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("images-idx3-ubyte")).toStdString();
+    std::vector<std::uint8_t> pixels(60000u * 28 * 28);
+    ml::Random random(4);
+    for (std::uint8_t& pixel : pixels) pixel = static_cast<std::uint8_t>(random.below(256));
+    ml::writeIdx(path, {60000, 28, 28}, pixels);
+    const double bytes = static_cast<double>(pixels.size() + 16);
+    double best = 0.0;
+    const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    do {
+        const auto start = Clock::now();
+        const ml::IdxArray array = ml::readIdx(path);
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (array.data.size() != pixels.size()) std::printf("(IDX read returned the wrong size)\n");
+        best = std::max(best, bytes / elapsed / 1e6);
+    } while (Clock::now() < end);
+    return best;
 }
 
 // 8192 random 28x28 images in 10 classes, pixels scaled to [0, 1] when gathered.
@@ -115,6 +177,20 @@ void runGather(const char* title, const ml::Dataset& data, long batch, double se
     std::printf("%-34s %-12s %12.0f %14.0f\n", title, "gather only", gathered / elapsed, gathered * batch / elapsed);
 }
 
+// Full Fashion-MNIST (60,000 + 10,000 gzip-compressed images) from files to a data split ready to
+// train, as the CLI loads it; a message instead where the Debian package is not installed.
+void reportFashionMnistLoad() {
+    try {
+        const auto start = Clock::now();
+        const ml::DataSplit split = ml::loadDataSplit("fashion-mnist", 1);
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        std::printf("fashion-mnist (%lld train + %lld test images) ready to train: %.3f s\n",
+                    static_cast<long long>(split.train->size()), static_cast<long long>(split.test->size()), elapsed);
+    } catch (const ml::InputError& error) {
+        std::printf("fashion-mnist load skipped: %s\n", error.what());
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,12 +208,25 @@ int main(int argc, char** argv) {
         {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
         {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1},
     };
+    std::vector<double> bestStepsPerSecond;
     for (const Case& c : cases) {
         const ml::DenseDataset data = syntheticData(c, 8192);
-        for (const ml::OptimizerInfo& optimizer : ml::optimizerCatalog()) runCase(c, data, optimizer, seconds);
+        double best = 0.0;
+        for (const ml::OptimizerInfo& optimizer : ml::optimizerCatalog())
+            best = std::max(best, runCase(c, data, optimizer, seconds));
+        bestStepsPerSecond.push_back(best);
+    }
+    const double peak = sgemmPeakGflops(seconds);
+    std::printf("\nSGEMM peak (1024 x 1024 float product, one core): %.1f GFLOP/s\n", peak);
+    for (std::size_t i = 0; i < bestStepsPerSecond.size(); ++i) {
+        const double gflops = bestStepsPerSecond[i] * productFlopsPerStep(cases[i]) / 1e9;
+        std::printf("%-34s fastest optimizer: %.2f GFLOP/s of matrix products = %.1f %% of the peak\n",
+                    cases[i].title, gflops, 100.0 * gflops / peak);
     }
     std::printf("\nbatch layout: %s\n", ml::BatchMatrix::IsRowMajor ? "row-major" : "column-major");
     runGather("dense 784 floats b64", syntheticData(cases[0], 8192), 64, seconds);
     runGather("image 28x28 uint8 b64", syntheticImages(8192), 64, seconds);
+    std::printf("\nIDX load (plain file, 60,000 28x28 images, 47 MB): %.0f MB/s\n", idxLoadMegabytesPerSecond(seconds));
+    reportFashionMnistLoad();
     return 0;
 }

@@ -4,6 +4,7 @@
 #include "data/DataFiles.h"
 #include "data/DataRegistry.h"
 #include "data/DenseDataset.h"
+#include "data/EvaluationChunks.h"
 #include "data/Idx.h"
 #include "data/ImageDataset.h"
 #include "data/MnistImport.h"
@@ -160,6 +161,32 @@ private Q_SLOTS:
             QCOMPARE(b.inputs(i, 0), dense.features()(idx2[i], 0));
             QCOMPARE(b.targets(i, 0), dense.targets()(idx2[i], 0));
         }
+    }
+
+    // 2,500 1x2 images (pixel values i % 251 and (i * 7) % 256, label i % 3), scale 0.5: three
+    // chunks of 1024, 1024 and 452 images in sample order, each pixel converted to pixel * 0.5.
+    void evaluationChunksCoverTheDataInOrder() {
+        const int n = 2500;
+        std::vector<std::uint8_t> pixels, labels;
+        for (int i = 0; i < n; ++i) {
+            pixels.push_back(static_cast<std::uint8_t>(i % 251));
+            pixels.push_back(static_cast<std::uint8_t>((i * 7) % 256));
+            labels.push_back(static_cast<std::uint8_t>(i % 3));
+        }
+        const ml::EvaluationChunks chunks(ml::ImageDataset(pixels, labels, {1, 2}, 3, 0.5f));
+        QCOMPARE(chunks.size(), Eigen::Index{n});
+        QVERIFY(chunks.isClassification());
+        QCOMPARE(chunks.chunks().size(), std::size_t{3});
+        QCOMPARE(chunks.chunks()[0].size(), Eigen::Index{1024});
+        QCOMPARE(chunks.chunks()[2].size(), Eigen::Index{452});
+        int sample = 0;
+        for (const Batch& chunk : chunks.chunks())
+            for (Eigen::Index row = 0; row < chunk.size(); ++row, ++sample) {
+                QCOMPARE(chunk.inputs(row, 0), static_cast<float>(sample % 251) * 0.5f);
+                QCOMPARE(chunk.inputs(row, 1), static_cast<float>((sample * 7) % 256) * 0.5f);
+                QCOMPARE(chunk.labels(row), sample % 3);
+            }
+        QCOMPARE(sample, n);
     }
 
     // ---- CSV ----

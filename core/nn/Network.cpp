@@ -118,21 +118,17 @@ float Network::computeGradients(const Batch& batch, Parameters& gradients) {
     return loss;
 }
 
-Evaluation Network::evaluate(const Dataset& data) {
-    constexpr Eigen::Index kChunk = 1024;
+Evaluation Network::evaluate(const Dataset& data) { return evaluate(EvaluationChunks(data)); }
+
+Evaluation Network::evaluate(const EvaluationChunks& data) {
     double lossSum = 0.0;
     Eigen::Index correct = 0;
     const Eigen::Index n = data.size();
-    for (Eigen::Index start = 0; start < n; start += kChunk) {
-        const Eigen::Index count = std::min(kChunk, n - start);
-        evaluationIndices_.resize(count);
-        std::iota(evaluationIndices_.begin(), evaluationIndices_.end(), start);
-        data.gather(evaluationIndices_, evaluationBatch_);
-        const BatchMatrix& output = forward(evaluationBatch_.inputs, evaluation_);
+    for (const Batch& chunk : data.chunks()) {
+        const BatchMatrix& output = forward(chunk.inputs, evaluation_);
         Eigen::Index chunkCorrect = 0;
-        const float chunkLoss =
-            lossOnly(spec_.loss, output, evaluationBatch_, evaluation_.loss, chunkCorrect);
-        lossSum += static_cast<double>(chunkLoss) * static_cast<double>(count);
+        const float chunkLoss = lossOnly(spec_.loss, output, chunk, evaluation_.loss, chunkCorrect);
+        lossSum += static_cast<double>(chunkLoss) * static_cast<double>(chunk.size());
         correct += chunkCorrect;
     }
     Evaluation result;

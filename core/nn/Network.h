@@ -14,6 +14,7 @@
 // is a new Layer class and a line where the constructor builds the sequence.
 #include "Tensor.h"
 #include "data/Dataset.h"
+#include "data/EvaluationChunks.h"
 #include "nn/Activation.h"
 #include "nn/Layer.h"
 #include "nn/Loss.h"
@@ -61,8 +62,10 @@ public:
     float computeGradients(const Batch& batch, Parameters& gradients);
     // Output pre-activations for a batch (valid until the next call).
     const BatchMatrix& forward(const BatchMatrix& inputs);
-    // Loss and accuracy over a whole data set, in chunks.
+    // Loss and accuracy over a whole data set, in chunks. Evaluating the same data repeatedly (or
+    // with several networks): convert it once into EvaluationChunks and pass those.
     Evaluation evaluate(const Dataset& data);
+    Evaluation evaluate(const EvaluationChunks& data);
 
 private:
     // The buffers of one kind of pass (training or evaluation).
@@ -85,8 +88,6 @@ private:
     Matrix noParameters_;  // stands in for the parameters (and their gradient) of layers without any
     Pass training_;
     Pass evaluation_;
-    Batch evaluationBatch_;
-    std::vector<Eigen::Index> evaluationIndices_;
 };
 
 }  // namespace ml

@@ -114,11 +114,14 @@ bool LockstepTrainer::evaluationDue() const {
 }
 
 void LockstepTrainer::evaluate(Run& run, StepMetrics& metrics) {
-    const Evaluation train = run.network.evaluate(*data_.train);
+    // Converted at the first evaluation (the constructor stays cheap), then shared by every run.
+    if (!trainChunks_) trainChunks_.emplace(*data_.train);
+    const Evaluation train = run.network.evaluate(*trainChunks_);
     metrics.fullTrainLoss = train.loss;
     run.result.finalTrainLoss = train.loss;
     if (data_.test && data_.test->size() > 0) {
-        const Evaluation test = run.network.evaluate(*data_.test);
+        if (!testChunks_) testChunks_.emplace(*data_.test);
+        const Evaluation test = run.network.evaluate(*testChunks_);
         metrics.testLoss = test.loss;
         metrics.testAccuracy = test.accuracy;
         run.result.finalTestLoss = test.loss;

@@ -3,6 +3,7 @@
 // order, one step of every run before the next step. A run that diverges stops alone.
 #include "Random.h"
 #include "data/Dataset.h"
+#include "data/EvaluationChunks.h"
 #include "optim/Optimizer.h"
 #include "train/Experiment.h"
 #include "train/InitialWeights.h"
@@ -63,6 +64,8 @@ private:
     std::atomic<long> step_{0};
     std::vector<Eigen::Index> order_;
     Batch batch_;
+    std::optional<EvaluationChunks> trainChunks_;  // the evaluation data, converted once
+    std::optional<EvaluationChunks> testChunks_;
     Random shuffle_{0};
 };
 
