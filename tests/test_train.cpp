@@ -336,6 +336,16 @@ private Q_SLOTS:
                  problems[0].c_str());
         QVERIFY(folder.runs[1].result.status == RunStatus::Done);  // from summary.csv
 
+        // Weights of another shape (issue 9: a 4x1 first layer for 2-8-2 read out of bounds in the views).
+        QVERIFY(weights.open(QIODevice::WriteOnly));
+        weights.write(R"({"layers":[{"weight":[[1],[2],[3],[4]],"bias":[0,0,0,0]},{"weight":[[1,2,3,4]],"bias":[0]}]})");
+        weights.close();
+        const RunFolder misshapen = readRunFolder(tmp.path());
+        QVERIFY(misshapen.runs[1].finalWeights.empty());
+        QVERIFY2(misshapen.runs[1].problem.find("layer 0 is 4x1 (+bias); network 2-8-2 expects 8x2") != std::string::npos,
+                 misshapen.runs[1].problem.c_str());
+        QVERIFY(sameParameters(misshapen.runs[0].finalWeights, trainer.parameters(0)));
+
         QVERIFY(QFile::remove(writer.layout().metricsFile(0)));
         const RunFolder again = readRunFolder(tmp.path());
         QVERIFY2(again.runs[0].problem.find("metrics.csv: cannot open") != std::string::npos, again.runs[0].problem.c_str());

@@ -72,6 +72,11 @@ Matrix& Network::gradientOf(std::size_t l, Parameters& gradients) {
 }
 
 void Network::setParameters(const Parameters& parameters, const std::string& source) {
+    checkShapes(parameters, source);
+    parameters_ = parameters;
+}
+
+void Network::checkShapes(const Parameters& parameters, const std::string& source) const {
     if (parameters.size() != parameters_.size())
         throw InputError(source + ": has " + std::to_string(parameters.size()) + " layers; network " +
                          spec_.sizesText() + " has " + std::to_string(parameters_.size()));
@@ -84,7 +89,6 @@ void Network::setParameters(const Parameters& parameters, const std::string& sou
                              spec_.sizesText() + " expects " + std::to_string(expected.rows()) + "x" +
                              std::to_string(expected.cols() - 1));
     }
-    parameters_ = parameters;
 }
 
 void Network::initializeGlorotUniform(std::uint64_t seed) {

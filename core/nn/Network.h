@@ -54,6 +54,9 @@ public:
     const Parameters& parameters() const { return parameters_; }
     // Throws InputError (naming `source`) when the shapes do not match the spec.
     void setParameters(const Parameters& parameters, const std::string& source);
+    // Throws InputError (naming `source`, the layer and both shapes) unless `parameters` have
+    // exactly this network's layer shapes: weights read from a file are checked before any use.
+    void checkShapes(const Parameters& parameters, const std::string& source) const;
 
     // Glorot (Xavier) uniform weights U(-a, a), a = sqrt(6 / (in + out)); zero biases.
     void initializeGlorotUniform(std::uint64_t seed);

@@ -61,6 +61,7 @@ RunFolder readRunFolder(const QString& directory) {
     for (const RunSpec& run : folder.experiment.runs) labels.push_back(run.label);
     const RunFolderLayout layout(directory, labels);
 
+    const Network shapes(folder.experiment.network);  // final weights must fit the experiment's network
     for (int i = 0; i < layout.runCount(); ++i) {
         RunRecord record;
         record.spec = folder.experiment.runs[i];
@@ -69,7 +70,12 @@ RunFolder readRunFolder(const QString& directory) {
         const bool finished = QFileInfo::exists(layout.finalWeightsFile(i));
         record.result = resultFromMetrics(record.spec, record.metrics, finished);
         if (finished)
-            readPart(record, [&] { record.finalWeights = loadWeightsFile(layout.finalWeightsFile(i)); });
+            readPart(record, [&] {
+                Parameters weights = loadWeightsFile(layout.finalWeightsFile(i));
+                // A file from elsewhere (or edited) must not reach the views, which index by the network.
+                shapes.checkShapes(weights, layout.finalWeightsFile(i).toStdString());
+                record.finalWeights = std::move(weights);
+            });
         folder.runs.push_back(std::move(record));
     }
     if (layout.hasSummary() && QFileInfo::exists(layout.summaryFile()))
