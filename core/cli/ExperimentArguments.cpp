@@ -123,13 +123,9 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
                              "' is not a whole number from 0 to " + std::to_string(kMaxCount));
         json[flag] = static_cast<double>(value);
     }
-    if (parser.isSet("seed")) {
-        bool ok = false;
+    if (parser.isSet("seed")) {  // the JSON rule reads the decimal text (any 64-bit value)
         const QString text = parser.value("seed");
-        const qulonglong seed = text.toULongLong(&ok);
-        if (!ok || text.startsWith('+') || text.startsWith('-'))
-            throw InputError("--seed: '" + text.toStdString() + "' is not a whole number from 0 to 18446744073709551615");
-        json["seed"] = seedToJson(seed);
+        json["seed"] = seedToJson(seedFromJson(text, "--seed: '" + text.toStdString() + "'"));
     }
     // --steps and --epochs replace each other, whichever the base had.
     if (parser.isSet("steps")) json.remove("epochs");
