@@ -56,7 +56,7 @@ struct Recorder : TrainingObserver {
     std::vector<RunResult> finished;
     void stepFinished(const StepMetrics& m) override { metrics.push_back(m); }
     bool wantsSnapshot(int, long step) override { return every > 0 && step % every == 0; }
-    void snapshotTaken(const Snapshot& s) override { snapshots.push_back(s); }
+    void snapshotTaken(const SharedSnapshot& s) override { snapshots.push_back(*s); }
     void runFinished(int, const RunResult& r) override { finished.push_back(r); }
 };
 

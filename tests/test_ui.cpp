@@ -140,11 +140,11 @@ private Q_SLOTS:
         std::map<int, long> lastSnapshot;
         std::map<int, int> count;
         for (const QList<QVariant>& arguments : snapshots)
-            for (const Snapshot& s : arguments.at(0).value<std::vector<Snapshot>>()) {
-                QVERIFY(s.step > lastSnapshot[s.run]);
-                QCOMPARE(int(s.layers.size()), 3);
-                lastSnapshot[s.run] = s.step;
-                ++count[s.run];
+            for (const SharedSnapshot& s : arguments.at(0).value<std::vector<SharedSnapshot>>()) {
+                QVERIFY(s->step > lastSnapshot[s->run]);
+                QCOMPARE(int(s->layers.size()), 3);
+                lastSnapshot[s->run] = s->step;
+                ++count[s->run];
             }
         QCOMPARE(count[0], 400);
         QCOMPARE(count[1], 400);
@@ -166,12 +166,12 @@ private Q_SLOTS:
                 QVERIFY(feed.wantsSnapshot(0, step));
                 Snapshot snapshot;
                 snapshot.step = step;
-                feed.snapshotTaken(snapshot);
+                feed.snapshotTaken(std::make_shared<const Snapshot>(snapshot));
             }
             const TrainingFeed::Delivery delivery = feed.take();
             const bool small = parameters <= kSmallNetworkParameters;
             QCOMPARE(delivery.snapshots.size(), small ? std::size_t(3) : std::size_t(1));
-            QCOMPARE(delivery.snapshots.back().step, 3L);  // the latest always arrives
+            QCOMPARE(delivery.snapshots.back()->step, 3L);  // the latest always arrives
         }
     }
 
@@ -416,10 +416,10 @@ private Q_SLOTS:
         QVERIFY(std::isfinite(window.comparison()->summary()->result(1).finalTestAccuracy));
         QVERIFY(window.windowTitle().contains("xor folder"));
         // The final weights reach the snapshot views.
-        const std::vector<Snapshot> finalWeights = finalSnapshots(readRunFolder(dir.filePath("run")));
+        const std::vector<SharedSnapshot> finalWeights = finalSnapshots(readRunFolder(dir.filePath("run")));
         QCOMPARE(int(finalWeights.size()), 2);
-        QCOMPARE(finalWeights[1].label, std::string("adam"));
-        QCOMPARE(finalWeights[1].layers.front().parameters.rows(), 4);
+        QCOMPARE(finalWeights[1]->label, std::string("adam"));
+        QCOMPARE(finalWeights[1]->layers.front().parameters.rows(), 4);
     }
 
     void exportCommandWritesPlotFiles() {

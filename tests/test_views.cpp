@@ -59,6 +59,8 @@ Snapshot handMadeSnapshot(MeanScope scope = MeanScope::FanIn, BiasMode bias = Bi
 }
 
 // A snapshot of a network of the given sizes whose entries are all distinct.
+SharedSnapshot shared(Snapshot snapshot) { return std::make_shared<const Snapshot>(std::move(snapshot)); }
+
 Snapshot syntheticSnapshot(const std::vector<int>& sizes, int run = 0, long step = 1) {
     Snapshot snapshot;
     snapshot.run = run;
@@ -90,10 +92,10 @@ QPointF midpoint(QPointF a, QPointF b) { return (a + b) / 2.0; }
 class LastSnapshots : public TrainingObserver {
 public:
     bool wantsSnapshot(int, long) override { return true; }
-    void snapshotTaken(const Snapshot& snapshot) override {
-        if (snapshot.run >= int(last.size())) last.resize(std::size_t(snapshot.run) + 1);
-        last[std::size_t(snapshot.run)] = snapshot;
-        if (snapshot.run == 1) history.push_back(snapshot);
+    void snapshotTaken(const SharedSnapshot& snapshot) override {
+        if (snapshot->run >= int(last.size())) last.resize(std::size_t(snapshot->run) + 1);
+        last[std::size_t(snapshot->run)] = *snapshot;
+        if (snapshot->run == 1) history.push_back(*snapshot);
     }
     std::vector<Snapshot> last;
     std::vector<Snapshot> history;  // run 1 only
@@ -141,7 +143,7 @@ class RecordingView : public SnapshotView {
 public:
     explicit RecordingView(bool everySnapshot) : every_(everySnapshot) {}
     void setRuns(const QStringList& labels) override { runs = labels; }
-    void showSnapshot(const Snapshot& snapshot) override { shown.push_back({snapshot.run, snapshot.step}); }
+    void showSnapshot(const SharedSnapshot& snapshot) override { shown.push_back({snapshot->run, snapshot->step}); }
     void clear() override { ++clears; }
     bool wantsEverySnapshot() const override { return every_; }
     void chooseRun(int run) { reportRunChanged(run); }
@@ -201,7 +203,7 @@ private Q_SLOTS:
     void viewsNameNeuronsAlike() {
         NetworkDiagramView diagram;
         diagram.resize(600, 400);
-        diagram.showSnapshot(syntheticSnapshot({2, 3, 1}));
+        diagram.showSnapshot(shared(syntheticSnapshot({2, 3, 1})));
         QVERIFY2(diagram.toolTipAt(diagram.neuronCenter(0, 1)).startsWith("layer 1, neuron 1"),
                  qPrintable(diagram.toolTipAt(diagram.neuronCenter(0, 1))));
         NeuronInspector inspector;
@@ -360,7 +362,7 @@ void TestViews::diagramEmitsNeuronClicked() {
     view.resize(600, 400);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
+    view.showSnapshot(shared(syntheticSnapshot({1, 2, 2, 1})));
     QSignalSpy clicked(&view, &NetworkDiagramView::neuronClicked);
 
     const QPointF hidden = view.neuronCenter(1, 1);  // neuron 1 of the second hidden layer
@@ -384,7 +386,7 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
     NetworkDiagramView view;
     view.resize(600, 400);
     const Snapshot s = syntheticSnapshot({1, 2, 2, 1});
-    view.showSnapshot(s);
+    view.showSnapshot(shared(s));
     view.setQuantity(Quantity::Gradient);
 
     // input 0 -> neuron 1 of the first hidden layer: row 1, column 0 of parameter layer 0; named
@@ -417,7 +419,7 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
 void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
     NetworkDiagramView view;
     view.resize(600, 400);
-    view.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
+    view.showSnapshot(shared(syntheticSnapshot({1, 2, 2, 1})));
     view.setQuantity(Quantity::SecondMoment);  // the synthetic optimizer keeps none
     const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 0)));
     QVERIFY2(text.contains(QStringLiteral("not kept by this optimizer")), qPrintable(text));
@@ -426,7 +428,7 @@ void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
     // not the first 16; the 4 smallest are not.
     view.setQuantity(Quantity::Weight);
     const Snapshot wide = syntheticSnapshot({20, 3, 2});
-    view.showSnapshot(wide);
+    view.showSnapshot(shared(wide));
     std::vector<std::pair<float, int>> strength;
     for (int i = 0; i < 20; ++i) {
         float sum = 0.0f;
@@ -455,9 +457,9 @@ void TestViews::diagramPanelShowsOnlyTheChosenRun() {
     NetworkDiagramPanel panel;
     panel.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
     QSignalSpy runChanged(&panel, &NetworkDiagramPanel::runChanged);
-    panel.showSnapshot(syntheticSnapshot({1, 2, 1}, 1));
+    panel.showSnapshot(shared(syntheticSnapshot({1, 2, 1}, 1)));
     QVERIFY(!panel.view()->hasSnapshot());  // run 1 is not the chosen one
-    panel.showSnapshot(syntheticSnapshot({1, 2, 1}, 0));
+    panel.showSnapshot(shared(syntheticSnapshot({1, 2, 1}, 0)));
     QVERIFY(panel.view()->hasSnapshot());
     auto* runs = panel.findChild<QComboBox*>();
     QVERIFY(runs);
@@ -472,13 +474,13 @@ void TestViews::inspectorKeepsHistoryBounded() {
     inspector.setHistoryCapacity(100);
     inspector.setNeuron(0, 1);
     for (long step = 1; step <= 1000; ++step) {
-        inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, step));
-        inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 1, step));  // another run: ignored
+        inspector.showSnapshot(shared(syntheticSnapshot({2, 2, 1}, 0, step)));
+        inspector.showSnapshot(shared(syntheticSnapshot({2, 2, 1}, 1, step)));  // another run: ignored
     }
     QVERIFY(inspector.history().historySize() <= 100);
     QVERIFY(inspector.history().historySize() >= 50);
     const int size = inspector.history().historySize();
-    inspector.showSnapshot(syntheticSnapshot({2, 2, 1}, 0, 1000));  // re-delivered: ignored
+    inspector.showSnapshot(shared(syntheticSnapshot({2, 2, 1}, 0, 1000)));  // re-delivered: ignored
     QCOMPARE(inspector.history().historySize(), size);
     QCOMPARE(int(inspector.history().plottedConnections().size()), 3);  // 2 inputs + bias
     QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
@@ -493,7 +495,7 @@ void TestViews::inspectorKeepsHistoryBounded() {
 
 void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     NeuronInspector inspector;
-    for (long step = 1; step <= 50; ++step) inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, step));
+    for (long step = 1; step <= 50; ++step) inspector.showSnapshot(shared(syntheticSnapshot({2, 3, 1}, 0, step)));
     QCOMPARE(inspector.history().historySize(), 0);  // nothing selected yet
     inspector.setNeuron(0, 2);             // clicked after the run
     QCOMPARE(inspector.history().historySize(), 50);
@@ -508,14 +510,14 @@ void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     // Another neuron: replayed from the archive as well; a later snapshot extends it.
     inspector.setNeuron(1, 0);
     QCOMPARE(inspector.history().historySize(), 50);
-    inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 51));
+    inspector.showSnapshot(shared(syntheticSnapshot({2, 3, 1}, 0, 51)));
     QCOMPARE(inspector.history().historySize(), 51);
     QCOMPARE((inspector.plot()->graph(0)->data()->constEnd() - 1)->key, 51.0);
     // clear() and setRun() forget the archive.
     inspector.clear();
     QCOMPARE(inspector.archive().size(), 0);
     QCOMPARE(inspector.history().historySize(), 0);
-    inspector.showSnapshot(syntheticSnapshot({2, 3, 1}, 0, 1));
+    inspector.showSnapshot(shared(syntheticSnapshot({2, 3, 1}, 0, 1)));
     inspector.setRun(1);
     QCOMPARE(inspector.archive().size(), 0);
     QCOMPARE(inspector.history().historySize(), 0);
@@ -529,7 +531,7 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     for (long step = 1; step <= steps; ++step) {
         Snapshot s = big;  // same matrices, new step: the archive's size is what is tested
         s.step = step;
-        inspector.showSnapshot(s);
+        inspector.showSnapshot(shared(s));
         QVERIFY(inspector.archive().size() <= inspector.archive().capacity());
     }
     const int capacity = inspector.archive().capacity();
@@ -583,7 +585,7 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
     s.layers[0].firstMoment.row(3).setConstant(0.001f);
     s.layers[0].firstMoment(3, 500) = -7.0f;  // the largest |momentum|
     s.layers[0].firstMoment(3, 784) = 6.0f;   // the bias, second
-    inspector.showSnapshot(s);
+    inspector.showSnapshot(shared(s));
     const std::vector<int>& plotted = inspector.history().plottedConnections();
     QCOMPARE(int(plotted.size()), kMaxPlottedConnections);
     QVERIFY(std::find(plotted.begin(), plotted.end(), 500) != plotted.end());
@@ -600,7 +602,7 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
 void TestViews::heatmapCellsHoldTheQuantity() {
     LayerHeatmapPanel view;
     const Snapshot s = syntheticSnapshot({4, 3, 2});
-    view.showSnapshot(s);
+    view.showSnapshot(shared(s));
     view.setLayer(0);
     view.setQuantity(Quantity::Gradient);
     QCPColorMapData* data = view.view()->colorMap()->data();
@@ -629,7 +631,7 @@ void TestViews::heatmapCellsHoldTheQuantity() {
 
     view.setRuns({QStringLiteral("a"), QStringLiteral("b")});
     view.setQuantity(Quantity::Weight);
-    view.showSnapshot(syntheticSnapshot({4, 3, 2}, 1, 99));  // another run: ignored
+    view.showSnapshot(shared(syntheticSnapshot({4, 3, 2}, 1, 99)));  // another run: ignored
     QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
 }
 
@@ -640,14 +642,14 @@ void TestViews::heatmapRedrawsA784x128Layer() {
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     std::vector<Snapshot> snapshots;
     for (long step = 1; step <= 4; ++step) snapshots.push_back(syntheticSnapshot({784, 128, 10}, 0, step));
-    view.showSnapshot(snapshots.front());
+    view.showSnapshot(shared(snapshots.front()));
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QCOMPARE(view.colorMap()->data()->keySize(), 785);
     // The redraws really repaint: another snapshot gives another picture.
-    view.showSnapshot(snapshots[0]);
+    view.showSnapshot(shared(snapshots[0]));
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
     const QImage first = view.plot()->grab().toImage();
-    view.showSnapshot(snapshots[2]);
+    view.showSnapshot(shared(snapshots[2]));
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(view.plot()->grab().toImage() != first);
 }
@@ -662,7 +664,7 @@ void TestViews::viewsShowTrainedNetworks() {
     diagram.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
     diagram.show();
     QVERIFY(QTest::qWaitForWindowExposed(&diagram));
-    diagram.showSnapshot(sine.last[0]);
+    diagram.showSnapshot(shared(sine.last[0]));
     diagram.setQuantity(Quantity::Weight);
     diagram.view()->setSelectedNeuron(0, 1);
     const QImage weights = diagram.grab().toImage();
@@ -678,7 +680,7 @@ void TestViews::viewsShowTrainedNetworks() {
     QVERIFY(QTest::qWaitForWindowExposed(&inspector));
     inspector.setRun(1);
     inspector.setNeuron(1, 0);
-    for (const Snapshot& snapshot : sine.history) inspector.showSnapshot(snapshot);
+    for (const Snapshot& snapshot : sine.history) inspector.showSnapshot(shared(snapshot));
     QCOMPARE(inspector.history().historySize(), int(sine.history.size()));
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-sine"));
@@ -688,19 +690,19 @@ void TestViews::viewsShowTrainedNetworks() {
     heatmap.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
     heatmap.show();
     QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
-    heatmap.showSnapshot(sine.last[0]);
+    heatmap.showSnapshot(shared(sine.last[0]));
     heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-sine"));
 
     // Digits: 8 x 8 images, 64 inputs (the diagram truncates, the inspector shows images).
     const LastSnapshots digits = train("64-16-10", "digits", 60, 32);
-    diagram.showSnapshot(digits.last[0]);
+    diagram.showSnapshot(shared(digits.last[0]));
     diagram.setQuantity(Quantity::FirstMoment);
     saveShot(diagram, QStringLiteral("diagram-digits"));
     inspector.clear();  // a new training (steps start again at 1), as MainWindow does
     inspector.setImageShape({8, 8});
     inspector.setNeuron(0, 2);
-    for (const Snapshot& snapshot : digits.history) inspector.showSnapshot(snapshot);
+    for (const Snapshot& snapshot : digits.history) inspector.showSnapshot(shared(snapshot));
     QCOMPARE(int(inspector.history().plottedConnections().size()), kMaxPlottedConnections);
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-digits"));
@@ -718,18 +720,18 @@ void TestViews::viewsShowTrainedNetworks() {
         QSKIP(qPrintable(QStringLiteral("no 784-input data: %1").arg(error.what())));
     }
     heatmap.resize(1000, 560);
-    heatmap.showSnapshot(fashion.last[0]);
+    heatmap.showSnapshot(shared(fashion.last[0]));
     heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784"));
     QCOMPARE(heatmap.view()->colorMap()->data()->keySize(), 785);
     heatmap.setQuantity(Quantity::DeviationFromNeuronMean);
     heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784-deviation"));
-    diagram.showSnapshot(fashion.last[0]);
+    diagram.showSnapshot(shared(fashion.last[0]));
     saveShot(diagram, QStringLiteral("diagram-784"));
     inspector.setImageShape({28, 28});
     inspector.setNeuron(0, 5);
-    for (const Snapshot& snapshot : fashion.history) inspector.showSnapshot(snapshot);
+    for (const Snapshot& snapshot : fashion.history) inspector.showSnapshot(shared(snapshot));
     inspector.imagePlot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-784-image"));
     tabs->setCurrentIndex(0);
@@ -750,7 +752,7 @@ void TestViews::routerFansSnapshotsOutToEveryView() {
     QCOMPARE(history.runs, QStringList({"a", "b"}));
 
     // One delivery with two snapshots of run 0 and one of run 1.
-    router.deliver({syntheticSnapshot({1, 1}, 0, 1), syntheticSnapshot({1, 1}, 1, 1), syntheticSnapshot({1, 1}, 0, 2)});
+    router.deliver({shared(syntheticSnapshot({1, 1}, 0, 1)), shared(syntheticSnapshot({1, 1}, 1, 1)), shared(syntheticSnapshot({1, 1}, 0, 2))});
     QCOMPARE(latestOnly.shown, (Shown{{0, 2}, {1, 1}}));        // the latest per run
     QCOMPARE(history.shown, (Shown{{0, 1}, {1, 1}, {0, 2}}));  // all, in order
     QCOMPARE(router.latest(0)->step, 2L);

@@ -244,7 +244,7 @@ void MainWindow::wireSession() {
     });
     connect(session_, &TrainingSession::planned, this, &MainWindow::planArrived);
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
-    connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<Snapshot>& snapshots) {
+    connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<SharedSnapshot>& snapshots) {
         router_.deliver(snapshots);
         // The diagram forgets its selection on the first snapshot after clear(); the inspector
         // keeps the neuron across trainings, so show it again.
@@ -357,7 +357,7 @@ void MainWindow::chooseRunFolder() {
 
 void MainWindow::openRunFolder(const QString& directory) {
     RunFolder folder;
-    std::vector<Snapshot> finalWeights;
+    std::vector<SharedSnapshot> finalWeights;
     try {
         folder = readRunFolder(directory);
         finalWeights = finalSnapshots(folder);

@@ -160,7 +160,7 @@ void LockstepTrainer::stepRun(int index, Run& run) {
     bool snapshotWanted = false;
     for (TrainingObserver* observer : observers_) snapshotWanted = observer->wantsSnapshot(index, step_) || snapshotWanted;
     if (snapshotWanted) {
-        const Snapshot snapshot = takeSnapshot(index, run, metrics.trainLoss);
+        const SharedSnapshot snapshot = std::make_shared<const Snapshot>(takeSnapshot(index, run, metrics.trainLoss));
         for (TrainingObserver* observer : observers_) observer->snapshotTaken(snapshot);
     }
     if (step_ == totalSteps_) finish(index, run, RunStatus::Done);

@@ -6,6 +6,7 @@
 #include "train/RunStatus.h"
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct Snapshot {
     BiasMode bias = BiasMode::Own;
     std::vector<LayerSnapshot> layers;
 };
+
+// Snapshots are built once by the trainer and then only read (by another thread, by every view):
+// they travel as shared immutable values instead of copies (one MNIST snapshot is about 1.6 MB).
+using SharedSnapshot = std::shared_ptr<const Snapshot>;
 
 struct RunResult {
     std::string label;

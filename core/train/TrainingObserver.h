@@ -13,7 +13,7 @@ public:
     // Asked after every step of every run; a snapshot (copies of all matrices) is built only
     // when some observer answers true, so observers that never ask cost nothing.
     virtual bool wantsSnapshot(int /*run*/, long /*step*/) { return false; }
-    virtual void snapshotTaken(const Snapshot&) {}
+    virtual void snapshotTaken(const SharedSnapshot&) {}
     virtual void runFinished(int /*run*/, const RunResult&) {}
 };
 

@@ -96,11 +96,11 @@ int runExportCommand(const QStringList& arguments) {
         std::vector<NamedFigure> figures{{"convergence", "Convergence of all runs", Figure::ofPlot(plot.plot())}};
         // The final weights of the first run, when the folder has them.
         NetworkDiagramView diagram;
-        const std::vector<Snapshot> finalWeights = finalSnapshots(folder);
+        const std::vector<SharedSnapshot> finalWeights = finalSnapshots(folder);
         if (!finalWeights.empty()) {
             diagram.setQuantity(Quantity::Weight);
             diagram.showSnapshot(finalWeights.front());
-            figures.push_back({"network-diagram", "Final weights of " + QString::fromStdString(finalWeights.front().label),
+            figures.push_back({"network-diagram", "Final weights of " + QString::fromStdString(finalWeights.front()->label),
                                Figure::ofRenderer([&diagram](QPainter& painter, QSize size) { diagram.render(painter, size); })});
         }
         const ReportWriter report(runs, std::move(figures), parsed.figure);

@@ -3,8 +3,8 @@
 
 namespace ml {
 
-std::vector<Snapshot> finalSnapshots(const RunFolder& folder) {
-    std::vector<Snapshot> snapshots;
+std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
+    std::vector<SharedSnapshot> snapshots;
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         const RunRecord& run = folder.runs[i];
         if (run.finalWeights.empty()) continue;
@@ -21,7 +21,7 @@ std::vector<Snapshot> finalSnapshots(const RunFolder& folder) {
             layerSnapshot.parameters = layer;
             snapshot.layers.push_back(std::move(layerSnapshot));
         }
-        snapshots.push_back(std::move(snapshot));
+        snapshots.push_back(std::make_shared<const Snapshot>(std::move(snapshot)));
     }
     return snapshots;
 }

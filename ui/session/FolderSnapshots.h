@@ -10,6 +10,6 @@
 
 namespace ml {
 
-std::vector<Snapshot> finalSnapshots(const RunFolder& folder);
+std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder);
 
 }  // namespace ml

@@ -2,13 +2,13 @@
 
 namespace ml {
 
-void LatestSnapshots::store(const std::vector<Snapshot>& snapshots) {
-    for (const Snapshot& snapshot : snapshots) latest_[snapshot.run] = snapshot;
+void LatestSnapshots::store(const std::vector<SharedSnapshot>& snapshots) {
+    for (const SharedSnapshot& snapshot : snapshots) latest_[snapshot->run] = snapshot;
 }
 
-const Snapshot* LatestSnapshots::latest(int run) const {
+SharedSnapshot LatestSnapshots::latest(int run) const {
     const auto found = latest_.find(run);
-    return found == latest_.end() ? nullptr : &found->second;
+    return found == latest_.end() ? nullptr : found->second;
 }
 
 }  // namespace ml

@@ -10,12 +10,12 @@ namespace ml {
 
 class LatestSnapshots {
 public:
-    void store(const std::vector<Snapshot>& snapshots);
-    const Snapshot* latest(int run) const;
+    void store(const std::vector<SharedSnapshot>& snapshots);
+    SharedSnapshot latest(int run) const;  // null when the run has none
     void clear() { latest_.clear(); }
 
 private:
-    std::map<int, Snapshot> latest_;
+    std::map<int, SharedSnapshot> latest_;
 };
 
 }  // namespace ml

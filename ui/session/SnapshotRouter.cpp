@@ -17,15 +17,15 @@ void SnapshotRouter::setRuns(const QStringList& labels) {
     for (SnapshotView* view : views_) view->setRuns(labels);
 }
 
-void SnapshotRouter::deliver(const std::vector<Snapshot>& snapshots) {
+void SnapshotRouter::deliver(const std::vector<SharedSnapshot>& snapshots) {
     latest_.store(snapshots);
     std::set<int> runs;
-    for (const Snapshot& snapshot : snapshots) runs.insert(snapshot.run);
+    for (const SharedSnapshot& snapshot : snapshots) runs.insert(snapshot->run);
     for (SnapshotView* view : views_) {
         if (view->wantsEverySnapshot()) {
-            for (const Snapshot& snapshot : snapshots) view->showSnapshot(snapshot);
+            for (const SharedSnapshot& snapshot : snapshots) view->showSnapshot(snapshot);
         } else {
-            for (const int run : runs) view->showSnapshot(*latest_.latest(run));
+            for (const int run : runs) view->showSnapshot(latest_.latest(run));
         }
     }
 }
@@ -36,7 +36,7 @@ void SnapshotRouter::clear() {
 }
 
 void SnapshotRouter::redeliver(SnapshotView& view, int run) const {
-    if (const Snapshot* snapshot = latest_.latest(run)) view.showSnapshot(*snapshot);
+    if (const SharedSnapshot snapshot = latest_.latest(run)) view.showSnapshot(snapshot);
 }
 
 }  // namespace ml

@@ -21,9 +21,9 @@ public:
     void add(SnapshotView& view);
 
     void setRuns(const QStringList& labels);
-    void deliver(const std::vector<Snapshot>& snapshots);
+    void deliver(const std::vector<SharedSnapshot>& snapshots);
     void clear();  // forgets the latest snapshots and clears every view
-    const Snapshot* latest(int run) const { return latest_.latest(run); }
+    SharedSnapshot latest(int run) const { return latest_.latest(run); }
     // Shows `run`'s latest snapshot (if any) in `view` again, e.g. after the view was reset.
     void redeliver(SnapshotView& view, int run) const;
 

@@ -43,17 +43,16 @@ bool TrainingFeed::wantsSnapshot(int run, long step) {
     return due || (historyStride_ > 0 && step % historyStride_ == 0);
 }
 
-void TrainingFeed::snapshotTaken(const Snapshot& snapshot) {
-    Snapshot copy = snapshot;  // copy the matrices outside the lock
+void TrainingFeed::snapshotTaken(const SharedSnapshot& snapshot) {
     std::lock_guard lock(mutex_);
-    auto slot = snapshotSlot_.find(copy.run);
+    auto slot = snapshotSlot_.find(snapshot->run);
     if (historyStride_ > 0) {
-        pending_.snapshots.push_back(std::move(copy));  // small network: keep the history
+        pending_.snapshots.push_back(snapshot);  // small network: keep the history
     } else if (slot != snapshotSlot_.end()) {
-        pending_.snapshots[slot->second] = std::move(copy);  // latest wins
+        pending_.snapshots[slot->second] = snapshot;  // latest wins
     } else {
-        snapshotSlot_[copy.run] = pending_.snapshots.size();
-        pending_.snapshots.push_back(std::move(copy));
+        snapshotSlot_[snapshot->run] = pending_.snapshots.size();
+        pending_.snapshots.push_back(snapshot);
     }
 }
 

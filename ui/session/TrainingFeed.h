@@ -47,7 +47,7 @@ public:
     struct Delivery {
         std::optional<TrainingPlan> plan;
         std::vector<StepMetrics> metrics;
-        std::vector<Snapshot> snapshots;  // in order; at most one per run (the latest) unless the network is small
+        std::vector<SharedSnapshot> snapshots;  // in order; at most one per run (the latest) unless the network is small
         std::vector<FinishedRun> finished;
         std::optional<TrainingEnd> end;
         bool empty() const {
@@ -64,7 +64,7 @@ public:
     // TrainingObserver (training thread).
     void stepFinished(const StepMetrics& metrics) override;
     bool wantsSnapshot(int run, long step) override;
-    void snapshotTaken(const Snapshot& snapshot) override;
+    void snapshotTaken(const SharedSnapshot& snapshot) override;
     void runFinished(int run, const RunResult& result) override;
 
 private:

@@ -58,7 +58,7 @@ Q_SIGNALS:
     void stateChanged(ml::SessionState state);
     void planned(const ml::TrainingPlan& plan);
     void metricsArrived(const std::vector<ml::StepMetrics>& metrics);
-    void snapshotsArrived(const std::vector<ml::Snapshot>& snapshots);
+    void snapshotsArrived(const std::vector<ml::SharedSnapshot>& snapshots);
     void runFinished(int run, const ml::RunResult& result);
     void progressed(long step, long totalSteps);
     void failed(const QString& message);

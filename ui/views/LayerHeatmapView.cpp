@@ -91,7 +91,7 @@ void LayerHeatmapView::clear() {
     redraw();
 }
 
-void LayerHeatmapView::showSnapshot(const Snapshot& snapshot) {
+void LayerHeatmapView::showSnapshot(const SharedSnapshot& snapshot) {
     snapshot_ = snapshot;
     redraw();
 }
@@ -171,9 +171,9 @@ LayerHeatmapPanel::LayerHeatmapPanel(QWidget* parent)
 
 void LayerHeatmapPanel::setRuns(const QStringList& labels) { runs_->setRuns(labels); }
 
-void LayerHeatmapPanel::showSnapshot(const Snapshot& snapshot) {
-    if (snapshot.run != runs_->currentRun()) return;
-    syncLayerChoices(snapshot);
+void LayerHeatmapPanel::showSnapshot(const SharedSnapshot& snapshot) {
+    if (snapshot->run != runs_->currentRun()) return;
+    syncLayerChoices(*snapshot);
     view_->setLayer(std::max(0, layers_->currentIndex()));
     view_->showSnapshot(snapshot);
 }

@@ -23,7 +23,6 @@
 
 #include <QWidget>
 
-#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -48,7 +47,7 @@ class LayerHeatmapView : public QWidget {
 public:
     explicit LayerHeatmapView(QWidget* parent = nullptr);
 
-    void showSnapshot(const Snapshot& snapshot);
+    void showSnapshot(const SharedSnapshot& snapshot);
     void setLayer(int layer);
     void setQuantity(Quantity quantity);
     void setShowBias(bool show);
@@ -71,7 +70,7 @@ private:
     QCPItemText* biasLabel_ = nullptr;
     QCPItemText* message_ = nullptr;
     DivergingColorScale scale_;
-    std::optional<Snapshot> snapshot_;
+    SharedSnapshot snapshot_;
     int layer_ = 0;
     Quantity quantity_ = Quantity::FirstMoment;
     bool showBias_ = true;
@@ -83,7 +82,7 @@ public:
     explicit LayerHeatmapPanel(QWidget* parent = nullptr);
 
     void setRuns(const QStringList& labels) override;
-    void showSnapshot(const Snapshot& snapshot) override;
+    void showSnapshot(const SharedSnapshot& snapshot) override;
     void setLayer(int layer);
     void setQuantity(Quantity quantity);
     void setShowBias(bool show);

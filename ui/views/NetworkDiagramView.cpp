@@ -84,8 +84,8 @@ NetworkDiagramView::NetworkDiagramView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(false);
 }
 
-void NetworkDiagramView::showSnapshot(const Snapshot& snapshot) {
-    const bool shapeChanged = !snapshot_ || layerSizes(*snapshot_) != layerSizes(snapshot);
+void NetworkDiagramView::showSnapshot(const SharedSnapshot& snapshot) {
+    const bool shapeChanged = !snapshot_ || layerSizes(*snapshot_) != layerSizes(*snapshot);
     snapshot_ = snapshot;
     if (shapeChanged) selectedLayer_ = -2, selectedNeuron_ = -1;
     recomputeValues();
@@ -426,8 +426,8 @@ void NetworkDiagramPanel::setRuns(const QStringList& labels) { runs_->setRuns(la
 
 int NetworkDiagramPanel::currentRun() const { return runs_->currentRun(); }
 
-void NetworkDiagramPanel::showSnapshot(const Snapshot& snapshot) {
-    if (snapshot.run != runs_->currentRun()) return;
+void NetworkDiagramPanel::showSnapshot(const SharedSnapshot& snapshot) {
+    if (snapshot->run != runs_->currentRun()) return;
     view_->showSnapshot(snapshot);
 }
 

@@ -37,7 +37,6 @@
 #include <QPointF>
 #include <QWidget>
 
-#include <optional>
 #include <vector>
 
 class QPainter;
@@ -82,11 +81,11 @@ class NetworkDiagramView : public QWidget {
 public:
     explicit NetworkDiagramView(QWidget* parent = nullptr);
 
-    void showSnapshot(const Snapshot& snapshot);
+    void showSnapshot(const SharedSnapshot& snapshot);
     void setQuantity(Quantity quantity);
     void setColorLimit(double limit);
     void clear();
-    bool hasSnapshot() const { return snapshot_.has_value(); }
+    bool hasSnapshot() const { return snapshot_ != nullptr; }
 
     using QWidget::render;  // the base overloads stay usable
     void render(QPainter& painter, QSize size) const;
@@ -131,7 +130,7 @@ private:
     void paintNotes(QPainter& painter, const Frame& frame) const;
     void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
 
-    std::optional<Snapshot> snapshot_;
+    SharedSnapshot snapshot_;
     std::vector<Matrix> values_;  // the quantity per parameter layer (empty: not kept)
     std::vector<std::vector<int>> shown_;  // per column, the neurons drawn
     Quantity quantity_ = Quantity::FirstMoment;
@@ -147,7 +146,7 @@ public:
 
     void setRuns(const QStringList& labels) override;
     int currentRun() const;
-    void showSnapshot(const Snapshot& snapshot) override;
+    void showSnapshot(const SharedSnapshot& snapshot) override;
     void setQuantity(Quantity quantity);  // through the combo, so both stay in step
     void clear() override;
     NetworkDiagramView* view() const { return view_; }

@@ -63,7 +63,8 @@ void NeuronInspector::clear() {
     replay();
 }
 
-void NeuronInspector::showSnapshot(const Snapshot& snapshot) {
+void NeuronInspector::showSnapshot(const SharedSnapshot& shared) {
+    const Snapshot& snapshot = *shared;  // the archive keeps its own slimmed copy
     if (snapshot.run != run_) return;
     const SnapshotArchive::Offer offer = archive_.offer(snapshot);
     if (offer == SnapshotArchive::Offer::Repeat) return;

@@ -42,7 +42,7 @@ public:
     int neuron() const { return neuron_; }
     void setImageShape(ImageShape shape);
     void setRuns(const QStringList&) override {}  // the run is chosen with setRun (MainWindow: the diagram's)
-    void showSnapshot(const Snapshot& snapshot) override;
+    void showSnapshot(const SharedSnapshot& snapshot) override;
     void clear() override;
     bool wantsEverySnapshot() const override { return true; }
 

@@ -16,7 +16,7 @@ public:
     virtual ~SnapshotView() = default;
 
     virtual void setRuns(const QStringList& labels) = 0;
-    virtual void showSnapshot(const Snapshot& snapshot) = 0;  // snapshots of other runs are ignored
+    virtual void showSnapshot(const SharedSnapshot& snapshot) = 0;  // snapshots of other runs are ignored
     virtual void clear() = 0;                                // forgets every snapshot shown
     // false: only the latest snapshot per run of each delivery (views that draw one moment);
     // true: every snapshot in order (views that draw a history).
