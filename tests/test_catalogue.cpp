@@ -1,6 +1,7 @@
 // The catalogue of bad input (issue 9): every malformed input in tests/catalogue/catalogue.json is
 // given to the built CLI as a child process, which must exit with the entry's status and print the
 // entry's message fragment (the fragment names the file, line or field and what was expected).
+// initTestCase runs all entries, several at a time; each data row then checks one entry's outcome.
 //
 // An entry: {"name", "args": [...], "status": N, "message": "fragment", optional "files":
 // {"relative/path": CONTENT}, "setup": ["run-single" | "run-multi" | "idx"], "env": {NAME: VALUE}}.
@@ -24,6 +25,10 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <map>
+#include <memory>
+#include <vector>
 
 #include <sys/stat.h>
 
@@ -69,59 +74,27 @@ void writeIdxSet(const QString& dir, const QString& suffix) {
 
 }  // namespace
 
+// One entry's files, arguments and environment, made ready in its own temporary folder.
+struct Prepared {
+    std::unique_ptr<QTemporaryDir> folder = std::make_unique<QTemporaryDir>();
+    QStringList arguments;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QString problem;  // why the entry could not be set up ("" when all is well)
+    int status = 0;
+    QString err;
+};
+
 class TestCatalogue : public QObject {
     Q_OBJECT
     QTemporaryDir templates_;  // the run folders every run-folder entry starts from
+    std::map<QString, Prepared> results_;  // by entry name, filled by initTestCase
 
-    QString runCli(const QStringList& arguments, const QProcessEnvironment& environment, int& status) {
-        QProcess process;
-        process.setProcessEnvironment(environment);
-        process.start(MOMENTUM_LAB_CLI, arguments);
-        // Bad input is refused at once; a hang (a FIFO read without a writer) fails the entry.
-        if (!process.waitForFinished(20000)) {
-            process.kill();
-            process.waitForFinished();
-            status = -2;
-            return "timed out after 20 s";
-        }
-        status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        return QString::fromUtf8(process.readAllStandardError());
-    }
-
-private Q_SLOTS:
-    void initTestCase() {
-        const QStringList base{"train", "--network", "1-3-1", "--data", "toy:sine", "--steps", "20", "--quiet"};
-        int status = 0;
-        const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        runCli(base + QStringList{"--optimizer", "momentum", "--out", templates_.filePath("run-single")}, environment, status);
-        QCOMPARE(status, 0);
-        runCli(base + QStringList{"--optimizer", "momentum,adam", "--out", templates_.filePath("run-multi")}, environment, status);
-        QCOMPARE(status, 0);
-    }
-
-    void badInput_data() {
-        QTest::addColumn<QJsonObject>("entry");
-        QFile file(QStringLiteral(MOMENTUM_LAB_SOURCE_DIR) + "/tests/catalogue/catalogue.json");
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QJsonParseError error;
-        const QJsonArray entries = QJsonDocument::fromJson(file.readAll(), &error).object()["entries"].toArray();
-        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
-        QVERIFY2(entries.size() >= 100, qPrintable(QString::number(entries.size())));
-        QSet<QString> names;
-        for (const QJsonValue& entry : entries) {
-            const QString name = entry["name"].toString();
-            QVERIFY2(!names.contains(name), qPrintable("two entries named " + name));
-            names.insert(name);
-            QTest::newRow(qPrintable(name)) << entry.toObject();
-        }
-    }
-    void badInput() {
-        QFETCH(QJsonObject, entry);
-        QTemporaryDir tmp;
-        const QString root = tmp.path();
+    Prepared prepare(const QJsonObject& entry) const {
+        Prepared prepared;
+        const QString root = prepared.folder->path();
         for (const QJsonValue& setup : entry["setup"].toArray()) {
             if (setup.toString().startsWith("idx")) writeIdxSet(root + "/idx", setup.toString() == "idx-gz" ? ".gz" : "");
-            else QVERIFY2(copyFolder(templates_.filePath(setup.toString()), root + "/run"), qPrintable(setup.toString()));
+            else if (!copyFolder(templates_.filePath(setup.toString()), root + "/run")) prepared.problem = "setup " + setup.toString();
         }
         const QJsonObject files = entry["files"].toObject();
         for (auto it = files.begin(); it != files.end(); ++it) {
@@ -130,31 +103,90 @@ private Q_SLOTS:
             QFile::remove(path);
             QDir(path).removeRecursively();
             const QJsonObject special = it.value().toObject();  // empty for plain text
-            if (special["remove"].toBool()) {
-                continue;
-            } else if (special["fifo"].toBool()) {
-                QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+            if (special["remove"].toBool()) continue;
+            if (special["fifo"].toBool()) {
+                if (::mkfifo(QFile::encodeName(path).constData(), 0600) != 0) prepared.problem = "mkfifo " + path;
             } else if (special["folder"].toBool()) {
-                QVERIFY(QDir().mkpath(path));
+                QDir().mkpath(path);
             } else {
                 QFile file(path);
-                QVERIFY(file.open(QIODevice::WriteOnly));
-                file.write(contentOf(it.value()));
+                if (!file.open(QIODevice::WriteOnly) || file.write(contentOf(it.value())) < 0) prepared.problem = "write " + path;
             }
         }
-        QStringList arguments;
-        for (const QJsonValue& argument : entry["args"].toArray()) arguments << substitute(argument.toString(), root);
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const QJsonValue& argument : entry["args"].toArray()) prepared.arguments << substitute(argument.toString(), root);
         const QJsonObject env = entry["env"].toObject();
-        for (auto it = env.begin(); it != env.end(); ++it) environment.insert(it.key(), it.value().toString());
+        for (auto it = env.begin(); it != env.end(); ++it) prepared.environment.insert(it.key(), it.value().toString());
+        return prepared;
+    }
 
-        int status = 0;
-        const QString err = runCli(arguments, environment, status);
-        const QString expected = substitute(entry["message"].toString(), root);
-        QVERIFY2(status == entry["status"].toInt(),
-                 qPrintable(QString("exit status %1, expected %2; stderr: %3").arg(status).arg(entry["status"].toInt()).arg(err)));
-        QVERIFY2(!expected.isEmpty() && err.contains(expected), qPrintable("expected \"" + expected + "\" in: " + err));
-        QVERIFY2(!err.contains("bad_alloc") && !err.contains("terminate called"), qPrintable(err));  // refused, not crashed
+    // Runs the CLI for each entry, kConcurrent at a time: each run mostly waits for the process
+    // to start and exit, so running them side by side keeps the whole catalogue fast.
+    void runAll(std::vector<Prepared*> entries) {
+        constexpr std::size_t kConcurrent = 8;
+        for (std::size_t first = 0; first < entries.size(); first += kConcurrent) {
+            std::vector<std::unique_ptr<QProcess>> processes;
+            const std::size_t last = std::min(entries.size(), first + kConcurrent);
+            for (std::size_t i = first; i < last; ++i) {
+                processes.push_back(std::make_unique<QProcess>());
+                processes.back()->setProcessEnvironment(entries[i]->environment);
+                processes.back()->start(MOMENTUM_LAB_CLI, entries[i]->arguments);
+            }
+            for (std::size_t i = first; i < last; ++i) {
+                QProcess& process = *processes[i - first];
+                // Bad input is refused at once; a hang (a FIFO read without a writer) fails the entry.
+                if (!process.waitForFinished(20000)) {
+                    process.kill();
+                    process.waitForFinished();
+                    entries[i]->status = -2;
+                    entries[i]->err = "timed out after 20 s";
+                    continue;
+                }
+                entries[i]->status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+                entries[i]->err = QString::fromUtf8(process.readAllStandardError());
+            }
+        }
+    }
+
+    static QJsonArray catalogue() {
+        QFile file(QStringLiteral(MOMENTUM_LAB_SOURCE_DIR) + "/tests/catalogue/catalogue.json");
+        if (!file.open(QIODevice::ReadOnly)) return {};
+        return QJsonDocument::fromJson(file.readAll()).object()["entries"].toArray();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        Prepared single, multi;
+        const QStringList base{"train", "--network", "1-3-1", "--data", "toy:sine", "--steps", "20", "--quiet"};
+        single.arguments = base + QStringList{"--optimizer", "momentum", "--out", templates_.filePath("run-single")};
+        multi.arguments = base + QStringList{"--optimizer", "momentum,adam", "--out", templates_.filePath("run-multi")};
+        runAll({&single, &multi});
+        QVERIFY2(single.status == 0 && multi.status == 0, qPrintable(single.err + multi.err));
+
+        const QJsonArray entries = catalogue();
+        QVERIFY2(entries.size() >= 100, qPrintable(QString::number(entries.size())));
+        std::vector<Prepared*> all;
+        for (const QJsonValue& entry : entries) {
+            const QString name = entry["name"].toString();
+            QVERIFY2(!results_.contains(name), qPrintable("two entries named " + name));
+            all.push_back(&(results_[name] = prepare(entry.toObject())));
+        }
+        runAll(all);
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QJsonObject>("entry");
+        for (const QJsonValue& entry : catalogue()) QTest::newRow(qPrintable(entry["name"].toString())) << entry.toObject();
+    }
+    void badInput() {
+        QFETCH(QJsonObject, entry);
+        const Prepared& result = results_.at(entry["name"].toString());
+        QVERIFY2(result.problem.isEmpty(), qPrintable(result.problem));
+        const QString expected = substitute(entry["message"].toString(), result.folder->path());
+        const int status = entry["status"].toInt();
+        QVERIFY2(result.status == status,
+                 qPrintable(QString("exit status %1, expected %2; stderr: %3").arg(result.status).arg(status).arg(result.err)));
+        QVERIFY2(!expected.isEmpty() && result.err.contains(expected), qPrintable("expected \"" + expected + "\" in: " + result.err));
+        QVERIFY2(!result.err.contains("bad_alloc") && !result.err.contains("terminate called"), qPrintable(result.err));  // refused, not crashed
     }
 };
 
