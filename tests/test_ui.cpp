@@ -362,6 +362,9 @@ private Q_SLOTS:
             for (int k = 0; k < (track == MetricsHistory::Track::Train ? 3 : 4); ++k) QCOMPARE(actual.series(k), expected.series(k));
         }
         QCOMPARE(opened.history().stepsPerEpoch(), 300L);
+        // No summary figures in this folder: the table shows the last batch loss, read from the last row.
+        const RunSummaryModel& table = *opened.summary();
+        QCOMPARE(table.data(table.index(0, RunSummaryModel::TrainLoss)).toString(), QString::number(1.0 / 100000.0, 'g', 4));
     }
 
     void denseGraphsAreDrawnWithThinPens() {

@@ -72,6 +72,11 @@ void RunComparison::showFolder(const RunFolder& folder) {
             m.run = run;
             history_.appendEvaluation(m);
         }
+        // The last row gives the table its last batch loss (shown when no evaluation gave a train loss).
+        if (std::optional<StepMetrics> last = folder.runs[i].metrics.last()) {
+            last->run = run;
+            summary_.addMetrics({*last});
+        }
         summary_.finishRun(run, folder.runs[i].result);
     }
     summary_.setThreshold(summary_.threshold(), history_);  // steps to threshold, from the tracks
