@@ -76,9 +76,11 @@ void RunFolderWriter::appendMetrics(const StepMetrics& metrics) {
     log.lastRow = now;
 }
 
-void RunFolderWriter::runFinished(int run, const RunResult&) {
+void RunFolderWriter::runFinished(int run, const RunResult& result) {
     metrics_[run].file->close();
     writeFileAtomically(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run)));
+    // The run's status ("stopped", "diverged at step N") survives only here: its files look like a finished run's.
+    writeFileAtomically(layout_.runSummaryFile(run), summaryHeader() + summaryRow(result));
 }
 
 void RunFolderWriter::finish() {

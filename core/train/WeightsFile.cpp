@@ -9,6 +9,7 @@
 #include <QJsonObject>
 
 #include <cmath>
+#include <limits>
 
 namespace ml {
 
@@ -22,7 +23,14 @@ QJsonValue numberToJson(float value) {
 }
 
 float numberFromJson(const QJsonValue& value, const std::string& context) {
-    if (value.isDouble()) return static_cast<float>(value.toDouble());
+    if (value.isDouble()) {
+        // A finite number beyond float's range would silently become infinity.
+        const double number = value.toDouble();
+        if (std::abs(number) > std::numeric_limits<float>::max())
+            throw InputError(context + ": " + QString::number(number, 'g', 6).toStdString() +
+                             " is outside float's range (at most about 3.4e+38); write \"inf\" or \"-inf\" for infinity");
+        return static_cast<float>(number);
+    }
     const QString text = value.toString();
     if (text == "nan") return NAN;
     if (text == "inf") return INFINITY;
