@@ -1,6 +1,7 @@
 #include "train/Experiment.h"
 
 #include "InputError.h"
+#include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/RunFolderLayout.h"
 
@@ -25,6 +26,10 @@ void Experiment::validate() const {
         labels.push_back(runs[i].label);
     }
     checkRunFileNames(labels);  // labels name the run folders: no paths, no collisions
+}
+
+DataSplit loadExperimentData(const Experiment& experiment) {
+    return applyHoldout(loadDataSplit(experiment.data, experiment.seed), experiment.holdout);
 }
 
 void makeLabelsUnique(std::vector<RunSpec>& runs) {
