@@ -96,30 +96,21 @@ void emitSlurm(const StudyLayout& layout, const QString& cli, int throttle) {
     const QString dir = absolute(layout.slurmDirectory());
     if (!QDir().mkpath(dir + "/logs")) throw FileError(dir, "cannot create the folder");
     const QString name = runFileName(plan.study().name);
-    const auto arrayScript = [&](const char* phase, int first, int count) {
-        return QString("#!/bin/bash\n"
-                       "# Study %1, %2: trials %3 to %4 of momentum-lab-cli study, one array task each.\n"
-                       "#SBATCH --job-name=%5-%2\n"
-                       "#SBATCH --array=0-%6%%%7\n"
-                       "#SBATCH --ntasks=1\n"
-                       "#SBATCH --cpus-per-task=1\n"
-                       "#SBATCH --output=%8/logs/%2-%A_%a.out\n"
-                       "exec %9\n")
-            .arg(QString::fromStdString(plan.study().name), phase)
-            .arg(first)
-            .arg(first + count - 1)
-            .arg(name)
-            .arg(count - 1)
-            .arg(throttle)
-            .arg(dir, trialCommand(cli, layout, QString("$((SLURM_ARRAY_TASK_ID + %1))").arg(first)));
+    const auto arrayScript = [&](const QString& phase, int first, int count) {
+        return "#!/bin/bash\n# Study " + QString::fromStdString(plan.study().name) + ", " + phase + ": trials " +
+               QString::number(first) + " to " + QString::number(first + count - 1) +
+               " of momentum-lab-cli study, one array task each.\n#SBATCH --job-name=" + name + "-" + phase +
+               "\n#SBATCH --array=0-" + QString::number(count - 1) + "%" + QString::number(throttle) +
+               "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" + dir + "/logs/" + phase +
+               "-%A_%a.out\nexec " + trialCommand(cli, layout, "$((SLURM_ARRAY_TASK_ID + " + QString::number(first) + "))") + "\n";
     };
     writeFileAtomically(dir + "/tune.sbatch", arrayScript("tune", 0, plan.tuningCount()).toUtf8());
     writeFileAtomically(dir + "/final.sbatch", arrayScript("final", plan.tuningCount(), plan.trialCount() - plan.tuningCount()).toUtf8());
     writeFileAtomically(dir + "/aggregate.sbatch",
-                        QString("#!/bin/bash\n# Study %1: the statistics, once every trial has finished.\n"
-                                "#SBATCH --job-name=%2-aggregate\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
-                                "#SBATCH --output=%3/logs/aggregate-%j.out\nexec %4 aggregate %5\n")
-                            .arg(QString::fromStdString(plan.study().name), name, dir, shellQuoted(cli), shellQuoted(absolute(layout.root())))
+                        ("#!/bin/bash\n# Study " + QString::fromStdString(plan.study().name) +
+                         ": the statistics, once every trial has finished.\n#SBATCH --job-name=" + name +
+                         "-aggregate\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" + dir +
+                         "/logs/aggregate-%j.out\nexec " + shellQuoted(cli) + " aggregate " + shellQuoted(absolute(layout.root())) + "\n")
                             .toUtf8());
     const QString submit = dir + "/submit.sh";
     writeFileAtomically(submit, QString("#!/bin/bash\n"
