@@ -53,7 +53,7 @@ stats::Spread spreadWithInfinity(const std::vector<double>& values) {
     for (const double v : values) capped.push_back(std::isinf(v) ? DBL_MAX : v);
     stats::Spread s = stats::spreadOf(capped);
     for (double* q : {&s.median, &s.lowerQuartile, &s.upperQuartile})
-        if (*q > DBL_MAX / 2) *q = kInfinity;
+        if (*q >= 1e300) *q = kInfinity;  // interpolated towards a capped infinity
     return s;
 }
 
