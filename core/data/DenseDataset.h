@@ -20,6 +20,9 @@ public:
     bool isClassification() const override { return classification_; }
     void gather(std::span<const Eigen::Index> indices, Batch& batch) const override;
 
+    std::shared_ptr<const Dataset> select(std::span<const Eigen::Index> indices) const override {
+        return std::make_shared<DenseDataset>(subset(indices));
+    }
     // A new data set of the samples `indices` (in that order).
     DenseDataset subset(std::span<const Eigen::Index> indices) const;
     // Replaces each feature x by (x - mean) / stddev, column-wise (stddev 0 is treated as 1).

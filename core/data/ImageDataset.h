@@ -22,6 +22,9 @@ public:
     void gather(std::span<const Eigen::Index> indices, Batch& batch) const override;
     ImageShape imageShape() const override { return shape_; }
 
+    std::shared_ptr<const Dataset> select(std::span<const Eigen::Index> indices) const override {
+        return std::make_shared<ImageDataset>(subset(indices));
+    }
     // A new data set of the images `indices` (in that order).
     ImageDataset subset(std::span<const Eigen::Index> indices) const;
 

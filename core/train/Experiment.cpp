@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "io/MemoryBudget.h"
+#include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/RunFolderLayout.h"
 
@@ -33,6 +34,10 @@ void Experiment::validate() const {
                               "network " + network.sizesText() + " (" + std::to_string(network.parameterCount()) +
                                   " parameters; weights, gradients and optimizer state of " + std::to_string(runs.size()) +
                                   (runs.size() == 1 ? " run)" : " runs)"));
+}
+
+DataSplit loadExperimentData(const Experiment& experiment) {
+    return applyHoldout(loadDataSplit(experiment.data, experiment.seed), experiment.holdout);
 }
 
 void makeLabelsUnique(std::vector<RunSpec>& runs) {

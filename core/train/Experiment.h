@@ -2,6 +2,7 @@
 // Everything that defines an experiment: network, data, schedule, seed, and the optimizer runs
 // compared in lockstep. The same value is built by the CLI (flags / --config), the GUI (forms,
 // presets) and read back from a run folder's config.json (JSON form: train/ExperimentJson.h).
+#include "data/ValidationSplit.h"
 #include "nn/Network.h"
 #include "optim/HyperParameters.h"
 
@@ -30,12 +31,16 @@ struct Experiment {
     long steps = 0;       // exactly one of steps / epochs is > 0
     long epochs = 0;
     long evalEvery = 0;   // 0 = at each epoch end only (and at the last step)
+    Holdout holdout = Holdout::None;  // which part of the data trains and which evaluates (studies)
     std::string initWeightsFile;  // empty: seeded Glorot initialisation (the caller loads the file)
     std::vector<RunSpec> runs;
 
     // Throws InputError naming the offending field.
     void validate() const;
 };
+
+// The experiment's data (data/DataRegistry.h) with its holdout applied. Throws InputError.
+DataSplit loadExperimentData(const Experiment& experiment);
 
 // "momentum" -> "momentum"; repeated labels get "-2", "-3", ... so folders never collide.
 void makeLabelsUnique(std::vector<RunSpec>& runs);

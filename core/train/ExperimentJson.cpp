@@ -26,7 +26,7 @@ decltype(auto) named(const std::string& where, Parse&& parse) {
 }
 
 const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
-                                       "steps", "epochs", "eval-every", "init", "runs"};
+                                       "steps", "epochs", "eval-every", "holdout", "init", "runs"};
 
 bool isExperimentKey(const QString& key) {
     for (const char* known : kExperimentKeys)
@@ -162,6 +162,8 @@ QJsonObject toJson(const Experiment& experiment) {
     json["steps"] = static_cast<double>(experiment.steps);
     json["epochs"] = static_cast<double>(experiment.epochs);
     json["eval-every"] = static_cast<double>(experiment.evalEvery);
+    // Written only when set, so that the config.json of ordinary runs stays as it was.
+    if (experiment.holdout != Holdout::None) json["holdout"] = QString::fromStdString(toString(experiment.holdout));
     if (!experiment.initWeightsFile.empty()) json["init"] = QString::fromStdString(experiment.initWeightsFile);
     QJsonArray runs;
     for (const RunSpec& run : experiment.runs) runs.append(toJson(run));
@@ -189,6 +191,7 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     experiment.steps = requireCount(json, "steps", 0, source);
     experiment.epochs = requireCount(json, "epochs", 0, source);
     experiment.evalEvery = requireCount(json, "eval-every", 0, source);
+    experiment.holdout = holdoutFromString(requireString(json, "holdout", "none", source), source + ": holdout");
     experiment.initWeightsFile = requireString(json, "init", "", source);
 
     const QJsonValue runs = json.value("runs");

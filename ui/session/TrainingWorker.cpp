@@ -17,7 +17,7 @@ void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunCont
                            std::shared_ptr<TrainingFeed> feed) {
     TrainingEnd end;
     try {
-        trainer_ = std::make_unique<LockstepTrainer>(experiment, loadDataSplit(experiment.data, experiment.seed),
+        trainer_ = std::make_unique<LockstepTrainer>(experiment, loadExperimentData(experiment),
                                                      loadInitialWeights(experiment));
         TrainingPlan plan;
         for (const RunSpec& run : trainer_->experiment().runs) plan.labels.push_back(run.label);

@@ -1,0 +1,50 @@
+#include "cli/CommandLine.h"
+
+#include "cli/Cli.h"
+
+#include <QRegularExpression>
+
+#include <iostream>
+
+namespace ml {
+
+namespace {
+
+QStringList commandArguments(const QStringList& arguments) {
+    QStringList rest = arguments;
+    rest.removeAt(1);  // the command name; the parser expects the program name first
+    return rest;
+}
+
+}  // namespace
+
+int parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const char* description,
+                     int positionals) {
+    parser.setApplicationDescription(description);
+    const QCommandLineOption help({"h", "help"}, "Show this help.");
+    parser.addOption(help);
+    if (!parser.parse(commandArguments(arguments))) {
+        std::cerr << "momentum-lab-cli: " << parser.errorText().toStdString() << "\n";
+        return kExitBadInput;
+    }
+    if (parser.isSet(help)) {
+        // The parser names the program only; the command belongs in the usage line too.
+        QString text = parser.helpText();
+        text.replace(QRegularExpression("^Usage: \\S+"), "Usage: momentum-lab-cli " + arguments.value(1));
+        std::cout << text.toStdString();
+        return kExitOk;
+    }
+    if (parser.positionalArguments().size() > positionals) {
+        std::cerr << "momentum-lab-cli: unexpected argument '" << parser.positionalArguments().value(positionals).toStdString()
+                  << "'\n";
+        return kExitBadInput;
+    }
+    if (parser.positionalArguments().size() < positionals) {
+        std::cerr << "momentum-lab-cli: missing argument; see momentum-lab-cli " << arguments.value(1).toStdString()
+                  << " --help\n";
+        return kExitBadInput;
+    }
+    return -1;
+}
+
+}  // namespace ml

@@ -1,0 +1,288 @@
+#include "cli/StudyCommands.h"
+
+#include "InputError.h"
+#include "cli/Cli.h"
+#include "cli/CommandLine.h"
+#include "cli/StopSignals.h"
+#include "io/FileError.h"
+#include "io/Files.h"
+#include "io/JsonFile.h"
+#include "train/RunFolderLayout.h"
+#include "study/StudyAggregate.h"
+#include "study/StudyRunner.h"
+#include "study/TrialOutcome.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QThread>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <numeric>
+#include <unistd.h>
+
+namespace ml {
+
+namespace {
+
+// Single quotes for a POSIX shell: the commands --list prints and the Slurm scripts run.
+QString shellQuoted(const QString& text) {
+    QString quoted = text;
+    quoted.replace("'", "'\\''");
+    return "'" + quoted + "'";
+}
+
+QString absolute(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
+
+int wholeOption(const QCommandLineParser& parser, const char* name, int fallback, int low) {
+    if (!parser.isSet(name)) return fallback;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < low)
+        throw InputError(std::string("--") + name + ": expected a whole number >= " + std::to_string(low) + ", not '" +
+                         parser.value(name).toStdString() + "'");
+    return value;
+}
+
+// "--- trials done of total, rate, ETA" on one terminal line.
+class TrialProgress {
+public:
+    TrialProgress(int total, bool enabled) : total_(total), enabled_(enabled) {}
+    void finished(const char* phase) {
+        ++done_;
+        if (!enabled_) return;
+        const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+        const double rate = done_ / std::max(seconds, 1e-9);
+        const long eta = std::lround((total_ - done_) / std::max(rate, 1e-9));
+        const int width = 30;
+        const int filled = total_ > 0 ? width * done_ / total_ : width;
+        std::fprintf(stderr, "\r[%.*s%*s] %d/%d trials (%s)  %.2f trials/s  ETA %ld:%02ld   ", filled,
+                     "##############################", width - filled, "", done_, total_, phase, rate, eta / 60, eta % 60);
+        std::fflush(stderr);
+    }
+    void end() {
+        if (enabled_) std::fprintf(stderr, "\n");
+    }
+    double secondsSoFar() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    int total_;
+    int done_ = 0;
+    bool enabled_;
+    Clock::time_point start_ = Clock::now();
+};
+
+std::vector<int> range(int begin, int end) {
+    std::vector<int> list(std::max(0, end - begin));
+    std::iota(list.begin(), list.end(), begin);
+    return list;
+}
+
+QString trialCommand(const QString& cli, const StudyLayout& layout, const QString& trial) {
+    return shellQuoted(cli) + " study " + shellQuoted(absolute(layout.studyFile())) + " --out " +
+           shellQuoted(absolute(layout.root())) + " --trial " + trial + " --quiet";
+}
+
+// tune.sbatch / final.sbatch (one array task per trial, at most `throttle` at once), aggregate.sbatch,
+// and submit.sh, which chains them with --dependency=afterok.
+void emitSlurm(const StudyLayout& layout, const QString& cli, int throttle) {
+    const StudyPlan& plan = layout.plan();
+    const QString dir = absolute(layout.slurmDirectory());
+    if (!QDir().mkpath(dir + "/logs")) throw FileError(dir, "cannot create the folder");
+    const QString name = runFileName(plan.study().name);
+    const auto arrayScript = [&](const QString& phase, int first, int count) {
+        return "#!/bin/bash\n# Study " + QString::fromStdString(plan.study().name) + ", " + phase + ": trials " +
+               QString::number(first) + " to " + QString::number(first + count - 1) +
+               " of momentum-lab-cli study, one array task each.\n#SBATCH --job-name=" + name + "-" + phase +
+               "\n#SBATCH --array=0-" + QString::number(count - 1) + "%" + QString::number(throttle) +
+               "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" + dir + "/logs/" + phase +
+               "-%A_%a.out\nexec " + trialCommand(cli, layout, "$((SLURM_ARRAY_TASK_ID + " + QString::number(first) + "))") + "\n";
+    };
+    writeFileAtomically(dir + "/tune.sbatch", arrayScript("tune", 0, plan.tuningCount()).toUtf8());
+    writeFileAtomically(dir + "/final.sbatch", arrayScript("final", plan.tuningCount(), plan.trialCount() - plan.tuningCount()).toUtf8());
+    writeFileAtomically(dir + "/aggregate.sbatch",
+                        ("#!/bin/bash\n# Study " + QString::fromStdString(plan.study().name) +
+                         ": the statistics, once every trial has finished.\n#SBATCH --job-name=" + name +
+                         "-aggregate\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" + dir +
+                         "/logs/aggregate-%j.out\nexec " + shellQuoted(cli) + " aggregate " + shellQuoted(absolute(layout.root())) + "\n")
+                            .toUtf8());
+    const QString submit = dir + "/submit.sh";
+    writeFileAtomically(submit, QString("#!/bin/bash\n"
+                                        "# Submits the study's three jobs, each starting when the one before succeeded.\n"
+                                        "set -euo pipefail\n"
+                                        "cd \"$(dirname \"$0\")\"\n"
+                                        "tune=$(sbatch --parsable tune.sbatch); tune=${tune%%;*}\n"
+                                        "final=$(sbatch --parsable --dependency=afterok:$tune final.sbatch); final=${final%%;*}\n"
+                                        "aggregate=$(sbatch --parsable --dependency=afterok:$final aggregate.sbatch); aggregate=${aggregate%%;*}\n"
+                                        "echo \"tune $tune final $final aggregate $aggregate\"\n")
+                                    .toUtf8());
+    QFile::setPermissions(submit, QFile::permissions(submit) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
+}
+
+void printResults(const StudyLayout& layout, const AggregateReport& report) {
+    const Study& study = layout.plan().study();
+    std::printf("%d of %d trials finished; results in %s\n", report.finishedTrials, report.totalTrials,
+                layout.resultsDirectory().toStdString().c_str());
+    const QJsonObject results = readJsonObject(QDir(layout.resultsDirectory()).filePath("results.json"));
+    std::printf("%-14s %-16s %-22s %5s  %-30s %-30s\n", "task", "optimizer", "chosen", "seeds", "test loss median [IQR]",
+                "test accuracy mean [95% CI]");
+    for (const QJsonValue& task : results["tasks"].toArray())
+        for (const QJsonValue& entry : task["optimizers"].toArray()) {
+            const QJsonObject loss = entry["test_loss"].toObject(), acc = entry["test_accuracy"].toObject();
+            const auto n = [](const QJsonValue& v) { return v.isDouble() ? QString::number(v.toDouble(), 'f', 4) : v.toString("-"); };
+            std::printf("%-14s %-16s %-22s %5d  %-30s %-30s\n", task["task"].toString().toStdString().c_str(),
+                        entry["optimizer"].toString().toStdString().c_str(), entry["configuration"].toString().toStdString().c_str(),
+                        entry["seeds"].toInt(),
+                        (n(loss["median"]) + " [" + n(loss["q1"]) + ", " + n(loss["q3"]) + "]").toStdString().c_str(),
+                        (n(acc["mean"]) + " [" + n(acc["ci_low"]) + ", " + n(acc["ci_high"]) + "]").toStdString().c_str());
+        }
+    (void)study;
+}
+
+// A path, or the id of a shipped study (resources/studies/N-ID.json -> :/studies/).
+QString studyFileOrPreset(const QString& argument) {
+    if (QFileInfo::exists(argument)) return argument;
+    const QDir shipped(":/studies");
+    QStringList ids;
+    for (const QString& name : shipped.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+        const QString id = QFileInfo(name).completeBaseName().section('-', 1);
+        if (argument == id || argument == QFileInfo(name).completeBaseName()) return shipped.filePath(name);
+        ids << id;
+    }
+    throw InputError(argument.toStdString() + ": no such study file, nor a shipped study (" + ids.join(", ").toStdString() + ")");
+}
+
+const char* const kStudyDescription =
+    "Run a study (docs/study.md): phase 1 tunes every optimizer with the same budget on validation\n"
+    "data, phase 2 re-runs each one's best configuration on every seed, phase 3 aggregates (the\n"
+    "aggregate command). Every trial is a run folder under DIR; DIR/study.json is the study's copy.\n"
+    "Re-running resumes: finished trials are kept, unfinished ones run again.\n"
+    "--list prints one command per trial (phase 2 needs phase 1 finished: run them in that order,\n"
+    "e.g. with --phase 1 and --phase 2); --trial K runs one; --emit slurm writes job-array scripts.\n"
+    "Exit status: 0 done (diverged trials are results too); 1 a file cannot be written; 2 bad input;\n"
+    "128 + N when signal N stopped it (finished trials are kept).";
+
+int study(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.addPositionalArgument("STUDY", "The study file (JSON: an experiment with a \"study\" section), or a shipped study: seed-question-digits, seed-question.");
+    parser.addOption({"out", "The study folder (created if missing; re-running resumes).", "DIR"});
+    parser.addOption({"jobs", "Worker threads, each running one single-threaded trial (default: all cores).", "N"});
+    parser.addOption({"list", "Print one self-contained command per trial instead of running them."});
+    parser.addOption({"phase", "With --list: only phase 1 (tuning) or 2 (final runs).", "1|2"});
+    parser.addOption({"trial", "Run trial K only (0-based, the numbering of --list).", "K"});
+    parser.addOption({"emit", "Write scripts for a cluster instead of running: slurm.", "slurm"});
+    parser.addOption({"throttle", "With --emit slurm: at most M array tasks at once (default 32).", "M"});
+    parser.addOption({"quiet", "No progress bar and no result table."});
+    if (const int status = parseCommandLine(parser, arguments, kStudyDescription, 1); status >= 0) return status;
+    if (!parser.isSet("out")) throw InputError("--out: missing; give the study folder, e.g. --out studies/seed-question");
+    const QString studyFile = studyFileOrPreset(parser.positionalArguments().front());
+    const QString out = parser.value("out");
+    checkOutputFolder(out, "--out");
+
+    const Study parsed = loadStudy(studyFile);  // all checks before anything is written
+    prepareStudyFolder(studyFile, out);
+    const StudyPlan plan(parsed);
+    const StudyLayout layout(out, plan);
+    const QString cli = QCoreApplication::applicationFilePath();
+
+    if (parser.isSet("emit")) {
+        if (parser.value("emit") != "slurm") throw InputError("--emit: expected slurm, not '" + parser.value("emit").toStdString() + "'");
+        emitSlurm(layout, cli, wholeOption(parser, "throttle", 32, 1));
+        std::cout << "Slurm scripts in " << absolute(layout.slurmDirectory()).toStdString() << "; submit with "
+                  << shellQuoted(absolute(layout.slurmDirectory()) + "/submit.sh").toStdString() << "\n";
+        return kExitOk;
+    }
+    if (parser.isSet("list")) {
+        const int phase = wholeOption(parser, "phase", 0, 1);
+        if (phase > 2) throw InputError("--phase: expected 1 or 2");
+        const int begin = phase == 2 ? plan.tuningCount() : 0;
+        const int end = phase == 1 ? plan.tuningCount() : plan.trialCount();
+        for (int k = begin; k < end; ++k) std::cout << trialCommand(cli, layout, QString::number(k)).toStdString() << "\n";
+        return kExitOk;
+    }
+
+    RunControl control;
+    int stopSignal = 0;
+    const bool quiet = parser.isSet("quiet");
+    if (parser.isSet("trial")) {
+        const int k = wholeOption(parser, "trial", 0, 0);
+        plan.trial(k);  // range check
+        bool finished = true;
+        {
+            const StopOnSignals stopOnSignals(control);
+            if (unfinishedTrials(layout, {k}).empty()) {
+                if (!quiet) std::cout << "trial " << k << " already finished\n";
+            } else {
+                finished = runTrial(layout, k, control);
+            }
+            stopSignal = stopOnSignals.received();
+        }
+        if (!finished && stopSignal != 0) return kExitSignalBase + stopSignal;
+        return kExitOk;
+    }
+
+    const int jobs = wholeOption(parser, "jobs", QThread::idealThreadCount(), 1);
+    const std::vector<int> tuning = unfinishedTrials(layout, range(0, plan.tuningCount()));
+    const std::vector<int> finals = unfinishedTrials(layout, range(plan.tuningCount(), plan.trialCount()));
+    TrialProgress progress(static_cast<int>(tuning.size() + finals.size()), !quiet && isatty(STDERR_FILENO));
+    {
+        const StopOnSignals stopOnSignals(control);
+        runTrials(layout, tuning, jobs, control, [&](int) { progress.finished("phase 1"); });
+        if (!control.stopRequested()) runTrials(layout, finals, jobs, control, [&](int) { progress.finished("phase 2"); });
+        stopSignal = stopOnSignals.received();
+    }
+    progress.end();
+    if (stopSignal != 0) {
+        std::cerr << "momentum-lab-cli: stopped by " << StopOnSignals::name(stopSignal)
+                  << " (finished trials are kept; run the same command to resume)\n";
+        return kExitSignalBase + stopSignal;
+    }
+    if (!quiet)
+        std::fprintf(stderr, "%zu trials in %.1f s on %d thread(s)\n", tuning.size() + finals.size(), progress.secondsSoFar(), jobs);
+    const AggregateReport report = aggregateStudy(layout);
+    if (!quiet) printResults(layout, report);
+    return kExitOk;
+}
+
+int aggregate(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.addPositionalArgument("DIR", "A study folder (written by momentum-lab-cli study).");
+    parser.addOption({"figure-size", "Size of the pgfplots band figure in millimetres (default 120x80).", "WxH"});
+    if (const int status = parseCommandLine(parser, arguments,
+                                            "Recompute a study's statistics from whatever trial folders exist, into DIR/results.", 1);
+        status >= 0)
+        return status;
+    const QString dir = parser.positionalArguments().front();
+    AggregateOptions options;
+    if (parser.isSet("figure-size")) {
+        const QStringList parts = parser.value("figure-size").split('x');
+        bool okW = false, okH = false;
+        options.figureWidthMm = parts.value(0).toDouble(&okW);
+        options.figureHeightMm = parts.value(1).toDouble(&okH);
+        if (parts.size() != 2 || !okW || !okH || !(options.figureWidthMm > 0) || !(options.figureHeightMm > 0))
+            throw InputError("--figure-size: expected WIDTHxHEIGHT in millimetres, e.g. 120x80, not '" +
+                             parser.value("figure-size").toStdString() + "'");
+    }
+    const QString studyFile = QDir(dir).filePath(studyfolder::kStudy);
+    if (!QFileInfo::exists(studyFile))
+        throw InputError(studyFile.toStdString() + ": not found; expected a folder written by momentum-lab-cli study --out");
+    const StudyPlan plan(loadStudy(studyFile));
+    const StudyLayout layout(dir, plan);
+    printResults(layout, aggregateStudy(layout, options));
+    return kExitOk;
+}
+
+}  // namespace
+
+void addStudyCommands(CommandTable& table) {
+    table.add({"study", "run a study: tuning with equal budgets, final runs on every seed, statistics", study, {}});
+    table.add({"aggregate", "recompute a study's statistics from its trial folders", aggregate, {}});
+}
+
+}  // namespace ml

@@ -1,0 +1,55 @@
+#pragma once
+// A study: several optimizers compared credibly on one or more tasks (DeepOBS; Schmidt et al.
+// 2021): each optimizer gets the same tuning budget over its declared search space (its untuned
+// defaults always one of the trials), the best configuration is chosen on validation data and
+// re-run on several seeds, reported on test data. The file format (docs/study.md) is an experiment
+// file (train/ExperimentJson.h) plus a "study" section; this is its parsed form.
+#include "stats/SearchSpace.h"
+#include "train/Experiment.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ml {
+
+// How phase 1 ranks the trials of one optimizer on one task (lower score is better).
+enum class SelectionMetric {
+    FinalValidationLoss,     // the validation loss at the last evaluation
+    BestValidationAccuracy,  // the highest validation accuracy of any evaluation (score: 1 - it)
+    StepsToTarget,           // the first step with validation loss <= target (never: infinity)
+};
+std::string toString(SelectionMetric metric);  // "final-validation-loss", ...
+
+struct StudyTask {
+    std::string name;       // names the task's folders
+    Experiment experiment;  // its runs are the study's optimizers, with their untuned defaults
+};
+
+struct StudyOptimizer {
+    std::string label;  // the run label: the same in every task
+    std::vector<stats::SearchDimension> space;  // each key a real hyper-parameter the optimizer reads
+};
+
+struct Study {
+    std::string name;
+    std::vector<StudyTask> tasks;
+    std::vector<StudyOptimizer> optimizers;  // in the order of the experiment's runs
+    int budget = 8;                          // tuning trials per optimizer and task, defaults included
+    std::uint64_t searchSeed = 0;            // where the quasi-random sequence starts
+    SelectionMetric selection = SelectionMetric::FinalValidationLoss;
+    double target = 0.0;  // a loss; > 0 when given (steps-to-target, time to target in the report)
+    bool hasTarget() const { return target > 0.0; }
+    int seeds = 10;  // final re-runs per optimizer and task: seeds seed+1 .. seed+seeds (tuning: seed)
+};
+
+// Parses the study; every error names `source` and the field ("S.json: study.search.adam.lr: ...").
+// Throws InputError.
+Study studyFromJson(const QJsonObject& json, const std::string& source);
+// Reads a study file (syntax errors as FILE:LINE:COLUMN). Throws InputError.
+Study loadStudy(const QString& path);
+
+}  // namespace ml

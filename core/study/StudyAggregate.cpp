@@ -1,0 +1,398 @@
+#include "study/StudyAggregate.h"
+
+#include "io/FileError.h"
+#include "io/Files.h"
+#include "stats/Bootstrap.h"
+#include "stats/Descriptive.h"
+#include "stats/ExpectedBest.h"
+#include "stats/PerformanceProfile.h"
+#include "stats/SeedBands.h"
+#include "stats/TimeToTarget.h"
+#include "study/TrialOutcome.h"
+#include "train/RunFolderLayout.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cfloat>
+#include <cmath>
+#include <map>
+#include <optional>
+
+namespace ml {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// CSV numbers: shortest exact-enough form; "inf" for never reached, empty for none.
+QByteArray num(double value) {
+    if (std::isnan(value)) return {};
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return QByteArray::number(value, 'g', 9);
+}
+
+QJsonValue jsonNumber(double value) {
+    if (std::isnan(value)) return QJsonValue::Null;
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return value;
+}
+
+// Quoted when it holds a comma, a quote or a line break (labels are free text).
+QByteArray field(const std::string& text) {
+    QByteArray bytes = QByteArray::fromStdString(text);
+    if (!bytes.contains(',') && !bytes.contains('"') && !bytes.contains('\n') && !bytes.contains('\r')) return bytes;
+    return '"' + bytes.replace("\"", "\"\"") + '"';
+}
+
+// Quantiles where "never reached" (infinity) ranks last instead of poisoning the interpolation.
+stats::Spread spreadWithInfinity(const std::vector<double>& values) {
+    std::vector<double> capped;
+    for (const double v : values) capped.push_back(std::isinf(v) ? DBL_MAX : v);
+    stats::Spread s = stats::spreadOf(capped);
+    for (double* q : {&s.median, &s.lowerQuartile, &s.upperQuartile})
+        if (*q >= 1e300) *q = kInfinity;  // interpolated towards a capped infinity
+    return s;
+}
+
+// The final runs of one optimizer on one task, by seed.
+struct FinalRuns {
+    std::map<std::uint64_t, TrialOutcome> bySeed;
+};
+
+struct OptimizerResult {
+    std::optional<Selection> selection;
+    std::vector<TrialOutcome> tuning;
+    FinalRuns finals;
+};
+
+std::vector<double> perSeed(const FinalRuns& runs, const std::vector<std::uint64_t>& seeds, double (*metric)(const TrialOutcome&)) {
+    std::vector<double> values;
+    for (const std::uint64_t seed : seeds) values.push_back(metric(runs.bySeed.at(seed)));
+    return values;
+}
+
+double finalTestLoss(const TrialOutcome& o) {
+    const double loss = finalEvaluatedLoss(o.metrics);
+    return o.diverged() || std::isnan(loss) ? kInfinity : loss;
+}
+double finalTestError(const TrialOutcome& o) {
+    const double accuracy = finalEvaluatedAccuracy(o.metrics);
+    return o.diverged() || std::isnan(accuracy) ? 1.0 : 1.0 - accuracy;
+}
+
+stats::TimeToTarget timeToTargetOf(const TrialOutcome& o, double target) {
+    std::vector<long> steps;
+    std::vector<double> losses, wall;
+    for (const StepMetrics& m : o.metrics) {
+        steps.push_back(m.step);
+        losses.push_back(m.testLoss);
+        wall.push_back(m.wallMs);
+    }
+    return stats::timeToTarget(steps, losses, wall, target);
+}
+
+std::vector<std::uint64_t> seedsOf(const FinalRuns& runs) {
+    std::vector<std::uint64_t> seeds;
+    for (const auto& [seed, outcome] : runs.bySeed) seeds.push_back(seed);
+    return seeds;
+}
+
+std::vector<std::uint64_t> commonSeeds(const FinalRuns& a, const FinalRuns& b) {
+    std::vector<std::uint64_t> seeds;
+    for (const auto& [seed, outcome] : a.bySeed)
+        if (b.bySeed.count(seed)) seeds.push_back(seed);
+    return seeds;
+}
+
+class ResultsWriter {
+public:
+    ResultsWriter(QString directory, AggregateReport& report) : directory_(std::move(directory)), report_(report) {
+        if (!QDir().mkpath(directory_)) throw FileError(directory_, "cannot create the folder");
+    }
+    void write(const QString& name, const QByteArray& contents) {
+        const QString path = QDir(directory_).filePath(name);
+        writeFileAtomically(path, contents);
+        report_.files.push_back(path);
+    }
+
+private:
+    QString directory_;
+    AggregateReport& report_;
+};
+
+// The band figure of one task: test loss per optimizer, median line and interquartile band, in a
+// pgfplots file that reads the CSV files beside it.
+QByteArray bandFigure(const std::string& task, const std::vector<std::pair<std::string, QString>>& curves,
+                      const AggregateOptions& options, bool logLoss) {
+    QByteArray tex;
+    tex += "% " + QByteArray::fromStdString(task) + ": test loss over the final seeds, median (line) and interquartile range (band).\n";
+    tex += "% Written by momentum-lab-cli aggregate; \\input it in a document that loads pgfplots with\n";
+    tex += "% \\usepgfplotslibrary{fillbetween} (or compile it alone: it is a standalone document).\n";
+    tex += "\\documentclass{standalone}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n\\usepgfplotslibrary{fillbetween}\n";
+    tex += "\\begin{document}\n\\begin{tikzpicture}\n";
+    tex += "\\begin{axis}[width=" + QByteArray::number(options.figureWidthMm, 'g', 6) + "mm, height=" +
+           QByteArray::number(options.figureHeightMm, 'g', 6) + "mm, scale only axis=false, xlabel={step}, ylabel={test loss}, " +
+           (logLoss ? "ymode=log, " : "") + "legend pos=north east, legend cell align=left, cycle list name=color list]\n";
+    for (const auto& [label, csv] : curves) {
+        const QByteArray file = csv.toUtf8();
+        tex += "\\addplot+[no markers, thick] table[x=step, y=median, col sep=comma] {" + file + "};\n";
+        tex += "\\addlegendentry{" + QByteArray::fromStdString(label).replace("_", "\\_").replace("&", "\\&").replace("%", "\\%") + "}\n";
+        tex += "\\addplot[name path=lo, draw=none, forget plot] table[x=step, y=q1, col sep=comma] {" + file + "};\n";
+        tex += "\\addplot[name path=hi, draw=none, forget plot] table[x=step, y=q3, col sep=comma] {" + file + "};\n";
+        tex += "\\addplot[fill opacity=0.2, fill=black, forget plot] fill between[of=lo and hi];\n";
+    }
+    tex += "\\end{axis}\n\\end{tikzpicture}\n\\end{document}\n";
+    return tex;
+}
+
+}  // namespace
+
+AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions& options) {
+    const StudyPlan& plan = layout.plan();
+    const Study& study = plan.study();
+    AggregateReport report;
+    report.totalTrials = plan.trialCount();
+    const int tasks = static_cast<int>(study.tasks.size());
+    const int optimizers = static_cast<int>(study.optimizers.size());
+
+    // Read everything that finished.
+    std::vector<std::vector<OptimizerResult>> results(tasks, std::vector<OptimizerResult>(optimizers));
+    for (int k = 0; k < plan.trialCount(); ++k) {
+        std::optional<TrialOutcome> outcome = readTrialOutcome(layout, k);
+        if (!outcome) continue;
+        ++report.finishedTrials;
+        const StudyTrial& trial = plan.trial(k);
+        OptimizerResult& result = results[trial.task][trial.optimizer];
+        if (trial.phase == StudyPhase::Tuning) result.tuning.push_back(std::move(*outcome));
+        else result.finals.bySeed.emplace(trial.seed, std::move(*outcome));
+    }
+    for (int t = 0; t < tasks; ++t)
+        for (int o = 0; o < optimizers; ++o)
+            if (static_cast<int>(results[t][o].tuning.size()) == study.budget)
+                results[t][o].selection = selectConfiguration(plan, layout, t, o);
+
+    ResultsWriter out(layout.resultsDirectory(), report);
+    const auto label = [&](int o) { return study.optimizers[o].label; };
+    const auto configuration = [&](int t, int o, const stats::TrialPoint& point) {
+        return describePoint(study.optimizers[o], study.tasks[t].experiment.runs[o], point);
+    };
+
+    // trials.csv and sensitivity.csv: every finished trial.
+    QByteArray trials = "trial,phase,task,optimizer,number,seed,configuration,evaluated_on,status,final_loss,final_accuracy,best_accuracy,score\n";
+    QByteArray sensitivity = "task,optimizer,trial,parameter,value,score\n";
+    for (int t = 0; t < tasks; ++t)
+        for (int o = 0; o < optimizers; ++o) {
+            std::vector<const TrialOutcome*> all;
+            for (const TrialOutcome& x : results[t][o].tuning) all.push_back(&x);
+            for (const auto& [seed, x] : results[t][o].finals.bySeed) all.push_back(&x);
+            for (const TrialOutcome* x : all) {
+                const StudyTrial& trial = plan.trial(x->trial);
+                const bool tuning = trial.phase == StudyPhase::Tuning;
+                const stats::TrialPoint point = x->point.empty() ? stats::TrialPoint{} : x->point;
+                const double score = tuning ? selectionScore(study, *x) : NAN;
+                trials += QByteArray::number(x->trial) + "," + (tuning ? "tuning" : "final") + "," + field(study.tasks[t].name) +
+                          "," + field(label(o)) + "," + QByteArray::number(trial.number) + "," + QByteArray::number(trial.seed) +
+                          "," + field(configuration(t, o, point)) + "," + (tuning ? "validation" : "test") + "," +
+                          field(x->status) + "," + num(finalEvaluatedLoss(x->metrics)) + "," +
+                          num(finalEvaluatedAccuracy(x->metrics)) + "," + num(bestEvaluatedAccuracy(x->metrics)) + "," +
+                          num(score) + "\n";
+                if (!tuning) continue;
+                const StudyOptimizer& optimizer = study.optimizers[o];
+                for (std::size_t d = 0; d < optimizer.space.size(); ++d) {
+                    const ParameterField& f = *findParameterField(optimizer.space[d].key);
+                    const double value = d < point.size() ? point[d] : f.getReal(study.tasks[t].experiment.runs[o].hp);
+                    sensitivity += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(trial.number) +
+                                   "," + field(f.key) + "," + num(value) + "," + num(score) + "\n";
+                }
+            }
+        }
+    out.write("trials.csv", trials);
+    out.write("sensitivity.csv", sensitivity);
+
+    // selected.csv and expected-best.csv: phase 1's choice and how it depends on the budget.
+    QByteArray selected = "task,optimizer,trial,number,configuration,score\n";
+    QByteArray expected = "task,optimizer,k,expected_best_score\n";
+    for (int t = 0; t < tasks; ++t)
+        for (int o = 0; o < optimizers; ++o) {
+            const OptimizerResult& r = results[t][o];
+            if (!r.selection) continue;
+            selected += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(r.selection->tuningTrial) +
+                        "," + QByteArray::number(r.selection->number) + "," +
+                        field(configuration(t, o, plan.point(o, r.selection->number))) + "," + num(r.selection->score) + "\n";
+            std::vector<double> scores;
+            for (const TrialOutcome& x : r.tuning) scores.push_back(selectionScore(study, x));
+            const std::vector<double> curve = stats::expectedBestCurve(scores, study.budget);
+            for (std::size_t k = 0; k < curve.size(); ++k)
+                expected += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(k + 1) + "," +
+                            num(curve[k]) + "\n";
+        }
+    out.write("selected.csv", selected);
+    out.write("expected-best.csv", expected);
+
+    // summary.csv, time-to-target.csv, bands.csv and the band figures: the final runs.
+    QByteArray summary = "task,optimizer,seeds,test_loss_median,test_loss_q1,test_loss_q3,test_loss_mean,test_loss_ci_low,"
+                         "test_loss_ci_high,test_accuracy_median,test_accuracy_q1,test_accuracy_q3,test_accuracy_mean,"
+                         "test_accuracy_ci_low,test_accuracy_ci_high,target,steps_to_target_median,reached_target\n";
+    QByteArray ttt = "task,optimizer,seed,target,steps,wall_ms\n";
+    QByteArray bands = "task,optimizer,series,step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n";
+    QJsonArray taskJson;
+    std::vector<std::vector<double>> profileCosts(tasks, std::vector<double>(optimizers, kInfinity));
+    for (int t = 0; t < tasks; ++t) {
+        QJsonArray optimizerJson;
+        std::vector<std::pair<std::string, QString>> figureCurves;
+        bool positiveLosses = true;
+        for (int o = 0; o < optimizers; ++o) {
+            const FinalRuns& finals = results[t][o].finals;
+            QJsonObject entry;
+            entry["optimizer"] = QString::fromStdString(label(o));
+            if (results[t][o].selection)
+                entry["configuration"] = QString::fromStdString(configuration(t, o, plan.point(o, results[t][o].selection->number)));
+            entry["seeds"] = static_cast<int>(finals.bySeed.size());
+            if (finals.bySeed.empty()) {
+                optimizerJson.append(entry);
+                continue;
+            }
+            const std::vector<std::uint64_t> seeds = seedsOf(finals);
+            const std::vector<double> losses = perSeed(finals, seeds, finalTestLoss);
+            std::vector<double> accuracies;
+            for (const std::uint64_t seed : seeds) accuracies.push_back(finalEvaluatedAccuracy(finals.bySeed.at(seed).metrics));
+            const stats::Spread lossSpread = spreadWithInfinity(losses);
+            const stats::Interval lossMean = stats::bootstrapMean(losses);
+            const stats::Spread accSpread = stats::spreadOf(accuracies);
+            const stats::Interval accMean = stats::bootstrapMean(accuracies);
+            std::vector<double> steps;
+            for (const std::uint64_t seed : seeds) {
+                if (!study.hasTarget()) break;
+                const stats::TimeToTarget time = timeToTargetOf(finals.bySeed.at(seed), study.target);
+                steps.push_back(time.steps);
+                ttt += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(seed) + "," +
+                       num(study.target) + "," + num(time.steps) + "," + num(time.wallMs) + "\n";
+            }
+            const double stepsMedian = study.hasTarget() ? spreadWithInfinity(steps).median : NAN;
+            const int reached = static_cast<int>(std::count_if(steps.begin(), steps.end(), [](double s) { return std::isfinite(s); }));
+            summary += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(seeds.size()) + "," +
+                       num(lossSpread.median) + "," + num(lossSpread.lowerQuartile) + "," + num(lossSpread.upperQuartile) + "," +
+                       num(lossMean.estimate) + "," + num(lossMean.low) + "," + num(lossMean.high) + "," + num(accSpread.median) +
+                       "," + num(accSpread.lowerQuartile) + "," + num(accSpread.upperQuartile) + "," + num(accMean.estimate) +
+                       "," + num(accMean.low) + "," + num(accMean.high) + "," + (study.hasTarget() ? num(study.target) : "") +
+                       "," + num(stepsMedian) + "," + (study.hasTarget() ? QByteArray::number(reached) : "") + "\n";
+            entry["test_loss"] = QJsonObject{{"median", jsonNumber(lossSpread.median)}, {"q1", jsonNumber(lossSpread.lowerQuartile)},
+                                             {"q3", jsonNumber(lossSpread.upperQuartile)}, {"mean", jsonNumber(lossMean.estimate)},
+                                             {"ci_low", jsonNumber(lossMean.low)}, {"ci_high", jsonNumber(lossMean.high)}};
+            entry["test_accuracy"] = QJsonObject{{"median", jsonNumber(accSpread.median)}, {"q1", jsonNumber(accSpread.lowerQuartile)},
+                                                 {"q3", jsonNumber(accSpread.upperQuartile)}, {"mean", jsonNumber(accMean.estimate)},
+                                                 {"ci_low", jsonNumber(accMean.low)}, {"ci_high", jsonNumber(accMean.high)}};
+            if (study.hasTarget()) entry["steps_to_target_median"] = jsonNumber(stepsMedian);
+            optimizerJson.append(entry);
+            // Performance-profile cost: steps to the target when there is one, else the final test loss.
+            profileCosts[t][o] = study.hasTarget() ? stepsMedian : lossSpread.median;
+
+            // Bands, aligned by step, for the three series of metrics.csv.
+            struct Series { const char* name; float StepMetrics::*value; };
+            for (const Series series : {Series{"train_loss", &StepMetrics::trainLoss}, Series{"test_loss", &StepMetrics::testLoss},
+                                        Series{"test_accuracy", &StepMetrics::testAccuracy}}) {
+                std::vector<stats::Curve> curves;
+                for (const std::uint64_t seed : seeds) {
+                    stats::Curve curve;
+                    for (const StepMetrics& m : finals.bySeed.at(seed).metrics)
+                        if (!std::isnan(m.*series.value)) {
+                            curve.steps.push_back(m.step);
+                            curve.values.push_back(m.*series.value);
+                        }
+                    curves.push_back(std::move(curve));
+                }
+                const std::vector<stats::BandPoint> band = stats::seedBands(curves, 1, {0.95, 1000, 20240607});
+                QByteArray figureCsv = "step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n";
+                for (const stats::BandPoint& p : band) {
+                    const QByteArray row = QByteArray::number(p.step) + "," + QByteArray::number(p.seeds) + "," + num(p.median) + "," +
+                                           num(p.lowerQuartile) + "," + num(p.upperQuartile) + "," + num(p.mean.estimate) + "," +
+                                           num(p.mean.low) + "," + num(p.mean.high) + "\n";
+                    bands += field(study.tasks[t].name) + "," + field(label(o)) + "," + series.name + "," + row;
+                    figureCsv += row;
+                    if (series.value == &StepMetrics::testLoss && !(p.lowerQuartile > 0)) positiveLosses = false;
+                }
+                if (series.value == &StepMetrics::testLoss) {
+                    const QString name = "band-" + runFileName(study.tasks[t].name) + "-" + runFileName(label(o)) + ".csv";
+                    out.write(name, figureCsv);
+                    figureCurves.emplace_back(label(o), name);
+                }
+            }
+        }
+
+        // Paired comparisons over the seeds both optimizers finished.
+        QJsonArray pairs;
+        for (int a = 0; a < optimizers; ++a)
+            for (int b = a + 1; b < optimizers; ++b) {
+                const std::vector<std::uint64_t> seeds = commonSeeds(results[t][a].finals, results[t][b].finals);
+                if (seeds.empty()) continue;
+                for (const auto& [metric, fn] : {std::pair{"test_loss", &finalTestLoss}, std::pair{"test_error", &finalTestError}}) {
+                    const stats::PairedComparison c =
+                        stats::comparePaired(perSeed(results[t][a].finals, seeds, fn), perSeed(results[t][b].finals, seeds, fn));
+                    pairs.append(QJsonObject{{"a", QString::fromStdString(label(a))}, {"b", QString::fromStdString(label(b))},
+                                             {"metric", metric}, {"seeds", static_cast<int>(seeds.size())},
+                                             {"mean_difference", jsonNumber(c.meanDifference.estimate)},
+                                             {"ci_low", jsonNumber(c.meanDifference.low)}, {"ci_high", jsonNumber(c.meanDifference.high)},
+                                             {"p_a_better", c.probabilityABetter}});
+                }
+            }
+        if (!figureCurves.empty()) {
+            const QString name = "band-" + runFileName(study.tasks[t].name) + ".tex";
+            out.write(name, bandFigure(study.tasks[t].name, figureCurves, options, positiveLosses));
+        }
+        taskJson.append(QJsonObject{{"task", QString::fromStdString(study.tasks[t].name)}, {"optimizers", optimizerJson}, {"paired", pairs}});
+    }
+    out.write("summary.csv", summary);
+    out.write("bands.csv", bands);
+    if (study.hasTarget()) out.write("time-to-target.csv", ttt);
+
+    // paired.csv from the JSON above (one source for both).
+    QByteArray paired = "task,a,b,metric,seeds,mean_difference,ci_low,ci_high,p_a_better\n";
+    for (const QJsonValue& task : taskJson)
+        for (const QJsonValue& p : task["paired"].toArray()) {
+            const QJsonObject c = p.toObject();
+            const auto value = [&](const char* key) {
+                return c[key].isString() ? c[key].toString().toUtf8() : c[key].isNull() ? QByteArray() : num(c[key].toDouble());
+            };
+            paired += field(task["task"].toString().toStdString()) + "," + field(c["a"].toString().toStdString()) + "," +
+                      field(c["b"].toString().toStdString()) + "," + c["metric"].toString().toUtf8() + "," +
+                      QByteArray::number(c["seeds"].toInt()) + "," + value("mean_difference") + "," + value("ci_low") + "," +
+                      value("ci_high") + "," + num(c["p_a_better"].toDouble()) + "\n";
+        }
+    out.write("paired.csv", paired);
+
+    // Performance profiles across the tasks (Dolan–Moré), tau from 1 to 4.
+    QJsonObject areas;
+    QByteArray profile = "optimizer,tau,rho\n";
+    bool profileOk = true;
+    for (const auto& row : profileCosts)
+        for (const double cost : row)
+            if (!(cost > 0)) profileOk = false;
+    if (profileOk) {
+        const stats::PerformanceProfile performance(profileCosts);
+        for (int o = 0; o < optimizers; ++o) {
+            for (int i = 0; i <= 30; ++i) {
+                const double tau = 1.0 + 0.1 * i;
+                profile += field(label(o)) + "," + num(tau) + "," + num(performance.fractionWithin(o, tau)) + "\n";
+            }
+            areas[QString::fromStdString(label(o))] = performance.area(o, 4.0);
+        }
+        out.write("profile.csv", profile);
+    }
+
+    QJsonObject json;
+    json["study"] = QString::fromStdString(study.name);
+    json["trials_finished"] = report.finishedTrials;
+    json["trials_total"] = report.totalTrials;
+    json["selection"] = QString::fromStdString(toString(study.selection));
+    if (study.hasTarget()) json["target"] = study.target;
+    json["profile_cost"] = study.hasTarget() ? "median steps to target" : "median final test loss";
+    json["tasks"] = taskJson;
+    if (profileOk) json["profile_area_tau_4"] = areas;
+    out.write("results.json", QJsonDocument(json).toJson(QJsonDocument::Indented));
+    return report;
+}
+
+}  // namespace ml

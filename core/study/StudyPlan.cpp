@@ -1,0 +1,85 @@
+#include "study/StudyPlan.h"
+
+#include "InputError.h"
+#include "optim/HyperParameters.h"
+
+#include <stdexcept>
+
+namespace ml {
+
+StudyPlan::StudyPlan(Study study) : study_(std::move(study)) {
+    for (const StudyOptimizer& optimizer : study_.optimizers) {
+        std::vector<stats::TrialPoint> points{stats::TrialPoint{}};  // trial 0: the defaults
+        if (study_.budget > 1) {
+            try {
+                for (stats::TrialPoint& p : stats::planTrials(optimizer.space, study_.budget - 1, study_.searchSeed))
+                    points.push_back(std::move(p));
+            } catch (const std::invalid_argument& error) {
+                throw InputError("study.search (" + optimizer.label + "): " + error.what());
+            }
+        }
+        points_.push_back(std::move(points));
+    }
+    const int tasks = static_cast<int>(study_.tasks.size());
+    const int optimizers = static_cast<int>(study_.optimizers.size());
+    for (int t = 0; t < tasks; ++t)
+        for (int o = 0; o < optimizers; ++o)
+            for (int n = 0; n < static_cast<int>(points_[o].size()); ++n)
+                trials_.push_back({0, StudyPhase::Tuning, t, o, n, study_.tasks[t].experiment.seed});
+    tuningCount_ = static_cast<int>(trials_.size());
+    for (int t = 0; t < tasks; ++t)
+        for (int o = 0; o < optimizers; ++o)
+            for (int s = 0; s < study_.seeds; ++s)
+                trials_.push_back({0, StudyPhase::Final, t, o, s, study_.tasks[t].experiment.seed + 1 + std::uint64_t(s)});
+    for (int k = 0; k < trialCount(); ++k) trials_[k].index = k;
+}
+
+const StudyTrial& StudyPlan::trial(int index) const {
+    if (index < 0 || index >= trialCount())
+        throw InputError("--trial: " + std::to_string(index) + " is not a trial of this study; expected 0 to " +
+                         std::to_string(trialCount() - 1));
+    return trials_[index];
+}
+
+std::vector<int> StudyPlan::tuningTrials(int task, int optimizer) const {
+    std::vector<int> list;
+    for (int k = 0; k < tuningCount_; ++k)
+        if (trials_[k].task == task && trials_[k].optimizer == optimizer) list.push_back(k);
+    return list;
+}
+
+std::vector<int> StudyPlan::finalTrials(int task, int optimizer) const {
+    std::vector<int> list;
+    for (int k = tuningCount_; k < trialCount(); ++k)
+        if (trials_[k].task == task && trials_[k].optimizer == optimizer) list.push_back(k);
+    return list;
+}
+
+Experiment StudyPlan::experiment(const StudyTrial& trial, const stats::TrialPoint& point) const {
+    const StudyTask& task = study_.tasks[trial.task];
+    const StudyOptimizer& optimizer = study_.optimizers[trial.optimizer];
+    Experiment experiment = task.experiment;
+    RunSpec run = experiment.runs[trial.optimizer];
+    for (std::size_t d = 0; d < point.size(); ++d)
+        findParameterField(optimizer.space[d].key)->setReal(run.hp, point[d], "study.search." + optimizer.label);
+    experiment.runs = {run};
+    experiment.seed = trial.seed;
+    experiment.holdout = trial.phase == StudyPhase::Tuning ? Holdout::Validation : Holdout::Test;
+    experiment.name = study_.name + " / " + task.name + " / " + optimizer.label +
+                      (trial.phase == StudyPhase::Tuning ? " / trial " : " / seed ") +
+                      std::to_string(trial.phase == StudyPhase::Tuning ? trial.number : long(trial.seed));
+    return experiment;
+}
+
+std::string describePoint(const StudyOptimizer& optimizer, const RunSpec& run, const stats::TrialPoint& point) {
+    std::string text;
+    for (std::size_t d = 0; d < optimizer.space.size(); ++d) {
+        const ParameterField& field = *findParameterField(optimizer.space[d].key);
+        HyperParameters hp = run.hp;
+        if (d < point.size()) field.setReal(hp, point[d], optimizer.label);
+        text += (text.empty() ? "" : " ") + field.key + "=" + field.get(hp);
+    }
+    return text;
+}
+
+}  // namespace ml

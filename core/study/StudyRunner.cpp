@@ -1,0 +1,96 @@
+#include "study/StudyRunner.h"
+
+#include "InputError.h"
+#include "io/Files.h"
+#include "io/FileError.h"
+#include "io/JsonFile.h"
+#include "study/TrialOutcome.h"
+#include "train/LockstepTrainer.h"
+#include "train/RunFolderWriter.h"
+#include "train/WeightsFile.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace ml {
+
+void prepareStudyFolder(const QString& studyFile, const QString& directory) {
+    const QByteArray bytes = readFileBytes(studyFile);
+    const QJsonObject given = parseJsonObject(bytes, studyFile);
+    const QString copy = QDir(directory).filePath(studyfolder::kStudy);
+    if (QFileInfo::exists(copy)) {
+        if (QFileInfo(copy).canonicalFilePath() == QFileInfo(studyFile).canonicalFilePath()) return;
+        if (readJsonObject(copy) != given)
+            throw InputError(copy.toStdString() + ": holds another study than " + studyFile.toStdString() +
+                             "; its trials would be mixed: use a new --out folder (or the same study file)");
+        return;
+    }
+    if (!QDir().mkpath(directory)) throw FileError(directory, "cannot create the folder");
+    writeFileAtomically(copy, bytes);
+}
+
+bool runTrial(const StudyLayout& layout, int index, RunControl& control) {
+    const StudyPlan& plan = layout.plan();
+    const StudyTrial& trial = plan.trial(index);
+    stats::TrialPoint point = plan.point(trial.optimizer, trial.phase == StudyPhase::Tuning ? trial.number : 0);
+    if (trial.phase == StudyPhase::Final)
+        point = plan.point(trial.optimizer, selectConfiguration(plan, layout, trial.task, trial.optimizer).number);
+    const Experiment experiment = plan.experiment(trial, point);
+
+    const QString folder = layout.trialDirectory(index);
+    // An earlier attempt that did not finish: start again from an empty folder.
+    if (QFileInfo::exists(folder) && !QDir(folder).removeRecursively()) throw FileError(folder, "cannot remove the unfinished trial");
+    LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
+    RunFolderWriter writer(folder, trainer);
+    trainer.addObserver(&writer);
+    trainer.run(control);
+    writer.finish();
+    const RunResult& result = trainer.result(0);
+    if (result.status != RunStatus::Done && result.status != RunStatus::Diverged) return false;
+    writeTrialMarker(layout, index, point, result.statusText());
+    return true;
+}
+
+std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<int>& trials) {
+    std::vector<int> pending;
+    for (const int k : trials)
+        if (!QFileInfo::exists(layout.trialMarker(k))) pending.push_back(k);
+    return pending;
+}
+
+int runTrials(const StudyLayout& layout, const std::vector<int>& trials, int jobs, RunControl& control,
+              const std::function<void(int trial)>& onFinished) {
+    std::atomic<std::size_t> next{0};
+    std::atomic<int> finished{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex mutex;  // guards `error` and serialises onFinished
+    const auto work = [&] {
+        for (std::size_t i; !failed && !control.stopRequested() && (i = next++) < trials.size();) {
+            try {
+                if (!runTrial(layout, trials[i], control)) return;
+                ++finished;
+                const std::lock_guard lock(mutex);
+                if (onFinished) onFinished(trials[i]);
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                if (!error) error = std::current_exception();
+                failed = true;
+            }
+        }
+    };
+    std::vector<std::thread> workers;
+    const int count = std::max(1, std::min<int>(jobs, static_cast<int>(trials.size())));
+    for (int w = 1; w < count; ++w) workers.emplace_back(work);
+    work();  // the calling thread is one of the workers
+    for (std::thread& worker : workers) worker.join();
+    if (error) std::rethrow_exception(error);
+    return finished;
+}
+
+}  // namespace ml

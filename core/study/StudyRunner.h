@@ -1,0 +1,35 @@
+#pragma once
+// Runs the trials of a study: one trial into its folder (what `--trial K` and every Slurm array
+// task do), or a list of trials on N worker threads (each trial single-threaded, as Eigen is here).
+// A trial's folder is an ordinary run folder; an unfinished one (no trial.json) is cleared and
+// trained again, a finished one is kept, so re-running a study resumes it.
+#include "study/StudyLayout.h"
+#include "train/RunControl.h"
+
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+namespace ml {
+
+// Copies `studyFile` to DIR/study.json, or checks that the copy already there is the same study
+// (a different one would mix two studies' trials: InputError naming both files).
+void prepareStudyFolder(const QString& studyFile, const QString& directory);
+
+// Trains trial `trial` into its folder and writes its trial.json; phase 2 trials first choose their
+// configuration from phase 1's folders (InputError when those are unfinished). Returns false when
+// the control stopped it (no trial.json: it is unfinished). Throws FileError / InputError.
+bool runTrial(const StudyLayout& layout, int trial, RunControl& control);
+
+// The trials in `trials` that have no trial.json yet.
+std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<int>& trials);
+
+// Runs `trials` on `jobs` threads (each takes the next trial when it is free) until all finished
+// or the control stops them; `onFinished` is called (from the worker, serialised) after each
+// finished trial. The first error stops the other workers after their current trial and is
+// rethrown here. Returns the number of trials that finished.
+int runTrials(const StudyLayout& layout, const std::vector<int>& trials, int jobs, RunControl& control,
+              const std::function<void(int trial)>& onFinished = {});
+
+}  // namespace ml

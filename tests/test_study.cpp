@@ -1,0 +1,355 @@
+// Studies: the file format and its messages, the validation split, lockstep pairing across
+// separately run trials, the trial plan, running (threads, resume, --trial, --list, --emit slurm)
+// and aggregation checked against the trial folders themselves.
+#include "TestSupport.h"
+#include "cli/Cli.h"
+#include "data/DataRegistry.h"
+#include "io/JsonFile.h"
+#include "stats/Descriptive.h"
+#include "study/StudyAggregate.h"
+#include "study/StudyRunner.h"
+#include "study/TrialOutcome.h"
+#include "train/LockstepTrainer.h"
+#include "train/ExperimentJson.h"
+#include "train/RunCsv.h"
+#include "io/Files.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QJsonArray>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+using namespace ml;
+
+namespace {
+
+const char* const kTinyStudy = R"({
+  "name": "tiny",
+  "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
+  "seed": 3, "batch": 32, "steps": 60, "eval-every": 20,
+  "runs": [{"optimizer": "momentum", "lr": 0.1}, {"optimizer": "neuron-mean", "lr": 0.1}],
+  "study": {"budget": 3, "search": {"*": {"lr": {"grid": [0.03, 0.3]}}}, "seeds": 3, "target": 0.5}
+})";
+
+QJsonObject tinyJson() { return parseJsonObject(kTinyStudy, "tiny.json"); }
+
+QString writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    file.write(bytes);
+    return path;
+}
+
+struct CliResult {
+    int status;
+    QString out;
+    QString err;
+};
+
+CliResult cli(QStringList arguments) {
+    arguments.prepend("momentum-lab-cli");
+    std::ostringstream captured, printed;
+    std::streambuf* previousErr = std::cerr.rdbuf(captured.rdbuf());
+    std::streambuf* previousOut = std::cout.rdbuf(printed.rdbuf());
+    const int status = runCli(arguments);
+    std::cerr.rdbuf(previousErr);
+    std::cout.rdbuf(previousOut);
+    return {status, QString::fromStdString(printed.str()), QString::fromStdString(captured.str())};
+}
+
+QByteArray readAll(const QString& path) { return readFileBytes(path); }
+
+// The CSV rows of `file` as lists of fields (no quoted fields in these tests), header first.
+std::vector<QStringList> csvRows(const QString& file) {
+    std::vector<QStringList> rows;
+    for (const QByteArray& line : readAll(file).split('\n'))
+        if (!line.isEmpty()) rows.push_back(QString::fromUtf8(line).split(','));
+    return rows;
+}
+
+QString column(const std::vector<QStringList>& rows, const QStringList& row, const QString& name) {
+    return row.value(rows.front().indexOf(name));
+}
+
+}  // namespace
+
+class TestStudy : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesTheStudySection() {
+        const Study study = studyFromJson(tinyJson(), "tiny.json");
+        QCOMPARE(study.tasks.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(study.tasks[0].name), QString("toy_circle"));
+        QCOMPARE(study.optimizers.size(), std::size_t(2));
+        QCOMPARE(study.budget, 3);
+        QCOMPARE(study.seeds, 3);
+        QCOMPARE(study.target, 0.5);
+        QVERIFY(study.selection == SelectionMetric::FinalValidationLoss);
+        QCOMPARE(study.optimizers[1].space.at(0).grid, (std::vector<double>{0.03, 0.3}));
+
+        QJsonObject json = tinyJson();
+        QJsonObject section = json["study"].toObject();
+        section["search"] = QJsonObject{{"*", QJsonObject{{"lr", QJsonObject{{"log-grid", QJsonArray{0.001, 1, 4}}}}}}};
+        section["budget"] = 5;
+        json["study"] = section;
+        const Study logGrid = studyFromJson(json, "s.json");
+        const std::vector<double>& grid = logGrid.optimizers[0].space[0].grid;
+        QCOMPARE(grid.size(), std::size_t(4));
+        QVERIFY(std::abs(grid[1] - 0.01) < 1e-12 && std::abs(grid[2] - 0.1) < 1e-12 && grid[3] == 1.0);
+        QCOMPARE(studyFromJson(QJsonObject(json), "s.json").seeds, 3);
+    }
+
+    void refusesBadStudiesNamingTheField() {
+        const auto errorWith = [](const std::function<void(QJsonObject&)>& edit) {
+            QJsonObject json = tinyJson();
+            QJsonObject section = json["study"].toObject();
+            edit(section);
+            json["study"] = section;
+            return test::inputErrorOf([&] { studyFromJson(json, "s.json"); });
+        };
+        QVERIFY(errorWith([](QJsonObject& s) { s["budgets"] = 3; }).contains("s.json: study: unknown key 'budgets'"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["budget"] = 0; }).contains("s.json: study.budget: expected a whole number from 1"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["budget"] = 4; }).contains("the budget is 4"));
+        QVERIFY(errorWith([](QJsonObject& s) { s.remove("search"); }).contains("has no search space but the budget is 3"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"*", QJsonObject{{"beta2", QJsonObject{{"grid", QJsonArray{0.9, 0.99}}}}}}}; })
+                    .contains("study.search.*.beta2: momentum (momentum) has no hyper-parameter 'beta2'"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"*", QJsonObject{{"lr", QJsonObject{{"grid", QJsonArray{-1, 0.3}}}}}}}; })
+                    .contains("study.search.*.lr"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"*", QJsonObject{{"lr", QJsonObject{{"log-uniform", QJsonArray{0, 1}}}}}}}; })
+                    .contains("study.search.*.lr.log-uniform: lr: a log-uniform range needs 0 < low < high"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"adam", QJsonObject{}}}; })
+                    .contains("study.search.adam: no run is labelled so"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["selection"] = "steps-to-target"; s.remove("target"); })
+                    .contains("study.target: missing; selection steps-to-target needs a target loss"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["tasks"] = QJsonArray{QJsonObject{{"name", "a/b"}}}; })
+                    .contains("study.tasks[0].name: expected a non-empty name"));
+        QVERIFY(errorWith([](QJsonObject& s) { s["tasks"] = QJsonArray{QJsonObject{{"name", "a"}, {"network", "2-x"}}}; })
+                    .contains("s.json: study.tasks[0]: network"));
+        QVERIFY(test::inputErrorOf([] { studyFromJson(parseJsonObject(R"({"network":"2-2"})", "e.json"), "e.json"); })
+                    .contains("e.json: study: missing"));
+
+        // Syntax errors come from the one JSON loader, as FILE:LINE:COLUMN.
+        QTemporaryDir tmp;
+        const QString path = writeFile(tmp.filePath("bad.json"), "{\n  \"study\": {\n    \"budget\": 3,,\n  }\n}\n");
+        const QString message = test::inputErrorOf([&] { loadStudy(path); });
+        QVERIFY2(message.startsWith(path + ":3:"), qPrintable(message));
+    }
+
+    void validationIsAFixedPartOfTheTrainingData() {
+        QCOMPARE(validationSize(1437), Eigen::Index(240));
+        QCOMPARE(validationSize(8000), Eigen::Index(1333));
+        QCOMPARE(validationSize(60000), Eigen::Index(10000));
+        const DataSplit full = loadDataSplit("digits", 1);
+        const DataSplit tuning = applyHoldout(loadDataSplit("digits", 1), Holdout::Validation);
+        const DataSplit final = applyHoldout(loadDataSplit("digits", 2), Holdout::Test);
+        QCOMPARE(tuning.train->size(), Eigen::Index(1197));
+        QCOMPARE(tuning.test->size(), Eigen::Index(240));
+        QCOMPARE(final.train->size(), Eigen::Index(1197));
+        QCOMPARE(final.test->size(), Eigen::Index(360));
+        // Validation and the remaining training samples partition the training split: every
+        // training row is in exactly one of them; the final runs train on the same rows.
+        const auto rows = [](const Dataset& d) {
+            std::vector<Eigen::Index> all(d.size());
+            std::iota(all.begin(), all.end(), Eigen::Index{0});
+            Batch batch;
+            d.gather(all, batch);
+            std::multiset<std::vector<float>> set;
+            for (Eigen::Index i = 0; i < batch.size(); ++i)
+                set.insert(std::vector<float>(batch.inputs.row(i).data(), batch.inputs.row(i).data() + batch.inputs.cols()));
+            return set;
+        };
+        std::multiset<std::vector<float>> joined = rows(*tuning.train);
+        for (const auto& row : rows(*tuning.test)) joined.insert(row);
+        QVERIFY(joined == rows(*full.train));
+        QVERIFY(rows(*final.train) == rows(*tuning.train));
+        QVERIFY(rows(*final.test) == rows(*full.test));
+    }
+
+    void separateTrialsArePairedLikeLockstepRuns() {
+        // A trial trains one optimizer alone; with the same seed it must see the same initial
+        // weights and batches as in a lockstep comparison, so its metrics are those of the lockstep run.
+        const Study study = studyFromJson(tinyJson(), "tiny.json");
+        const StudyPlan plan(study);
+        const StudyTrial& a = plan.trial(plan.finalTrials(0, 0).at(1));
+        const StudyTrial& b = plan.trial(plan.finalTrials(0, 1).at(1));
+        QCOMPARE(a.seed, b.seed);
+        Experiment lockstep = plan.experiment(a, {});
+        lockstep.runs.push_back(plan.experiment(b, {}).runs.front());
+        const Experiment aloneA = plan.experiment(a, {}), aloneB = plan.experiment(b, {});
+        struct Collect : TrainingObserver {
+            std::vector<std::vector<float>> losses = std::vector<std::vector<float>>(2);
+            void stepFinished(const StepMetrics& m) override { losses[m.run].push_back(m.trainLoss); }
+        };
+        const auto train = [](const Experiment& e) {
+            LockstepTrainer trainer(e, loadExperimentData(e));
+            Collect collect;
+            trainer.addObserver(&collect);
+            RunControl control;
+            trainer.run(control);
+            return collect.losses;
+        };
+        const auto both = train(lockstep);
+        QCOMPARE(train(aloneA)[0], both[0]);
+        QCOMPARE(train(aloneB)[0], both[1]);
+        QVERIFY(both[0] != both[1]);
+    }
+
+    void plansTheTrials() {
+        const StudyPlan plan(studyFromJson(tinyJson(), "tiny.json"));
+        QCOMPARE(plan.tuningCount(), 2 * 3);
+        QCOMPARE(plan.trialCount(), 2 * 3 + 2 * 3);
+        QVERIFY(plan.point(0, 0).empty());  // trial 0: the untuned defaults
+        QCOMPARE(plan.point(1, 2), stats::TrialPoint{0.3});
+        const StudyTrial& tuning = plan.trial(4);
+        QCOMPARE(tuning.optimizer, 1);
+        QCOMPARE(tuning.number, 1);
+        const Experiment e = plan.experiment(tuning, plan.point(1, 1));
+        QVERIFY(e.holdout == Holdout::Validation);
+        QCOMPARE(e.runs.size(), std::size_t(1));
+        QCOMPARE(e.runs[0].hp.lr, 0.03);
+        QCOMPARE(e.runs[0].optimizer, std::string("neuron-mean"));
+        QCOMPARE(e.seed, std::uint64_t(3));
+        const StudyTrial& final = plan.trial(plan.trialCount() - 1);
+        QVERIFY(final.phase == StudyPhase::Final);
+        QCOMPARE(final.seed, std::uint64_t(3 + 3));
+        QVERIFY(plan.experiment(final, {}).holdout == Holdout::Test);
+        QVERIFY(test::inputErrorOf([&] { plan.trial(12); }).contains("--trial: 12 is not a trial of this study; expected 0 to 11"));
+    }
+
+    void runsResumesAndAggregates() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), kTinyStudy);
+        const QString out = tmp.filePath("out");
+
+        // Phase 2 cannot start before phase 1 has finished.
+        CliResult early = cli({"study", studyFile, "--out", out, "--trial", "7", "--quiet"});
+        QCOMPARE(early.status, 2);
+        QVERIFY2(early.err.contains("phase 1 of toy_circle / momentum is unfinished: 3 tuning trial(s) missing (0, 1, 2)"),
+                 qPrintable(early.err));
+
+        CliResult first = cli({"study", studyFile, "--out", out, "--jobs", "2", "--quiet"});
+        QCOMPARE(first.status, 0);
+        const StudyPlan plan(loadStudy(QDir(out).filePath("study.json")));
+        const StudyLayout layout(out, plan);
+        for (int k = 0; k < plan.trialCount(); ++k) QVERIFY(QFileInfo::exists(layout.trialMarker(k)));
+        // Every trial is an ordinary run folder.
+        QVERIFY(QFileInfo::exists(layout.trialDirectory(4) + "/config.json"));
+        QVERIFY(loadExperiment(layout.trialDirectory(4) + "/config.json").holdout == Holdout::Validation);
+
+        // The selection is the tuning trial with the lowest final validation loss.
+        const QString results = layout.resultsDirectory();
+        const auto selected = csvRows(results + "/selected.csv");
+        for (int o = 0; o < 2; ++o) {
+            int best = -1;
+            double bestLoss = INFINITY;
+            for (const int k : plan.tuningTrials(0, o)) {
+                const double loss = finalEvaluatedLoss(readTrialOutcome(layout, k)->metrics);
+                if (loss < bestLoss) bestLoss = loss, best = k;
+            }
+            QCOMPARE(column(selected, selected[1 + o], "trial").toInt(), best);
+        }
+        // The summary's median test loss is the median over the final seeds' folders.
+        const auto summary = csvRows(results + "/summary.csv");
+        for (int o = 0; o < 2; ++o) {
+            std::vector<double> losses;
+            for (const int k : plan.finalTrials(0, o)) {
+                const auto metrics = parseMetricsCsv(readAll(layout.trialDirectory(k) + "/metrics.csv"), "m", 0);
+                losses.push_back(metrics.back().testLoss);
+            }
+            QCOMPARE(column(summary, summary[1 + o], "seeds").toInt(), 3);
+            QVERIFY(std::abs(column(summary, summary[1 + o], "test_loss_median").toDouble() - stats::median(losses)) < 1e-6);
+        }
+        for (const char* file : {"trials.csv", "sensitivity.csv", "expected-best.csv", "bands.csv", "paired.csv",
+                                 "time-to-target.csv", "profile.csv", "results.json", "band-toy_circle.tex",
+                                 "band-toy_circle-momentum.csv"})
+            QVERIFY2(QFileInfo::exists(results + "/" + file), file);
+        QCOMPARE(csvRows(results + "/paired.csv").size(), std::size_t(1 + 2));  // test_loss and test_error
+        QVERIFY(readAll(results + "/band-toy_circle.tex").contains("width=120mm, height=80mm"));
+
+        // Resume: only the unfinished trial runs again; the results are the same.
+        const QByteArray summaryBefore = readAll(results + "/summary.csv");
+        const QDateTime kept = QFileInfo(layout.trialDirectory(1) + "/metrics.csv").lastModified();
+        QVERIFY(QFile::remove(layout.trialMarker(9)));
+        QFile::resize(layout.trialDirectory(9) + "/metrics.csv", 40);  // as if killed mid-run
+        QTest::qWait(20);
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--jobs", "1", "--quiet"}).status, 0);
+        QVERIFY(QFileInfo::exists(layout.trialMarker(9)));
+        QCOMPARE(QFileInfo(layout.trialDirectory(1) + "/metrics.csv").lastModified(), kept);
+        QCOMPARE(readAll(results + "/summary.csv"), summaryBefore);
+
+        // aggregate recomputes from whatever exists; a missing final seed just counts one less.
+        QVERIFY(QDir(layout.trialDirectory(plan.trialCount() - 1)).removeRecursively());
+        QCOMPARE(cli({"aggregate", out, "--figure-size", "90x60"}).status, 0);
+        QVERIFY(readAll(results + "/summary.csv").contains("toy_circle,neuron-mean,2,"));
+        QVERIFY(readAll(results + "/band-toy_circle.tex").contains("width=90mm, height=60mm"));
+
+        // Another study in the same folder is refused.
+        QByteArray other = kTinyStudy;
+        other.replace("\"seeds\": 3", "\"seeds\": 4");
+        const CliResult mixed = cli({"study", writeFile(tmp.filePath("other.json"), other), "--out", out});
+        QCOMPARE(mixed.status, 2);
+        QVERIFY2(mixed.err.contains("holds another study than"), qPrintable(mixed.err));
+    }
+
+    void threadsGiveTheSameResultsAsOneWorker() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), kTinyStudy);
+        QCOMPARE(cli({"study", studyFile, "--out", tmp.filePath("a"), "--jobs", "1", "--quiet"}).status, 0);
+        QCOMPARE(cli({"study", studyFile, "--out", tmp.filePath("b"), "--jobs", "3", "--quiet"}).status, 0);
+        for (const char* file : {"summary.csv", "paired.csv", "bands.csv", "selected.csv", "results.json"})
+            QCOMPARE(readAll(tmp.filePath("a/results/") + file), readAll(tmp.filePath("b/results/") + file));
+    }
+
+    void listsTrialsAndEmitsSlurmScripts() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), kTinyStudy);
+        const QString out = tmp.filePath("out");
+        const CliResult list = cli({"study", studyFile, "--out", out, "--list"});
+        QCOMPARE(list.status, 0);
+        const QStringList lines = list.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 12);
+        QVERIFY2(lines[7].endsWith("study '" + QDir(out).filePath("study.json") + "' --out '" + out + "' --trial 7 --quiet"),
+                 qPrintable(lines[7]));
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--list", "--phase", "2"}).out.split('\n', Qt::SkipEmptyParts).size(), 6);
+        QVERIFY(QFileInfo::exists(QDir(out).filePath("study.json")));
+
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--emit", "slurm", "--throttle", "4"}).status, 0);
+        const QByteArray tune = readAll(out + "/slurm/tune.sbatch");
+        QVERIFY2(tune.contains("#SBATCH --array=0-5%4\n"), tune.constData());
+        QVERIFY(tune.contains("--trial $((SLURM_ARRAY_TASK_ID + 0))"));
+        QVERIFY(readAll(out + "/slurm/final.sbatch").contains("--trial $((SLURM_ARRAY_TASK_ID + 6))"));
+        const QByteArray submit = readAll(out + "/slurm/submit.sh");
+        QVERIFY(submit.contains("--dependency=afterok:$tune final.sbatch"));
+        QVERIFY(submit.contains("--dependency=afterok:$final aggregate.sbatch"));
+
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--emit", "pbs"}).status, 2);
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--jobs", "0"}).status, 2);
+        QCOMPARE(cli({"study", "--out", out}).status, 2);
+        const CliResult missing = cli({"study", tmp.filePath("nope.json"), "--out", out});
+        QCOMPARE(missing.status, 2);
+        QVERIFY(missing.err.contains("no such study file, nor a shipped study (seed-question-digits, seed-question)"));
+    }
+
+    void shippedStudiesParse() {
+        for (const char* id : {"1-seed-question-digits", "2-seed-question"}) {
+            const Study study = loadStudy(QString(":/studies/") + id + ".json");
+            QCOMPARE(study.optimizers.size(), std::size_t(5));
+            QCOMPARE(study.seeds, 10);
+            QCOMPARE(StudyPlan(study).point(0, 1), stats::TrialPoint{0.0001});
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStudy)
+#include "test_study.moc"
