@@ -30,7 +30,7 @@ RunSpec run(const std::string& optimizer, double lr, const std::string& label = 
 
 Experiment xorExperiment(std::vector<RunSpec> runs, long steps = 40, long batch = 100) {
     Experiment e;
-    e.network.sizes = {2, 8, 2};
+    e.network.setSizes({2, 8, 2});
     e.network.activation = Activation::Tanh;
     e.network.loss = LossKind::CrossEntropy;
     e.data = "toy:xor";
@@ -218,11 +218,11 @@ private Q_SLOTS:
 
     void networkMustFitTheData() {
         Experiment e = xorExperiment({run("momentum", 0.1)});
-        e.network.sizes = {3, 4, 2};
+        e.network.setSizes({3, 4, 2});
         QString message = test::inputErrorOf([&] { makeTrainer(e); });
         QVERIFY2(message.contains("--network 3-4-2"), qPrintable(message));
         e.data = "toy:sine";
-        e.network.sizes = {1, 4, 1};
+        e.network.setSizes({1, 4, 1});
         message = test::inputErrorOf([&] { makeTrainer(e); });
         QVERIFY2(message.contains("--loss cross-entropy"), qPrintable(message));
     }

@@ -9,7 +9,7 @@
 namespace ml {
 
 void Experiment::validate() const {
-    if (network.sizes.size() < 2) throw InputError("network: needs at least an input and an output size");
+    if (network.layers.empty()) throw InputError("network: needs at least an input and an output size");
     if ((steps > 0) == (epochs > 0)) throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");
     const std::pair<const char*, long> counts[] = {{"steps", steps}, {"epochs", epochs}, {"batch", batchSize}, {"eval-every", evalEvery}};
     for (const auto& [field, value] : counts)
