@@ -149,7 +149,9 @@ private slots:
         Parameters scratch = zerosLike(network.parameters());
         const auto lossAt = [&] { return static_cast<double>(network.computeGradients(batch, scratch)); };
         constexpr float eps = 3e-3f;
+        const double centre = lossAt();
         double worst = 0.0;
+        int kinks = 0, checked = 0;
         for (std::size_t l = 0; l < network.parameters().size(); ++l) {
             Matrix& p = network.parameters()[l];
             for (Eigen::Index k = 0; k < p.size(); ++k) {
@@ -161,19 +163,30 @@ private slots:
                 p.data()[k] = saved;
                 const double numeric = (up - down) / (2.0 * eps);
                 const double analytic = gradients[l].data()[k];
+                // Max pooling is not differentiable where a window's maximum changes hands: there the
+                // one-sided slopes differ and the central difference means nothing. Such entries are
+                // skipped (and counted: they must stay rare; the max-pool case has about 7 %).
+                const double right = (up - centre) / eps, left = (centre - down) / eps;
+                if (std::abs(right - left) > 0.1 * std::abs(numeric) + 5e-3) {
+                    ++kinks;
+                    continue;
+                }
+                ++checked;
                 const double error = std::abs(numeric - analytic) / (1e-2 + std::abs(numeric));
                 worst = std::max(worst, error);
                 QVERIFY2(error < 2e-2, qPrintable(QString("layer %1 entry %2: analytic %3, numeric %4")
                                                       .arg(l).arg(k).arg(analytic).arg(numeric)));
             }
         }
-        qInfo("%s: worst relative error %.2e", qPrintable(layers), worst);
+        qInfo("%s: worst relative error %.2e over %d entries (%d at a kink skipped)", qPrintable(layers), worst,
+              checked, kinks);
+        QVERIFY2(kinks * 10 <= checked, "more than 10 % of the entries sit at a kink");
     }
 
     // ------------------------------------------------------------ golden values
     // One momentum step (lr 0.1; the first step is w - lr*g) on 1x4x4-conv2k3s2p1-1, tanh, mse.
     // Expected values from torch (float64; torch.nn.functional.conv2d with stride 2, padding 1):
-    // see the script in the comment of the issue-14 commit, no code under test involved.
+    // printed by tests/conv_golden_reference.py (no code under test involved).
     void oneConvStepMatchesTorch() {
         Network network(specOf("1x4x4-conv2k3s2p1-1"));
         Matrix& conv = network.parameters()[0];

@@ -332,7 +332,7 @@ private Q_SLOTS:
         const std::vector<std::string> problems = folder.problems();
         QCOMPARE(problems.size(), std::size_t(1));
         QVERIFY2(problems[0].starts_with("adam: " + writer.layout().finalWeightsFile(1).toStdString() +
-                                         ": layers[0].weight[0][0]: expected a number"),
+                                         ": has 1 layers; network 2-8-2 has 2 with parameters"),
                  problems[0].c_str());
         QVERIFY(folder.runs[1].result.status == RunStatus::Done);  // from summary.csv
 
@@ -342,7 +342,7 @@ private Q_SLOTS:
         weights.close();
         const RunFolder misshapen = readRunFolder(tmp.path());
         QVERIFY(misshapen.runs[1].finalWeights.empty());
-        QVERIFY2(misshapen.runs[1].problem.find("layer 0 is 4x1 (+bias); network 2-8-2 expects 8x2") != std::string::npos,
+        QVERIFY2(misshapen.runs[1].problem.find("layers[0].weight: has 4 values; expected 8 (network 2-8-2: 8 has weight [8][2])") != std::string::npos,
                  misshapen.runs[1].problem.c_str());
         QVERIFY(sameParameters(misshapen.runs[0].finalWeights, trainer.parameters(0)));
 
