@@ -120,9 +120,10 @@ double productFlopsPerStep(const Case& c) {
 
 // The conv network with momentum here and in PyTorch (one thread each): steps/s and the ratio.
 void compareConvWithTorch(double seconds) {
-    const Case conv{"1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu ce b64", "1x28x28-conv8k5-pool2-conv16k5-pool2-10",
-                    ml::Activation::Relu, ml::LossKind::CrossEntropy, 64};
-    std::printf("\n%-34s %-12s %12s %14s %10s\n", "convolutions", "optimizer", "steps/s", "samples/s", "allocs/step");
+    const Case conv{"cnn relu cross-entropy b64", "1x28x28-conv8k5-pool2-conv16k5-pool2-10", ml::Activation::Relu,
+                    ml::LossKind::CrossEntropy, 64};
+    std::printf("\ncnn = %s\n%-34s %-12s %12s %14s %10s\n", conv.network, "case", "optimizer", "steps/s", "samples/s",
+                "allocs/step");
     const double ours = runCase(conv, syntheticData(conv, 8192), ml::optimizerInfo("momentum"), seconds);
     const QString script = QStringLiteral(MOMENTUM_LAB_SOURCE_DIR "/scripts/bench-torch-conv.py");
     QProcess torch;
@@ -136,7 +137,7 @@ void compareConvWithTorch(double seconds) {
         std::printf("PyTorch comparison skipped: %s\n", why.isEmpty() ? "python3 did not run" : why.constData());
         return;
     }
-    std::printf("%-34s %-12s %12.0f %14.0f\n", "same network in PyTorch, 1 thread", "SGD momentum", theirs, theirs * 64);
+    std::printf("%-34s %-12s %12.0f %14.0f\n", "cnn in PyTorch, 1 thread", "SGD momentum", theirs, theirs * 64);
     std::printf("momentum-lab / PyTorch: %.2fx\n", ours / theirs);
 }
 

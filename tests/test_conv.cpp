@@ -7,7 +7,10 @@
 #include "TestSupport.h"
 #include "nn/Network.h"
 #include "optim/MomentumAggregation.h"
+#include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/LockstepTrainer.h"
+#include "train/RunControl.h"
 
 #include <QtTest>
 
@@ -261,6 +264,32 @@ private slots:
         optimizer->step(weights, g2);
         const Matrix expected = static_cast<float>(hp.momentum) * buffer + g2[0];
         QVERIFY((optimizer->layerState(0).firstMoment - expected).cwiseAbs().maxCoeff() < 1e-6f);
+    }
+
+    // ------------------------------------------------------------ image data
+    // The bundled digits feed a conv network as 1x8x8 (and a fan-out run gets the conv layer's
+    // groups through the trainer); an image network of another shape is refused naming both.
+    void imageDataFeedsConvNetworks() {
+        Experiment e;
+        e.network = specOf("1x8x8-conv4k3-pool2-10", Activation::Relu, LossKind::CrossEntropy);
+        e.data = "digits";
+        e.batchSize = 32;
+        e.steps = 150;
+        HyperParameters hp = optimizerInfo("momentum").defaults;
+        hp.lr = 0.05;
+        hp.momentumMean = MeanScope::FanOut;
+        e.runs = {{"fan-out", "momentum", hp}};
+        LockstepTrainer trainer(e, loadDataSplit(e.data, e.seed));
+        RunControl control;
+        trainer.run(control);
+        QCOMPARE(trainer.result(0).status, RunStatus::Done);
+        QVERIFY2(trainer.result(0).finalTestAccuracy > 0.3f, "10 classes: chance is 0.1");
+        QCOMPARE(trainer.optimizer(0).layerState(0).columnsPerInput, Eigen::Index(9));
+        QCOMPARE(trainer.optimizer(0).layerState(1).columnsPerInput, Eigen::Index(1));
+
+        e.network = specOf("1x28x28-conv4k3-10", Activation::Relu, LossKind::CrossEntropy);
+        const QString message = inputErrorOf([&] { LockstepTrainer(e, loadDataSplit(e.data, e.seed)); });
+        QVERIFY2(message.contains("1x8x8") && message.contains("1x28x28"), qPrintable(message));
     }
 
     // ------------------------------------------------------------ allocations
