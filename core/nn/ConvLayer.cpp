@@ -57,6 +57,14 @@ void ConvLayer::gatherPatches(const BatchMatrix& input, Eigen::Index first, Eige
                             continue;
                         }
                         const float* row = x + (static_cast<Eigen::Index>(c) * H + iy) * W;
+                        if (stride_ == 1) {  // a shifted copy of the input row, zeros where it is padding
+                            const int shift = kj - padding_, lo = std::clamp(-shift, 0, outW),
+                                      hi = std::clamp(W - shift, lo, outW);
+                            std::fill(out, out + lo, 0.0f);
+                            std::copy(row + lo + shift, row + hi + shift, out + lo);
+                            std::fill(out + hi, out + outW, 0.0f);
+                            continue;
+                        }
                         for (int ox = 0; ox < outW; ++ox) {
                             const int ix = ox * stride_ + kj - padding_;
                             out[ox] = ix >= 0 && ix < W ? row[ix] : 0.0f;
@@ -83,6 +91,12 @@ void ConvLayer::scatterPatches(const Buffers& buffers, Eigen::Index first, Eigen
                         const int iy = oy * stride_ + ki - padding_;
                         if (iy < 0 || iy >= H) continue;
                         float* row = gx + (static_cast<Eigen::Index>(c) * H + iy) * W;
+                        if (stride_ == 1) {  // the adjoint of the shifted copy above
+                            const int shift = kj - padding_, lo = std::clamp(-shift, 0, outW),
+                                      hi = std::clamp(W - shift, lo, outW);
+                            for (int ox = lo; ox < hi; ++ox) row[ox + shift] += g[ox];
+                            continue;
+                        }
                         for (int ox = 0; ox < outW; ++ox) {
                             const int ix = ox * stride_ + kj - padding_;
                             if (ix >= 0 && ix < W) row[ix] += g[ox];
