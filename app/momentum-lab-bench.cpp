@@ -6,6 +6,8 @@
 // batch alone, for dense (float) and image (uint8) data, in the batch layout this build uses.
 // The machine's single-core SGEMM peak (a large Eigen float product), each case's matrix-product
 // rate as a fraction of it, and the load throughput of a plain IDX file.
+// Convolutions (issue 14): 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
+// momentum against PyTorch on one thread (scripts/bench-torch-conv.py; skipped without torch).
 //   momentum-lab-bench [--seconds S]     (default 2 s per case)
 #include "AllocationCounter.h"
 #include "InputError.h"
@@ -23,6 +25,7 @@
 #include <Eigen/Core>
 
 #include <QDir>
+#include <QProcess>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -40,32 +43,41 @@ using Clock = std::chrono::steady_clock;
 
 struct Case {
     const char* title;
-    std::vector<int> sizes;
+    const char* network;  // --network text
     ml::Activation activation;
     ml::LossKind loss;
     long batch;
+    ml::NetworkSpec spec() const {
+        ml::NetworkSpec spec;
+        spec.setLayers(network);
+        spec.activation = activation;
+        spec.loss = loss;
+        return spec;
+    }
 };
 
 // Random inputs; classification labels or regression targets to match the loss.
 ml::DenseDataset syntheticData(const Case& c, Eigen::Index samples) {
     ml::Random random(1);
-    ml::DenseDataset::RowMatrix x(samples, c.sizes.front());
+    const ml::NetworkSpec spec = c.spec();
+    ml::DenseDataset::RowMatrix x(samples, spec.inputs());
     for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = random.uniform();
     if (c.loss == ml::LossKind::CrossEntropy) {
         Eigen::VectorXi labels(samples);
-        for (Eigen::Index i = 0; i < samples; ++i) labels(i) = static_cast<int>(random.below(c.sizes.back()));
-        return ml::DenseDataset::classification(std::move(x), std::move(labels), c.sizes.back());
+        for (Eigen::Index i = 0; i < samples; ++i) labels(i) = static_cast<int>(random.below(spec.outputs()));
+        return ml::DenseDataset::classification(std::move(x), std::move(labels), spec.outputs());
     }
-    ml::DenseDataset::RowMatrix y(samples, c.sizes.back());
+    ml::DenseDataset::RowMatrix y(samples, spec.outputs());
     for (Eigen::Index i = 0; i < y.size(); ++i) y.data()[i] = random.uniform(-1.0f, 1.0f);
     return ml::DenseDataset::regression(std::move(x), std::move(y));
 }
 
 // One case with one optimizer (at its catalog defaults); returns its steps per second.
 double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo, double seconds) {
-    ml::Network network({c.sizes, c.activation, c.loss});
+    ml::Network network(c.spec());
     network.initializeGlorotUniform(7);
     auto optimizer = ml::createOptimizer(optimizerInfo.name, optimizerInfo.defaults);
+    optimizer->setColumnsPerInput(network.columnsPerInput());
     ml::Parameters gradients = ml::zerosLike(network.parameters());
     std::vector<Eigen::Index> order(data.size());
     std::iota(order.begin(), order.end(), Eigen::Index{0});
@@ -100,12 +112,37 @@ double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerI
 // product and the weight gradient, plus the input gradient for every layer but the first (the
 // data needs none). Element-wise work (activations, loss, optimizer) is not counted.
 double productFlopsPerStep(const Case& c) {
-    double flops = 0.0;
-    for (std::size_t l = 0; l + 1 < c.sizes.size(); ++l) {
-        const double product = 2.0 * static_cast<double>(c.batch) * c.sizes[l] * c.sizes[l + 1];
+    const ml::NetworkSpec spec = c.spec();  // dense cases only
+    double flops = 0.0, in = spec.inputs();
+    for (std::size_t l = 0; l < spec.layers.size(); ++l) {
+        const double product = 2.0 * static_cast<double>(c.batch) * in * spec.layers[l].size;
         flops += (l == 0 ? 2.0 : 3.0) * product;
+        in = spec.layers[l].size;
     }
     return flops;
+}
+
+// The conv network with momentum here and in PyTorch (one thread each): steps/s and the ratio.
+void compareConvWithTorch(double seconds) {
+    const Case conv{"cnn relu cross-entropy b64", "1x28x28-conv8k5-pool2-conv16k5-pool2-10", ml::Activation::Relu,
+                    ml::LossKind::CrossEntropy, 64};
+    std::printf("\ncnn = %s\n%-34s %-12s %12s %14s %10s\n", conv.network, "case", "optimizer", "steps/s", "samples/s",
+                "allocs/step");
+    const double ours = runCase(conv, syntheticData(conv, 8192), ml::optimizerInfo("momentum"), seconds);
+    const QString script = QStringLiteral(MOMENTUM_LAB_SOURCE_DIR "/scripts/bench-torch-conv.py");
+    QProcess torch;
+    torch.start(QStringLiteral("/usr/bin/python3"), {script, QStringLiteral("--seconds"), QString::number(seconds)});
+    const bool finished = torch.waitForFinished(static_cast<int>(seconds * 1000) + 120000);
+    const QByteArray output = torch.readAllStandardOutput().trimmed();
+    bool isNumber = false;
+    const double theirs = output.toDouble(&isNumber);
+    if (!finished || torch.exitCode() != 0 || !isNumber || theirs <= 0.0) {
+        const QByteArray why = (output + ' ' + torch.readAllStandardError().trimmed()).trimmed();
+        std::printf("PyTorch comparison skipped: %s\n", why.isEmpty() ? "python3 did not run" : why.constData());
+        return;
+    }
+    std::printf("%-34s %-12s %12.0f %14.0f\n", "cnn in PyTorch, 1 thread", "SGD momentum", theirs, theirs * 64);
+    std::printf("momentum-lab / PyTorch: %.2fx\n", ours / theirs);
 }
 
 // The single-core SGEMM peak in GFLOP/s: repeated 1024 x 1024 float products (large enough for
@@ -246,8 +283,8 @@ int main(int argc, char** argv) {
                 EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, Eigen::SimdInstructionSetsInUse(), seconds);
     std::printf("%-34s %-12s %12s %14s %10s\n", "case", "optimizer", "steps/s", "samples/s", "allocs/step");
     const Case cases[] = {
-        {"784-128-10 relu cross-entropy b64", {784, 128, 10}, ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
-        {"1-2-2-1 tanh mse b1", {1, 2, 2, 1}, ml::Activation::Tanh, ml::LossKind::Mse, 1},
+        {"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
+        {"1-2-2-1 tanh mse b1", "1-2-2-1", ml::Activation::Tanh, ml::LossKind::Mse, 1},
     };
     std::vector<double> bestStepsPerSecond;
     for (const Case& c : cases) {
@@ -270,5 +307,6 @@ int main(int argc, char** argv) {
     std::printf("\nIDX load (plain file, 60,000 28x28 images, 47 MB): %.0f MB/s\n", idxLoadMegabytesPerSecond(seconds));
     reportFashionMnistLoad();
     reportStudySpeed();
+    compareConvWithTorch(seconds);
     return 0;
 }

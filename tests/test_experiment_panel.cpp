@@ -22,7 +22,7 @@ namespace {
 Experiment sineExperiment(long steps) {
     Experiment experiment;
     experiment.name = "panel test";
-    experiment.network.sizes = {1, 2, 2, 1};
+    experiment.network.setSizes({1, 2, 2, 1});
     experiment.data = "toy:sine";
     experiment.steps = steps;
     experiment.runs = {{"momentum", "momentum", optimizerInfo("momentum").defaults}};
@@ -126,13 +126,13 @@ private Q_SLOTS:
         QVERIFY(iris >= 0);
         data->setCurrentIndex(iris);
         Q_EMIT data->activated(iris);
-        QCOMPARE(panel.experiment().network.sizes, (std::vector<int>{4, 2, 2, 3}));
+        QCOMPARE(panel.experiment().network.text(), std::string("4-2-2-3"));
         QCOMPARE(told.count(), 1);
         // A data set that cannot be read is marked, and the network is left alone.
         data->setCurrentText("csv:/no/such/file.csv");
         Q_EMIT data->lineEdit()->editingFinished();
         QVERIFY(isMarkedInvalid(data));
-        QCOMPARE(panel.experiment().network.sizes, (std::vector<int>{4, 2, 2, 3}));
+        QCOMPARE(panel.experiment().network.text(), std::string("4-2-2-3"));
     }
 };
 

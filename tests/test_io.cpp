@@ -155,15 +155,17 @@ private Q_SLOTS:
     void nonFiniteWeightsAreWrittenAsStringsAndReadBack() {
         Matrix layer(1, 4);
         layer << NAN, INFINITY, -INFINITY, 0.25f;
-        const QByteArray json = weightsToJson({layer});
+        NetworkSpec network;
+        network.setSizes({3, 1});
+        const QByteArray json = weightsToJson({layer}, network);
         QCOMPARE(json, QByteArray(R"({"layers":[{"bias":[0.25],"weight":[["nan","inf","-inf"]]}]})"));
-        const Parameters back = weightsFromJson(json, "w.json");
+        const Parameters back = weightsFromJson(json, "w.json", network);
         QVERIFY(std::isnan(back[0](0, 0)));
         QCOMPARE(back[0](0, 1), INFINITY);
         QCOMPARE(back[0](0, 2), -INFINITY);
         QCOMPARE(back[0](0, 3), 0.25f);
-        const QString message = test::inputErrorOf([] {
-            weightsFromJson(R"({"layers":[{"bias":[0.25],"weight":[[null, 1, 2]]}]})", "w.json");
+        const QString message = test::inputErrorOf([&] {
+            weightsFromJson(R"({"layers":[{"bias":[0.25],"weight":[[null, 1, 2]]}]})", "w.json", network);
         });
         QVERIFY2(message.startsWith("w.json: layers[0].weight[0][0]: expected a number"), qPrintable(message));
     }

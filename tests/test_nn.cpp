@@ -119,9 +119,17 @@ double referenceLoss(const Parameters& p, Activation act, LossKind loss, const B
     return total / static_cast<double>(a.rows());
 }
 
-NetworkSpec spec(std::vector<int> sizes, Activation activation, LossKind loss) {
+NetworkSpec specOf(const std::string& layers, Activation activation, LossKind loss) {
     NetworkSpec s;
-    s.sizes = std::move(sizes);
+    s.setLayers(layers);
+    s.activation = activation;
+    s.loss = loss;
+    return s;
+}
+
+NetworkSpec spec(const std::vector<int>& sizes, Activation activation, LossKind loss) {
+    NetworkSpec s;
+    s.setSizes(sizes);
     s.activation = activation;
     s.loss = loss;
     return s;
@@ -300,7 +308,7 @@ private Q_SLOTS:
         QCOMPARE(correct, Eigen::Index(1));  // row 0 predicts 2 (label 0), row 1 predicts 2 (label 2)
     }
 
-    // ------------------------------------------------------------ parseSizes
+    // ------------------------------------------------------------ NetworkSpec::setLayers
     void parseSizesAccepts_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QList<int>>("sizes");
@@ -311,11 +319,16 @@ private Q_SLOTS:
     void parseSizesAccepts() {
         QFETCH(QString, text);
         QFETCH(QList<int>, sizes);
-        const std::vector<int> got = NetworkSpec::parseSizes(text.toStdString());
-        QCOMPARE(QList<int>(got.begin(), got.end()), sizes);
         NetworkSpec s;
-        s.sizes = got;
-        QCOMPARE(QString::fromStdString(s.sizesText()), text);
+        s.setLayers(text.toStdString());
+        QList<int> got{s.inputs()};
+        for (const ml::LayerToken& layer : s.layers) {
+            QCOMPARE(layer.kind, ml::LayerToken::Kind::Dense);
+            got.append(layer.size);
+        }
+        QCOMPARE(got, sizes);
+        QVERIFY(!s.imageInput && s.isDense());
+        QCOMPARE(QString::fromStdString(s.text()), text);
         QCOMPARE(s.layerCount(), static_cast<int>(sizes.size()) - 1);
     }
     void parseSizesRejects_data() {
@@ -333,9 +346,9 @@ private Q_SLOTS:
     }
     void parseSizesRejects() {
         QFETCH(QString, text);
-        const QString message = inputErrorOf([&] { NetworkSpec::parseSizes(text.toStdString()); });
+        const QString message = inputErrorOf([&] { NetworkSpec().setLayers(text.toStdString()); });
         QVERIFY2(message.contains("--network"), qPrintable("message: '" + message + "'"));
-        const QString custom = inputErrorOf([&] { NetworkSpec::parseSizes(text.toStdString(), "config.network"); });
+        const QString custom = inputErrorOf([&] { NetworkSpec().setLayers(text.toStdString(), "config.network"); });
         QVERIFY2(custom.contains("config.network"), qPrintable("message: '" + custom + "'"));
     }
 
@@ -454,7 +467,7 @@ private Q_SLOTS:
         const auto restoreCaches = qScopeGuard([&] { Eigen::setCpuCacheSizes(l1, l2, l3); });
         if (l1CacheBytes > 0) Eigen::setCpuCacheSizes(l1CacheBytes, 2 << 20, 32 << 20);
 
-        Network net(spec(NetworkSpec::parseSizes(sizes.toStdString()), activation, loss));
+        Network net(specOf(sizes.toStdString(), activation, loss));
         net.initializeGlorotUniform(11);
         const Batch b = randomBatch(net.spec(), batch);
         Parameters gradients = ml::zerosLike(net.parameters());

@@ -1431,7 +1431,9 @@ private Q_SLOTS:
         y << 1.0f, 2.0f, -1.0f, 0.0f;
         ml::DataSplit data{"large inputs", std::make_shared<ml::DenseDataset>(ml::DenseDataset::regression(x, y)), {}};
         ml::Experiment e;
-        e.network = {{1, 2, 1}, ml::Activation::Identity, ml::LossKind::Mse};
+        e.network.setSizes({1, 2, 1});
+        e.network.activation = ml::Activation::Identity;
+        e.network.loss = ml::LossKind::Mse;
         e.data = "toy:sine";  // only named in messages; the split above is what trains
         e.batchSize = 0;
         e.steps = 5;

@@ -74,7 +74,7 @@ private Q_SLOTS:
 
     void seededInitialWeights() {
         NetworkSpec spec;
-        spec.sizes = {3, 4, 2};
+        spec.setSizes({3, 4, 2});
         Network network(spec);
         network.initializeGlorotUniform(7);
         std::vector<double> values;  // layer by layer, row by row, bias last
@@ -87,7 +87,7 @@ private Q_SLOTS:
     void seededMiniBatchTrace() {
         // Noisy toy data (Random::normal), mini-batches (shuffling), two rules in lockstep.
         Experiment e;
-        e.network.sizes = {2, 6, 2};
+        e.network.setSizes({2, 6, 2});
         e.network.activation = Activation::Tanh;
         e.network.loss = LossKind::CrossEntropy;
         e.data = "toy:spiral";

@@ -341,7 +341,7 @@ private Q_SLOTS:
 
         // A network whose parameters alone exceed the budget: refused before any matrix exists.
         Experiment huge;
-        huge.network.sizes = {1, 100000, 100000, 1};
+        huge.network.setSizes({1, 100000, 100000, 1});
         huge.steps = 1;
         huge.runs = {RunSpec{"sgd", "sgd", {}}};
         message = test::inputErrorOf([&] { huge.validate(); });

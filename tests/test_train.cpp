@@ -31,7 +31,7 @@ RunSpec run(const std::string& optimizer, double lr, const std::string& label = 
 
 Experiment xorExperiment(std::vector<RunSpec> runs, long steps = 40, long batch = 100) {
     Experiment e;
-    e.network.sizes = {2, 8, 2};
+    e.network.setSizes({2, 8, 2});
     e.network.activation = Activation::Tanh;
     e.network.loss = LossKind::CrossEntropy;
     e.data = "toy:xor";
@@ -219,11 +219,11 @@ private Q_SLOTS:
 
     void networkMustFitTheData() {
         Experiment e = xorExperiment({run("momentum", 0.1)});
-        e.network.sizes = {3, 4, 2};
+        e.network.setSizes({3, 4, 2});
         QString message = test::inputErrorOf([&] { makeTrainer(e); });
         QVERIFY2(message.contains("--network 3-4-2"), qPrintable(message));
         e.data = "toy:sine";
-        e.network.sizes = {1, 4, 1};
+        e.network.setSizes({1, 4, 1});
         message = test::inputErrorOf([&] { makeTrainer(e); });
         QVERIFY2(message.contains("--loss cross-entropy"), qPrintable(message));
     }
@@ -333,7 +333,7 @@ private Q_SLOTS:
         const std::vector<std::string> problems = folder.problems();
         QCOMPARE(problems.size(), std::size_t(1));
         QVERIFY2(problems[0].starts_with("adam: " + writer.layout().finalWeightsFile(1).toStdString() +
-                                         ": layers[0].weight[0][0]: expected a number"),
+                                         ": has 1 layers; network 2-8-2 has 2 with parameters"),
                  problems[0].c_str());
         QVERIFY(folder.runs[1].result.status == RunStatus::Done);  // from summary.csv
 
@@ -343,7 +343,7 @@ private Q_SLOTS:
         weights.close();
         const RunFolder misshapen = readRunFolder(tmp.path());
         QVERIFY(misshapen.runs[1].finalWeights.empty());
-        QVERIFY2(misshapen.runs[1].problem.find("layer 0 is 4x1 (+bias); network 2-8-2 expects 8x2") != std::string::npos,
+        QVERIFY2(misshapen.runs[1].problem.find("layers[0].weight: has 4 values; expected 8 (network 2-8-2: 8 has weight [8][2])") != std::string::npos,
                  misshapen.runs[1].problem.c_str());
         QVERIFY(sameParameters(misshapen.runs[0].finalWeights, trainer.parameters(0)));
 

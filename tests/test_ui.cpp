@@ -64,7 +64,7 @@ HyperParameters optimizerDefaults(const std::string& name) { return optimizerInf
 Experiment sineExperiment(long steps) {
     Experiment experiment;
     experiment.name = "test sine";
-    experiment.network.sizes = {1, 2, 2, 1};
+    experiment.network.setSizes({1, 2, 2, 1});
     experiment.data = "toy:sine";
     experiment.steps = steps;
     experiment.evalEvery = 10;
@@ -94,7 +94,7 @@ double inkFraction(const QImage& image) {
 QString writeRunFolder(const QString& directory) {
     Experiment experiment;
     experiment.name = "xor folder";
-    experiment.network.sizes = {2, 4, 2};
+    experiment.network.setSizes({2, 4, 2});
     experiment.network.loss = LossKind::CrossEntropy;
     experiment.data = "toy:xor";
     experiment.steps = 60;
@@ -256,7 +256,7 @@ private Q_SLOTS:
         MainWindow window;
         const Experiment experiment = window.experimentPanel()->experiment();
         QCOMPARE(experiment.data, std::string("toy:sine"));
-        QCOMPARE(experiment.network.sizesText(), std::string("1-2-2-1"));
+        QCOMPARE(experiment.network.text(), std::string("1-2-2-1"));
         QVERIFY(window.windowTitle().startsWith(QString::fromUtf8("Momentum Lab — ")));
         QVERIFY(window.trainingActions()->start()->isEnabled());
     }
@@ -655,7 +655,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         Experiment experiment = sineExperiment(30);
         experiment.data = "digits";  // 8 x 8 images: the image tab applies to first-layer neurons
-        experiment.network.sizes = {64, 8, 10};
+        experiment.network.setSizes({64, 8, 10});
         experiment.network.loss = LossKind::CrossEntropy;
         window.experimentPanel()->setExperiment(experiment);
         window.trainingActions()->start()->trigger();

@@ -103,7 +103,7 @@ public:
 
 LastSnapshots train(const std::string& sizes, const std::string& data, long steps, long batch) {
     Experiment experiment;
-    experiment.network.sizes = NetworkSpec::parseSizes(sizes);
+    experiment.network.setLayers(sizes);
     experiment.network.loss = data.rfind("toy:sine", 0) == 0 ? LossKind::Mse : LossKind::CrossEntropy;
     experiment.data = data;
     experiment.steps = steps;

@@ -326,7 +326,7 @@ void MainWindow::resetTraining() {
 // The views forget their data (snapshots, progress, the folder in the title), and a selection
 // that names a neuron of another network is dropped (the same network keeps it, to compare).
 void MainWindow::startOver(const Experiment& next) {
-    if (next.network.sizes != training_.network.sizes) {
+    if (next.network.text() != training_.network.text()) {
         inspector_->setNeuron(-1, -1);
         diagram_->view()->setSelectedNeuron(-1, -1);
     }

@@ -68,7 +68,8 @@ ExperimentArguments::ExperimentArguments() {
         {"config", "Experiment JSON file (e.g. a run's config.json); flags override it.", "EXP.json"},
         {"preset", "A bundled experiment: seed-diagram, seed2-iris, mnist-seed, family-digits.", "NAME"},
         {"name", "Experiment name.", "TEXT"},
-        {"network", "Layer sizes, e.g. 1-2-2-1 or 784-128-10.", "SIZES"},
+        {"network", "Layers, e.g. 1-2-2-1, 784-128-10, or 1x28x28-conv8k5-pool2-conv16k5-pool2-64-10 (input CxHxW, "
+                    "conv{C}k{K}[s{S}][p{P}], pool{K}, avgpool{K}).", "LAYERS"},
         {"activation", "Hidden activation: identity, sigmoid, tanh, relu.", "NAME"},
         {"loss", "mse or cross-entropy.", "NAME"},
         {"data", "toy:sine|circle|xor|gauss|spiral, iris, digits, mnist, fashion-mnist, csv:PATH, idx:DIR.", "SPEC"},
@@ -112,7 +113,7 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
 
     for (const char* flag : kTextFlags)
         if (parser.isSet(flag)) json[flag] = parser.value(flag);
-    if (parser.isSet("network")) NetworkSpec::parseSizes(parser.value("network").toStdString(), "--network");
+    if (parser.isSet("network")) NetworkSpec().setLayers(parser.value("network").toStdString(), "--network");
     if (json.value("data").isString()) json["data"] = absoluteDataSpec(json.value("data").toString());
     for (const char* flag : kCountFlags) {
         if (!parser.isSet(flag)) continue;

@@ -32,6 +32,9 @@ public:
     virtual Eigen::Index inputSize() const = 0;   // values per input sample
     virtual Eigen::Index outputSize() const = 0;  // values per output sample
     virtual Shape parameterShape() const = 0;     // {0, 0}: no parameters
+    // How many consecutive weight columns belong to one input, i.e. form one fan-out group:
+    // 1 for a dense layer, k*k for a convolution (an input channel's kernel positions).
+    virtual Eigen::Index columnsPerInput() const { return 1; }
     // Glorot uniform weights drawn from `random` in row-major order, zero biases.
     virtual void initializeGlorotUniform(Matrix& parameters, Random& random) const = 0;
 

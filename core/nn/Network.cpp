@@ -3,7 +3,9 @@
 #include "InputError.h"
 #include "Random.h"
 #include "io/MemoryBudget.h"
+#include "nn/ConvLayer.h"
 #include "nn/DenseLayer.h"
+#include "nn/PoolLayer.h"
 
 #include <cmath>
 #include <algorithm>
@@ -13,53 +15,28 @@
 
 namespace ml {
 
-std::vector<int> NetworkSpec::parseSizes(const std::string& text, const std::string& field) {
-    const auto refuse = [&] {
-        return InputError(field + ": '" + text +
-                          "' is not a network size; expected positive layer sizes joined by '-', "
-                          "e.g. 1-2-2-1 or 784-128-10");
-    };
-    std::vector<int> sizes;
-    std::size_t begin = 0;
-    for (;;) {  // digits only between the dashes: "4-3-", " 4-3" and "+4-3" are refused
-        const std::size_t end = std::min(text.find('-', begin), text.size());
-        const std::string part = text.substr(begin, end - begin);
-        if (part.empty() || part.size() > 6 || !std::all_of(part.begin(), part.end(), ::isdigit)) throw refuse();
-        const int value = std::stoi(part);
-        if (value <= 0 || value > 100000) throw refuse();
-        sizes.push_back(value);
-        if (end == text.size()) break;
-        begin = end + 1;
-    }
-    if (sizes.size() < 2)
-        throw InputError(field + ": '" + text + "' needs at least an input and an output size, e.g. 4-3");
-    return sizes;
-}
-
-std::string NetworkSpec::sizesText() const {
-    std::string text;
-    for (std::size_t i = 0; i < sizes.size(); ++i) text += (i ? "-" : "") + std::to_string(sizes[i]);
-    return text;
-}
-
-std::uint64_t NetworkSpec::parameterCount() const {
-    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-    std::uint64_t count = 0;
-    for (int l = 0; l + 1 < static_cast<int>(sizes.size()); ++l) {
-        // Each factor is below 2^31, so one product fits; only the sum can overflow.
-        const std::uint64_t layer = (static_cast<std::uint64_t>(std::max(0, sizes[l])) + 1) * static_cast<std::uint64_t>(std::max(0, sizes[l + 1]));
-        count = layer > kMax - count ? kMax : count + layer;
-    }
-    return count;
-}
-
 Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
+    const std::vector<SampleShape> shapes = spec_.shapes();  // throws InputError naming a token that does not fit
     requireWithinMemoryBudget(saturatingProduct(spec_.parameterCount(), sizeof(Matrix::Scalar)),
-                              "network " + spec_.sizesText() + " (" + std::to_string(spec_.parameterCount()) + " parameters)");
-    const int last = spec_.layerCount() - 1;
-    for (int l = 0; l <= last; ++l)
-        layers_.push_back(std::make_unique<DenseLayer>(spec_.sizes[l], spec_.sizes[l + 1],
-                                                       l < last ? spec_.activation : Activation::Identity));
+                              "network " + spec_.text() + " (" + std::to_string(spec_.parameterCount()) + " parameters)");
+    SampleShape in = spec_.input;
+    for (std::size_t l = 0; l < spec_.layers.size(); ++l) {
+        const LayerToken& token = spec_.layers[l];
+        const Activation activation = l + 1 < spec_.layers.size() ? spec_.activation : Activation::Identity;
+        switch (token.kind) {
+        case LayerToken::Kind::Dense:
+            layers_.push_back(std::make_unique<DenseLayer>(in.size(), token.size, activation));
+            break;
+        case LayerToken::Kind::Conv: layers_.push_back(std::make_unique<ConvLayer>(in, token, activation)); break;
+        case LayerToken::Kind::MaxPool:
+            layers_.push_back(std::make_unique<PoolLayer>(in, token.kernel, PoolLayer::Kind::Max));
+            break;
+        case LayerToken::Kind::AvgPool:
+            layers_.push_back(std::make_unique<PoolLayer>(in, token.kernel, PoolLayer::Kind::Average));
+            break;
+        }
+        in = shapes[l];
+    }
     for (const auto& layer : layers_) {
         const Layer::Shape shape = layer->parameterShape();
         const bool hasParameters = shape.rows * shape.cols > 0;
@@ -68,6 +45,13 @@ Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
     }
     training_ = createPass();
     evaluation_ = createPass();
+}
+
+std::vector<Eigen::Index> Network::columnsPerInput() const {
+    std::vector<Eigen::Index> columns;
+    for (std::size_t l = 0; l < layers_.size(); ++l)
+        if (parameterIndex_[l] >= 0) columns.push_back(layers_[l]->columnsPerInput());
+    return columns;
 }
 
 Network::Pass Network::createPass() const {
@@ -94,14 +78,14 @@ void Network::setParameters(const Parameters& parameters, const std::string& sou
 void Network::checkShapes(const Parameters& parameters, const std::string& source) const {
     if (parameters.size() != parameters_.size())
         throw InputError(source + ": has " + std::to_string(parameters.size()) + " layers; network " +
-                         spec_.sizesText() + " has " + std::to_string(parameters_.size()));
+                         spec_.text() + " has " + std::to_string(parameters_.size()));
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         const Matrix& expected = parameters_[l];
         if (parameters[l].rows() != expected.rows() || parameters[l].cols() != expected.cols())
             throw InputError(source + ": layer " + std::to_string(l) + " is " +
                              std::to_string(parameters[l].rows()) + "x" +
                              std::to_string(parameters[l].cols() - 1) + " (+bias); network " +
-                             spec_.sizesText() + " expects " + std::to_string(expected.rows()) + "x" +
+                             spec_.text() + " expects " + std::to_string(expected.rows()) + "x" +
                              std::to_string(expected.cols() - 1));
     }
 }

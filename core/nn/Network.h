@@ -1,8 +1,9 @@
 #pragma once
-// A network: sizes "784-128-10", a hidden activation, a loss.
+// A network: layers "784-128-10" or "1x28x28-conv8k5-pool2-10" (NetworkSpec.h), a hidden
+// activation, a loss.
 //
 // Layout: the Network is a sequence of Layer objects (nn/Layer.h) built from the NetworkSpec,
-// today one DenseLayer (nn/DenseLayer.h) per pair of adjacent sizes, the last one linear; the loss
+// one per token: DenseLayer, ConvLayer, PoolLayer; the last one (dense) linear; the loss
 // (nn/Loss.h) follows the last layer. The Network owns
 //   - the parameters: one [out x (fan-in + 1)] matrix per layer that has parameters, in layer order
 //     (Tensor.h; used everywhere: optimizers, snapshots, files, views). Row j holds the incoming
@@ -10,14 +11,15 @@
 //   - two Passes of buffers (training, evaluation): each layer's own Workspace plus the gradient
 //     with respect to each layer's output, so neither a step nor an evaluation allocates and an
 //     evaluation does not resize the training buffers.
-// Batches are [batch x features], one sample per row. A new kind of layer (convolution, pooling)
-// is a new Layer class and a line where the constructor builds the sequence.
+// Batches are [batch x features], one sample per row (an image's C x H x W values in that order).
+// A new kind of layer is a new Layer class and a line where the constructor builds the sequence.
 #include "Tensor.h"
 #include "data/Dataset.h"
 #include "data/EvaluationChunks.h"
 #include "nn/Activation.h"
 #include "nn/Layer.h"
 #include "nn/Loss.h"
+#include "nn/NetworkSpec.h"
 
 #include <cstdint>
 #include <memory>
@@ -25,21 +27,6 @@
 #include <vector>
 
 namespace ml {
-
-struct NetworkSpec {
-    std::vector<int> sizes{1, 2, 2, 1};
-    Activation activation = Activation::Tanh;
-    LossKind loss = LossKind::Mse;
-
-    // "1-2-2-1": at least two positive sizes. Throws InputError naming `field`.
-    static std::vector<int> parseSizes(const std::string& text, const std::string& field = "--network");
-    std::string sizesText() const;
-    // Weights and biases of all layers: sum of (in + 1) x out (saturates at the largest uint64).
-    std::uint64_t parameterCount() const;
-    int layerCount() const { return static_cast<int>(sizes.size()) - 1; }
-    int inputs() const { return sizes.front(); }
-    int outputs() const { return sizes.back(); }
-};
 
 struct Evaluation {
     float loss = 0.0f;
@@ -53,6 +40,9 @@ public:
 
     const NetworkSpec& spec() const { return spec_; }
     int layerCount() const { return spec_.layerCount(); }
+    // Per parameter matrix (in order): the weight columns per input, i.e. per fan-out group
+    // (Layer::columnsPerInput: 1 dense, k*k conv). Optimizers take it with setColumnsPerInput.
+    std::vector<Eigen::Index> columnsPerInput() const;
     Parameters& parameters() { return parameters_; }
     const Parameters& parameters() const { return parameters_; }
     // Throws InputError (naming `source`) when the shapes do not match the spec.

@@ -19,7 +19,7 @@ void Adam::update(const Matrix& parameters, const Matrix& gradient, LayerState& 
     const float beta1 = static_cast<float>(hp.beta1);
     const float beta2 = static_cast<float>(hp.beta2);
     // 1 - beta in double, then rounded (as torch.optim): 1 - 0.999f would lose four digits.
-    aggregation().accumulate(state.firstMoment, g, beta1, static_cast<float>(1.0 - hp.beta1), state.groupMeans);
+    aggregation().accumulate(state.firstMoment, g, beta1, static_cast<float>(1.0 - hp.beta1), state.groupMeans, state.columnsPerInput);
     state.secondMoment = beta2 * state.secondMoment + static_cast<float>(1.0 - hp.beta2) * g.cwiseAbs2();
     shareSecondMoment(state);
     if (hp.amsgrad) state.maxSecondMoment = state.maxSecondMoment.cwiseMax(state.secondMoment);

@@ -27,7 +27,8 @@ float MomentumAggregation::groupStatistic(const Entries& entries) const {
     return statistic_ == MeanStatistic::SignedAbsMean ? entries.cwiseAbs().mean() : entries.mean();
 }
 
-void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const {
+void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch,
+                                    Eigen::Index columnsPerInput) const {
     if (scope_ == MeanScope::None || blend_ == 0.0f) return;  // blend 0: ordinary momentum, untouched
     const Eigen::Index columns = averagedColumns(buffer, bias_);
     auto block = buffer.leftCols(columns);
@@ -39,24 +40,33 @@ void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& sc
         else scratch = block.rowwise().mean();
         for (Eigen::Index i = 0; i < block.cols(); ++i) share(block.col(i), scratch);
         return;
-    case MeanScope::FanOut:
-        for (Eigen::Index i = 0; i < block.cols(); ++i)
-            share(block.col(i), Eigen::VectorXf::Constant(block.rows(), groupStatistic(block.col(i))));
+    case MeanScope::FanOut: {
+        // Input by input (its columnsPerInput columns), then with join the bias vector on its own.
+        const Eigen::Index width = columnsPerInput, inputs = (buffer.cols() - 1) / width;
+        for (Eigen::Index i = 0; i < inputs; ++i) {
+            auto group = block.middleCols(i * width, width);
+            share(group, Eigen::MatrixXf::Constant(block.rows(), width, groupStatistic(group)));
+        }
+        if (bias_ == BiasMode::Join) {
+            auto bias = buffer.col(buffer.cols() - 1);
+            share(bias, Eigen::VectorXf::Constant(buffer.rows(), groupStatistic(bias)));
+        }
         return;
+    }
     case MeanScope::Layer:
         share(block, Eigen::MatrixXf::Constant(block.rows(), block.cols(), groupStatistic(block)));
         return;
     }
 }
 
-void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer) const {
+void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer, Eigen::Index columnsPerInput) const {
     Eigen::VectorXf scratch;
-    aggregate(buffer, scratch);
+    aggregate(buffer, scratch, columnsPerInput);
 }
 
 void MomentumAggregation::accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay,
-                                     float gain, Eigen::VectorXf& scratch) const {
-    aggregate(buffer, scratch);
+                                     float gain, Eigen::VectorXf& scratch, Eigen::Index columnsPerInput) const {
+    aggregate(buffer, scratch, columnsPerInput);
     buffer = decay * buffer + gain * gradient;
 }
 
@@ -70,23 +80,31 @@ void MomentumAggregation::reserveScratch(const Eigen::MatrixXf& buffer, Eigen::V
     if (scope_ == MeanScope::FanIn) scratch.resize(buffer.rows());  // the only scope that uses it
 }
 
-void MomentumAggregation::neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means) const {
+void MomentumAggregation::neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means,
+                                      Eigen::Index columnsPerInput) const {
     const auto block = buffer.leftCols(averagedColumns(buffer, bias_));
     switch (scope_) {
     case MeanScope::None:
     case MeanScope::FanIn: means = block.rowwise().mean(); return;
-    case MeanScope::FanOut: means = block.colwise().mean().transpose(); return;
+    case MeanScope::FanOut: {
+        const Eigen::Index width = columnsPerInput, inputs = (buffer.cols() - 1) / width;
+        means.resize(inputs + (bias_ == BiasMode::Join ? 1 : 0));
+        for (Eigen::Index i = 0; i < inputs; ++i) means(i) = block.middleCols(i * width, width).mean();
+        if (bias_ == BiasMode::Join) means(inputs) = buffer.col(buffer.cols() - 1).mean();
+        return;
+    }
     case MeanScope::Layer: means = Eigen::VectorXf::Constant(1, block.mean()); return;
     }
 }
 
-void MomentumAggregation::meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out) const {
+void MomentumAggregation::meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out,
+                                       Eigen::Index columnsPerInput) const {
     out = buffer;
     if (scope_ == MeanScope::None) {
         MomentumAggregation(MeanScope::FanIn, bias_).aggregate(out);
         return;
     }
-    aggregate(out);
+    aggregate(out, columnsPerInput);
 }
 
 }  // namespace ml

@@ -4,6 +4,9 @@
 //   fan-in : a_ji <- mean_k a_jk   (row j = incoming connections of neuron j; the seed question)
 //   fan-out: a_ji <- mean_k a_ki   (column i = outgoing connections of input i; what the seed
 //                                   answer's reduce_mean(axis=1) on TF's [in x out] kernel does)
+//            An input may own several consecutive columns (columnsPerInput, Layer.h): a
+//            convolution's input channel c owns its k*k kernel positions, so its group is the
+//            C_out*k*k weights of columns [c*k*k, (c+1)*k*k), not one kernel position.
 //   layer  : a_ji <- mean of the whole weight matrix
 // Bias (last column of a layer matrix): own leaves it alone (ordinary momentum); join counts it as
 // one more connection: fan-in averages row j with its bias, fan-out averages the bias vector
@@ -32,23 +35,24 @@ public:
 
     // In place: every entry in a group becomes the group's mean. `scratch` holds the means
     // (reused between steps, so the training loop does not allocate).
-    void aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const;
-    void aggregate(Eigen::MatrixXf& buffer) const;
+    // columnsPerInput: the weight columns of one input (1 dense, k*k conv); only fan-out reads it.
+    void aggregate(Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch, Eigen::Index columnsPerInput = 1) const;
+    void aggregate(Eigen::MatrixXf& buffer, Eigen::Index columnsPerInput = 1) const;
     // buffer <- decay * aggregate(buffer) + gain * gradient: the shared first-moment update.
     void accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain,
-                    Eigen::VectorXf& scratch) const;
+                    Eigen::VectorXf& scratch, Eigen::Index columnsPerInput = 1) const;
     void accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain) const;
     // Sizes `scratch` for buffers shaped like `buffer` up front, so that no later step allocates
     // (a rule may aggregate for the first time only at step 2).
     void reserveScratch(const Eigen::MatrixXf& buffer, Eigen::VectorXf& scratch) const;
 
     // The group means of a layer's first moment, one value per neuron of the scope:
-    // fan-in and none: one per output neuron (row means); fan-out: one per input (column means;
-    // plus the bias unit with join); layer: a single value. With own, biases are left out.
-    void neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means) const;
+    // fan-in and none: one per output neuron (row means); fan-out: one per input (the means of its
+    // columns; plus the bias unit with join); layer: a single value. With own, biases are left out.
+    void neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means, Eigen::Index columnsPerInput = 1) const;
     // The same means spread back to the buffer's shape: entry (j, i) holds its group's mean
     // (with own, the bias column holds the bias itself). Used for the "deviation from mean" view.
-    void meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out) const;
+    void meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out, Eigen::Index columnsPerInput = 1) const;
 
 private:
     // entries <- (1-blend)*entries + blend*shared, shared = groupValue (mean) or

@@ -10,6 +10,7 @@ bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     if (states_.empty()) {
         states_.resize(parameters.size());
         for (std::size_t l = 0; l < parameters.size(); ++l) {
+            if (l < columnsPerInput_.size()) states_[l].columnsPerInput = columnsPerInput_[l];
             allocate(parameters[l], states_[l]);
             states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
             aggregation_.reserveScratch(parameters[l], states_[l].groupMeans);
@@ -43,7 +44,7 @@ const Matrix& Optimizer::ruleGradient(const Matrix& gradient, const Matrix& para
 }
 
 void Optimizer::shareSecondMoment(LayerState& state) const {
-    secondMomentSharing_.share(state.secondMoment, state.secondMomentRows, state.secondMomentColumns);
+    secondMomentSharing_.share(state.secondMoment, state.secondMomentRows, state.secondMomentColumns, state.columnsPerInput);
 }
 
 }  // namespace ml

@@ -28,6 +28,7 @@ struct LayerState {
     Vector rowSecondMoment;     // per-neuron second moment: adafactor R, sm3 mu_row, nero S
     Vector columnSecondMoment;  // per-input second moment: adafactor C, sm3 mu_col
     Vector tensorScales;        // nero: the step scale of the weight matrix and of the bias vector
+    Eigen::Index columnsPerInput = 1;  // the layer's weight columns per input (fan-out groups; k*k conv)
 };
 
 // The two tensors of a layer matrix, for rules that treat them apart: the weights [out x in] and
@@ -52,6 +53,9 @@ public:
     // would make a parameter non-finite, no layer is changed and it returns false (the run has
     // diverged; the state then holds that step's moments and is not meant to continue).
     bool step(Parameters& parameters, const Parameters& gradients);
+    // The weight columns per input of each layer (Network::columnsPerInput()); before the first
+    // step. Without it every layer is dense (one column per input).
+    void setColumnsPerInput(std::vector<Eigen::Index> columnsPerInput) { columnsPerInput_ = std::move(columnsPerInput); }
 
     const std::string& name() const { return name_; }
     const HyperParameters& hyperParameters() const { return hp_; }
@@ -83,6 +87,7 @@ private:
     SecondMomentSharing secondMomentSharing_;
     long step_ = 0;
     std::vector<LayerState> states_;
+    std::vector<Eigen::Index> columnsPerInput_;
 };
 
 }  // namespace ml

@@ -4,11 +4,12 @@
 
 namespace ml {
 
-void SecondMomentSharing::share(Eigen::MatrixXf& v, Eigen::VectorXf& rows, Eigen::VectorXf& columns) const {
+void SecondMomentSharing::share(Eigen::MatrixXf& v, Eigen::VectorXf& rows, Eigen::VectorXf& columns,
+                                Eigen::Index columnsPerInput) const {
     if (scope_ == SecondMomentScope::None) return;
     if (scope_ != SecondMomentScope::Factored) {
         // The group means are the first moment's: one mechanism (SecondMomentScope lists MeanScope's scopes first).
-        MomentumAggregation(static_cast<MeanScope>(scope_), bias_).aggregate(v, rows);
+        MomentumAggregation(static_cast<MeanScope>(scope_), bias_).aggregate(v, rows, columnsPerInput);
         return;
     }
     auto block = v.leftCols(bias_ == BiasMode::Join ? v.cols() : v.cols() - 1);

@@ -22,7 +22,9 @@ public:
     BiasMode bias() const { return bias_; }
 
     // In place; `rows` and `columns` are scratch (sized by reserveScratch, so steps do not allocate).
-    void share(Eigen::MatrixXf& v, Eigen::VectorXf& rows, Eigen::VectorXf& columns) const;
+    // columnsPerInput: as MomentumAggregation (fan-out groups an input's columns; 1 dense, k*k conv).
+    void share(Eigen::MatrixXf& v, Eigen::VectorXf& rows, Eigen::VectorXf& columns,
+               Eigen::Index columnsPerInput = 1) const;
     void share(Eigen::MatrixXf& v) const;
     void reserveScratch(const Eigen::MatrixXf& v, Eigen::VectorXf& rows, Eigen::VectorXf& columns) const;
 

@@ -11,7 +11,7 @@
 namespace ml {
 
 void Experiment::validate() const {
-    if (network.sizes.size() < 2) throw InputError("network: needs at least an input and an output size");
+    if (network.layers.empty()) throw InputError("network: needs at least an input and an output size");
     if ((steps > 0) == (epochs > 0)) throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");
     const std::pair<const char*, long> counts[] = {{"steps", steps}, {"epochs", epochs}, {"batch", batchSize}, {"eval-every", evalEvery}};
     for (const auto& [field, value] : counts)
@@ -31,7 +31,7 @@ void Experiment::validate() const {
     // matrices (moments, update); the trainer keeps the initial weights and builds one network more.
     const std::uint64_t matrices = 5 * runs.size() + 2;
     requireWithinMemoryBudget(saturatingProduct(saturatingProduct(network.parameterCount(), sizeof(Matrix::Scalar)), matrices),
-                              "network " + network.sizesText() + " (" + std::to_string(network.parameterCount()) +
+                              "network " + network.text() + " (" + std::to_string(network.parameterCount()) +
                                   " parameters; weights, gradients and optimizer state of " + std::to_string(runs.size()) +
                                   (runs.size() == 1 ? " run)" : " runs)"));
 }

@@ -153,7 +153,7 @@ QJsonObject toJson(const RunSpec& run) {
 QJsonObject toJson(const Experiment& experiment) {
     QJsonObject json;
     json["name"] = QString::fromStdString(experiment.name);
-    json["network"] = QString::fromStdString(experiment.network.sizesText());
+    json["network"] = QString::fromStdString(experiment.network.text());
     json["activation"] = QString::fromStdString(toString(experiment.network.activation));
     json["loss"] = QString::fromStdString(toString(experiment.network.loss));
     json["data"] = QString::fromStdString(experiment.data);
@@ -181,8 +181,7 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
         shared.insert(it.key(), it.value());
     }
     experiment.name = requireString(json, "name", experiment.name, source);
-    experiment.network.sizes =
-        NetworkSpec::parseSizes(requireString(json, "network", experiment.network.sizesText(), source), source + ": network");
+    experiment.network.setLayers(requireString(json, "network", experiment.network.text(), source), source + ": network");
     experiment.network.activation = named(source, [&] { return activationFromString(requireString(json, "activation", "tanh", source)); });
     experiment.network.loss = named(source, [&] { return lossFromString(requireString(json, "loss", "mse", source)); });
     experiment.data = requireString(json, "data", experiment.data, source);

@@ -30,8 +30,14 @@ constexpr std::uint64_t kShuffleStream = 0x9E3779B97F4A7C15ull;
 void checkDataFits(const Experiment& experiment, const Dataset& train) {
     const NetworkSpec& net = experiment.network;
     const std::string what = train.isClassification() ? " classes" : " outputs";
+    const ImageShape image = train.imageShape();
+    // An image network reads image data as 1 x H x W (the pixels are stored row by row).
+    if (net.imageInput && image.valid() && !(net.input == SampleShape{1, image.height, image.width}))
+        throw InputError("--network " + net.text() + ": data set " + experiment.data + " has 1x" +
+                         std::to_string(image.height) + "x" + std::to_string(image.width) +
+                         " images; the network must start with that shape, not " + net.input.text());
     if (net.inputs() != train.inputDim() || net.outputs() != train.outputDim())
-        throw InputError("--network " + net.sizesText() + ": data set " + experiment.data + " has " +
+        throw InputError("--network " + net.text() + ": data set " + experiment.data + " has " +
                          std::to_string(train.inputDim()) + " inputs and " + std::to_string(train.outputDim()) +
                          what + "; the network must start with " + std::to_string(train.inputDim()) +
                          " and end with " + std::to_string(train.outputDim()));
@@ -62,6 +68,7 @@ LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::opt
         auto run = std::make_unique<Run>(spec, experiment_.network);
         run->network.setParameters(initialParameters_, "initial weights");
         run->optimizer = createOptimizer(spec.optimizer, spec.hp);
+        run->optimizer->setColumnsPerInput(run->network.columnsPerInput());
         run->gradients = zerosLike(initialParameters_);
         run->result.label = spec.label;
         runs_.push_back(std::move(run));
@@ -179,8 +186,10 @@ Snapshot LockstepTrainer::takeSnapshot(int index, const Run& run, float batchLos
     const Parameters& parameters = run.network.parameters();
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         const LayerState& state = run.optimizer->layerState(l);
-        LayerSnapshot layer{parameters[l], run.gradients[l], state.firstMoment, state.secondMoment, state.update, {}};
-        if (layer.firstMoment.size() > 0) aggregation.neuronMeans(layer.firstMoment, layer.neuronMeans);
+        LayerSnapshot layer{parameters[l], run.gradients[l], state.firstMoment, state.secondMoment, state.update, {},
+                            state.columnsPerInput};
+        if (layer.firstMoment.size() > 0)
+            aggregation.neuronMeans(layer.firstMoment, layer.neuronMeans, layer.columnsPerInput);
         snapshot.layers.push_back(std::move(layer));
     }
     return snapshot;

@@ -95,7 +95,7 @@ RunFolder readRunFolder(const QString& directory, int pointBudget) {
         record.result = resultFromMetrics(record.spec, record.metrics, finished);
         if (finished)
             readPart(record, [&] {
-                Parameters weights = loadWeightsFile(layout.finalWeightsFile(i));
+                Parameters weights = loadWeightsFile(layout.finalWeightsFile(i), folder.experiment.network);
                 // A file from elsewhere (or edited) must not reach the views, which index by the network.
                 shapes.checkShapes(weights, layout.finalWeightsFile(i).toStdString());
                 record.finalWeights = std::move(weights);

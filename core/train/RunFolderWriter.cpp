@@ -46,7 +46,7 @@ RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer
     resolved.initWeightsFile = layout_.initialWeightsRelative(0);
     makeFolder(layout_.root());
     writeFileAtomically(layout_.configFile(), jsonBytes(toJson(resolved)));
-    const QByteArray initial = weightsToJson(trainer.initialParameters());
+    const QByteArray initial = weightsToJson(trainer.initialParameters(), experiment.network);
     for (int run = 0; run < layout_.runCount(); ++run) {
         makeFolder(layout_.runDirectory(run));
         if (layout_.runCount() > 1)
@@ -78,7 +78,7 @@ void RunFolderWriter::appendMetrics(const StepMetrics& metrics) {
 
 void RunFolderWriter::runFinished(int run, const RunResult& result) {
     metrics_[run].file->close();
-    writeFileAtomically(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run)));
+    writeFileAtomically(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run), trainer_.experiment().network));
     // The run's status ("stopped", "diverged at step N") survives only here: its files look like a finished run's.
     writeFileAtomically(layout_.runSummaryFile(run), summaryHeader() + summaryRow(result));
 }

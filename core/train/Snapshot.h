@@ -35,6 +35,7 @@ struct LayerSnapshot {
     Matrix secondMoment;  // v, or the sum of squares
     Matrix update;        // w_after - w_before
     Vector neuronMeans;   // group means of the first moment (see MomentumAggregation::neuronMeans)
+    Eigen::Index columnsPerInput = 1;  // weight columns per input: 1 dense, k*k for a convolution
 };
 
 struct Snapshot {

@@ -125,7 +125,7 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     settingExperiment_ = true;
     name_->setText(QString::fromStdString(experiment.name));
     name_->setCursorPosition(0);  // a long name shows its beginning
-    network_->setText(QString::fromStdString(experiment.network.sizesText()));
+    network_->setText(QString::fromStdString(experiment.network.text()));
     activation_->setCurrentText(QString::fromStdString(toString(experiment.network.activation)));
     loss_->setCurrentText(QString::fromStdString(toString(experiment.network.loss)));
     data_->setCurrentText(QString::fromStdString(experiment.data));
@@ -149,7 +149,7 @@ QString ExperimentPanel::experimentName() const { return name_->text(); }
 Experiment ExperimentPanel::experiment() const {
     Experiment experiment;
     experiment.name = name_->text().trimmed().isEmpty() ? "experiment" : name_->text().trimmed().toStdString();
-    experiment.network.sizes = NetworkSpec::parseSizes(network_->text().toStdString(), "Network");
+    experiment.network.setLayers(network_->text().toStdString(), "Network");
     experiment.network.activation = activationFromString(activation_->currentText().toStdString());
     experiment.network.loss = lossFromString(loss_->currentText().toStdString());
     experiment.data = data_->currentText().trimmed().toStdString();
@@ -167,7 +167,7 @@ Experiment ExperimentPanel::experiment() const {
 
 bool ExperimentPanel::checkNetwork() {
     try {
-        NetworkSpec::parseSizes(network_->text().toStdString(), "Network");
+        NetworkSpec().setLayers(network_->text().toStdString(), "Network");
         clearInvalidMark(network_);
         return true;
     } catch (const InputError& error) {
@@ -196,18 +196,26 @@ void ExperimentPanel::dataChosen() {
     clearInvalidMark(data_);
     const int inputs = split.train->inputDim();
     const int outputs = split.train->outputDim();
-    std::vector<int> sizes;
+    NetworkSpec network;
     try {
-        sizes = NetworkSpec::parseSizes(network_->text().toStdString(), "Network");
+        network.setLayers(network_->text().toStdString(), "Network");
     } catch (const InputError&) {
-        sizes = {inputs, outputs};  // nothing usable to keep
+        network.setSizes({inputs, outputs});  // nothing usable to keep
     }
-    if (sizes.front() == inputs && sizes.back() == outputs) return;
-    sizes.front() = inputs;
-    sizes.back() = outputs;
-    NetworkSpec adapted;
-    adapted.sizes = sizes;
-    network_->setText(QString::fromStdString(adapted.sizesText()));
+    NetworkSpec adapted = network;
+    const ImageShape image = split.train->imageShape();
+    if (!network.imageInput) adapted.input = {inputs, 1, 1};
+    else if (image.valid()) adapted.input = {1, image.height, image.width};  // an image network keeps its layers
+    adapted.layers.back().size = outputs;
+    if (adapted.text() == network_->text().toStdString()) return;
+    try {
+        adapted.shapes("Network");
+    } catch (const InputError& error) {  // e.g. MNIST's convolutions on 8x8 digits: the user decides
+        markInvalid(network_, QString::fromStdString(error.what()));
+        Q_EMIT invalidValue(QString::fromStdString(error.what()));
+        return;
+    }
+    network_->setText(QString::fromStdString(adapted.text()));
     clearInvalidMark(network_);
     Q_EMIT message(tr("Network: %1 inputs and %2 outputs, as %3 needs").arg(inputs).arg(outputs).arg(spec));
 }

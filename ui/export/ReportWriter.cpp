@@ -58,7 +58,7 @@ QByteArray ReportWriter::indexHtml(const QStringList& figureStems) const {
             "th{background:#f0f0f0}img{max-width:100%;border:1px solid #ddd}</style></head><body>\n";
     html += "<h1>" + escaped(QString::fromStdString(experiment.name)) + "</h1>\n";
     html += "<p>Momentum Lab report, " + QDateTime::currentDateTime().toString(Qt::ISODate) + ". Network " +
-            escaped(QString::fromStdString(experiment.network.sizesText())) + " (" +
+            escaped(QString::fromStdString(experiment.network.text())) + " (" +
             escaped(QString::fromStdString(toString(experiment.network.activation))) + ", " +
             escaped(QString::fromStdString(toString(experiment.network.loss))) + "), data " +
             escaped(QString::fromStdString(experiment.data)) + ", seed " + QString::number(experiment.seed) +

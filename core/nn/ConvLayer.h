@@ -1,0 +1,55 @@
+#pragma once
+// A 2-D convolution (cross-correlation, as PyTorch's Conv2d) with an element-wise activation f.
+// A sample is C_in x H x W values in channel-row-column order; the output C_out x H' x W', with
+// H' = (H + 2p - k) / s + 1 (likewise W').
+//   forward:  Z[o, y, x] = b_o + sum_{c,i,j} W[o, c, i, j] * X[c, y*s + i - p, x*s + j - p],  A = f(Z)
+//   backward: dZ = dA .* f'(Z),  dW = sum over positions dZ * patch,  db = sum of dZ,  dX = col2im(W^T dZ)
+// By im2col: the patches of a block of samples become the columns of one matrix [C_in*k*k x positions],
+// so forward and backward are single Eigen products per block.
+// Parameters [C_out x (C_in*k*k + 1)]: row o = output channel o's kernel flattened in PyTorch's
+// [in][kh][kw] order, then its bias. So a row is one "neuron" (the per-channel neuron mean) and
+// the k*k consecutive columns of input channel c are its fan-out group (columnsPerInput()).
+#include "nn/Activation.h"
+#include "nn/Layer.h"
+#include "nn/NetworkSpec.h"
+
+namespace ml {
+
+class ConvLayer final : public Layer {
+public:
+    // token: a Conv token (channels, kernel, stride, padding); `input` must fit it (NetworkSpec::shapes).
+    ConvLayer(SampleShape input, const LayerToken& token, Activation activation);
+
+    Eigen::Index inputSize() const override { return input_.size(); }
+    Eigen::Index outputSize() const override { return output_.size(); }
+    Shape parameterShape() const override { return {output_.channels, patchSize() + 1}; }
+    Eigen::Index columnsPerInput() const override { return Eigen::Index{kernel_} * kernel_; }
+    // Glorot uniform as torch.nn.init.xavier_uniform_: fan-in C_in*k*k, fan-out C_out*k*k.
+    void initializeGlorotUniform(Matrix& parameters, Random& random) const override;
+
+    std::unique_ptr<Workspace> createWorkspace() const override;
+    const BatchMatrix& forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const override;
+    void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient, Workspace& work,
+                  Matrix& parameterGradient, BatchMatrix* inputGradient) const override;
+
+private:
+    struct Buffers;
+
+    Eigen::Index patchSize() const { return Eigen::Index{input_.channels} * kernel_ * kernel_; }
+    Eigen::Index positions() const { return Eigen::Index{output_.height} * output_.width; }
+    // Samples per im2col block: bounds the patch matrix to about 16 MB whatever the batch.
+    Eigen::Index blockSamples() const;
+    // Patches of samples [first, first + count) of `input` into buffers.columns.
+    void gatherPatches(const BatchMatrix& input, Eigen::Index first, Eigen::Index count, Buffers& buffers) const;
+    // Adds the patch gradients back onto the input gradient of the same samples (im2col's adjoint).
+    void scatterPatches(const Buffers& buffers, Eigen::Index first, Eigen::Index count, BatchMatrix& inputGradient) const;
+
+    SampleShape input_;
+    SampleShape output_;
+    int kernel_;
+    int stride_;
+    int padding_;
+    Activation activation_;
+};
+
+}  // namespace ml

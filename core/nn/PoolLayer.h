@@ -1,0 +1,36 @@
+#pragma once
+// Pooling over k x k windows with stride k, channel by channel (PyTorch's MaxPool2d(k) and
+// AvgPool2d(k): a last row or column that does not fill a window is left out). No parameters.
+//   max:     Y[c, y, x] = max_{i,j<k} X[c, y*k + i, x*k + j]; the gradient goes to the maximum (the
+//            first one in row order on ties)
+//   average: Y[c, y, x] = mean of the window; each input gets 1/k^2 of its window's gradient
+#include "nn/Layer.h"
+#include "nn/NetworkSpec.h"
+
+namespace ml {
+
+class PoolLayer final : public Layer {
+public:
+    enum class Kind { Max, Average };
+    PoolLayer(SampleShape input, int kernel, Kind kind);
+
+    Eigen::Index inputSize() const override { return input_.size(); }
+    Eigen::Index outputSize() const override { return output_.size(); }
+    Shape parameterShape() const override { return {0, 0}; }
+    void initializeGlorotUniform(Matrix&, Random&) const override {}
+
+    std::unique_ptr<Workspace> createWorkspace() const override;
+    const BatchMatrix& forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const override;
+    void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient, Workspace& work,
+                  Matrix& parameterGradient, BatchMatrix* inputGradient) const override;
+
+private:
+    struct Buffers;
+
+    SampleShape input_;
+    SampleShape output_;
+    int kernel_;
+    Kind kind_;
+};
+
+}  // namespace ml
