@@ -6,6 +6,7 @@
 #include "train/RunStatus.h"
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct Snapshot {
     MeanScope scope = MeanScope::None;  // how neuronMeans were grouped
     BiasMode bias = BiasMode::Own;
     std::vector<LayerSnapshot> layers;
+    // The run's parameters before step 1, shared by every snapshot of a training (never copied):
+    // "weight minus initial weight" needs them. Null where unknown.
+    std::shared_ptr<const Parameters> initialParameters;
 };
 
 struct RunResult {

@@ -33,7 +33,22 @@ QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {
 Quantity QuantitySelector::quantity() const { return static_cast<Quantity>(currentData().toInt()); }
 
 void QuantitySelector::setQuantity(Quantity quantity) {
-    setCurrentIndex(findData(static_cast<int>(quantity)));
+    const int index = findData(static_cast<int>(quantity));
+    if (index >= 0) setCurrentIndex(index);
+}
+
+void QuantitySelector::setAvailable(const std::vector<Quantity>& quantities) {
+    std::vector<Quantity> listed;
+    for (int k = 0; k < count(); ++k) listed.push_back(static_cast<Quantity>(itemData(k).toInt()));
+    if (listed == quantities || quantities.empty()) return;
+    const Quantity previous = quantity();
+    {
+        const QSignalBlocker blocker(this);
+        QComboBox::clear();
+        for (Quantity q : quantities) addItem(displayName(q), static_cast<int>(q));
+        setQuantity(previous);
+    }
+    if (quantity() != previous) Q_EMIT quantityChanged(quantity());
 }
 
 ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {

@@ -7,6 +7,7 @@
 //                          still exists), currentRun() (0 while no runs are listed, so a view
 //                          fed before setRuns() shows the first run), signal runChanged(int)
 //   QuantitySelector       combo of allQuantities(): quantity(), setQuantity(q),
+//                          setAvailable(qs) (lists only those; keeps the choice while listed),
 //                          signal quantityChanged(ml::Quantity)
 //   ColorLimitSpinBox      "±" spin box: 0 shows "auto" (symmetric max|value|), > 0 fixes the
 //                          colour range; limit(), signal limitChanged(double)
@@ -42,6 +43,7 @@ public:
     explicit QuantitySelector(QWidget* parent = nullptr);
     Quantity quantity() const;
     void setQuantity(Quantity quantity);
+    void setAvailable(const std::vector<Quantity>& quantities);
 
 Q_SIGNALS:
     void quantityChanged(ml::Quantity quantity);
