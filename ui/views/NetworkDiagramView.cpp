@@ -3,6 +3,7 @@
 #include "views/NeuronNames.h"
 #include "views/ViewControls.h"
 
+#include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -185,6 +186,7 @@ float NetworkDiagramView::valueAt(int layer, int row, int column) const {
 
 QString NetworkDiagramView::title() const {
     if (!snapshot_) return tr("No snapshot yet: start a run.");
+    if (compact_) return caption_;  // the shared legend names the quantity
     return QStringLiteral("%1 · %2").arg(caption_, displayName(quantity_));
 }
 
@@ -193,12 +195,14 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     Frame frame;
     const QRectF all(kMargin, kMargin, size.width() - 2 * kMargin, size.height() - 2 * kMargin);
     const double titleHeight = metrics.height() * 1.6;
-    const double legendWidth = std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
+    // Compact (one of several small multiples): no legend (the panel shows the shared one) and
+    // one line of notes instead of the column captions.
+    const double legendWidth = compact_ ? 0.0 : std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
     frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
     frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
     // Below the network: column captions (up to two lines in narrow columns) and one line of notes.
-    frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - kMargin,
-                               all.height() - titleHeight - metrics.height() * 4.0);
+    frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
+                               all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : 4.0));
     if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), shown_, frame.networkArea);
     return frame;
 }
@@ -296,6 +300,7 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
         paintConnections(painter, frame);
         paintNeurons(painter, frame);
         paintNotes(painter, frame);
+        if (compact_) return painter.restore();
         scale_.paintLegend(painter, frame.legendArea.adjusted(0, 0, 0, -painter.fontMetrics().height() * 3.5),
                            (ownValues_ || !caption_.contains(QStringLiteral(" − ")) ? QString() : QStringLiteral("Δ ")) +
                                displayName(quantity_));
@@ -378,6 +383,7 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
             painter.drawText(QRectF(at.x() - 60, at.y() - metrics.height() / 2, 120, metrics.height()), Qt::AlignCenter,
                              tr("⋮ +%1 more").arg(layout.hiddenNeurons(c)));
         }
+        if (compact_) continue;
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
         const double columnWidth = frame.networkArea.width() / layout.columnCount();
@@ -415,19 +421,56 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 2.3,
+    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : 2.3),
                             frame.networkArea.width(), metrics.height() * 1.6),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
 }
 
 // ---------------------------------------------------------------------------------------------
+ColourLegend::ColourLegend(QWidget* parent) : QWidget(parent) { setMinimumWidth(sizeHint().width()); }
+
+QSize ColourLegend::sizeHint() const { return {fontMetrics().horizontalAdvance(QStringLiteral("-0.000123")) + 34, 160}; }
+
+void ColourLegend::setScale(double limit, const QString& title) {
+    scale_.setFixedLimit(limit);
+    title_ = title;
+    update();
+}
+
+void ColourLegend::paint(QPainter& painter, const QRectF& rect) const {
+    painter.save();
+    painter.setFont(font());
+    painter.setRenderHint(QPainter::Antialiasing);
+    const double line = painter.fontMetrics().height();
+    scale_.paintLegend(painter, rect.adjusted(0, 0, 0, -line * 3.5), title_);
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(rect.left(), rect.bottom() - line * 3, rect.width(), line * 3),
+                     Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, tr("one scale\nfor all runs"));
+    painter.restore();
+}
+
+void ColourLegend::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.fillRect(rect(), Qt::white);
+    paint(painter, QRectF(rect()).adjusted(2, 8, -2, -8));
+}
+
 NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* parent)
     : QWidget(parent),
       selection_(selection),
       quantities_(new QuantitySelector(this)),
       limit_(new ColorLimitSpinBox(this)),
-      grid_(new QWidget(this)) {
-    layOutPanel(this, {{tr("Colour"), quantities_}, {QString(), limit_}}, grid_);
+      grid_(new QWidget(this)),
+      legend_(new ColourLegend(this)) {
+    auto* body = new QWidget(this);
+    auto* row = new QHBoxLayout(body);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    grid_->setParent(body);
+    legend_->setParent(body);
+    row->addWidget(grid_, 1);
+    row->addWidget(legend_);
+    layOutPanel(this, {{tr("Colour"), quantities_}, {QString(), limit_}}, body);
     grid_->installEventFilter(this);
     ensureCanvases(1);
     connect(quantities_, &QuantitySelector::quantityChanged, this, &NetworkDiagramPanel::refresh);
@@ -509,6 +552,9 @@ void NetworkDiagramPanel::refresh() {
     // One locked scale for every panel: the user's limit, or the largest fitted one.
     const double limit = limit_->limit() > 0.0 ? limit_->limit() : (shared > 0.0 ? shared : 1.0);
     for (NetworkDiagramView* canvas : canvases_) canvas->setColorLimit(limit);
+    // Several canvases share one legend beside them (they draw none themselves).
+    legend_->setVisible(canvases_.size() > 1);
+    legend_->setScale(limit, (selection_->isDifference() ? QStringLiteral("Δ ") : QString()) + displayName(quantity));
     arrangeCanvases();
 }
 
@@ -520,6 +566,11 @@ void NetworkDiagramPanel::setSelectedNeuron(int layer, int neuron) {
 
 void NetworkDiagramPanel::renderAll(QPainter& painter, QSize size) const {
     const int n = static_cast<int>(canvases_.size());
+    if (n > 1) {  // the shared legend on the right
+        const int width = legend_->sizeHint().width();
+        legend_->paint(painter, QRectF(size.width() - width, 8, width - 4, size.height() - 16));
+        size.setWidth(size.width() - width);
+    }
     const int columns = gridColumns(size);
     const int rows = (n + columns - 1) / columns;
     const QSize cell(size.width() / columns, size.height() / std::max(1, rows));

@@ -155,6 +155,23 @@ private:
     int selectedNeuron_ = -1;
 };
 
+// The one colour legend beside several canvases (they share its limit).
+class ColourLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit ColourLegend(QWidget* parent = nullptr);
+    void setScale(double limit, const QString& title);
+    void paint(QPainter& painter, const QRectF& rect) const;
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    DivergingColorScale scale_;
+    QString title_;
+};
+
 class NetworkDiagramPanel : public QWidget {
     Q_OBJECT
 public:
@@ -184,6 +201,7 @@ private:
     QuantitySelector* quantities_;
     ColorLimitSpinBox* limit_;
     QWidget* grid_;
+    ColourLegend* legend_;
     std::vector<NetworkDiagramView*> canvases_;
     int selectedLayer_ = -1;
     int selectedNeuron_ = -1;

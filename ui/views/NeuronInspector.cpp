@@ -14,7 +14,7 @@ namespace ml {
 
 namespace {
 const QSize kMinimumPlotSize(320, 300);  // three readable strips of "Over steps"
-constexpr int kDefaultStripHeight = 100;  // pixels per strip
+constexpr int kDefaultStripHeight = 80;  // pixels per strip
 }  // namespace
 
 NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWidget(parent), selection_(selection) {
