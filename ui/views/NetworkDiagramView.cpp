@@ -411,7 +411,7 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; }))
         notes << tr("%1: not kept by this optimizer.").arg(displayName(quantity_));
     const DiagramLayout& layout = frame.layout;
-    for (int c = 0; c < layout.columnCount(); ++c) {
+    for (int c = 0; c < layout.columnCount() && !compact_; ++c) {  // small multiples: no room for it
         if (layout.hiddenNeurons(c) == 0) continue;
         notes << tr("Wide layers: the %1 neurons with the largest |%2| are drawn; the heat-map view shows every connection.")
                      .arg(kMaxDrawnNeurons)

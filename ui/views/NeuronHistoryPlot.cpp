@@ -338,7 +338,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     }
     QStringList runs;
     for (const Track& track : tracks_) runs << track.source.label;
-    title += tr(" · %1").arg(runs.join(tracks_.size() > 2 ? QStringLiteral(", ") : tr(" vs ")));
+    if (tracks_.size() == 1) title += tr(" · %1").arg(runs.front());
     if (column_ >= 0) {
         title += tr("\none connection over the steps, one line per run");
     } else {
@@ -351,7 +351,12 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
                          .arg(chosenAtStep_);
         else
             title += tr("\nall %1 incoming connections (bias included) + neuron mean (bold)").arg(incoming);
-        if (tracks_.size() > 1) title += tr("; line style = run");
+        if (tracks_.size() > 1) {
+            static const QString styles[] = {tr("solid"), tr("dashed"), tr("dotted"), tr("dash-dot"), tr("dash-dot-dot")};
+            QStringList legend;
+            for (std::size_t t = 0; t < tracks_.size(); ++t) legend << tr("%1 %2").arg(styles[t % 5], tracks_[t].source.label);
+            title += QStringLiteral("\n") + legend.join(QStringLiteral(", "));
+        }
     }
     title_->setText(title);
 }
