@@ -13,6 +13,9 @@
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
 #include "views/ViewControls.h"
+#include "views/ComparisonBar.h"
+#include <QSlider>
+#include <QToolButton>
 #include "views/SummaryPanel.h"
 #include "model/RunSummaryModel.h"
 #include "model/RunPalette.h"
@@ -256,6 +259,7 @@ private Q_SLOTS:
     void differenceShowsAMinusB();
     void scrubbedStepReplaysRecordedSnapshots();
     void newQuantitiesAndOnlyKeptOnesOffered();
+    void scrubberSliderAndPlayMoveTheStep();
     void inspectorPlotsTheLargestMomentumConnections();
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawsA784x128Layer();
@@ -888,6 +892,31 @@ void TestViews::newQuantitiesAndOnlyKeptOnesOffered() {
     auto* combo = diagram.findChild<QuantitySelector*>();
     QVERIFY(combo);
     QCOMPARE(combo->count(), int(offered.size()));
+}
+
+// The toolbar's slider picks a recorded step (its right end: live); play walks the recording
+// and stops at live.
+void TestViews::scrubberSliderAndPlayMoveTheStep() {
+    RunSelection selection;
+    ComparisonBar bar(&selection);
+    selection.begin({QStringLiteral("a"), QStringLiteral("b")});
+    for (long step = 10; step <= 50; step += 10)
+        selection.deliver({syntheticSnapshot({2, 2, 1}, 0, step), syntheticSnapshot({2, 2, 1}, 1, step)});
+    QCOMPARE(bar.scrubber()->maximum(), 5);  // 5 recorded steps + live
+    QCOMPARE(bar.scrubber()->value(), 5);
+    QCOMPARE(selection.step(), -1L);
+    bar.scrubber()->setValue(1);
+    QCOMPARE(selection.step(), 20L);
+    bar.scrubber()->setValue(5);
+    QCOMPARE(selection.step(), -1L);
+    bar.setPlaying(true);  // from the first recorded step
+    QCOMPARE(selection.step(), 10L);
+    QTRY_COMPARE_WITH_TIMEOUT(selection.step(), 30L, 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(selection.step(), -1L, 3000);  // played to the end: live again
+    QVERIFY(!bar.playButton()->isChecked());
+    // The mode box switches the selection to A − B.
+    bar.modeBox()->setCurrentIndex(1);
+    QVERIFY(selection.isDifference());
 }
 
 #include "test_views.moc"
