@@ -44,7 +44,6 @@ namespace ml {
 
 class ColorLimitSpinBox;
 class QuantitySelector;
-class RunSelector;
 
 // "layer 1: 784 → 128" (parameter layer `layer` of the snapshot).
 QString layerTitle(const Snapshot& snapshot, int layer);

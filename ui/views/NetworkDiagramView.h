@@ -51,7 +51,6 @@ namespace ml {
 
 class ColorLimitSpinBox;
 class QuantitySelector;
-class RunSelector;
 
 inline constexpr int kMaxDrawnNeurons = 16;
 

@@ -6,23 +6,6 @@
 
 namespace ml {
 
-RunSelector::RunSelector(QWidget* parent) : QComboBox(parent) {
-    setToolTip(tr("The run whose snapshots this view shows"));
-    setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(this, &QComboBox::currentIndexChanged, this, &RunSelector::runChanged);
-}
-
-void RunSelector::setRuns(const QStringList& labels) {
-    const int previous = currentRun();
-    {
-        const QSignalBlocker blocker(this);
-        QComboBox::clear();
-        addItems(labels);
-        setCurrentIndex(labels.isEmpty() ? -1 : std::min(previous, static_cast<int>(labels.size()) - 1));
-    }
-    if (currentRun() != previous) Q_EMIT runChanged(currentRun());
-}
-
 QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {
     for (Quantity quantity : allQuantities()) addItem(displayName(quantity), static_cast<int>(quantity));
     setQuantity(Quantity::FirstMoment);

@@ -1,11 +1,8 @@
 #pragma once
 // Small controls shared by the diagram panel and the layer heat-map, so that every view picks
-// runs, quantities and the colour range the same way.
+// quantities and the colour range the same way (runs are chosen once, in views/ComparisonBar.h).
 //
 // Public API
-//   RunSelector            combo of run labels: setRuns(labels) (keeps the chosen run when it
-//                          still exists), currentRun() (0 while no runs are listed, so a view
-//                          fed before setRuns() shows the first run), signal runChanged(int)
 //   QuantitySelector       combo of allQuantities(): quantity(), setQuantity(q),
 //                          setAvailable(qs) (lists only those; keeps the choice while listed),
 //                          signal quantityChanged(ml::Quantity)
@@ -25,17 +22,6 @@
 #include <vector>
 
 namespace ml {
-
-class RunSelector : public QComboBox {
-    Q_OBJECT
-public:
-    explicit RunSelector(QWidget* parent = nullptr);
-    void setRuns(const QStringList& labels);
-    int currentRun() const { return std::max(0, currentIndex()); }
-
-Q_SIGNALS:
-    void runChanged(int run);
-};
 
 class QuantitySelector : public QComboBox {
     Q_OBJECT
