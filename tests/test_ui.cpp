@@ -23,6 +23,8 @@
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
+#include "views/RunSelection.h"
+#include "model/ComparisonHistory.h"
 #include "views/ViewControls.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderLayout.h"
@@ -502,9 +504,9 @@ private Q_SLOTS:
         QVERIFY(QString::fromUtf8(index.readAll()).contains("href=\"runs/" + runs.metricsCsvFileName(0) + "\""));
     }
 
-    // MainWindow's router: a view that switches run shows that run's latest snapshot at once, the
-    // inspector follows the diagram's run, and a new training clears every view.
-    void snapshotViewsFollowTheirRunAndStartOver() {
+    // MainWindow's views share one RunSelection: every view shows the runs chosen there, the
+    // inspector has every run's record, and a new training clears every view.
+    void matrixViewsShareTheSelectionAndStartOver() {
         QTemporaryDir dir;
         writeRunFolder(dir.filePath("run"));
         MainWindow window;
@@ -512,23 +514,87 @@ private Q_SLOTS:
         auto* diagram = window.findChild<NetworkDiagramPanel*>();
         auto* heatmap = window.findChild<LayerHeatmapPanel*>();
         auto* inspector = window.findChild<NeuronInspector*>();
-        QVERIFY(diagram && heatmap && inspector);
-        QVERIFY(diagram->view()->hasSnapshot());
-        QCOMPARE(inspector->archive().size(), 1);  // run 0's final weights
-        QCOMPARE(inspector->archive().snapshots().back().label, std::string("sgd"));
+        RunSelection* selection = window.runSelection();
+        QVERIFY(diagram && heatmap && inspector && selection);
+        QCOMPARE(selection->shown(), std::vector<int>({0, 1}));  // both runs, side by side
+        QCOMPARE(int(diagram->canvases().size()), 2);
+        for (NetworkDiagramView* canvas : diagram->canvases()) QVERIFY(canvas->hasSnapshot());
+        QCOMPARE(selection->store().latest(0)->label, std::string("sgd"));
+        QCOMPARE(selection->store().latest(1)->label, std::string("adam"));
+        QCOMPARE(int(heatmap->view()->colorMaps().size()), 2);
+        inspector->setNeuron(0, 1);
+        QCOMPARE(inspector->history().plottedRuns(), std::vector<int>({0, 1}));
 
-        diagram->findChild<RunSelector*>()->setCurrentIndex(1);
-        QVERIFY(diagram->view()->hasSnapshot());  // cleared by the switch, refilled by the router
-        QCOMPARE(inspector->run(), 1);
-        QCOMPARE(inspector->archive().size(), 1);
-        QCOMPARE(inspector->archive().snapshots().back().label, std::string("adam"));
-        heatmap->findChild<RunSelector*>()->setCurrentIndex(1);
+        selection->setShown({1});
+        QCOMPARE(int(diagram->canvases().size()), 1);
+        QVERIFY(diagram->view()->hasSnapshot());
+        QCOMPARE(inspector->history().plottedRuns(), std::vector<int>({1}));
         QVERIFY(!heatmap->view()->colorMap()->data()->isEmpty());
 
         window.trainingActions()->step()->trigger();  // snapshots of the new training arrive later, on the GUI timer
         QVERIFY(!diagram->view()->hasSnapshot());
         QVERIFY(heatmap->view()->colorMap()->data()->isEmpty());
-        QCOMPARE(inspector->archive().size(), 0);
+        QCOMPARE(inspector->history().historySize(), 0);
+        window.trainingActions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
+    }
+
+    // A comparison is kept when the next one starts (and when a folder opens): the run history
+    // lists it with its experiment, shows it again with every run's recorded snapshots, or
+    // overlays it on the comparison on screen.
+    void comparisonIsKeptAcrossStarts() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("run"));
+        MainWindow window;
+        ComparisonHistory* history = window.runHistory();
+        window.experimentPanel()->setExperiment(sineExperiment(30));
+        window.trainingActions()->start()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+        QCOMPARE(history->size(), 0);
+        const int firstRuns = window.comparison()->history().runCount();
+        const long recorded = long(window.runSelection()->store().archive(1)->size());
+        QVERIFY(recorded > 1);
+
+        Experiment second = sineExperiment(20);
+        second.name = "second sine";
+        window.experimentPanel()->setExperiment(second);
+        window.trainingActions()->start()->trigger();
+        QCOMPARE(history->size(), 1);  // the first comparison, kept
+        const ComparisonRecord first = history->records().front();  // a copy: the history grows
+        QCOMPARE(first.experiment.name, std::string("test sine"));
+        QCOMPARE(first.runCount(), firstRuns);
+        QCOMPARE(long(first.archives.at(1)->size()), recorded);  // every run's history, shared
+        QCOMPARE(first.metrics.at(0).back().step, 30L);
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 20000);
+
+        // Opening a folder adds to the history instead of replacing.
+        window.openRunFolder(dir.filePath("run"));
+        QCOMPARE(history->size(), 2);
+        QCOMPARE(history->records().back().experiment.name, std::string("second sine"));
+
+        // The first comparison overlaid on the folder: its runs follow the folder's everywhere.
+        const int folderRuns = window.comparison()->history().runCount();
+        QVERIFY(window.overlayKept(first.number));
+        QCOMPARE(window.comparison()->history().runCount(), folderRuns + firstRuns);
+        QCOMPARE(window.comparison()->history().label(folderRuns), first.runLabel(0).toStdString());
+        QCOMPARE(window.comparison()->summary()->rowCount(), folderRuns + firstRuns);
+        QCOMPARE(window.runSelection()->labels().size(), folderRuns + firstRuns);
+        QCOMPARE(long(window.runSelection()->store().archive(folderRuns + 1)->size()), recorded);
+
+        // Shown again: the first comparison with its whole record; the folder is kept as well.
+        QVERIFY(window.showKept(first.number));
+        QCOMPARE(history->size(), 3);
+        QCOMPARE(window.comparison()->experiment().name, std::string("test sine"));
+        QCOMPARE(window.comparison()->history().runCount(), firstRuns);
+        QCOMPARE(window.comparison()->history().rows(0).back().step, 30L);
+        QCOMPARE(long(window.runSelection()->store().archive(1)->size()), recorded);
+        auto* inspector = window.findChild<NeuronInspector*>();
+        inspector->setNeuron(1, 0);
+        QCOMPARE(inspector->history().plottedRuns(), std::vector<int>({0, 1}));
+        QVERIFY(inspector->history().historySize() > 1);
+        // Shown again unchanged, it is not kept twice.
+        window.trainingActions()->reset()->trigger();
+        QCOMPARE(history->size(), 3);
     }
 
     // One rule: a changed experiment clears or marks as previous what belongs to the old one.

@@ -4,15 +4,21 @@
 #include "data/DataRegistry.h"
 #include "model/DecimatingHistory.h"
 #include "optim/OptimizerCatalog.h"
-#include "session/SnapshotRouter.h"
+#include "views/RunSelection.h"
+#include "views/NeuronImagePlot.h"
 #include "train/LockstepTrainer.h"
 #include "views/DivergingColorScale.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
+#include "views/ViewControls.h"
+#include "views/ComparisonBar.h"
+#include <QSlider>
+#include <QToolButton>
 #include "views/SummaryPanel.h"
 #include "model/RunSummaryModel.h"
+#include "model/RunPalette.h"
 
 #include <QHeaderView>
 #include <QImage>
@@ -59,8 +65,6 @@ Snapshot handMadeSnapshot(MeanScope scope = MeanScope::FanIn, BiasMode bias = Bi
 }
 
 // A snapshot of a network of the given sizes whose entries are all distinct.
-SharedSnapshot shared(Snapshot snapshot) { return std::make_shared<const Snapshot>(std::move(snapshot)); }
-
 Snapshot syntheticSnapshot(const std::vector<int>& sizes, int run = 0, long step = 1) {
     Snapshot snapshot;
     snapshot.run = run;
@@ -92,13 +96,14 @@ QPointF midpoint(QPointF a, QPointF b) { return (a + b) / 2.0; }
 class LastSnapshots : public TrainingObserver {
 public:
     bool wantsSnapshot(int, long) override { return true; }
-    void snapshotTaken(const SharedSnapshot& snapshot) override {
-        if (snapshot->run >= int(last.size())) last.resize(std::size_t(snapshot->run) + 1);
-        last[std::size_t(snapshot->run)] = *snapshot;
-        if (snapshot->run == 1) history.push_back(*snapshot);
+    void snapshotTaken(const SharedSnapshot& shared) override {
+        const Snapshot& snapshot = *shared;
+        if (snapshot.run >= int(last.size())) last.resize(std::size_t(snapshot.run) + 1);
+        last[std::size_t(snapshot.run)] = snapshot;
+        history.push_back(snapshot);
     }
     std::vector<Snapshot> last;
-    std::vector<Snapshot> history;  // run 1 only
+    std::vector<Snapshot> history;  // every run's, in order
 };
 
 LastSnapshots train(const std::string& sizes, const std::string& data, long steps, long batch) {
@@ -138,23 +143,10 @@ void saveShot(QWidget& widget, const QString& name) {
     if (!directory.isEmpty()) widget.grab().save(directory + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
-// A SnapshotView that records what it is given; chooseRun() acts like a user picking a run.
-class RecordingView : public SnapshotView {
-public:
-    explicit RecordingView(bool everySnapshot) : every_(everySnapshot) {}
-    void setRuns(const QStringList& labels) override { runs = labels; }
-    void showSnapshot(const SharedSnapshot& snapshot) override { shown.push_back({snapshot->run, snapshot->step}); }
-    void clear() override { ++clears; }
-    bool wantsEverySnapshot() const override { return every_; }
-    void chooseRun(int run) { reportRunChanged(run); }
-
-    QStringList runs;
-    std::vector<std::pair<int, long>> shown;  // (run, step) in arrival order
-    int clears = 0;
-
-private:
-    bool every_;
-};
+// A RunSelection fed with the given runs' snapshots (run index = snapshot.run).
+void feed(RunSelection& selection, const std::vector<Snapshot>& snapshots) {
+    for (const Snapshot& snapshot : snapshots) selection.deliver({snapshot});
+}
 
 }  // namespace
 
@@ -203,10 +195,11 @@ private Q_SLOTS:
     void viewsNameNeuronsAlike() {
         NetworkDiagramView diagram;
         diagram.resize(600, 400);
-        diagram.showSnapshot(shared(syntheticSnapshot({2, 3, 1})));
+        diagram.showSnapshot(syntheticSnapshot({2, 3, 1}));
         QVERIFY2(diagram.toolTipAt(diagram.neuronCenter(0, 1)).startsWith("layer 1, neuron 1"),
                  qPrintable(diagram.toolTipAt(diagram.neuronCenter(0, 1))));
-        NeuronInspector inspector;
+        RunSelection selection;
+        NeuronInspector inspector(&selection);
         inspector.setNeuron(0, 1);  // parameter layer 0, row 1
         for (QCustomPlot* plot : {inspector.plot(), inspector.imagePlot()}) {
             QStringList titles;
@@ -263,11 +256,15 @@ private Q_SLOTS:
     void inspectorShowsTheWholeRunWhenSelectedLate();
     void inspectorArchiveStaysWithinItsCapacity();
     void archiveThinsEvenlyAndRejectsRepeats();
+    void sideBySideSharesOneScaleInEveryView();
+    void differenceShowsAMinusB();
+    void scrubbedStepReplaysRecordedSnapshots();
+    void newQuantitiesAndOnlyKeptOnesOffered();
+    void scrubberSliderAndPlayMoveTheStep();
     void inspectorPlotsTheLargestMomentumConnections();
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawsA784x128Layer();
     void viewsShowTrainedNetworks();
-    void routerFansSnapshotsOutToEveryView();
 };
 
 void TestViews::directQuantitiesAreTheSnapshotMatrices() {
@@ -284,7 +281,7 @@ void TestViews::directQuantitiesAreTheSnapshotMatrices() {
     noMomentum.layers.front().firstMoment = Matrix();
     QCOMPARE(extractQuantity(noMomentum, 0, Quantity::NeuronMeanMomentum).size(), 0);
     QCOMPARE(extractQuantity(noMomentum, 0, Quantity::DeviationFromNeuronMean).size(), 0);
-    QCOMPARE(int(allQuantities().size()), 7);
+    QCOMPARE(int(allQuantities().size()), 9);
     for (Quantity q : allQuantities()) QVERIFY(!displayName(q).isEmpty());
 }
 
@@ -362,7 +359,7 @@ void TestViews::diagramEmitsNeuronClicked() {
     view.resize(600, 400);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.showSnapshot(shared(syntheticSnapshot({1, 2, 2, 1})));
+    view.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
     QSignalSpy clicked(&view, &NetworkDiagramView::neuronClicked);
 
     const QPointF hidden = view.neuronCenter(1, 1);  // neuron 1 of the second hidden layer
@@ -386,7 +383,7 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
     NetworkDiagramView view;
     view.resize(600, 400);
     const Snapshot s = syntheticSnapshot({1, 2, 2, 1});
-    view.showSnapshot(shared(s));
+    view.showSnapshot(s);
     view.setQuantity(Quantity::Gradient);
 
     // input 0 -> neuron 1 of the first hidden layer: row 1, column 0 of parameter layer 0; named
@@ -419,7 +416,7 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
 void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
     NetworkDiagramView view;
     view.resize(600, 400);
-    view.showSnapshot(shared(syntheticSnapshot({1, 2, 2, 1})));
+    view.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
     view.setQuantity(Quantity::SecondMoment);  // the synthetic optimizer keeps none
     const QString text = view.toolTipAt(midpoint(view.neuronCenter(-1, 0), view.neuronCenter(0, 0)));
     QVERIFY2(text.contains(QStringLiteral("not kept by this optimizer")), qPrintable(text));
@@ -428,7 +425,7 @@ void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
     // not the first 16; the 4 smallest are not.
     view.setQuantity(Quantity::Weight);
     const Snapshot wide = syntheticSnapshot({20, 3, 2});
-    view.showSnapshot(shared(wide));
+    view.showSnapshot(wide);
     std::vector<std::pair<float, int>> strength;
     for (int i = 0; i < 20; ++i) {
         float sum = 0.0f;
@@ -454,33 +451,33 @@ void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
 }
 
 void TestViews::diagramPanelShowsOnlyTheChosenRun() {
-    NetworkDiagramPanel panel;
-    panel.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
-    QSignalSpy runChanged(&panel, &NetworkDiagramPanel::runChanged);
-    panel.showSnapshot(shared(syntheticSnapshot({1, 2, 1}, 1)));
-    QVERIFY(!panel.view()->hasSnapshot());  // run 1 is not the chosen one
-    panel.showSnapshot(shared(syntheticSnapshot({1, 2, 1}, 0)));
+    RunSelection selection;
+    NetworkDiagramPanel panel(&selection);
+    selection.begin({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    QCOMPARE(int(panel.canvases().size()), 2);  // side by side by default
+    selection.deliver({syntheticSnapshot({1, 2, 1}, 1)});
+    QVERIFY(!panel.canvases()[0]->hasSnapshot());  // run 0 has none yet
+    QVERIFY(panel.canvases()[1]->hasSnapshot());
+    selection.setShown({1});
+    QCOMPARE(int(panel.canvases().size()), 1);
     QVERIFY(panel.view()->hasSnapshot());
-    auto* runs = panel.findChild<QComboBox*>();
-    QVERIFY(runs);
-    runs->setCurrentIndex(1);
-    QCOMPARE(runChanged.count(), 1);
-    QCOMPARE(runChanged.at(0).at(0).toInt(), 1);
-    QVERIFY(!panel.view()->hasSnapshot());  // switching runs forgets the other run's picture
+    selection.setShown({0});
+    QVERIFY(!panel.view()->hasSnapshot());  // the other run's picture is not kept on screen
 }
 
 void TestViews::inspectorKeepsHistoryBounded() {
-    NeuronInspector inspector;
+    RunSelection selection;
+    NeuronInspector inspector(&selection);
+    selection.begin({QStringLiteral("a"), QStringLiteral("b")});
+    selection.setShown({0});
     inspector.setHistoryCapacity(100);
     inspector.setNeuron(0, 1);
-    for (long step = 1; step <= 1000; ++step) {
-        inspector.showSnapshot(shared(syntheticSnapshot({2, 2, 1}, 0, step)));
-        inspector.showSnapshot(shared(syntheticSnapshot({2, 2, 1}, 1, step)));  // another run: ignored
-    }
+    for (long step = 1; step <= 1000; ++step)
+        selection.deliver({syntheticSnapshot({2, 2, 1}, 0, step), syntheticSnapshot({2, 2, 1}, 1, step)});
     QVERIFY(inspector.history().historySize() <= 100);
     QVERIFY(inspector.history().historySize() >= 50);
     const int size = inspector.history().historySize();
-    inspector.showSnapshot(shared(syntheticSnapshot({2, 2, 1}, 0, 1000)));  // re-delivered: ignored
+    selection.deliver({syntheticSnapshot({2, 2, 1}, 0, 1000)});  // re-delivered: ignored
     QCOMPARE(inspector.history().historySize(), size);
     QCOMPARE(int(inspector.history().plottedConnections().size()), 3);  // 2 inputs + bias
     QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
@@ -493,59 +490,80 @@ void TestViews::inspectorKeepsHistoryBounded() {
     QCOMPARE(float(inspector.plot()->graph(9)->data()->constEnd()[-1].value), float(mean));
 }
 
+// Every run's history is recorded, shown or not: switching runs after training shows all of it,
+// and two runs overlay in one plot.
 void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
-    NeuronInspector inspector;
-    for (long step = 1; step <= 50; ++step) inspector.showSnapshot(shared(syntheticSnapshot({2, 3, 1}, 0, step)));
+    RunSelection selection;
+    NeuronInspector inspector(&selection);
+    selection.begin({QStringLiteral("a"), QStringLiteral("b")});
+    selection.setShown({0});
+    for (long step = 1; step <= 50; ++step)
+        selection.deliver({syntheticSnapshot({2, 3, 1}, 0, step), syntheticSnapshot({2, 3, 1}, 1, step)});
     QCOMPARE(inspector.history().historySize(), 0);  // nothing selected yet
-    inspector.setNeuron(0, 2);             // clicked after the run
+    inspector.setNeuron(0, 2);                       // clicked after the run
     QCOMPARE(inspector.history().historySize(), 50);
     QCOMPARE(int(inspector.history().plottedConnections().size()), 3);
     const QCPGraph* first = inspector.plot()->graph(0);
     QCOMPARE(first->dataCount(), 50);
     QCOMPARE(first->data()->constBegin()->key, 1.0);
     QCOMPARE((first->data()->constEnd() - 1)->key, 50.0);
-    // The momentum line holds the neuron's values at those steps.
     QCOMPARE(float(first->data()->constBegin()->value), syntheticSnapshot({2, 3, 1}, 0, 1).layers[0].firstMoment(2, 0));
     QCOMPARE(float((first->data()->constEnd() - 1)->value), syntheticSnapshot({2, 3, 1}, 0, 50).layers[0].firstMoment(2, 0));
-    // Another neuron: replayed from the archive as well; a later snapshot extends it.
-    inspector.setNeuron(1, 0);
+    // Switching to run b after training: its whole history, from step 1.
+    selection.setShown({1});
+    QCOMPARE(inspector.history().plottedRuns(), std::vector<int>({1}));
     QCOMPARE(inspector.history().historySize(), 50);
-    inspector.showSnapshot(shared(syntheticSnapshot({2, 3, 1}, 0, 51)));
-    QCOMPARE(inspector.history().historySize(), 51);
-    QCOMPARE((inspector.plot()->graph(0)->data()->constEnd() - 1)->key, 51.0);
-    // clear() and setRun() forget the archive.
-    inspector.clear();
-    QCOMPARE(inspector.archive().size(), 0);
-    QCOMPARE(inspector.history().historySize(), 0);
-    inspector.showSnapshot(shared(syntheticSnapshot({2, 3, 1}, 0, 1)));
-    inspector.setRun(1);
-    QCOMPARE(inspector.archive().size(), 0);
+    QCOMPARE(float(inspector.plot()->graph(0)->data()->constBegin()->value), syntheticSnapshot({2, 3, 1}, 1, 1).layers[0].firstMoment(2, 0));
+    // Both runs overlaid: one set of graphs (and a mean) per run, each with its whole history.
+    selection.setShown({0, 1});
+    QCOMPARE(inspector.history().plottedRuns(), std::vector<int>({0, 1}));
+    QCOMPARE(inspector.plot()->graphCount(), 2 * (3 * 3 + 1));
+    for (int g = 0; g < inspector.plot()->graphCount(); ++g) QCOMPARE(inspector.plot()->graph(g)->dataCount(), 50);
+    // A later snapshot extends every run.
+    selection.deliver({syntheticSnapshot({2, 3, 1}, 0, 51), syntheticSnapshot({2, 3, 1}, 1, 51)});
+    for (int g = 0; g < inspector.plot()->graphCount(); ++g) QCOMPARE(inspector.plot()->graph(g)->dataCount(), 51);
+    // Following one connection: one line per run and strip, in the runs' colours.
+    inspector.setConnection(0, 2, 1);
+    QCOMPARE(inspector.history().plottedConnections(), std::vector<int>({1}));
+    QCOMPARE(inspector.plot()->graphCount(), 2 * 3);
+    QCOMPARE(float((inspector.plot()->graph(3)->data()->constEnd() - 1)->value),
+             syntheticSnapshot({2, 3, 1}, 1, 51).layers[0].firstMoment(2, 1));  // run b's momentum
+    QCOMPARE(inspector.plot()->graph(3)->pen().color(), runColor(1));
+    // A new comparison forgets the archives.
+    selection.begin({QStringLiteral("a")});
     QCOMPARE(inspector.history().historySize(), 0);
 }
 
 void TestViews::inspectorArchiveStaysWithinItsCapacity() {
-    NeuronInspector inspector;
+    RunSelection selection;
+    NeuronInspector inspector(&selection);
+    selection.begin({QStringLiteral("a")});
     const Snapshot big = syntheticSnapshot({784, 128, 10});
-    const std::size_t bytes = 3 * sizeof(float) * std::size_t(big.layers[0].parameters.size() + big.layers[1].parameters.size());
+    std::size_t bytes = 0;
+    for (const LayerSnapshot& layer : big.layers)
+        bytes += sizeof(float) * std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
+                                             layer.secondMoment.size() + layer.update.size());
     const long steps = 400;
+    const SnapshotArchive& archive = *selection.store().archive(0);
     for (long step = 1; step <= steps; ++step) {
         Snapshot s = big;  // same matrices, new step: the archive's size is what is tested
         s.step = step;
-        inspector.showSnapshot(shared(s));
-        QVERIFY(inspector.archive().size() <= inspector.archive().capacity());
+        selection.deliver({s});
+        QVERIFY(archive.size() <= archive.capacity());
     }
-    const int capacity = inspector.archive().capacity();
-    QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= SnapshotArchive::kDefaultBudget,
+    const int capacity = archive.capacity();
+    QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= RunSnapshots::kTotalBudget,
              qPrintable(QString::number(capacity)));
     QVERIFY(capacity < steps);  // so the archive had to thin itself
-    QVERIFY(inspector.archive().size() >= capacity / 2);
-    const std::vector<long> archived = inspector.archive().steps();
+    QVERIFY(archive.size() >= capacity / 2);
+    const std::vector<long> archived = archive.steps();
     QCOMPARE(archived.front(), 1L);  // still spans the whole run, evenly
     QVERIFY(archived.back() > steps - capacity);
     QVERIFY(archived.back() > steps * 3 / 4);
     for (std::size_t k = 1; k < archived.size(); ++k) QCOMPARE(archived[k] - archived[k - 1], archived[1] - archived[0]);
-    inspector.setNeuron(0, 5);  // every archived snapshot (the first included) is intact and plotted
-    QCOMPARE(inspector.history().historySize(), inspector.archive().size());
+    QCOMPARE(archive.latest()->step, steps);  // the newest is always at hand
+    inspector.setNeuron(0, 5);  // every archived snapshot (the first included) and the latest are plotted
+    QCOMPARE(inspector.history().historySize(), archive.size() + (archived.back() == steps ? 0 : 1));
     QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
 }
 
@@ -565,9 +583,11 @@ void TestViews::archiveThinsEvenlyAndRejectsRepeats() {
     QCOMPARE(archive.steps(), expected);
     QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 100)), SnapshotArchive::Offer::Repeat);
     QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 101)), SnapshotArchive::Offer::Skipped);  // 101 is not 1 + 8k
-    // Only what the inspector plots is archived.
-    QCOMPARE(archive.snapshots().front().layers[0].update.size(), 0);
-    QVERIFY(archive.snapshots().front().layers[0].firstMoment.size() > 0);
+    // Every matrix is archived (the scrubber replays any quantity); at() finds the step shown.
+    QVERIFY(archive.snapshots().front()->layers[0].update.size() > 0);
+    QCOMPARE(archive.at(10)->step, 9L);
+    QCOMPARE(archive.at(-1)->step, 101L);  // the latest offered, kept though not archived
+    QVERIFY(archive.at(0) == nullptr);
     // A budget smaller than one snapshot still keeps 16; clear() forgets the capacity.
     SnapshotArchive tiny(20000, 1);
     tiny.offer(syntheticSnapshot({2, 2, 1}, 0, 1));
@@ -578,18 +598,23 @@ void TestViews::archiveThinsEvenlyAndRejectsRepeats() {
 }
 
 void TestViews::inspectorPlotsTheLargestMomentumConnections() {
-    NeuronInspector inspector;
+    RunSelection selection;
+    NeuronInspector inspector(&selection);
+    selection.begin({QStringLiteral("a")});
     inspector.setNeuron(0, 3);
     inspector.setImageShape({28, 28});
     Snapshot s = syntheticSnapshot({784, 8, 10});
     s.layers[0].firstMoment.row(3).setConstant(0.001f);
     s.layers[0].firstMoment(3, 500) = -7.0f;  // the largest |momentum|
     s.layers[0].firstMoment(3, 784) = 6.0f;   // the bias, second
-    inspector.showSnapshot(shared(s));
+    selection.deliver({s});
     const std::vector<int>& plotted = inspector.history().plottedConnections();
     QCOMPARE(int(plotted.size()), kMaxPlottedConnections);
     QVERIFY(std::find(plotted.begin(), plotted.end(), 500) != plotted.end());
     QVERIFY(std::find(plotted.begin(), plotted.end(), 784) != plotted.end());
+    // Image inputs are named by pixel (row, column): input 500 = row 17, column 24.
+    QCOMPARE(connectionName(0, 500, 784, {28, 28}), QStringLiteral("pixel (17, 24)"));
+    QCOMPARE(connectionName(0, 784, 784, {28, 28}), QStringLiteral("bias"));
     // The image tab: 28 x 28 weights of neuron 3, pixel (x, y) = input y * 28 + x.
     QCPColorMap* weights = nullptr;
     for (int k = 0; k < inspector.imagePlot()->plottableCount(); ++k)
@@ -600,9 +625,12 @@ void TestViews::inspectorPlotsTheLargestMomentumConnections() {
 }
 
 void TestViews::heatmapCellsHoldTheQuantity() {
-    LayerHeatmapPanel view;
+    RunSelection selection;
+    LayerHeatmapPanel view(&selection);
+    selection.begin({QStringLiteral("a"), QStringLiteral("b")});
+    selection.setShown({0});
     const Snapshot s = syntheticSnapshot({4, 3, 2});
-    view.showSnapshot(shared(s));
+    selection.deliver({s});
     view.setLayer(0);
     view.setQuantity(Quantity::Gradient);
     QCPColorMapData* data = view.view()->colorMap()->data();
@@ -626,12 +654,13 @@ void TestViews::heatmapCellsHoldTheQuantity() {
     view.setQuantity(Quantity::Weight);
     QCOMPARE(view.view()->colorMap()->data()->keySize(), 3);
     QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
-    view.setQuantity(Quantity::SecondMoment);
+    // Not kept by the run: not offered (and a map of what is not kept says so, not blank).
+    QCOMPARE(view.findChild<QuantitySelector*>()->findData(int(Quantity::SecondMoment)), -1);
+    view.view()->showMatrices({{QStringLiteral("run"), Matrix()}}, QString());
     QVERIFY(view.view()->colorMap()->data()->isEmpty());
 
-    view.setRuns({QStringLiteral("a"), QStringLiteral("b")});
     view.setQuantity(Quantity::Weight);
-    view.showSnapshot(shared(syntheticSnapshot({4, 3, 2}, 1, 99)));  // another run: ignored
+    selection.deliver({syntheticSnapshot({4, 3, 2}, 1, 99)});  // a run not shown: not drawn
     QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
 }
 
@@ -642,14 +671,14 @@ void TestViews::heatmapRedrawsA784x128Layer() {
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     std::vector<Snapshot> snapshots;
     for (long step = 1; step <= 4; ++step) snapshots.push_back(syntheticSnapshot({784, 128, 10}, 0, step));
-    view.showSnapshot(shared(snapshots.front()));
+    view.showSnapshot(snapshots.front());
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QCOMPARE(view.colorMap()->data()->keySize(), 785);
     // The redraws really repaint: another snapshot gives another picture.
-    view.showSnapshot(shared(snapshots[0]));
+    view.showSnapshot(snapshots[0]);
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
     const QImage first = view.plot()->grab().toImage();
-    view.showSnapshot(shared(snapshots[2]));
+    view.showSnapshot(snapshots[2]);
     view.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(view.plot()->grab().toImage() != first);
 }
@@ -659,14 +688,16 @@ void TestViews::viewsShowTrainedNetworks() {
     const LastSnapshots sine = train("1-2-2-1", "toy:sine", 300, 0);
     QCOMPARE(int(sine.last.size()), 2);
 
-    NetworkDiagramPanel diagram;
+    RunSelection selection;
+    NetworkDiagramPanel diagram(&selection);
     diagram.resize(760, 460);
-    diagram.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    selection.begin({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    selection.setShown({0});
     diagram.show();
     QVERIFY(QTest::qWaitForWindowExposed(&diagram));
-    diagram.showSnapshot(shared(sine.last[0]));
+    feed(selection, sine.history);
     diagram.setQuantity(Quantity::Weight);
-    diagram.view()->setSelectedNeuron(0, 1);
+    diagram.setSelectedNeuron(0, 1);
     const QImage weights = diagram.grab().toImage();
     saveShot(diagram, QStringLiteral("diagram-sine-weights"));
     const auto [blue, red] = blueAndRedPixels(weights);
@@ -674,35 +705,33 @@ void TestViews::viewsShowTrainedNetworks() {
     diagram.setQuantity(Quantity::DeviationFromNeuronMean);
     saveShot(diagram, QStringLiteral("diagram-sine-deviation"));
 
-    NeuronInspector inspector;
+    NeuronInspector inspector(&selection);
     inspector.resize(760, 620);
     inspector.show();
     QVERIFY(QTest::qWaitForWindowExposed(&inspector));
-    inspector.setRun(1);
+    selection.setShown({1});
     inspector.setNeuron(1, 0);
-    for (const Snapshot& snapshot : sine.history) inspector.showSnapshot(shared(snapshot));
-    QCOMPARE(inspector.history().historySize(), int(sine.history.size()));
+    QCOMPARE(inspector.history().historySize(), int(sine.history.size()) / 2);
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-sine"));
 
-    LayerHeatmapPanel heatmap;
+    LayerHeatmapPanel heatmap(&selection);
     heatmap.resize(760, 460);
-    heatmap.setRuns({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    selection.setShown({0});
     heatmap.show();
     QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
-    heatmap.showSnapshot(shared(sine.last[0]));
     heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-sine"));
 
     // Digits: 8 x 8 images, 64 inputs (the diagram truncates, the inspector shows images).
     const LastSnapshots digits = train("64-16-10", "digits", 60, 32);
-    diagram.showSnapshot(shared(digits.last[0]));
-    diagram.setQuantity(Quantity::FirstMoment);
-    saveShot(diagram, QStringLiteral("diagram-digits"));
-    inspector.clear();  // a new training (steps start again at 1), as MainWindow does
+    selection.begin({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});  // a new training
+    selection.setShown({0});
     inspector.setImageShape({8, 8});
     inspector.setNeuron(0, 2);
-    for (const Snapshot& snapshot : digits.history) inspector.showSnapshot(shared(snapshot));
+    feed(selection, digits.history);
+    diagram.setQuantity(Quantity::FirstMoment);
+    saveShot(diagram, QStringLiteral("diagram-digits"));
     QCOMPARE(int(inspector.history().plottedConnections().size()), kMaxPlottedConnections);
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-digits"));
@@ -719,19 +748,19 @@ void TestViews::viewsShowTrainedNetworks() {
     } catch (const std::exception& error) {
         QSKIP(qPrintable(QStringLiteral("no 784-input data: %1").arg(error.what())));
     }
+    selection.begin({QStringLiteral("momentum"), QStringLiteral("neuron-mean")});
+    selection.setShown({0});
+    inspector.setImageShape({28, 28});
+    inspector.setNeuron(0, 5);
+    feed(selection, fashion.history);
     heatmap.resize(1000, 560);
-    heatmap.showSnapshot(shared(fashion.last[0]));
     heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784"));
     QCOMPARE(heatmap.view()->colorMap()->data()->keySize(), 785);
     heatmap.setQuantity(Quantity::DeviationFromNeuronMean);
     heatmap.view()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(heatmap, QStringLiteral("heatmap-784-deviation"));
-    diagram.showSnapshot(shared(fashion.last[0]));
     saveShot(diagram, QStringLiteral("diagram-784"));
-    inspector.setImageShape({28, 28});
-    inspector.setNeuron(0, 5);
-    for (const Snapshot& snapshot : fashion.history) inspector.showSnapshot(shared(snapshot));
     inspector.imagePlot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-784-image"));
     tabs->setCurrentIndex(0);
@@ -740,41 +769,155 @@ void TestViews::viewsShowTrainedNetworks() {
 }
 
 QTEST_MAIN(TestViews)
-void TestViews::routerFansSnapshotsOutToEveryView() {
-    using Shown = std::vector<std::pair<int, long>>;
-    RecordingView latestOnly(false), history(true);
-    SnapshotRouter router;
-    router.add(latestOnly);
-    router.add(history);
+// Two runs side by side: every panel of a view on ONE colour limit, the largest of the runs'
+// (a run with 10x larger values does not get its own scale).
+void TestViews::sideBySideSharesOneScaleInEveryView() {
+    RunSelection selection;
+    NetworkDiagramPanel diagram(&selection);
+    LayerHeatmapPanel heatmap(&selection);
+    NeuronInspector inspector(&selection);
+    diagram.resize(800, 400);
+    selection.begin({QStringLiteral("small"), QStringLiteral("large")});
+    Snapshot small = syntheticSnapshot({3, 2, 1}, 0, 5);
+    Snapshot large = syntheticSnapshot({3, 2, 1}, 1, 5);
+    for (LayerSnapshot& layer : large.layers) layer.parameters *= 10.0f;
+    selection.deliver({small, large});
+    diagram.setQuantity(Quantity::Weight);
+    heatmap.setQuantity(Quantity::Weight);
+    heatmap.setLayer(0);
+    QCOMPARE(int(diagram.canvases().size()), 2);
+    const double largest = std::max(diagram.canvases()[0]->fittedLimit(), diagram.canvases()[1]->fittedLimit());
+    QVERIFY(diagram.canvases()[1]->fittedLimit() > 5 * diagram.canvases()[0]->fittedLimit());
+    for (NetworkDiagramView* canvas : diagram.canvases()) QCOMPARE(canvas->colorLimit(), largest);
+    // The heat-map: one map per run, both on the one colour scale, spanning the larger run.
+    const std::vector<QCPColorMap*> maps = heatmap.view()->colorMaps();
+    QCOMPARE(int(maps.size()), 2);
+    const double layerMax = large.layers[0].parameters.cwiseAbs().maxCoeff();
+    for (QCPColorMap* map : maps) {
+        QCOMPARE(map->colorScale(), heatmap.view()->colorScale());
+        QCOMPARE(map->dataRange().upper, layerMax);
+        QCOMPARE(map->dataRange().lower, -layerMax);
+    }
+    QCOMPARE(float(maps[1]->data()->cell(1, 0)), large.layers[0].parameters(0, 1));
+    // "As image": one row per run, one scale per column shared by the rows.
+    inspector.setImageShape({1, 3});
+    inspector.setNeuron(0, 1);
+    QCOMPARE(inspector.images()->rowCount(), 2);
+    QCOMPARE(inspector.images()->weightScale()->dataRange().upper, double(large.layers[0].parameters.row(1).head(3).cwiseAbs().maxCoeff()));
+    // A fixed limit is one limit too.
+    heatmap.setColorLimit(0.5);
+    for (QCPColorMap* map : heatmap.view()->colorMaps()) QCOMPARE(map->dataRange().upper, 0.5);
+}
 
-    router.setRuns({"a", "b"});
-    QCOMPARE(latestOnly.runs, QStringList({"a", "b"}));
-    QCOMPARE(history.runs, QStringList({"a", "b"}));
+void TestViews::differenceShowsAMinusB() {
+    RunSelection selection;
+    NetworkDiagramPanel diagram(&selection);
+    LayerHeatmapPanel heatmap(&selection);
+    selection.begin({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+    const Snapshot a = syntheticSnapshot({3, 2, 1}, 0, 4);
+    Snapshot b = syntheticSnapshot({3, 2, 1}, 1, 4);
+    for (LayerSnapshot& layer : b.layers) layer.firstMoment = layer.firstMoment.cwiseAbs() * 0.5f, layer.parameters *= -2.0f;
+    selection.deliver({a, b, syntheticSnapshot({3, 2, 1}, 2, 4)});
+    selection.setShown({0, 1});
+    selection.setMode(RunSelection::Mode::Difference);
+    heatmap.setQuantity(Quantity::FirstMoment);
+    heatmap.setLayer(0);
+    QCOMPARE(int(heatmap.view()->colorMaps().size()), 1);
+    const Matrix expected = a.layers[0].firstMoment - b.layers[0].firstMoment;
+    QCPColorMapData* data = heatmap.view()->colorMap()->data();
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 4; ++i) QCOMPARE(float(data->cell(i, j)), expected(j, i));
+    // Its own symmetric scale: max |A − B|, not the runs' own ranges.
+    QCOMPARE(heatmap.view()->colorMap()->dataRange().upper, double(expected.cwiseAbs().maxCoeff()));
+    QCOMPARE(heatmap.view()->colorMap()->dataRange().lower, -double(expected.cwiseAbs().maxCoeff()));
+    // The diagram: one canvas, captioned A − B, whose fitted limit is that of the difference.
+    QCOMPARE(int(diagram.canvases().size()), 1);
+    const std::vector<RunSelection::Panel> panels = selection.panels();
+    QCOMPARE(int(panels.size()), 1);
+    QVERIFY(panels[0].caption.startsWith(QStringLiteral("a − b")));
+    const Matrix weights = RunSelection::values(panels[0], 1, Quantity::Weight);
+    QVERIFY((weights - (a.layers[1].parameters - b.layers[1].parameters)).cwiseAbs().maxCoeff() == 0.0f);
+    // A quantity one run does not keep has no difference.
+    Snapshot noMomentum = syntheticSnapshot({3, 2, 1}, 2, 5);
+    for (LayerSnapshot& layer : noMomentum.layers) layer.firstMoment = Matrix();
+    selection.deliver({noMomentum});
+    selection.setShown({0, 2});
+    QCOMPARE(RunSelection::values(selection.panels()[0], 0, Quantity::FirstMoment).size(), 0);
+}
 
-    // One delivery with two snapshots of run 0 and one of run 1.
-    router.deliver({shared(syntheticSnapshot({1, 1}, 0, 1)), shared(syntheticSnapshot({1, 1}, 1, 1)), shared(syntheticSnapshot({1, 1}, 0, 2))});
-    QCOMPARE(latestOnly.shown, (Shown{{0, 2}, {1, 1}}));        // the latest per run
-    QCOMPARE(history.shown, (Shown{{0, 1}, {1, 1}, {0, 2}}));  // all, in order
-    QCOMPARE(router.latest(0)->step, 2L);
-    QCOMPARE(router.latest(1)->step, 1L);
-    QVERIFY(router.latest(2) == nullptr);
+void TestViews::scrubbedStepReplaysRecordedSnapshots() {
+    RunSelection selection;
+    NetworkDiagramPanel diagram(&selection);
+    selection.begin({QStringLiteral("a")});
+    for (long step = 1; step <= 30; ++step) selection.deliver({syntheticSnapshot({2, 2, 1}, 0, step)});
+    QCOMPARE(selection.steps().size(), std::size_t(30));
+    QVERIFY(diagram.view()->toolTipAt({}).isEmpty() || true);
+    QCOMPARE(selection.panels()[0].snapshot->step, 30L);  // live: the latest
+    selection.setStep(12);
+    QCOMPARE(selection.panels()[0].snapshot->step, 12L);
+    QVERIFY(selection.panels()[0].caption.contains(QStringLiteral("step 12")));
+    // New snapshots do not move a replayed step.
+    selection.deliver({syntheticSnapshot({2, 2, 1}, 0, 31)});
+    QCOMPARE(selection.panels()[0].snapshot->step, 12L);
+    selection.setStep(-1);
+    QCOMPARE(selection.panels()[0].snapshot->step, 31L);
+}
 
-    // A view that switches run gets that run's latest snapshot at once; the other view nothing.
-    latestOnly.shown.clear();
-    history.shown.clear();
-    latestOnly.chooseRun(1);
-    QCOMPARE(latestOnly.shown, (Shown{{1, 1}}));
-    QVERIFY(history.shown.empty());
-    latestOnly.chooseRun(5);  // no snapshot of that run yet
-    QCOMPARE(latestOnly.shown, (Shown{{1, 1}}));
+void TestViews::newQuantitiesAndOnlyKeptOnesOffered() {
+    Snapshot s = syntheticSnapshot({3, 2, 1});
+    Parameters initial;
+    for (const LayerSnapshot& layer : s.layers) initial.push_back(layer.parameters * 0.5f);
+    s.initialParameters = std::make_shared<const Parameters>(initial);
+    const Matrix change = extractQuantity(s, 0, Quantity::WeightChange);
+    QVERIFY((change - s.layers[0].parameters * 0.5f).cwiseAbs().maxCoeff() < 1e-6f);
+    // Spread of row j: population std of a_j0..a_j2 (bias excluded), on every entry of the row.
+    const Matrix spread = extractQuantity(s, 0, Quantity::MomentumSpread);
+    for (int j = 0; j < 2; ++j) {
+        const Eigen::VectorXd a = s.layers[0].firstMoment.row(j).head(3).transpose().cast<double>();
+        const double mean = a.mean();
+        const double expected = std::sqrt((a.array() - mean).square().sum() / 3.0);
+        for (int i = 0; i < 4; ++i) QVERIFY(std::abs(spread(j, i) - expected) < 1e-5);
+    }
+    // Without initial weights or a first moment, neither is kept, and the selectors drop them.
+    Snapshot plain = syntheticSnapshot({3, 2, 1});
+    for (LayerSnapshot& layer : plain.layers) layer.firstMoment = Matrix(), layer.secondMoment = Matrix();
+    QCOMPARE(extractQuantity(plain, 0, Quantity::WeightChange).size(), 0);
+    QCOMPARE(extractQuantity(plain, 0, Quantity::MomentumSpread).size(), 0);
+    RunSelection selection;
+    NetworkDiagramPanel diagram(&selection);
+    selection.begin({QStringLiteral("sgd")});
+    selection.deliver({plain});
+    const std::vector<Quantity> offered = selection.availableQuantities();
+    for (Quantity q : {Quantity::FirstMoment, Quantity::SecondMoment, Quantity::MomentumSpread, Quantity::WeightChange})
+        QVERIFY2(std::find(offered.begin(), offered.end(), q) == offered.end(), qPrintable(displayName(q)));
+    auto* combo = diagram.findChild<QuantitySelector*>();
+    QVERIFY(combo);
+    QCOMPARE(combo->count(), int(offered.size()));
+}
 
-    // clear() resets every view and forgets the latest snapshots.
-    router.clear();
-    QCOMPARE(latestOnly.clears, 1);
-    QCOMPARE(history.clears, 1);
-    QVERIFY(router.latest(0) == nullptr);
-    history.chooseRun(0);
-    QVERIFY(history.shown.empty());
+// The toolbar's slider picks a recorded step (its right end: live); play walks the recording
+// and stops at live.
+void TestViews::scrubberSliderAndPlayMoveTheStep() {
+    RunSelection selection;
+    ComparisonBar bar(&selection);
+    selection.begin({QStringLiteral("a"), QStringLiteral("b")});
+    for (long step = 10; step <= 50; step += 10)
+        selection.deliver({syntheticSnapshot({2, 2, 1}, 0, step), syntheticSnapshot({2, 2, 1}, 1, step)});
+    QCOMPARE(bar.scrubber()->maximum(), 5);  // 5 recorded steps + live
+    QCOMPARE(bar.scrubber()->value(), 5);
+    QCOMPARE(selection.step(), -1L);
+    bar.scrubber()->setValue(1);
+    QCOMPARE(selection.step(), 20L);
+    bar.scrubber()->setValue(5);
+    QCOMPARE(selection.step(), -1L);
+    bar.setPlaying(true);  // from the first recorded step
+    QCOMPARE(selection.step(), 10L);
+    QTRY_COMPARE_WITH_TIMEOUT(selection.step(), 30L, 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(selection.step(), -1L, 3000);  // played to the end: live again
+    QVERIFY(!bar.playButton()->isChecked());
+    // The mode box switches the selection to A − B.
+    bar.modeBox()->setCurrentIndex(1);
+    QVERIFY(selection.isDifference());
 }
 
 #include "test_views.moc"

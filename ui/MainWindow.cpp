@@ -4,6 +4,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "export/ExportController.h"
 #include "InputError.h"
+#include "model/ComparisonHistory.h"
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
 #include "session/ProgressIndicator.h"
@@ -13,10 +14,13 @@
 #include "train/ExperimentJson.h"
 #include "train/Presets.h"
 #include "train/RunFolderReader.h"
+#include "views/ComparisonBar.h"
 #include "views/ConvergencePlot.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
+#include "views/RunHistoryPanel.h"
+#include "views/RunSelection.h"
 #include "views/SummaryPanel.h"
 
 #include <QAction>
@@ -57,7 +61,11 @@ QStringList labelsOf(const std::vector<std::string>& labels) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), session_(new TrainingSession(this)), comparison_(new RunComparison(this)) {
+    : QMainWindow(parent),
+      session_(new TrainingSession(this)),
+      comparison_(new RunComparison(this)),
+      selection_(new RunSelection(this)),
+      history_(new ComparisonHistory(this)) {
     setWindowIcon(QIcon(":/icons/momentum-lab.svg"));
     setDockNestingEnabled(true);
     plot_ = new ConvergencePlot(this);
@@ -68,11 +76,11 @@ MainWindow::MainWindow(QWidget* parent)
     exporter_ = new ExportController(
         this, *comparison_,
         [this] {
-            NetworkDiagramView* diagram = diagram_->view();
+            NetworkDiagramPanel* diagram = diagram_;
             return std::vector<NamedFigure>{
                 {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
                 {"network-diagram", tr("Network diagram"),
-                 Figure::ofRenderer([diagram](QPainter& painter, QSize size) { diagram->render(painter, size); })},
+                 Figure::ofRenderer([diagram](QPainter& painter, QSize size) { diagram->renderAll(painter, size); })},
                 {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
                 {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
             };
@@ -117,22 +125,24 @@ void MainWindow::buildDocks() {
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     addDock(tr("Experiment"), "experimentDock", scroll, Qt::LeftDockWidgetArea);
 
-    diagram_ = new NetworkDiagramPanel;
+    diagram_ = new NetworkDiagramPanel(selection_);
     diagramDock_ = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
 
     // Bottom row: the summary beside the neuron inspector and the (wide) layer heat-map as tabs.
     summary_ = new SummaryPanel(comparison_->summary());
     summaryDock_ = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
-    inspector_ = new NeuronInspector;
+    inspector_ = new NeuronInspector(selection_);
     inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
     splitDockWidget(summaryDock_, inspectorDock_, Qt::Horizontal);
-    heatmap_ = new LayerHeatmapPanel;
+    heatmap_ = new LayerHeatmapPanel(selection_);
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
+    // The run history shares the summary's place (a tab beside it).
+    historyPanel_ = new RunHistoryPanel(history_);
+    QDockWidget* historyDock = addDock(tr("Run history"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(summaryDock_, historyDock);
+    summaryDock_->raise();
     inspectorDock_->raise();
-    router_.add(*diagram_);
-    router_.add(*heatmap_);
-    router_.add(*inspector_);
 }
 
 // The docks' first sizes, as shares of the window (a saved layout replaces them). On a screen
@@ -166,6 +176,11 @@ void MainWindow::buildToolBar() {
     bar->addSeparator();
     speed_ = new SpeedControl(bar);
     bar->addWidget(speed_);
+    // Second row: which runs the matrix views show, how, and at which step (one shared model).
+    addToolBarBreak();
+    QToolBar* compare = addToolBar(tr("Comparison"));
+    compare->setObjectName("comparisonToolBar");
+    compare->addWidget(new ComparisonBar(selection_, compare));
 
     stateLabel_ = new QLabel(this);
     stateLabel_->setObjectName("stateLabel");
@@ -245,10 +260,7 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::planned, this, &MainWindow::planArrived);
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
     connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<SharedSnapshot>& snapshots) {
-        router_.deliver(snapshots);
-        // The diagram forgets its selection on the first snapshot after clear(); the inspector
-        // keeps the neuron across trainings, so show it again.
-        diagram_->view()->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
+        selection_->deliver(snapshots);
     });
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
@@ -274,14 +286,22 @@ void MainWindow::wireViews() {
 
     connect(diagram_, &NetworkDiagramPanel::neuronClicked, this, [this](int layer, int neuron) {
         if (layer < 0) return;  // input neurons have no incoming connections
-        diagram_->view()->setSelectedNeuron(layer, neuron);
+        diagram_->setSelectedNeuron(layer, neuron);
         inspector_->setNeuron(layer, neuron);
-        router_.redeliver(*inspector_, inspector_->run());
         inspectorDock_->show();
         inspectorDock_->raise();
     });
-    // The inspector follows the diagram's run (the router then re-sends that run's latest snapshot).
-    connect(diagram_, &NetworkDiagramPanel::runChanged, inspector_, &NeuronInspector::setRun);
+    // A clicked connection (diagram edge, heat-map cell) is followed over time for every run shown.
+    auto follow = [this](int layer, int neuron, int input) {
+        diagram_->setSelectedNeuron(layer, neuron);
+        inspector_->setConnection(layer, neuron, input);
+        inspectorDock_->show();
+        inspectorDock_->raise();
+    };
+    connect(diagram_, &NetworkDiagramPanel::connectionClicked, this, follow);
+    connect(heatmap_, &LayerHeatmapPanel::connectionClicked, this, follow);
+    connect(historyPanel_, &RunHistoryPanel::showRequested, this, &MainWindow::showKept);
+    connect(historyPanel_, &RunHistoryPanel::overlayRequested, this, &MainWindow::overlayKept);
 }
 
 bool MainWindow::experimentFromPanel(Experiment& experiment, bool quiet) {
@@ -318,6 +338,7 @@ void MainWindow::stepTraining() {
 
 void MainWindow::resetTraining() {
     session_->reset();
+    keepCurrent();
     comparison_->clear();
     startOver(training_);
 }
@@ -326,13 +347,15 @@ void MainWindow::resetTraining() {
 // The views forget their data (snapshots, progress, the folder in the title), and a selection
 // that names a neuron of another network is dropped (the same network keeps it, to compare).
 void MainWindow::startOver(const Experiment& next) {
+    keepCurrent();
     if (next.network.text() != training_.network.text()) {
         inspector_->setNeuron(-1, -1);
-        diagram_->view()->setSelectedNeuron(-1, -1);
+        diagram_->setSelectedNeuron(-1, -1);
     }
     training_ = next;
     stopped_ = false;
-    router_.clear();
+    shownRecord_ = 0;
+    selection_->clear();
     progress_->restart();
     folderSource_.clear();
     resultsArePrevious_ = false;
@@ -342,9 +365,54 @@ void MainWindow::startOver(const Experiment& next) {
 void MainWindow::planArrived(const TrainingPlan& plan) {
     comparison_->begin(training_, plan);
     updateTitle();
-    router_.setRuns(labelsOf(plan.labels));
+    imageShape_ = plan.imageShape;
     inspector_->setImageShape(plan.imageShape);
-    inspector_->setRun(diagram_->currentRun());
+    selection_->begin(labelsOf(plan.labels));
+}
+
+// The comparison on screen goes into the run history (once; a record shown again unchanged is
+// already there). Its snapshot archives are shared, not copied.
+void MainWindow::keepCurrent() {
+    if (!showingResults() || shownRecord_ > 0) return;
+    ComparisonRecord record = comparison_->record();
+    record.archives = selection_->store().archives(comparison_->ownRunCount());
+    record.imageShape = imageShape_;
+    history_->add(std::move(record));
+    shownRecord_ = history_->records().back().number;  // what is on screen is now kept
+}
+
+bool MainWindow::showKept(int number) {
+    const ComparisonRecord* found = history_->find(number);
+    if (!found || session_->isBusy()) {
+        if (found) statusBar()->showMessage(tr("Stop the training first to show another comparison"), 8000);
+        return false;
+    }
+    const ComparisonRecord record = *found;  // startOver may add to the history
+    startOver(record.experiment);
+    comparison_->show(record);
+    imageShape_ = record.imageShape;
+    inspector_->setImageShape(record.imageShape);
+    selection_->begin(labelsOf(record.labels), record.archives);
+    shownRecord_ = record.number;
+    folderSource_ = record.source;
+    updateTitle();
+    statusBar()->showMessage(tr("Showing %1 again").arg(record.title()), 8000);
+    return true;
+}
+
+bool MainWindow::overlayKept(int number) {
+    const ComparisonRecord* record = history_->find(number);
+    if (!record) return false;
+    comparison_->overlay(*record);
+    QStringList labels;
+    for (int run = 0; run < record->runCount(); ++run) labels << record->runLabel(run);
+    std::vector<RunSnapshots::ArchivePtr> archives = record->archives;
+    archives.resize(static_cast<std::size_t>(record->runCount()));  // runs without a record stay empty
+    for (auto& archive : archives)
+        if (!archive) archive = std::make_shared<SnapshotArchive>();
+    selection_->addRuns(labels, archives);
+    statusBar()->showMessage(tr("Overlaid %1").arg(record->title()), 8000);
+    return true;
 }
 
 void MainWindow::chooseRunFolder() {
@@ -372,13 +440,14 @@ void MainWindow::openRunFolder(const QString& directory) {
     experiment_->setExperiment(folder.experiment);
     QStringList labels;
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
-    router_.setRuns(labels);
+    imageShape_ = {};
+    selection_->begin(labels);
     // The folder keeps the final weights only: show them, coloured by weight.
     if (!finalWeights.empty()) {
         diagram_->setQuantity(Quantity::Weight);
         heatmap_->setQuantity(Quantity::Weight);
     }
-    router_.deliver(finalWeights);
+    selection_->deliver(finalWeights);
     folderSource_ = directory;
     updateTitle();
     // A run whose files could not be read is shown with what could be read; say which and why.

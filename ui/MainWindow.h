@@ -2,8 +2,9 @@
 // The desktop app's window. It only lays the views out (central convergence plot; docks for the
 // experiment, summary, network diagram, layer heat-map and neuron inspector), builds the menus
 // and wires signals between the TrainingSession, the RunComparison and the views. Snapshots reach
-// the views through one SnapshotRouter.
-#include "session/SnapshotRouter.h"
+// the views through one RunSelection (views/RunSelection.h), which also holds every run's
+// recorded snapshots; past comparisons are kept in a ComparisonHistory.
+#include "data/Dataset.h"
 #include "train/Experiment.h"
 
 #include <QMainWindow>
@@ -13,7 +14,10 @@ class QLabel;
 
 namespace ml {
 
+class ComparisonHistory;
 class ConvergencePlot;
+class RunHistoryPanel;
+class RunSelection;
 class ExperimentPanel;
 class ExportController;
 class LayerHeatmapPanel;
@@ -38,6 +42,11 @@ public:
     ExperimentPanel* experimentPanel() const { return experiment_; }
     ConvergencePlot* convergencePlot() const { return plot_; }
     TrainingActions* trainingActions() const { return actions_; }
+    RunSelection* runSelection() const { return selection_; }
+    ComparisonHistory* runHistory() const { return history_; }
+    // The run history's record `number` shown again / overlaid (false: unknown, or training runs).
+    bool showKept(int number);
+    bool overlayKept(int number);
 
     void openRunFolder(const QString& directory);
 
@@ -49,6 +58,7 @@ private:
     void buildDocks();
     void sizeDocks();
     void buildToolBar();
+    void keepCurrent();
     void buildMenus();
     void wireSession();
     void wireViews();
@@ -68,7 +78,11 @@ private:
 
     TrainingSession* session_;
     RunComparison* comparison_;
-    SnapshotRouter router_;  // the snapshot views below are registered with it
+    RunSelection* selection_;      // what every matrix view shows (runs, mode, step, snapshots)
+    ComparisonHistory* history_;   // the comparisons kept in this session
+    RunHistoryPanel* historyPanel_ = nullptr;
+    ImageShape imageShape_;        // of the comparison on screen
+    int shownRecord_ = 0;          // the run history's record on screen unchanged (0: none)
     Experiment training_;  // the experiment of the current / last training
 
     ExperimentPanel* experiment_ = nullptr;

@@ -63,6 +63,7 @@ LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::opt
     if (!initialWeights) initial.initializeGlorotUniform(experiment_.seed);
     else initial.setParameters(initialWeights->parameters, initialWeights->source);
     initialParameters_ = initial.parameters();
+    sharedInitialParameters_ = std::make_shared<const Parameters>(initialParameters_);
 
     for (const RunSpec& spec : experiment_.runs) {
         auto run = std::make_unique<Run>(spec, experiment_.network);
@@ -180,6 +181,7 @@ Snapshot LockstepTrainer::takeSnapshot(int index, const Run& run, float batchLos
     snapshot.step = step_;
     snapshot.epoch = static_cast<int>((step_ - 1) / stepsPerEpoch_ + 1);
     snapshot.batchLoss = batchLoss;
+    snapshot.initialParameters = sharedInitialParameters_;
     const MomentumAggregation& aggregation = run.optimizer->aggregation();
     snapshot.scope = aggregation.scope();
     snapshot.bias = aggregation.bias();

@@ -58,6 +58,7 @@ private:
     std::vector<std::unique_ptr<Run>> runs_;
     std::vector<TrainingObserver*> observers_;
     Parameters initialParameters_;
+    std::shared_ptr<const Parameters> sharedInitialParameters_;  // handed to every snapshot
     long batchSize_ = 0;
     long stepsPerEpoch_ = 0;
     long totalSteps_ = 0;

@@ -47,6 +47,9 @@ struct Snapshot {
     MeanScope scope = MeanScope::None;  // how neuronMeans were grouped
     BiasMode bias = BiasMode::Own;
     std::vector<LayerSnapshot> layers;
+    // The run's parameters before step 1, shared by every snapshot of a training (never copied):
+    // "weight minus initial weight" needs them. Null where unknown.
+    std::shared_ptr<const Parameters> initialParameters;
 };
 
 // Snapshots are built once by the trainer and then only read (by another thread, by every view):

@@ -99,7 +99,7 @@ int runExportCommand(const QStringList& arguments) {
         const std::vector<SharedSnapshot> finalWeights = finalSnapshots(folder);
         if (!finalWeights.empty()) {
             diagram.setQuantity(Quantity::Weight);
-            diagram.showSnapshot(finalWeights.front());
+            diagram.showSnapshot(*finalWeights.front());
             figures.push_back({"network-diagram", "Final weights of " + QString::fromStdString(finalWeights.front()->label),
                                Figure::ofRenderer([&diagram](QPainter& painter, QSize size) { diagram.render(painter, size); })});
         }

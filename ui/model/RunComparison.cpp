@@ -4,6 +4,8 @@
 #include "train/RunFolderLayout.h"
 #include "train/TrainingPlan.h"
 
+#include <algorithm>
+
 namespace ml {
 
 namespace {
@@ -13,6 +15,7 @@ std::vector<std::string> optimizersOf(const Experiment& experiment) {
     for (const RunSpec& run : experiment.runs) names.push_back(run.optimizer);
     return names;
 }
+
 
 // "Steps to threshold" in the metric that fits the loss.
 RunSummaryModel::Criterion criterionFor(const Experiment& experiment) {
@@ -29,7 +32,9 @@ void RunComparison::begin(const Experiment& experiment, const TrainingPlan& plan
     experiment_ = experiment;
     source_.clear();
     history_.reset(plan.labels, plan.stepsPerEpoch);
-    summary_.reset(plan.labels, optimizersOf(experiment), criterionFor(experiment));
+    optimizers_ = optimizersOf(experiment);
+    ownRuns_ = static_cast<int>(plan.labels.size());
+    summary_.reset(plan.labels, optimizers_, criterionFor(experiment));
     Q_EMIT changed();
 }
 
@@ -59,6 +64,8 @@ void RunComparison::showFolder(const RunFolder& folder) {
         optimizers.push_back(run.spec.optimizer);
     }
     history_.reset(labels, folder.runs.empty() ? 0 : folder.runs.front().metrics.stepsPerEpoch());
+    optimizers_ = optimizers;
+    ownRuns_ = static_cast<int>(labels.size());
     summary_.reset(labels, optimizers, criterionFor(folder.experiment));
     // Each track arrives decimated already (the same policy and budget as the history's), so the
     // history keeps every point it is given and the plot shows what the live run showed.
@@ -83,7 +90,66 @@ void RunComparison::showFolder(const RunFolder& folder) {
     Q_EMIT changed();
 }
 
+ComparisonRecord RunComparison::record() const {
+    ComparisonRecord record;
+    record.experiment = experiment_;
+    record.source = source_;
+    record.stepsPerEpoch = history_.stepsPerEpoch();
+    for (int run = 0; run < std::min(ownRuns_, history_.runCount()); ++run) {
+        record.labels.push_back(history_.label(run));
+        record.optimizers.push_back(run < static_cast<int>(optimizers_.size()) ? optimizers_[static_cast<std::size_t>(run)] : std::string());
+        record.metrics.push_back(history_.rows(run));
+        record.results.push_back(summary_.result(run));
+    }
+    return record;
+}
+
+void RunComparison::show(const ComparisonRecord& record) {
+    experiment_ = record.experiment;
+    source_ = record.source;
+    history_.reset(record.labels, record.stepsPerEpoch);
+    optimizers_ = record.optimizers;
+    ownRuns_ = record.runCount();
+    summary_.reset(record.labels, record.optimizers, criterionFor(record.experiment));
+    for (int run = 0; run < record.runCount(); ++run) {
+        history_.append(record.metrics[static_cast<std::size_t>(run)]);
+        summary_.addMetrics(record.metrics[static_cast<std::size_t>(run)]);
+        summary_.finishRun(run, record.results[static_cast<std::size_t>(run)]);
+    }
+    Q_EMIT changed();
+}
+
+void RunComparison::overlay(const ComparisonRecord& record) {
+    // Rebuilt from the kept rows: the runs on screen first (their indices stay), then the record's.
+    std::vector<std::string> labels = history_.labels();
+    std::vector<std::vector<StepMetrics>> rows;
+    std::vector<RunResult> results;
+    for (int run = 0; run < history_.runCount(); ++run) rows.push_back(history_.rows(run)), results.push_back(summary_.result(run));
+    const int first = static_cast<int>(labels.size());
+    for (int run = 0; run < record.runCount(); ++run) {
+        labels.push_back(record.runLabel(run).toStdString());
+        optimizers_.push_back(record.optimizers[static_cast<std::size_t>(run)]);
+        std::vector<StepMetrics> metrics = record.metrics[static_cast<std::size_t>(run)];
+        for (StepMetrics& m : metrics) m.run = first + run;
+        rows.push_back(std::move(metrics));
+        RunResult result = record.results[static_cast<std::size_t>(run)];
+        result.label = labels.back();
+        results.push_back(result);
+    }
+    optimizers_.resize(labels.size());
+    history_.reset(labels, history_.stepsPerEpoch() > 0 ? history_.stepsPerEpoch() : record.stepsPerEpoch);
+    summary_.reset(labels, optimizers_, summary_.criterion());
+    for (std::size_t run = 0; run < rows.size(); ++run) {
+        history_.append(rows[run]);
+        summary_.addMetrics(rows[run]);
+        if (results[run].status != RunStatus::Pending && results[run].status != RunStatus::Running) summary_.finishRun(static_cast<int>(run), results[run]);
+    }
+    Q_EMIT changed();
+}
+
 void RunComparison::clear() {
+    ownRuns_ = 0;
+    optimizers_.clear();
     source_.clear();
     history_.reset({}, 0);
     summary_.reset({}, {});

@@ -2,6 +2,7 @@
 // The runs on screen, whether streaming from the trainer or read from a CLI run folder: their
 // convergence history (for the plot) and their summary (for the table). One place feeds both,
 // so the live app, a loaded folder and `momentum-lab-cli export` show the same figures.
+#include "model/ComparisonHistory.h"
 #include "model/MetricsHistory.h"
 #include "model/RunSummaryModel.h"
 #include "train/Experiment.h"
@@ -28,6 +29,13 @@ public:
     void addMetrics(const std::vector<StepMetrics>& metrics);
     void finishRun(int run, const RunResult& result);
     void showFolder(const RunFolder& folder);
+    // The comparison on screen as a record for the run history (its own runs, not the overlays).
+    ComparisonRecord record() const;
+    // Shows a kept comparison again (as after showFolder).
+    void show(const ComparisonRecord& record);
+    // Appends a kept comparison's runs to those on screen (labels "label #N"); live runs go on.
+    void overlay(const ComparisonRecord& record);
+    int ownRunCount() const { return ownRuns_; }  // runs of this comparison (the overlays follow)
     void clear();
     void setThreshold(double threshold);
     // The experiment was renamed, nothing else changed: titles and the report follow the name.
@@ -48,6 +56,8 @@ private:
     RunSummaryModel summary_;
     Experiment experiment_;
     QString source_;
+    int ownRuns_ = 0;
+    std::vector<std::string> optimizers_;  // per run shown
 };
 
 }  // namespace ml

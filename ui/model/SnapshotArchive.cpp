@@ -7,33 +7,13 @@ namespace ml {
 
 namespace {
 
-// What the archive keeps of a snapshot: everything the inspector plots, nothing else.
-Snapshot archived(const Snapshot& snapshot) {
-    Snapshot copy;
-    copy.run = snapshot.run;
-    copy.label = snapshot.label;
-    copy.step = snapshot.step;
-    copy.epoch = snapshot.epoch;
-    copy.batchLoss = snapshot.batchLoss;
-    copy.scope = snapshot.scope;
-    copy.bias = snapshot.bias;
-    copy.layers.reserve(snapshot.layers.size());
-    for (const LayerSnapshot& layer : snapshot.layers) {
-        LayerSnapshot kept;
-        kept.parameters = layer.parameters;
-        kept.gradient = layer.gradient;
-        kept.firstMoment = layer.firstMoment;
-        copy.layers.push_back(std::move(kept));
-    }
-    return copy;
-}
-
-// Bytes of a snapshot as archived (counts only the matrices archived() keeps).
+// Bytes of an archived snapshot (its matrices; the initial parameters are shared, not counted).
 std::size_t archivedBytes(const Snapshot& snapshot) {
     std::size_t bytes = sizeof(Snapshot) + snapshot.label.size();
     for (const LayerSnapshot& layer : snapshot.layers)
         bytes += sizeof(LayerSnapshot) +
-                 sizeof(Matrix::Scalar) * std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size());
+                 sizeof(Matrix::Scalar) * std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
+                                                      layer.secondMoment.size() + layer.update.size() + layer.neuronMeans.size());
     return bytes;
 }
 
@@ -42,15 +22,16 @@ std::size_t archivedBytes(const Snapshot& snapshot) {
 SnapshotArchive::SnapshotArchive(int maxSnapshots, std::size_t budgetBytes)
     : maxSnapshots_(maxSnapshots), budgetBytes_(budgetBytes) {}
 
-SnapshotArchive::Offer SnapshotArchive::offer(const Snapshot& snapshot) {
-    if (snapshot.step <= lastStep_) return Offer::Repeat;
-    lastStep_ = snapshot.step;
+SnapshotArchive::Offer SnapshotArchive::offer(const SharedSnapshot& snapshot) {
+    if (snapshot->step <= lastStep_) return Offer::Repeat;
+    lastStep_ = snapshot->step;
+    latest_ = snapshot;
     if (!policy_) {
-        const std::size_t fits = std::max<std::size_t>(16, budgetBytes_ / std::max<std::size_t>(1, archivedBytes(snapshot)));
+        const std::size_t fits = std::max<std::size_t>(16, budgetBytes_ / std::max<std::size_t>(1, archivedBytes(*snapshot)));
         policy_.emplace(static_cast<int>(std::min<std::size_t>(fits, std::size_t(std::max(2, maxSnapshots_)))));
     }
     if (!policy_->offer()) return Offer::Skipped;
-    snapshots_.push_back(archived(snapshot));
+    snapshots_.push_back(snapshot);
     if (!policy_->full(size())) return Offer::Appended;
     keepEverySecond(snapshots_);
     return Offer::Thinned;
@@ -59,13 +40,21 @@ SnapshotArchive::Offer SnapshotArchive::offer(const Snapshot& snapshot) {
 void SnapshotArchive::clear() {
     snapshots_.clear();
     policy_.reset();
+    latest_.reset();
     lastStep_ = -1;
+}
+
+const Snapshot* SnapshotArchive::at(long step) const {
+    if (step < 0 || (latest_ && step >= latest_->step)) return latest();
+    const auto after = std::upper_bound(snapshots_.begin(), snapshots_.end(), step,
+                                        [](long s, const SharedSnapshot& snapshot) { return s < snapshot->step; });
+    return after == snapshots_.begin() ? nullptr : (after - 1)->get();
 }
 
 std::vector<long> SnapshotArchive::steps() const {
     std::vector<long> steps;
     steps.reserve(snapshots_.size());
-    for (const Snapshot& snapshot : snapshots_) steps.push_back(snapshot.step);
+    for (const SharedSnapshot& snapshot : snapshots_) steps.push_back(snapshot->step);
     return steps;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Copies of one run's snapshots (parameters, gradient and first moment only: what the neuron
-// inspector plots), oldest first, within a memory budget. Its capacity is fixed by the first
+// Copies of one run's snapshots (every matrix: the step scrubber replays any quantity), oldest
+// first, within a memory budget, plus the newest snapshot offered (kept or not: views that show
+// "now" use it). Its capacity is fixed by the first
 // snapshot: min(maxSnapshots, max(16, budget / bytes of one archived snapshot)). When full, the
 // DecimationStride policy (as DecimatingHistory) drops every second snapshot and keeps only every
 // second new one, so the archive always spans the whole run at an even, coarser density.
@@ -26,20 +27,25 @@ public:
         Appended,  // now snapshots().back()
         Thinned,   // appended, then every second snapshot was dropped
     };
-    Offer offer(const Snapshot& snapshot);
+    Offer offer(const SharedSnapshot& snapshot);  // kept by pointer: the archive never copies matrices
+    Offer offer(const Snapshot& snapshot) { return offer(std::make_shared<const Snapshot>(snapshot)); }
     void clear();  // forgets the snapshots and the capacity (the next snapshot fixes it again)
 
-    const std::vector<Snapshot>& snapshots() const { return snapshots_; }
+    const std::vector<SharedSnapshot>& snapshots() const { return snapshots_; }
     int size() const { return static_cast<int>(snapshots_.size()); }
     int capacity() const { return policy_ ? policy_->capacity() : 0; }  // 0 before the first snapshot
     std::vector<long> steps() const;
+    const Snapshot* latest() const { return latest_.get(); }
+    // The newest snapshot at or before `step` (the latest one when step < 0); null when none.
+    const Snapshot* at(long step) const;
 
 private:
     int maxSnapshots_;
     std::size_t budgetBytes_;
     std::optional<DecimationStride> policy_;  // set by the first snapshot
     long lastStep_ = -1;
-    std::vector<Snapshot> snapshots_;
+    std::vector<SharedSnapshot> snapshots_;
+    SharedSnapshot latest_;
 };
 
 }  // namespace ml

@@ -4,7 +4,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QMouseEvent>
 #include <QVBoxLayout>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace ml {
@@ -15,65 +17,97 @@ QString layerTitle(const Snapshot& snapshot, int layer) {
 }
 
 LayerHeatmapView::LayerHeatmapView(QWidget* parent) : QWidget(parent) {
-    buildPlot();
+    plot_ = new QCustomPlot(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        for (std::size_t k = 0; k < cells_.size(); ++k) {
+            const Cell& cell = cells_[k];
+            if (!cell.rect->rect().contains(event->position().toPoint()) || cell.map->data()->isEmpty()) continue;
+            const int column = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
+            const int row = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
+            if (row >= 0 && row < cell.map->data()->valueSize() && column >= 0 && column < cell.map->data()->keySize())
+                Q_EMIT cellClicked(static_cast<int>(k), row, column);
+        }
+    });
+    ensureCells(1);
     redraw();
 }
 
-void LayerHeatmapView::buildPlot() {
-    plot_ = new QCustomPlot(this);
+std::vector<QCPColorMap*> LayerHeatmapView::colorMaps() const {
+    std::vector<QCPColorMap*> maps;
+    for (const Cell& cell : cells_) maps.push_back(cell.map);
+    return maps;
+}
+
+// The plot's layout for `count` panels: title; [panels in a grid | the one colour scale].
+void LayerHeatmapView::ensureCells(int count) {
+    count = std::max(1, count);
+    if (static_cast<int>(cells_.size()) == count) return;
+    plot_->clearPlottables();
+    plot_->clearItems();
     plot_->plotLayout()->clear();
+    cells_.clear();
     title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, title_);
-    auto* row = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(1, 0, row);
-    auto* rect = new QCPAxisRect(plot_);
-    rect->axis(QCPAxis::atBottom)->setLabel(tr("input i"));
-    rect->axis(QCPAxis::atLeft)->setLabel(tr("neuron j"));
-    rect->axis(QCPAxis::atLeft)->setRangeReversed(true);  // neuron 0 at the top, like the matrix
-    row->addElement(0, 0, rect);
+    auto* body = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(1, 0, body);
+    grid_ = new QCPLayoutGrid;
+    body->addElement(0, 0, grid_);
     colorScale_ = new QCPColorScale(plot_);
-    row->addElement(0, 1, colorScale_);
-    auto* margins = new QCPMarginGroup(plot_);
-    rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    colorScale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-
-    map_ = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    map_->setInterpolate(false);
-    map_->setTightBoundary(false);
-    map_->setColorScale(colorScale_);
-    applyDivergingScale(colorScale_, scale_);
-    useIntegerTicks(rect->axis(QCPAxis::atBottom));
-    useIntegerTicks(rect->axis(QCPAxis::atLeft));
-
-    biasLine_ = new QCPItemStraightLine(plot_);
-    biasLine_->setClipAxisRect(rect);
-    biasLine_->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
-    biasLabel_ = new QCPItemText(plot_);
-    biasLabel_->setClipToAxisRect(false);
-    biasLabel_->setText(tr("bias"));
-    biasLabel_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-    message_ = new QCPItemText(plot_);
-    message_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    message_->position->setAxisRect(rect);
-    message_->position->setCoords(0.5, 0.5);
-    message_->setFont(QFont(font().family(), font().pointSize() + 1));
-    for (QCPItemPosition* position : {biasLine_->point1, biasLine_->point2, biasLabel_->position}) {
-        position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    body->addElement(0, 1, colorScale_);
+    body->setColumnStretchFactor(1, 0.001);
+    margins_ = new QCPMarginGroup(plot_);
+    const int columns = count <= 3 ? count : static_cast<int>(std::ceil(std::sqrt(2.0 * count)));
+    for (int k = 0; k < count; ++k) {
+        Cell cell;
+        auto* box = new QCPLayoutGrid;
+        grid_->addElement(k / columns, k % columns, box);
+        cell.caption = new QCPTextElement(plot_, QString(), font());
+        box->addElement(0, 0, cell.caption);
+        cell.rect = new QCPAxisRect(plot_);
+        box->addElement(1, 0, cell.rect);
+        cell.rect->axis(QCPAxis::atBottom)->setLabel(tr("input i"));
+        cell.rect->axis(QCPAxis::atLeft)->setLabel(tr("neuron j"));
+        cell.rect->axis(QCPAxis::atLeft)->setRangeReversed(true);  // neuron 0 at the top, like the matrix
+        cell.rect->setMarginGroup(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom, margins_);
+        cell.map = new QCPColorMap(cell.rect->axis(QCPAxis::atBottom), cell.rect->axis(QCPAxis::atLeft));
+        cell.map->setInterpolate(false);
+        cell.map->setTightBoundary(false);
+        cell.map->setColorScale(colorScale_);  // one scale for every panel
+        useIntegerTicks(cell.rect->axis(QCPAxis::atBottom));
+        useIntegerTicks(cell.rect->axis(QCPAxis::atLeft));
+        cell.biasLine = new QCPItemStraightLine(plot_);
+        cell.biasLine->setClipAxisRect(cell.rect);
+        cell.biasLine->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+        cell.biasLabel = new QCPItemText(plot_);
+        cell.biasLabel->setClipToAxisRect(false);
+        cell.biasLabel->setText(tr("bias"));
+        cell.biasLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        cell.message = new QCPItemText(plot_);
+        cell.message->setClipAxisRect(cell.rect);
+        cell.message->position->setType(QCPItemPosition::ptAxisRectRatio);
+        cell.message->position->setAxisRect(cell.rect);
+        cell.message->position->setCoords(0.5, 0.5);
+        cell.message->setFont(QFont(font().family(), font().pointSize() + 1));
+        for (QCPItemPosition* position : {cell.biasLine->point1, cell.biasLine->point2, cell.biasLabel->position})
+            position->setAxes(cell.rect->axis(QCPAxis::atBottom), cell.rect->axis(QCPAxis::atLeft));
+        cells_.push_back(cell);
     }
+    colorScale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins_);
+    applyDivergingScale(colorScale_, scale_);
 }
 
 void LayerHeatmapView::setLayer(int layer) {
     if (layer == layer_) return;
     layer_ = layer;
-    redraw();
+    if (snapshot_) showSnapshot(*snapshot_);
 }
 
 void LayerHeatmapView::setQuantity(Quantity quantity) {
     quantity_ = quantity;
-    redraw();
+    if (snapshot_) showSnapshot(*snapshot_);
 }
 
 void LayerHeatmapView::setShowBias(bool show) {
@@ -88,65 +122,74 @@ void LayerHeatmapView::setColorLimit(double limit) {
 
 void LayerHeatmapView::clear() {
     snapshot_.reset();
+    maps_.clear();
     redraw();
 }
 
-void LayerHeatmapView::showSnapshot(const SharedSnapshot& snapshot) {
+void LayerHeatmapView::showSnapshot(const Snapshot& snapshot) {
     snapshot_ = snapshot;
+    const int l = std::clamp(layer_, 0, std::max(0, static_cast<int>(snapshot.layers.size()) - 1));
+    maps_ = {{QStringLiteral("%1 · step %2").arg(QString::fromStdString(snapshot.label)).arg(snapshot.step),
+              snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_)}};
+    layerText_ = snapshot.layers.empty() ? QString() : layerTitle(snapshot, l);
     redraw();
 }
 
-void LayerHeatmapView::showMessage(const QString& message) {
-    map_->data()->clear();
-    biasLine_->setVisible(false);
-    biasLabel_->setVisible(false);
-    message_->setText(message);
-    message_->setVisible(true);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+void LayerHeatmapView::showMatrices(std::vector<Map> maps, const QString& layerText) {
+    snapshot_.reset();
+    maps_ = std::move(maps);
+    layerText_ = layerText;
+    redraw();
 }
 
-void LayerHeatmapView::redraw() {
-    if (!snapshot_) {
-        title_->setText(tr("Layer heat-map"));
-        return showMessage(tr("No snapshot yet: start a run."));
+void LayerHeatmapView::drawCell(Cell& cell, const Map& map) {
+    cell.caption->setText(map.caption);
+    const Matrix& values = map.values;
+    const bool empty = values.size() == 0;
+    cell.biasLine->setVisible(!empty && showBias_);
+    cell.biasLabel->setVisible(!empty && showBias_);
+    cell.message->setVisible(empty);
+    if (empty) {
+        cell.map->data()->clear();
+        cell.message->setText(maps_.empty() ? tr("No snapshot yet: start a run.") : tr("%1: not kept by this optimizer").arg(displayName(quantity_)));
+        return;
     }
-    const int l = std::clamp(layer_, 0, std::max(0, static_cast<int>(snapshot_->layers.size()) - 1));
-    const Matrix values = extractQuantity(*snapshot_, l, quantity_);
-    title_->setText(QStringLiteral("%1 · step %2 · %3 · %4")
-                        .arg(QString::fromStdString(snapshot_->label))
-                        .arg(snapshot_->step)
-                        .arg(displayName(quantity_))
-                        .arg(layerTitle(*snapshot_, l)));
-    if (values.size() == 0) return showMessage(tr("%1: not kept by this optimizer").arg(displayName(quantity_)));
-    message_->setVisible(false);
-
-    const bool bias = showBias_;
     const int inputs = static_cast<int>(values.cols()) - 1;
-    const int columns = bias ? inputs + 1 : inputs;
+    const int columns = showBias_ ? inputs + 1 : inputs;
     const int rows = static_cast<int>(values.rows());
-    QCPColorMapData* data = map_->data();
+    QCPColorMapData* data = cell.map->data();
     data->setSize(columns, rows);
     data->setRange(QCPRange(0, columns - 1), QCPRange(0, rows - 1));
     for (int j = 0; j < rows; ++j)
         for (int i = 0; i < columns; ++i) data->setCell(i, j, values(j, i));
-    scale_.fitTo(bias ? values : Matrix(values.leftCols(inputs)));
-    applyDivergingScale(colorScale_, scale_);
+    cell.rect->axis(QCPAxis::atBottom)->setRange(-0.5, columns - 0.5);
+    cell.rect->axis(QCPAxis::atLeft)->setRange(-0.5, rows - 0.5);
+    cell.biasLine->point1->setCoords(inputs - 0.5, 0);
+    cell.biasLine->point2->setCoords(inputs - 0.5, 1);
+    cell.biasLabel->position->setCoords(inputs, -0.5);
+}
 
-    QCPAxisRect* rect = map_->keyAxis()->axisRect();
-    rect->axis(QCPAxis::atBottom)->setRange(-0.5, columns - 0.5);
-    rect->axis(QCPAxis::atLeft)->setRange(-0.5, rows - 0.5);
-    biasLine_->setVisible(bias);
-    biasLabel_->setVisible(bias);
-    biasLine_->point1->setCoords(inputs - 0.5, 0);
-    biasLine_->point2->setCoords(inputs - 0.5, 1);
-    biasLabel_->position->setCoords(inputs, -0.5);
+void LayerHeatmapView::redraw() {
+    ensureCells(static_cast<int>(maps_.size()));
+    title_->setText(maps_.empty() ? tr("Layer heat-map") : QStringLiteral("%1 · %2").arg(displayName(quantity_), layerText_));
+    double maximum = 0.0;
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+        const Map map = k < maps_.size() ? maps_[k] : Map{};
+        drawCell(cells_[k], map);
+        if (map.values.size() > 0) {
+            const Eigen::Index shownColumns = showBias_ ? map.values.cols() : map.values.cols() - 1;
+            maximum = std::max(maximum, maxAbs(map.values.leftCols(shownColumns)));
+        }
+    }
+    scale_.fitToMaximum(maximum);  // one range over every panel
+    applyDivergingScale(colorScale_, scale_);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 // ---------------------------------------------------------------------------------------------
-LayerHeatmapPanel::LayerHeatmapPanel(QWidget* parent)
+LayerHeatmapPanel::LayerHeatmapPanel(RunSelection* selection, QWidget* parent)
     : QWidget(parent),
-      runs_(new RunSelector(this)),
+      selection_(selection),
       layers_(new QComboBox(this)),
       quantities_(new QuantitySelector(this)),
       limit_(new ColorLimitSpinBox(this)),
@@ -154,29 +197,41 @@ LayerHeatmapPanel::LayerHeatmapPanel(QWidget* parent)
       view_(new LayerHeatmapView(this)) {
     layers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     showBias_->setChecked(true);
-    layOutPanel(this,
-                {{tr("Run"), runs_}, {tr("Layer"), layers_}, {tr("Colour"), quantities_}, {QString(), limit_}, {QString(), showBias_}},
-                view_);
+    layOutPanel(this, {{tr("Layer"), layers_}, {tr("Colour"), quantities_}, {QString(), limit_}, {QString(), showBias_}}, view_);
 
     view_->setQuantity(quantities_->quantity());
-    connect(runs_, &RunSelector::runChanged, this, [this](int run) {
-        view_->clear();
-        reportRunChanged(run);
-    });
-    connect(layers_, &QComboBox::currentIndexChanged, this, [this](int layer) { view_->setLayer(std::max(0, layer)); });
-    connect(quantities_, &QuantitySelector::quantityChanged, view_, &LayerHeatmapView::setQuantity);
+    connect(layers_, &QComboBox::currentIndexChanged, this, &LayerHeatmapPanel::refresh);
+    connect(quantities_, &QuantitySelector::quantityChanged, this, &LayerHeatmapPanel::refresh);
     connect(limit_, &ColorLimitSpinBox::limitChanged, view_, &LayerHeatmapView::setColorLimit);
     connect(showBias_, &QCheckBox::toggled, view_, &LayerHeatmapView::setShowBias);
+    connect(selection_, &RunSelection::selectionChanged, this, &LayerHeatmapPanel::refresh);
+    connect(selection_, &RunSelection::stepChanged, this, &LayerHeatmapPanel::refresh);
+    connect(selection_, &RunSelection::snapshotsArrived, this, [this] {
+        if (selection_->step() < 0) refresh();
+    });
+    connect(view_, &LayerHeatmapView::cellClicked, this, [this](int, int row, int column) {
+        Q_EMIT connectionClicked(layer(), row, column);
+    });
 }
 
-void LayerHeatmapPanel::setRuns(const QStringList& labels) { runs_->setRuns(labels); }
-
-void LayerHeatmapPanel::showSnapshot(const SharedSnapshot& snapshot) {
-    if (snapshot->run != runs_->currentRun()) return;
-    syncLayerChoices(*snapshot);
-    view_->setLayer(std::max(0, layers_->currentIndex()));
-    view_->showSnapshot(snapshot);
+void LayerHeatmapPanel::refresh() {
+    const std::vector<RunSelection::Panel> panels = selection_->panels();
+    quantities_->setAvailable(selection_->availableQuantities());
+    const Quantity quantity = quantities_->quantity();
+    view_->setQuantity(quantity);
+    const auto first = std::find_if(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
+    if (first == panels.end()) return view_->clear();
+    syncLayerChoices(*first->snapshot);
+    const int l = layer();
+    std::vector<LayerHeatmapView::Map> maps;
+    for (const RunSelection::Panel& panel : panels)
+        maps.push_back({panel.caption, panel.ready() && l < static_cast<int>(panel.snapshot->layers.size())
+                                           ? RunSelection::values(panel, l, quantity)
+                                           : Matrix()});
+    view_->showMatrices(std::move(maps), layerTitle(*first->snapshot, l));
 }
+
+int LayerHeatmapPanel::layer() const { return std::max(0, layers_->currentIndex()); }
 
 // The layer combo lists the snapshot's layers (rebuilt only when they change; the choice is kept).
 void LayerHeatmapPanel::syncLayerChoices(const Snapshot& snapshot) {
@@ -198,6 +253,5 @@ void LayerHeatmapPanel::setLayer(int layer) {
 void LayerHeatmapPanel::setQuantity(Quantity quantity) { quantities_->setQuantity(quantity); }
 void LayerHeatmapPanel::setShowBias(bool show) { showBias_->setChecked(show); }
 void LayerHeatmapPanel::setColorLimit(double limit) { limit_->setValue(std::max(0.0, limit)); }
-void LayerHeatmapPanel::clear() { view_->clear(); }
 
 }  // namespace ml

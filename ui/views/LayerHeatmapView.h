@@ -5,24 +5,31 @@
 // diverging scale (blue - white - red, symmetric ±max|value| unless fixed), with a QCPColorScale.
 // Fast enough for 784-128-10 while training (see the test for the measured redraw time).
 //
+// Several runs are small multiples in ONE QCustomPlot: one map per panel of the shared
+// RunSelection, all attached to one QCPColorScale (so one locked colour range by construction);
+// the difference A − B is one map on its own symmetric range.
+//
 // Like the diagram, a canvas and a panel around it:
 //   LayerHeatmapView (the canvas)
-//     showSnapshot(s)        stores the snapshot and redraws
+//     showSnapshot(s)        one map: s's layer coloured by the quantity
+//     showMatrices(maps, layerText)  one map per Matrix (caption, values [out x (in+1)]; empty
+//                            values: "not kept"), on one shared colour range
 //     setLayer(l) (clamped to the snapshot's layers), setQuantity(q), setShowBias(bool),
 //     setColorLimit(l) (0 = automatic), clear()
-//     plot(), colorMap()     the QCustomPlot (export: savePng/savePdf) and its colour map
-//   LayerHeatmapPanel (canvas + control bar: run, layer, quantity, colour range, bias column)
-//     setRuns(labels)        run labels for the run combo (a SnapshotView: reports the chosen run)
-//     showSnapshot(s)        shown when s.run is the chosen run, otherwise ignored; the layer
-//                            combo follows the snapshot's layers
+//     plot(), colorMap() (the first), colorMaps(), colorScale()
+//     signal cellClicked(panel, row, column): a click on a cell (the connection column -> row)
+//   LayerHeatmapPanel (canvas + control bar: layer, quantity, colour range, bias column)
+//     refresh()              redraws from the RunSelection (connected to its signals)
 //     setLayer(l), setQuantity(q), setShowBias(bool), setColorLimit(l): through the controls
-//     clear(), view()
+//     layer(), view(); signal connectionClicked(layer, neuron, input)
 #include "views/DivergingColorScale.h"
 #include "views/Quantity.h"
-#include "views/SnapshotView.h"
+#include "views/RunSelection.h"
 
 #include <QWidget>
 
+#include <optional>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -37,7 +44,6 @@ namespace ml {
 
 class ColorLimitSpinBox;
 class QuantitySelector;
-class RunSelector;
 
 // "layer 1: 784 → 128" (parameter layer `layer` of the snapshot).
 QString layerTitle(const Snapshot& snapshot, int layer);
@@ -45,9 +51,14 @@ QString layerTitle(const Snapshot& snapshot, int layer);
 class LayerHeatmapView : public QWidget {
     Q_OBJECT
 public:
+    struct Map {
+        QString caption;
+        Matrix values;  // empty: not kept
+    };
     explicit LayerHeatmapView(QWidget* parent = nullptr);
 
-    void showSnapshot(const SharedSnapshot& snapshot);
+    void showSnapshot(const Snapshot& snapshot);
+    void showMatrices(std::vector<Map> maps, const QString& layerText);
     void setLayer(int layer);
     void setQuantity(Quantity quantity);
     void setShowBias(bool show);
@@ -55,45 +66,62 @@ public:
     void clear();
 
     QCustomPlot* plot() const { return plot_; }
-    QCPColorMap* colorMap() const { return map_; }
+    QCPColorMap* colorMap() const { return cells_.front().map; }
+    std::vector<QCPColorMap*> colorMaps() const;
+    QCPColorScale* colorScale() const { return colorScale_; }
+
+Q_SIGNALS:
+    void cellClicked(int panel, int row, int column);
 
 private:
+    struct Cell {  // one panel: its axis rect, map, bias marks and message
+        QCPAxisRect* rect = nullptr;
+        QCPColorMap* map = nullptr;
+        QCPTextElement* caption = nullptr;
+        QCPItemStraightLine* biasLine = nullptr;
+        QCPItemText* biasLabel = nullptr;
+        QCPItemText* message = nullptr;
+    };
     void buildPlot();
+    void ensureCells(int count);
     void redraw();
-    void showMessage(const QString& message);
+    void drawCell(Cell& cell, const Map& map);
 
     QCustomPlot* plot_ = nullptr;
-    QCPColorMap* map_ = nullptr;
+    QCPLayoutGrid* grid_ = nullptr;
     QCPColorScale* colorScale_ = nullptr;
     QCPTextElement* title_ = nullptr;
-    QCPItemStraightLine* biasLine_ = nullptr;
-    QCPItemText* biasLabel_ = nullptr;
-    QCPItemText* message_ = nullptr;
+    QCPMarginGroup* margins_ = nullptr;
+    std::vector<Cell> cells_;
     DivergingColorScale scale_;
-    SharedSnapshot snapshot_;
+    std::optional<Snapshot> snapshot_;  // showSnapshot's (re-extracted on setLayer/setQuantity)
+    std::vector<Map> maps_;
+    QString layerText_;
     int layer_ = 0;
     Quantity quantity_ = Quantity::FirstMoment;
     bool showBias_ = true;
 };
 
-class LayerHeatmapPanel : public QWidget, public SnapshotView {
+class LayerHeatmapPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit LayerHeatmapPanel(QWidget* parent = nullptr);
+    explicit LayerHeatmapPanel(RunSelection* selection, QWidget* parent = nullptr);
 
-    void setRuns(const QStringList& labels) override;
-    void showSnapshot(const SharedSnapshot& snapshot) override;
+    void refresh();
     void setLayer(int layer);
+    int layer() const;
     void setQuantity(Quantity quantity);
     void setShowBias(bool show);
     void setColorLimit(double limit);
-    void clear() override;
     LayerHeatmapView* view() const { return view_; }
+
+Q_SIGNALS:
+    void connectionClicked(int layer, int neuron, int input);
 
 private:
     void syncLayerChoices(const Snapshot& snapshot);
 
-    RunSelector* runs_;
+    RunSelection* selection_;
     QComboBox* layers_;
     QuantitySelector* quantities_;
     ColorLimitSpinBox* limit_;

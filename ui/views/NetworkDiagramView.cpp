@@ -3,6 +3,7 @@
 #include "views/NeuronNames.h"
 #include "views/ViewControls.h"
 
+#include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -84,17 +85,31 @@ NetworkDiagramView::NetworkDiagramView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(false);
 }
 
-void NetworkDiagramView::showSnapshot(const SharedSnapshot& snapshot) {
-    const bool shapeChanged = !snapshot_ || layerSizes(*snapshot_) != layerSizes(*snapshot);
+void NetworkDiagramView::showSnapshot(const Snapshot& snapshot) {
+    const bool shapeChanged = !snapshot_ || layerSizes(*snapshot_) != layerSizes(snapshot);
     snapshot_ = snapshot;
     if (shapeChanged) selectedLayer_ = -2, selectedNeuron_ = -1;
+    ownValues_ = true;
+    caption_ = QString::fromStdString(snapshot.label) + QStringLiteral(" · step %1").arg(snapshot.step);
     recomputeValues();
+    update();
+}
+
+void NetworkDiagramView::showPanel(const Snapshot& snapshot, std::vector<Matrix> values, const QString& caption) {
+    snapshot_ = snapshot;
+    ownValues_ = false;
+    values_ = std::move(values);
+    values_.resize(snapshot.layers.size());
+    caption_ = caption;
+    shown_.clear();
+    chooseShownNeurons();
+    fitToDrawn();
     update();
 }
 
 void NetworkDiagramView::setQuantity(Quantity quantity) {
     quantity_ = quantity;
-    recomputeValues();
+    if (ownValues_) recomputeValues();
     update();
 }
 
@@ -124,7 +139,11 @@ void NetworkDiagramView::recomputeValues() {
     for (int l = 0; l < static_cast<int>(snapshot_->layers.size()); ++l)
         values_.push_back(extractQuantity(*snapshot_, l, quantity_));
     chooseShownNeurons();
-    // Fit the scale to what is drawn: the connections between drawn neurons, and their biases.
+    fitToDrawn();
+}
+
+// Fit the scale to what is drawn: the connections between drawn neurons, and their biases.
+void NetworkDiagramView::fitToDrawn() {
     double maximum = 0.0;
     for (std::size_t l = 0; l < values_.size(); ++l) {
         const Matrix& values = values_[l];
@@ -134,6 +153,7 @@ void NetworkDiagramView::recomputeValues() {
             maximum = std::max(maximum, std::abs(double(values(j, values.cols() - 1))));
         }
     }
+    fittedLimit_ = maximum;
     scale_.fitToMaximum(maximum);
 }
 
@@ -166,10 +186,8 @@ float NetworkDiagramView::valueAt(int layer, int row, int column) const {
 
 QString NetworkDiagramView::title() const {
     if (!snapshot_) return tr("No snapshot yet: start a run.");
-    return QStringLiteral("%1 · step %2 · %3")
-        .arg(QString::fromStdString(snapshot_->label))
-        .arg(snapshot_->step)
-        .arg(displayName(quantity_));
+    if (compact_) return caption_;  // the shared legend names the quantity
+    return QStringLiteral("%1 · %2").arg(caption_, displayName(quantity_));
 }
 
 NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
@@ -177,12 +195,14 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     Frame frame;
     const QRectF all(kMargin, kMargin, size.width() - 2 * kMargin, size.height() - 2 * kMargin);
     const double titleHeight = metrics.height() * 1.6;
-    const double legendWidth = std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
+    // Compact (one of several small multiples): no legend (the panel shows the shared one) and
+    // one line of notes instead of the column captions.
+    const double legendWidth = compact_ ? 0.0 : std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
     frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
     frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
     // Below the network: column captions (up to two lines in narrow columns) and one line of notes.
-    frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - kMargin,
-                               all.height() - titleHeight - metrics.height() * 4.0);
+    frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
+                               all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : 4.0));
     if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), shown_, frame.networkArea);
     return frame;
 }
@@ -226,7 +246,7 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     switch (hit.kind) {
     case Hit::Kind::None: return {};
     case Hit::Kind::Connection:
-        return tr("%1 → %2\n%3: %4")
+        return tr("%1 → %2 (click to follow it)\n%3: %4")
             .arg(neuronName(hit.layer, hit.column), neuronName(hit.layer + 1, hit.row), quantity,
                  valueText(valueAt(hit.layer, hit.row, hit.column)));
     case Hit::Kind::Neuron: {
@@ -258,6 +278,7 @@ bool NetworkDiagramView::event(QEvent* event) {
 void NetworkDiagramView::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !snapshot_) return QWidget::mousePressEvent(event);
     const Hit hit = hitAt(frameFor(size()), event->position());
+    if (hit.kind == Hit::Kind::Connection) return Q_EMIT connectionClicked(hit.layer, hit.row, hit.column);
     if (hit.kind != Hit::Kind::Neuron || hit.layer < 0) return QWidget::mousePressEvent(event);
     setSelectedNeuron(hit.layer, hit.row);
     Q_EMIT neuronClicked(hit.layer, hit.row);
@@ -279,8 +300,10 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
         paintConnections(painter, frame);
         paintNeurons(painter, frame);
         paintNotes(painter, frame);
+        if (compact_) return painter.restore();
         scale_.paintLegend(painter, frame.legendArea.adjusted(0, 0, 0, -painter.fontMetrics().height() * 3.5),
-                           displayName(quantity_));
+                           (ownValues_ || !caption_.contains(QStringLiteral(" − ")) ? QString() : QStringLiteral("Δ ")) +
+                               displayName(quantity_));
         painter.setPen(Qt::black);
         painter.drawText(QRectF(frame.legendArea.left(), frame.legendArea.bottom() - painter.fontMetrics().height() * 3,
                                 frame.legendArea.width(), painter.fontMetrics().height() * 3),
@@ -360,6 +383,7 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
             painter.drawText(QRectF(at.x() - 60, at.y() - metrics.height() / 2, 120, metrics.height()), Qt::AlignCenter,
                              tr("⋮ +%1 more").arg(layout.hiddenNeurons(c)));
         }
+        if (compact_) continue;
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
         const double columnWidth = frame.networkArea.width() / layout.columnCount();
@@ -387,7 +411,7 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; }))
         notes << tr("%1: not kept by this optimizer.").arg(displayName(quantity_));
     const DiagramLayout& layout = frame.layout;
-    for (int c = 0; c < layout.columnCount(); ++c) {
+    for (int c = 0; c < layout.columnCount() && !compact_; ++c) {  // small multiples: no room for it
         if (layout.hiddenNeurons(c) == 0) continue;
         notes << tr("Wide layers: the %1 neurons with the largest |%2| are drawn; the heat-map view shows every connection.")
                      .arg(kMaxDrawnNeurons)
@@ -397,42 +421,165 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 2.3,
+    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : 2.3),
                             frame.networkArea.width(), metrics.height() * 1.6),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
 }
 
 // ---------------------------------------------------------------------------------------------
-NetworkDiagramPanel::NetworkDiagramPanel(QWidget* parent)
-    : QWidget(parent),
-      runs_(new RunSelector(this)),
-      quantities_(new QuantitySelector(this)),
-      limit_(new ColorLimitSpinBox(this)),
-      view_(new NetworkDiagramView(this)) {
-    layOutPanel(this, {{tr("Run"), runs_}, {tr("Colour"), quantities_}, {QString(), limit_}}, view_);
+ColourLegend::ColourLegend(QWidget* parent) : QWidget(parent) { setMinimumWidth(sizeHint().width()); }
 
-    view_->setQuantity(quantities_->quantity());
-    connect(quantities_, &QuantitySelector::quantityChanged, view_, &NetworkDiagramView::setQuantity);
-    connect(limit_, &ColorLimitSpinBox::limitChanged, view_, &NetworkDiagramView::setColorLimit);
-    connect(view_, &NetworkDiagramView::neuronClicked, this, &NetworkDiagramPanel::neuronClicked);
-    connect(runs_, &RunSelector::runChanged, this, [this](int run) {
-        view_->clear();
-        reportRunChanged(run);
-        Q_EMIT runChanged(run);
-    });
+QSize ColourLegend::sizeHint() const { return {fontMetrics().horizontalAdvance(QStringLiteral("-0.000123")) + 34, 160}; }
+
+void ColourLegend::setScale(double limit, const QString& title) {
+    scale_.setFixedLimit(limit);
+    title_ = title;
+    update();
 }
 
-void NetworkDiagramPanel::setRuns(const QStringList& labels) { runs_->setRuns(labels); }
+void ColourLegend::paint(QPainter& painter, const QRectF& rect) const {
+    painter.save();
+    painter.setFont(font());
+    painter.setRenderHint(QPainter::Antialiasing);
+    const double line = painter.fontMetrics().height();
+    scale_.paintLegend(painter, rect.adjusted(0, 0, 0, -line * 3.5), title_);
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(rect.left(), rect.bottom() - line * 3, rect.width(), line * 3),
+                     Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, tr("one scale\nfor all runs"));
+    painter.restore();
+}
 
-int NetworkDiagramPanel::currentRun() const { return runs_->currentRun(); }
+void ColourLegend::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.fillRect(rect(), Qt::white);
+    paint(painter, QRectF(rect()).adjusted(2, 8, -2, -8));
+}
 
-void NetworkDiagramPanel::showSnapshot(const SharedSnapshot& snapshot) {
-    if (snapshot->run != runs_->currentRun()) return;
-    view_->showSnapshot(snapshot);
+NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* parent)
+    : QWidget(parent),
+      selection_(selection),
+      quantities_(new QuantitySelector(this)),
+      limit_(new ColorLimitSpinBox(this)),
+      grid_(new QWidget(this)),
+      legend_(new ColourLegend(this)) {
+    auto* body = new QWidget(this);
+    auto* row = new QHBoxLayout(body);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    grid_->setParent(body);
+    legend_->setParent(body);
+    row->addWidget(grid_, 1);
+    row->addWidget(legend_);
+    layOutPanel(this, {{tr("Colour"), quantities_}, {QString(), limit_}}, body);
+    grid_->installEventFilter(this);
+    ensureCanvases(1);
+    connect(quantities_, &QuantitySelector::quantityChanged, this, &NetworkDiagramPanel::refresh);
+    connect(limit_, &ColorLimitSpinBox::limitChanged, this, &NetworkDiagramPanel::refresh);
+    connect(selection_, &RunSelection::selectionChanged, this, &NetworkDiagramPanel::refresh);
+    connect(selection_, &RunSelection::stepChanged, this, &NetworkDiagramPanel::refresh);
+    connect(selection_, &RunSelection::snapshotsArrived, this, [this] {
+        if (selection_->step() < 0) refresh();  // a replayed step does not move with new data
+    });
+    refresh();
 }
 
 void NetworkDiagramPanel::setQuantity(Quantity quantity) { quantities_->setQuantity(quantity); }
+Quantity NetworkDiagramPanel::quantity() const { return quantities_->quantity(); }
 
-void NetworkDiagramPanel::clear() { view_->clear(); }
+void NetworkDiagramPanel::ensureCanvases(int count) {
+    count = std::max(1, count);
+    if (static_cast<int>(canvases_.size()) == count) return;
+    while (static_cast<int>(canvases_.size()) > count) {
+        delete canvases_.back();
+        canvases_.pop_back();
+    }
+    while (static_cast<int>(canvases_.size()) < count) {
+        auto* canvas = new NetworkDiagramView(grid_);
+        connect(canvas, &NetworkDiagramView::neuronClicked, this, [this](int layer, int neuron) {
+            setSelectedNeuron(layer, neuron);
+            Q_EMIT neuronClicked(layer, neuron);
+        });
+        connect(canvas, &NetworkDiagramView::connectionClicked, this, &NetworkDiagramPanel::connectionClicked);
+        canvas->show();
+        canvases_.push_back(canvas);
+    }
+    for (NetworkDiagramView* canvas : canvases_) canvas->setCompact(count > 1);
+    arrangeCanvases();
+}
+
+// Columns of the small multiples: as many as keep each canvas near a 4:3 shape in `area`.
+int NetworkDiagramPanel::gridColumns(QSize area) const {
+    const int n = static_cast<int>(canvases_.size());
+    const double aspect = area.height() > 0 ? double(area.width()) / area.height() : 1.0;
+    return std::clamp(static_cast<int>(std::lround(std::sqrt(n * aspect / 1.33))), 1, n);
+}
+
+void NetworkDiagramPanel::arrangeCanvases() {
+    const int n = static_cast<int>(canvases_.size());
+    const int columns = gridColumns(grid_->size());
+    const int rows = (n + columns - 1) / columns;
+    const double w = grid_->width() / double(columns), h = grid_->height() / double(std::max(1, rows));
+    for (int k = 0; k < n; ++k)
+        canvases_[static_cast<std::size_t>(k)]->setGeometry(QRect(int((k % columns) * w), int((k / columns) * h), int(w), int(h)));
+}
+
+// The canvases are laid out by hand (a grid whose shape follows the area): on every resize.
+bool NetworkDiagramPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == grid_ && event->type() == QEvent::Resize) arrangeCanvases();
+    return QWidget::eventFilter(watched, event);
+}
+
+void NetworkDiagramPanel::refresh() {
+    const std::vector<RunSelection::Panel> panels = selection_->panels();
+    quantities_->setAvailable(selection_->availableQuantities());
+    const Quantity quantity = quantities_->quantity();
+    ensureCanvases(static_cast<int>(panels.size()));
+    double shared = 0.0;
+    for (std::size_t k = 0; k < canvases_.size(); ++k) {
+        NetworkDiagramView* canvas = canvases_[k];
+        canvas->setQuantity(quantity);
+        if (k >= panels.size() || !panels[k].ready()) {
+            canvas->clear();
+            continue;
+        }
+        std::vector<Matrix> values;
+        for (int l = 0; l < static_cast<int>(panels[k].snapshot->layers.size()); ++l)
+            values.push_back(RunSelection::values(panels[k], l, quantity));
+        canvas->showPanel(*panels[k].snapshot, std::move(values), panels[k].caption);
+        canvas->setSelectedNeuron(selectedLayer_, selectedNeuron_);
+        shared = std::max(shared, canvas->fittedLimit());
+    }
+    // One locked scale for every panel: the user's limit, or the largest fitted one.
+    const double limit = limit_->limit() > 0.0 ? limit_->limit() : (shared > 0.0 ? shared : 1.0);
+    for (NetworkDiagramView* canvas : canvases_) canvas->setColorLimit(limit);
+    // Several canvases share one legend beside them (they draw none themselves).
+    legend_->setVisible(canvases_.size() > 1);
+    legend_->setScale(limit, (selection_->isDifference() ? QStringLiteral("Δ ") : QString()) + displayName(quantity));
+    arrangeCanvases();
+}
+
+void NetworkDiagramPanel::setSelectedNeuron(int layer, int neuron) {
+    selectedLayer_ = layer;
+    selectedNeuron_ = neuron;
+    for (NetworkDiagramView* canvas : canvases_) canvas->setSelectedNeuron(layer, neuron);
+}
+
+void NetworkDiagramPanel::renderAll(QPainter& painter, QSize size) const {
+    const int n = static_cast<int>(canvases_.size());
+    if (n > 1) {  // the shared legend on the right
+        const int width = legend_->sizeHint().width();
+        legend_->paint(painter, QRectF(size.width() - width, 8, width - 4, size.height() - 16));
+        size.setWidth(size.width() - width);
+    }
+    const int columns = gridColumns(size);
+    const int rows = (n + columns - 1) / columns;
+    const QSize cell(size.width() / columns, size.height() / std::max(1, rows));
+    for (int k = 0; k < n; ++k) {
+        painter.save();
+        painter.translate((k % columns) * cell.width(), (k / columns) * cell.height());
+        canvases_[static_cast<std::size_t>(k)]->render(painter, cell);
+        painter.restore();
+    }
+}
 
 }  // namespace ml

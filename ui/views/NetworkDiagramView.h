@@ -11,8 +11,11 @@
 // Layer convention (as everywhere): parameter layer l is a matrix [out x (in+1)]; neuron j of
 // column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
 //
-// Public API of NetworkDiagramView (the canvas)
-//   showSnapshot(s)          stores the snapshot and repaints
+// Public API of NetworkDiagramView (the canvas: one panel of the small multiples)
+//   showSnapshot(s)          stores the snapshot, colours it by its own quantity and repaints
+//   showPanel(s, values, caption)  draws s's network coloured by precomputed values (one matrix
+//                            per parameter layer: a run's quantity or a difference A − B)
+//   fittedLimit()            max |value| of what is drawn (the panel shares the largest)
 //   setQuantity(q)
 //   setColorLimit(l)         l > 0 fixes the colour range to ±l, 0 = automatic (max|value|)
 //   clear()                  forgets the snapshot and the selection
@@ -23,20 +26,23 @@
 //   toolTipAt(point)         the text the tooltip shows there ("" when nothing is near)
 //   signal neuronClicked(l, j)  a click on a hidden/output neuron (l = parameter layer, j = row;
 //                            it is also highlighted); input neurons are not clickable
+//   signal connectionClicked(l, j, i)  a click on the connection from input i to neuron j
 //
-// Public API of NetworkDiagramPanel (canvas + control bar: run, quantity, colour range)
-//   setRuns(labels)          run labels for the run combo
-//   showSnapshot(s)          forwarded only when s.run is the chosen run, otherwise ignored
-//   setQuantity(q)           selects q in the quantity combo (and so in the canvas)
-//   clear(), currentRun(), view()
-//   signals runChanged(int), neuronClicked(int layer, int neuron); a SnapshotView
+// Public API of NetworkDiagramPanel (control bar: quantity, colour range; over one canvas per
+// panel of the shared RunSelection, all on ONE colour limit: the largest fittedLimit, or the
+// user's fixed one)
+//   setQuantity(q)           selects q in the quantity combo (and so in the canvases)
+//   refresh()                redraws from the selection (connected to its signals)
+//   canvases(), view() (the first canvas), renderAll(painter, size) (every canvas, tiled)
+//   signals neuronClicked(int layer, int neuron), connectionClicked(layer, neuron, input)
 #include "views/DivergingColorScale.h"
 #include "views/Quantity.h"
-#include "views/SnapshotView.h"
+#include "views/RunSelection.h"
 
 #include <QPointF>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QPainter;
@@ -45,7 +51,6 @@ namespace ml {
 
 class ColorLimitSpinBox;
 class QuantitySelector;
-class RunSelector;
 
 inline constexpr int kMaxDrawnNeurons = 16;
 
@@ -81,11 +86,15 @@ class NetworkDiagramView : public QWidget {
 public:
     explicit NetworkDiagramView(QWidget* parent = nullptr);
 
-    void showSnapshot(const SharedSnapshot& snapshot);
+    void showSnapshot(const Snapshot& snapshot);
+    void showPanel(const Snapshot& snapshot, std::vector<Matrix> values, const QString& caption);
     void setQuantity(Quantity quantity);
     void setColorLimit(double limit);
+    double fittedLimit() const { return fittedLimit_; }
+    double colorLimit() const { return scale_.limit(); }
     void clear();
-    bool hasSnapshot() const { return snapshot_ != nullptr; }
+    bool hasSnapshot() const { return snapshot_.has_value(); }
+    void setCompact(bool compact) { compact_ = compact; updateGeometry(); }
 
     using QWidget::render;  // the base overloads stay usable
     void render(QPainter& painter, QSize size) const;
@@ -95,10 +104,11 @@ public:
     QString toolTipAt(QPointF point) const;
 
     QSize sizeHint() const override { return {640, 420}; }
-    QSize minimumSizeHint() const override { return {240, 140}; }
+    QSize minimumSizeHint() const override { return compact_ ? QSize(120, 90) : QSize(240, 140); }
 
 Q_SIGNALS:
     void neuronClicked(int layer, int neuron);
+    void connectionClicked(int layer, int neuron, int input);
 
 protected:
     bool event(QEvent* event) override;
@@ -120,6 +130,7 @@ private:
     Frame frameFor(QSize size) const;
     Hit hitAt(const Frame& frame, QPointF point) const;
     void recomputeValues();
+    void fitToDrawn();
     void chooseShownNeurons();
     float valueAt(int layer, int row, int column) const;
     QString title() const;
@@ -130,8 +141,12 @@ private:
     void paintNotes(QPainter& painter, const Frame& frame) const;
     void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
 
-    SharedSnapshot snapshot_;
+    std::optional<Snapshot> snapshot_;
     std::vector<Matrix> values_;  // the quantity per parameter layer (empty: not kept)
+    bool ownValues_ = true;       // values_ come from snapshot_ and quantity_ (not showPanel)
+    QString caption_;
+    double fittedLimit_ = 0.0;
+    bool compact_ = false;
     std::vector<std::vector<int>> shown_;  // per column, the neurons drawn
     Quantity quantity_ = Quantity::FirstMoment;
     DivergingColorScale scale_;
@@ -139,27 +154,56 @@ private:
     int selectedNeuron_ = -1;
 };
 
-class NetworkDiagramPanel : public QWidget, public SnapshotView {
+// The one colour legend beside several canvases (they share its limit).
+class ColourLegend : public QWidget {
     Q_OBJECT
 public:
-    explicit NetworkDiagramPanel(QWidget* parent = nullptr);
+    explicit ColourLegend(QWidget* parent = nullptr);
+    void setScale(double limit, const QString& title);
+    void paint(QPainter& painter, const QRectF& rect) const;
+    QSize sizeHint() const override;
 
-    void setRuns(const QStringList& labels) override;
-    int currentRun() const;
-    void showSnapshot(const SharedSnapshot& snapshot) override;
-    void setQuantity(Quantity quantity);  // through the combo, so both stay in step
-    void clear() override;
-    NetworkDiagramView* view() const { return view_; }
-
-Q_SIGNALS:
-    void runChanged(int run);
-    void neuronClicked(int layer, int neuron);
+protected:
+    void paintEvent(QPaintEvent* event) override;
 
 private:
-    RunSelector* runs_;
+    DivergingColorScale scale_;
+    QString title_;
+};
+
+class NetworkDiagramPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit NetworkDiagramPanel(RunSelection* selection, QWidget* parent = nullptr);
+
+    void setQuantity(Quantity quantity);  // through the combo, so both stay in step
+    Quantity quantity() const;
+    void refresh();
+    void setSelectedNeuron(int layer, int neuron);
+    const std::vector<NetworkDiagramView*>& canvases() const { return canvases_; }
+    NetworkDiagramView* view() const { return canvases_.front(); }
+    void renderAll(QPainter& painter, QSize size) const;
+
+Q_SIGNALS:
+    void neuronClicked(int layer, int neuron);
+    void connectionClicked(int layer, int neuron, int input);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void ensureCanvases(int count);
+    void arrangeCanvases();
+    int gridColumns(QSize area) const;
+
+    RunSelection* selection_;
     QuantitySelector* quantities_;
     ColorLimitSpinBox* limit_;
-    NetworkDiagramView* view_;
+    QWidget* grid_;
+    ColourLegend* legend_;
+    std::vector<NetworkDiagramView*> canvases_;
+    int selectedLayer_ = -1;
+    int selectedNeuron_ = -1;
 };
 
 }  // namespace ml

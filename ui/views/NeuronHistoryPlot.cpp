@@ -1,5 +1,6 @@
 #include "views/NeuronHistoryPlot.h"
 
+#include "model/RunPalette.h"
 #include "optim/MomentumAggregation.h"
 #include "views/NeuronNames.h"
 
@@ -22,37 +23,49 @@ QColor connectionColor(int k) {
     return palette[k % static_cast<int>(std::size(palette))];
 }
 
-// Where a connection of a parameter-layer-`layer` neuron comes from: "layer 0, neuron 3" or "bias".
-QString connectionName(int layer, int column, int inputs) {
-    if (column == inputs) return QStringLiteral("bias");
-    return neuronName(layer, column);
+// Line style of the k-th overlaid run (solid, dashed, dotted, ...).
+Qt::PenStyle runStyle(int k) {
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    return styles[k % static_cast<int>(std::size(styles))];
 }
 
-void fitValueAxis(QCPAxisRect* rect, const std::vector<QCPGraph*>& graphs, QCPGraph* mean) {
-    bool found = false;
-    QCPRange range;
-    auto include = [&](QCPGraph* graph) {
-        bool ok = false;
-        const QCPRange r = graph->getValueRange(ok);
-        if (!ok) return;
-        range = found ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper)) : r;
-        found = true;
-    };
-    for (QCPGraph* graph : graphs) include(graph);
-    if (mean) include(mean);
-    if (!found) return;
-    const double pad = std::max(range.size() * 0.05, 1e-12);
-    rect->axis(QCPAxis::atLeft)->setRange(range.lower - pad, range.upper + pad);
+// The value range of the graphs inside the key range `keys`. Robust: each graph's first point and
+// the outer 1 % of the values at either end are left out (a first-step spike does not flatten
+// the rest of the run).
+bool valueRange(const std::vector<QCPGraph*>& graphs, const QCPRange& keys, bool robust, QCPRange& range) {
+    std::vector<double> values;
+    for (QCPGraph* graph : graphs) {
+        if (!graph || !graph->visible()) continue;
+        bool first = true;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            const bool skip = robust && first && graph->data()->size() > 3;
+            first = false;
+            if (skip || !keys.contains(it->key) || !std::isfinite(it->value)) continue;
+            values.push_back(it->value);
+        }
+    }
+    if (values.empty()) return false;
+    std::sort(values.begin(), values.end());
+    const std::size_t cut = robust && values.size() >= 200 ? values.size() / 100 : 0;
+    range = QCPRange(values[cut], values[values.size() - 1 - cut]);
+    return true;
 }
 
 }  // namespace
+
+QString connectionName(int layer, int column, int inputs, ImageShape shape) {
+    if (column == inputs) return QStringLiteral("bias");
+    if (layer == 0 && shape.valid() && inputs == shape.height * shape.width)
+        return QStringLiteral("pixel (%1, %2)").arg(column / shape.width).arg(column % shape.width);
+    return neuronName(layer, column);
+}
 
 bool hasNeuron(const Snapshot& snapshot, int layer, int neuron) {
     return layer >= 0 && layer < static_cast<int>(snapshot.layers.size()) && neuron >= 0 &&
            neuron < snapshot.layers[static_cast<std::size_t>(layer)].parameters.rows();
 }
 
-NeuronHistoryPlot::NeuronHistoryPlot(QWidget* parent) : QCustomPlot(parent), history_(0, capacity_) {
+NeuronHistoryPlot::NeuronHistoryPlot(QWidget* parent) : QCustomPlot(parent) {
     buildPanels();
     updateTitle(nullptr);
 }
@@ -60,7 +73,7 @@ NeuronHistoryPlot::NeuronHistoryPlot(QWidget* parent) : QCustomPlot(parent), his
 void NeuronHistoryPlot::buildPanels() {
     plotLayout()->clear();
     setNoAntialiasingOnDrag(true);
-    setAutoAddPlottableToLegend(false);  // only the momentum panel's graphs get entries
+    setAutoAddPlottableToLegend(false);  // only the momentum strip's graphs get entries
     title_ = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     plotLayout()->addElement(0, 0, title_);
     // Row 1: [the three stacked axis rects | the legend, top-aligned by a filler below it].
@@ -86,11 +99,14 @@ void NeuronHistoryPlot::buildPanels() {
         stack->addElement(row++, 0, panel->rect);
         panel->rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         panel->rect->setupFullAxesBox(true);
+        panel->rect->setRangeZoom(Qt::Horizontal);  // the wheel zooms steps; values follow
+        panel->rect->setRangeDrag(Qt::Horizontal);
         connect(panel->rect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
                 [this](const QCPRange& range) {
                     for (Panel* other : {&momentum_, &gradient_, &weight_})
                         if (other->rect->axis(QCPAxis::atBottom)->range() != range)
                             other->rect->axis(QCPAxis::atBottom)->setRange(range);
+                    if (!fitting_) fitVisible();
                 });
     }
     momentum_.name = tr("momentum");
@@ -98,28 +114,59 @@ void NeuronHistoryPlot::buildPanels() {
     weight_.name = tr("weight");
     weight_.rect->axis(QCPAxis::atBottom)->setLabel(tr("step"));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
+        QCPRange steps;
+        bool found = false;
+        for (const Track& track : tracks_) {
+            if (track.history.size() == 0) continue;
+            const QCPRange own(track.history.steps().front(), track.history.steps().back());
+            steps = found ? QCPRange(std::min(steps.lower, own.lower), std::max(steps.upper, own.upper)) : own;
+            found = true;
+        }
+        if (!found) return;
+        momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps.lower, std::max(steps.upper, steps.lower + 1.0));
+        replot(QCustomPlot::rpQueuedReplot);
+    });
 }
 
-// Connections chosen at the latest snapshot that has the neuron, one point per such snapshot.
-const Snapshot* NeuronHistoryPlot::showNeuron(int layer, int neuron, const std::vector<Snapshot>& snapshots) {
+std::vector<int> NeuronHistoryPlot::plottedRuns() const {
+    std::vector<int> runs;
+    for (const Track& track : tracks_) runs.push_back(track.source.run);
+    return runs;
+}
+
+const Snapshot* NeuronHistoryPlot::showNeuron(int layer, int neuron, int column, const std::vector<RunSource>& runs) {
     layer_ = layer;
     neuron_ = neuron;
+    column_ = column;
     connections_.clear();
-    history_ = DecimatingHistory(0, capacity_);
+    tracks_.clear();
     const Snapshot* latest = nullptr;
-    for (auto it = snapshots.rbegin(); it != snapshots.rend() && !latest; ++it)
-        if (hasNeuron(*it, layer_, neuron_)) latest = &*it;
-    if (latest) {
-        chooseConnections(*latest);
-        history_ = DecimatingHistory(3 * static_cast<int>(connections_.size()) + 1, capacity_);
+    if (!runs.empty() && runs.front().archive) {
+        const Snapshot* newest = runs.front().archive->latest();
+        if (newest && hasNeuron(*newest, layer_, neuron_)) latest = newest;
     }
+    if (latest) chooseConnections(*latest);
+    for (const RunSource& source : runs)
+        if (source.archive) tracks_.push_back({source, DecimatingHistory(3 * static_cast<int>(connections_.size()) + 1, capacity_), -1, {}, nullptr});
     rebuildGraphs();
     updateTitle(latest);
     if (latest) {
-        for (const Snapshot& snapshot : snapshots)
-            if (hasNeuron(snapshot, layer_, neuron_)) history_.append(static_cast<double>(snapshot.step), pointValues(snapshot));
-        redrawAll();
-        fitAxes();
+        for (Track& track : tracks_) {
+            for (const SharedSnapshot& snapshot : track.source.archive->snapshots()) appendTo(track, *snapshot);
+            if (const Snapshot* newest = track.source.archive->latest()) appendTo(track, *newest);
+            redraw(track);
+        }
+        QCPRange steps;
+        bool found = false;
+        for (const Track& track : tracks_) {
+            if (track.history.size() == 0) continue;
+            const QCPRange own(track.history.steps().front(), track.history.steps().back());
+            steps = found ? QCPRange(std::min(steps.lower, own.lower), std::max(steps.upper, own.upper)) : own;
+            found = true;
+        }
+        if (found) momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps.lower, std::max(steps.upper, steps.lower + 1.0));
+        fitVisible();
     }
     replot(QCustomPlot::rpQueuedReplot);
     return latest;
@@ -130,6 +177,10 @@ void NeuronHistoryPlot::chooseConnections(const Snapshot& snapshot) {
     inputCount_ = static_cast<int>(layer.parameters.cols()) - 1;
     hasMomentum_ = layer.firstMoment.size() > 0;
     chosenAtStep_ = snapshot.step;
+    if (column_ >= 0 && column_ <= inputCount_) {
+        connections_ = {column_};
+        return;
+    }
     const Matrix& ranking = hasMomentum_ ? layer.firstMoment : layer.gradient;
     std::vector<int> columns(static_cast<std::size_t>(layer.parameters.cols()));
     std::iota(columns.begin(), columns.end(), 0);
@@ -147,35 +198,43 @@ void NeuronHistoryPlot::chooseConnections(const Snapshot& snapshot) {
 
 void NeuronHistoryPlot::rebuildGraphs() {
     clearGraphs();
-    for (Panel* panel : {&momentum_, &gradient_, &weight_}) {
-        panel->graphs.clear();
-        panel->mean = nullptr;
-        QCPAxis* keys = panel->rect->axis(QCPAxis::atBottom);
-        QCPAxis* values = panel->rect->axis(QCPAxis::atLeft);
-        for (std::size_t k = 0; k < connections_.size(); ++k) {
-            QCPGraph* graph = addGraph(keys, values);
-            graph->setPen(QPen(connectionColor(static_cast<int>(k)), 1.0));
-            graph->setName(connectionName(layer_, connections_[k], inputCount_));
-            if (panel == &momentum_) graph->addToLegend(legend_);  // one entry per colour
-            panel->graphs.push_back(graph);
+    legend_->clearItems();
+    const bool following = column_ >= 0;
+    const bool overlay = tracks_.size() > 1;
+    for (std::size_t t = 0; t < tracks_.size(); ++t) {
+        Track& track = tracks_[t];
+        for (Panel* panel : {&momentum_, &gradient_, &weight_}) {
+            QCPAxis* keys = panel->rect->axis(QCPAxis::atBottom);
+            QCPAxis* values = panel->rect->axis(QCPAxis::atLeft);
+            for (std::size_t k = 0; k < connections_.size(); ++k) {
+                QCPGraph* graph = addGraph(keys, values);
+                const QColor color = following ? runColor(track.source.run) : connectionColor(static_cast<int>(k));
+                graph->setPen(QPen(color, following ? 2.0 : 1.0, following ? Qt::SolidLine : runStyle(static_cast<int>(t))));
+                graph->setName(following ? track.source.label : connectionName(layer_, connections_[k], inputCount_, shape_));
+                // Legend: the connection colours once (first run), or the runs when following one connection.
+                if (panel == &momentum_ && (following || t == 0)) graph->addToLegend(legend_);
+                track.graphs.push_back(graph);
+            }
+            values->setLabel(panel->name);
         }
-        values->setLabel(panel->name);
+        if (!following && !connections_.empty()) {
+            track.mean = addGraph(momentum_.rect->axis(QCPAxis::atBottom), momentum_.rect->axis(QCPAxis::atLeft));
+            track.mean->setPen(QPen(overlay ? runColor(track.source.run) : QColor(Qt::black), 3.0, runStyle(static_cast<int>(t))));
+            track.mean->setName(overlay ? tr("%1: neuron mean").arg(track.source.label) : tr("neuron mean"));
+            track.mean->addToLegend(legend_);
+        }
     }
-    legend_->setVisible(!connections_.empty());  // an empty legend is a stray little box
-    if (!connections_.empty()) {
-        momentum_.mean = addGraph(momentum_.rect->axis(QCPAxis::atBottom), momentum_.rect->axis(QCPAxis::atLeft));
-        momentum_.mean->setPen(QPen(Qt::black, 3.0));
-        momentum_.mean->setName(tr("neuron mean"));
-        momentum_.mean->addToLegend(legend_);
-        if (!hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: not kept by this optimizer"));
-    }
+    legend_->setVisible(legend_->itemCount() > 0);  // an empty legend is a stray little box
+    if (!connections_.empty() && !hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: not kept"));
 }
 
 std::vector<double> NeuronHistoryPlot::pointValues(const Snapshot& snapshot) const {
     const LayerSnapshot& layer = snapshot.layers[static_cast<std::size_t>(layer_)];
     const std::size_t n = connections_.size();
     std::vector<double> values(3 * n + 1, NAN);
-    auto entry = [this](const Matrix& m, int column) { return m.size() == 0 ? NAN : double(m(neuron_, column)); };
+    auto entry = [this](const Matrix& m, int column) {
+        return m.size() == 0 || column >= m.cols() ? NAN : double(m(neuron_, column));
+    };
     for (std::size_t k = 0; k < n; ++k) {
         values[k] = entry(layer.firstMoment, connections_[k]);
         values[n + k] = entry(layer.gradient, connections_[k]);
@@ -189,61 +248,115 @@ std::vector<double> NeuronHistoryPlot::pointValues(const Snapshot& snapshot) con
     return values;
 }
 
-void NeuronHistoryPlot::append(const Snapshot& snapshot) {
-    if (connections_.empty() || !hasNeuron(snapshot, layer_, neuron_)) return;
-    const std::vector<double> values = pointValues(snapshot);
-    const std::size_t n = connections_.size();
-    const double step = static_cast<double>(snapshot.step);
-    switch (history_.append(step, values)) {
-    case DecimatingHistory::Change::Skipped: return;
-    case DecimatingHistory::Change::Decimated: redrawAll(); break;
-    case DecimatingHistory::Change::Appended: {
-        int k = 0;
-        for (Panel* panel : {&momentum_, &gradient_, &weight_})
-            for (QCPGraph* graph : panel->graphs) graph->addData(step, values[static_cast<std::size_t>(k++)]);
-        momentum_.mean->addData(step, values[3 * n]);
-        break;
+// Adds the snapshot's point to the track's history (not its graphs); true when it was stored.
+bool NeuronHistoryPlot::appendTo(Track& track, const Snapshot& snapshot) {
+    if (connections_.empty() || snapshot.step <= track.lastStep || !hasNeuron(snapshot, layer_, neuron_)) return false;
+    track.lastStep = snapshot.step;
+    return track.history.append(static_cast<double>(snapshot.step), pointValues(snapshot)) != DecimatingHistory::Change::Skipped;
+}
+
+void NeuronHistoryPlot::appendNew() {
+    bool changed = false;
+    for (Track& track : tracks_) {
+        bool added = false;
+        for (const SharedSnapshot& snapshot : track.source.archive->snapshots())
+            if (snapshot->step > track.lastStep) added = appendTo(track, *snapshot) || added;
+        if (const Snapshot* newest = track.source.archive->latest()) added = appendTo(track, *newest) || added;
+        if (added) redraw(track);
+        changed = changed || added;
     }
-    }
-    fitAxes();
+    if (!changed) return;
+    // Follow the run while the view shows its end (a zoomed-in view stays where it is).
+    QCPAxis* steps = momentum_.rect->axis(QCPAxis::atBottom);
+    double last = 0.0, first = steps->range().lower;
+    for (const Track& track : tracks_)
+        if (track.history.size() > 0) last = std::max(last, track.history.steps().back()), first = std::min(first, track.history.steps().front());
+    steps->setRange(first, std::max(last, first + 1.0));
+    fitVisible();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void NeuronHistoryPlot::fitAxes() {
-    const QVector<double>& steps = history_.steps();
-    if (steps.isEmpty()) return;
-    momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps.front(), std::max(steps.back(), steps.front() + 1.0));
-    for (Panel* panel : {&momentum_, &gradient_, &weight_}) fitValueAxis(panel->rect, panel->graphs, panel->mean);
+void NeuronHistoryPlot::redraw(Track& track) {
+    int k = 0;
+    for (QCPGraph* graph : track.graphs) graph->setData(track.history.steps(), track.history.series(k++), true);
+    if (track.mean) track.mean->setData(track.history.steps(), track.history.series(3 * static_cast<int>(connections_.size())), true);
 }
 
-void NeuronHistoryPlot::redrawAll() {
-    if (!momentum_.mean) return;
-    int k = 0;
-    for (Panel* panel : {&momentum_, &gradient_, &weight_})
-        for (QCPGraph* graph : panel->graphs) graph->setData(history_.steps(), history_.series(k++), true);
-    momentum_.mean->setData(history_.steps(), history_.series(k), true);
+void NeuronHistoryPlot::setRobustRange(bool robust) {
+    robust_ = robust;
+    fitVisible();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Each strip's value axis fits the data inside the visible steps.
+void NeuronHistoryPlot::fitVisible() {
+    fitting_ = true;
+    const QCPRange keys = momentum_.rect->axis(QCPAxis::atBottom)->range();
+    const std::size_t n = connections_.size();
+    int strip = 0;
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) {
+        std::vector<QCPGraph*> graphs;
+        for (const Track& track : tracks_) {
+            for (std::size_t k = 0; k < n; ++k) graphs.push_back(track.graphs[strip * n + k]);
+            if (panel == &momentum_) graphs.push_back(track.mean);
+        }
+        ++strip;
+        QCPRange range;
+        if (!valueRange(graphs, keys, robust_, range)) continue;
+        const double pad = std::max(range.size() * 0.05, std::max(1e-12, std::abs(range.center()) * 1e-3));
+        panel->rect->axis(QCPAxis::atLeft)->setRange(range.lower - pad, range.upper + pad);
+    }
+    updateMarkers();
+    fitting_ = false;
+}
+
+// Markers on every point while few points are visible (sparse samples, or a deep zoom).
+void NeuronHistoryPlot::updateMarkers() {
+    const QCPRange keys = momentum_.rect->axis(QCPAxis::atBottom)->range();
+    int visible = 0;
+    if (!tracks_.empty()) {
+        const QVector<double>& steps = tracks_.front().history.steps();
+        visible = static_cast<int>(std::count_if(steps.begin(), steps.end(), [&keys](double s) { return keys.contains(s); }));
+    }
+    const QCPScatterStyle style = visible > 0 && visible < kMarkerThreshold ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4.0)
+                                                                            : QCPScatterStyle(QCPScatterStyle::ssNone);
+    for (int g = 0; g < graphCount(); ++g) graph(g)->setScatterStyle(style);
 }
 
 void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     if (layer_ < 0 || neuron_ < 0) {
-        title_->setText(tr("Click a neuron in the network diagram to inspect it."));
+        title_->setText(tr("Click a neuron (or a connection) in the network diagram to inspect it."));
         return;
     }
     QString title = neuronName(layer_ + 1, neuron_);
-    if (snapshot) {
-        title += tr(" · run %1").arg(QString::fromStdString(snapshot->label));
+    if (snapshot && column_ >= 0 && column_ <= inputCount_) {
+        title = tr("connection %1 → %2").arg(connectionName(layer_, column_, inputCount_, shape_), title);
+    }
+    if (!snapshot) {
+        title_->setText(title + tr(" · waiting for a snapshot"));
+        return;
+    }
+    QStringList runs;
+    for (const Track& track : tracks_) runs << track.source.label;
+    if (tracks_.size() == 1) title += tr(" · %1").arg(runs.front());
+    if (column_ >= 0) {
+        title += tr("\none connection over the steps, one line per run");
+    } else {
         const int incoming = inputCount_ + 1;
-        if (incoming > static_cast<int>(connections_.size())) {
+        if (incoming > static_cast<int>(connections_.size()))
             title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4) + neuron mean (bold)")
                          .arg(connections_.size())
                          .arg(incoming)
                          .arg(hasMomentum_ ? tr("momentum") : tr("gradient"))
                          .arg(chosenAtStep_);
-        } else {
+        else
             title += tr("\nall %1 incoming connections (bias included) + neuron mean (bold)").arg(incoming);
+        if (tracks_.size() > 1) {
+            static const QString styles[] = {tr("solid"), tr("dashed"), tr("dotted"), tr("dash-dot"), tr("dash-dot-dot")};
+            QStringList legend;
+            for (std::size_t t = 0; t < tracks_.size(); ++t) legend << tr("%1 %2").arg(styles[t % 5], tracks_[t].source.label);
+            title += QStringLiteral("\n") + legend.join(QStringLiteral(", "));
         }
-    } else {
-        title += tr(" · waiting for a snapshot");
     }
     title_->setText(title);
 }

@@ -1,24 +1,33 @@
 #pragma once
-// The neuron inspector's "Over steps" tab: one neuron's incoming connections over the run, as
-// three stacked plots sharing the step axis:
+// The neuron inspector's "Over steps" tab: one neuron's incoming connections over the run, for
+// every run shown (overlaid), as three stacked strips sharing the step axis:
 //   momentum  each incoming connection's first moment (thin) and the neuron mean (bold: the mean
 //             of the neuron's incoming first moments, bias included when the run joins biases,
 //             i.e. the fan-in mean, shown for every run so runs stay comparable)
 //   gradient  the same connections' gradients
 //   weight    the same connections' weights
-// The bias is connection "bias" (last column). With more than kMaxPlottedConnections incoming
-// connections only the largest |momentum| ones (|gradient| when the optimizer keeps no momentum)
-// at the latest snapshot given to showNeuron are plotted; the title says so. The points are a
-// DecimatingHistory of at most historyCapacity() steps.
+// The bias is connection "bias" (last column); inputs of image data are named "pixel (row, col)".
+// With more than kMaxPlottedConnections incoming connections only the largest |momentum| ones
+// (|gradient| when the optimizer keeps no momentum) of the first run's latest snapshot are
+// plotted; the title says so. Following ONE connection (column >= 0) plots just it, one line per
+// run in the run's colour. Several runs: colour = connection, line style = run, the bold means in
+// the runs' colours. Each run's points are a DecimatingHistory of at most historyCapacity() steps.
+// Reading: the y-ranges ignore each series' first point and the outer 1 % of values by default
+// (robust: the first-step spike does not flatten the rest) and follow the visible steps; the
+// wheel zooms the step axis only; sparse data (< kMarkerThreshold visible points) get markers.
 //
 // Public API
-//   showNeuron(layer, neuron, snapshots)  replots from the snapshots (oldest first) that have
-//                            the neuron; returns the one the connections were chosen at (or null)
-//   append(s)                adds a later snapshot's point (after showNeuron chose connections)
-//   setHistoryCapacity(n) (used by the next showNeuron), historySize(),
-//   plottedConnections() (columns, bias = inputs)
+//   showNeuron(layer, neuron, column, runs)  replots from the runs' archives (column -1: the
+//                            neuron's connections); returns the snapshot the connections were
+//                            chosen at (or null)
+//   appendNew()              adds each run's archived snapshots past its last plotted step
+//   setImageShape(shape)     names pixel inputs of first-layer neurons
+//   setRobustRange(bool), robustRange(), fitVisible()
+//   setHistoryCapacity(n) (used by the next showNeuron), historySize() (first run),
+//   plottedConnections() (columns, bias = inputs), plottedRuns()
+#include "data/Dataset.h"
 #include "model/DecimatingHistory.h"
-#include "train/Snapshot.h"
+#include "model/SnapshotArchive.h"
 
 #include <qcustomplot.h>
 
@@ -27,50 +36,73 @@
 namespace ml {
 
 inline constexpr int kMaxPlottedConnections = 16;
+inline constexpr int kMarkerThreshold = 60;
 
 // Whether the snapshot's network has neuron `neuron` in parameter layer `layer`.
 bool hasNeuron(const Snapshot& snapshot, int layer, int neuron);
+// "layer 0, neuron 3", "pixel (2, 5)" for image inputs, or "bias".
+QString connectionName(int layer, int column, int inputs, ImageShape shape);
 
 class NeuronHistoryPlot : public QCustomPlot {
     Q_OBJECT
 public:
+    struct RunSource {
+        int run = 0;  // index of the run (its colour)
+        QString label;
+        const SnapshotArchive* archive = nullptr;
+    };
     explicit NeuronHistoryPlot(QWidget* parent = nullptr);
 
-    const Snapshot* showNeuron(int layer, int neuron, const std::vector<Snapshot>& snapshots);
-    void append(const Snapshot& snapshot);
+    const Snapshot* showNeuron(int layer, int neuron, int column, const std::vector<RunSource>& runs);
+    void appendNew();
 
+    void setImageShape(ImageShape shape) { shape_ = shape; }
+    void setRobustRange(bool robust);
+    bool robustRange() const { return robust_; }
+    void fitVisible();
     void setHistoryCapacity(int capacity) { capacity_ = capacity; }
-    int historySize() const { return history_.size(); }
+    int historySize() const { return tracks_.empty() ? 0 : tracks_.front().history.size(); }
     const std::vector<int>& plottedConnections() const { return connections_; }
+    std::vector<int> plottedRuns() const;
 
 private:
-    // One stacked plot: thin lines per connection, optionally a bold mean line.
     struct Panel {
         QCPAxisRect* rect = nullptr;
-        std::vector<QCPGraph*> graphs;
-        QCPGraph* mean = nullptr;
         QString name;
+    };
+    // One run's series: per connection momentum, gradient, weight graphs; then its mean.
+    struct Track {
+        RunSource source;
+        DecimatingHistory history;
+        long lastStep = -1;
+        std::vector<QCPGraph*> graphs;  // 3 * connections: momentum..., gradient..., weight...
+        QCPGraph* mean = nullptr;
     };
     void buildPanels();
     void chooseConnections(const Snapshot& snapshot);
     void rebuildGraphs();
     std::vector<double> pointValues(const Snapshot& snapshot) const;
-    void fitAxes();
-    void redrawAll();
+    bool appendTo(Track& track, const Snapshot& snapshot);
+    void redraw(Track& track);
+    void updateMarkers();
     void updateTitle(const Snapshot* snapshot);
 
     QCPTextElement* title_ = nullptr;
-    QCPLegend* legend_ = nullptr;  // names the connection colours (shared by the three plots)
+    QCPLegend* legend_ = nullptr;  // names the connection colours and the runs (shared by the strips)
     Panel momentum_, gradient_, weight_;
+    std::vector<Track> tracks_;
 
     int layer_ = -1;
     int neuron_ = -1;
+    int column_ = -1;
     int inputCount_ = 0;
     bool hasMomentum_ = true;
+    bool robust_ = true;
+    bool fitting_ = false;  // fitVisible() is moving axes: no feedback
     int capacity_ = 20000;
+    ImageShape shape_;
     std::vector<int> connections_;  // columns of the neuron's row that are plotted
     long chosenAtStep_ = 0;
-    DecimatingHistory history_;     // per connection: momentum, gradient, weight; then the mean
 };
 
 }  // namespace ml

@@ -2,6 +2,7 @@
 
 #include "views/DivergingColorScale.h"
 #include "views/NeuronNames.h"
+#include "views/RunSelection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,43 +23,62 @@ void useImageTicks(QCPAxis* axis, int cells) {
 }  // namespace
 
 NeuronImagePlot::NeuronImagePlot(QWidget* parent) : QCustomPlot(parent) {
-    plotLayout()->clear();
-    title_ = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
-    plotLayout()->addElement(0, 0, title_);
-    auto* row = new QCPLayoutGrid;
-    plotLayout()->addElement(1, 0, row);
-    int column = 0;
-    for (auto [image, name] : {std::pair{&weights_, tr("incoming weights")}, std::pair{&momentum_, tr("incoming momentum")}}) {
-        image->rect = new QCPAxisRect(this);
-        image->rect->axis(QCPAxis::atBottom)->setLabel(name);
-        image->rect->axis(QCPAxis::atLeft)->setRangeReversed(true);  // image row 0 at the top
-        for (QCPAxis* axis : image->rect->axes()) axis->grid()->setVisible(false);
-        image->map = new QCPColorMap(image->rect->axis(QCPAxis::atBottom), image->rect->axis(QCPAxis::atLeft));
-        image->map->setInterpolate(false);
-        image->scale = new QCPColorScale(this);
-        image->map->setColorScale(image->scale);
-        applyDivergingScale(image->scale, DivergingColorScale());
-        auto* margins = new QCPMarginGroup(this);
-        image->rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-        image->scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-        row->addElement(0, column++, image->rect);
-        row->addElement(0, column++, image->scale);
-    }
     connect(this, &QCustomPlot::afterLayout, this, &NeuronImagePlot::keepPixelsSquare);
+    rebuild(1);
     setNeuron(-1, -1);
+}
+
+// Layout: title; per row [weights | momentum]; the two colour scales on the right.
+void NeuronImagePlot::rebuild(int rows) {
+    rows = std::max(1, rows);
+    if (static_cast<int>(images_.size()) == rows) return;
+    clearPlottables();
+    plotLayout()->clear();
+    images_.clear();
+    title_ = new QCPTextElement(this, titleText_, QFont(font().family(), font().pointSize(), QFont::Bold));
+    plotLayout()->addElement(0, 0, title_);
+    auto* body = new QCPLayoutGrid;
+    plotLayout()->addElement(1, 0, body);
+    auto* margins = new QCPMarginGroup(this);
+    for (int c = 0; c < 2; ++c) {
+        scales_[c] = new QCPColorScale(this);
+        scales_[c]->setLabel(c == 0 ? tr("weights") : tr("momentum"));
+        scales_[c]->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+        applyDivergingScale(scales_[c], DivergingColorScale());
+    }
+    for (int r = 0; r < rows; ++r) {
+        std::array<Image, 2> row;
+        for (int c = 0; c < 2; ++c) {
+            Image& image = row[static_cast<std::size_t>(c)];
+            image.rect = new QCPAxisRect(this);
+            image.rect->axis(QCPAxis::atLeft)->setRangeReversed(true);  // image row 0 at the top
+            for (QCPAxis* axis : image.rect->axes()) axis->grid()->setVisible(false);
+            image.map = new QCPColorMap(image.rect->axis(QCPAxis::atBottom), image.rect->axis(QCPAxis::atLeft));
+            image.map->setInterpolate(false);
+            image.map->setColorScale(scales_[static_cast<std::size_t>(c)]);  // one scale per column
+            if (r == 0) image.rect->setMarginGroup(QCP::msTop, margins);
+            if (r == rows - 1) image.rect->setMarginGroup(QCP::msBottom, margins);
+            body->addElement(r, c, image.rect);
+        }
+        images_.push_back(row);
+    }
+    body->addElement(0, 2, scales_[0]);
+    body->addElement(rows > 1 ? 1 : 0, rows > 1 ? 2 : 3, scales_[1]);
 }
 
 // Square image pixels whatever the widget's shape: both axes get the same pixels per cell and the
 // image is centred.
 void NeuronImagePlot::keepPixelsSquare() {
-    for (Image* image : {&weights_, &momentum_}) {
-        const int w = image->map->data()->keySize(), h = image->map->data()->valueSize();
-        const QRect area = image->rect->rect();
-        if (w <= 0 || h <= 0 || area.width() <= 0 || area.height() <= 0) continue;
-        const double pixelsPerCell = std::min(area.width() / double(w), area.height() / double(h));
-        const double halfWidth = area.width() / pixelsPerCell / 2.0, halfHeight = area.height() / pixelsPerCell / 2.0;
-        image->rect->axis(QCPAxis::atBottom)->setRange((w - 1) / 2.0 - halfWidth, (w - 1) / 2.0 + halfWidth);
-        image->rect->axis(QCPAxis::atLeft)->setRange((h - 1) / 2.0 - halfHeight, (h - 1) / 2.0 + halfHeight);
+    for (auto& row : images_) {
+        for (Image& image : row) {
+            const int w = image.map->data()->keySize(), h = image.map->data()->valueSize();
+            const QRect area = image.rect->rect();
+            if (w <= 0 || h <= 0 || area.width() <= 0 || area.height() <= 0) continue;
+            const double pixelsPerCell = std::min(area.width() / double(w), area.height() / double(h));
+            const double halfWidth = area.width() / pixelsPerCell / 2.0, halfHeight = area.height() / pixelsPerCell / 2.0;
+            image.rect->axis(QCPAxis::atBottom)->setRange((w - 1) / 2.0 - halfWidth, (w - 1) / 2.0 + halfWidth);
+            image.rect->axis(QCPAxis::atLeft)->setRange((h - 1) / 2.0 - halfHeight, (h - 1) / 2.0 + halfHeight);
+        }
     }
 }
 
@@ -68,38 +88,54 @@ bool NeuronImagePlot::applies(const Snapshot& snapshot, int layer) const {
 }
 
 void NeuronImagePlot::setNeuron(int layer, int neuron) {
-    title_->setText(layer < 0 || neuron < 0
-                        ? tr("Click a first-layer neuron of an image data set.")
-                        : tr("%1: incoming connections as an image").arg(neuronName(layer + 1, neuron)));
+    titleText_ = layer < 0 || neuron < 0 ? tr("Click a first-layer neuron of an image data set.")
+                                         : tr("%1: incoming connections as an image").arg(neuronName(layer + 1, neuron));
+    title_->setText(titleText_);
 }
 
 void NeuronImagePlot::clearImages() {
-    for (Image* image : {&weights_, &momentum_}) image->map->data()->clear();
+    for (auto& row : images_)
+        for (Image& image : row) image.map->data()->clear();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
 void NeuronImagePlot::showImages(const Snapshot& snapshot, int neuron) {
     const LayerSnapshot& layer = snapshot.layers.front();
+    const int pixels = shape_.width * shape_.height;
+    auto rowOf = [&](const Matrix& m) { return m.size() == 0 ? Vector() : Vector(m.row(neuron).head(pixels).transpose()); };
+    showRows({{QString::fromStdString(snapshot.label), rowOf(layer.parameters), rowOf(layer.firstMoment)}});
+}
+
+void NeuronImagePlot::showRows(const std::vector<Row>& rows) {
+    rebuild(static_cast<int>(rows.size()));
     const int w = shape_.width, h = shape_.height;
-    for (auto [image, matrix] : {std::pair{&weights_, &layer.parameters}, std::pair{&momentum_, &layer.firstMoment}}) {
-        QCPColorMapData* data = image->map->data();
-        data->setSize(w, h);
-        data->setRange(QCPRange(0, w - 1), QCPRange(0, h - 1));
-        DivergingColorScale scale;
-        if (matrix->size() == 0) {
-            data->fill(NAN);
-        } else {
-            const auto pixels = matrix->row(neuron).head(w * h);
-            for (int y = 0; y < h; ++y)
-                for (int x = 0; x < w; ++x) data->setCell(x, y, pixels(y * w + x));
-            scale.fitTo(Matrix(pixels));
+    std::array<double, 2> maximum{0.0, 0.0};
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (int c = 0; c < 2; ++c) {
+            const Vector& pixels = c == 0 ? rows[r].weights : rows[r].momentum;
+            Image& image = images_[r][static_cast<std::size_t>(c)];
+            QCPColorMapData* data = image.map->data();
+            data->setSize(w, h);
+            data->setRange(QCPRange(0, w - 1), QCPRange(0, h - 1));
+            if (pixels.size() != w * h) {
+                data->fill(NAN);
+            } else {
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x) data->setCell(x, y, pixels(y * w + x));
+                maximum[static_cast<std::size_t>(c)] = std::max(maximum[static_cast<std::size_t>(c)], maxAbs(Matrix(pixels)));
+            }
+            const QString what = c == 0 ? tr("weights") : tr("momentum");
+            image.rect->axis(QCPAxis::atBottom)->setLabel(
+                pixels.size() == 0 ? tr("%1: %2 not kept").arg(rows[r].caption, what) : tr("%1: %2").arg(rows[r].caption, what));
+            useImageTicks(image.rect->axis(QCPAxis::atBottom), w);
+            useImageTicks(image.rect->axis(QCPAxis::atLeft), h);
         }
-        applyDivergingScale(image->scale, scale);
-        useImageTicks(image->rect->axis(QCPAxis::atBottom), w);
-        useImageTicks(image->rect->axis(QCPAxis::atLeft), h);
     }
-    momentum_.rect->axis(QCPAxis::atBottom)->setLabel(
-        layer.firstMoment.size() == 0 ? tr("momentum: not kept by this optimizer") : tr("incoming momentum"));
+    for (int c = 0; c < 2; ++c) {
+        DivergingColorScale scale;
+        scale.fitToMaximum(maximum[static_cast<std::size_t>(c)]);
+        applyDivergingScale(scales_[static_cast<std::size_t>(c)], scale);
+    }
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -2,6 +2,11 @@
 
 #include "views/NeuronImagePlot.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -9,36 +14,68 @@ namespace ml {
 
 namespace {
 const QSize kMinimumPlotSize(320, 300);  // three readable strips of "Over steps"
+constexpr int kDefaultStripHeight = 80;  // pixels per strip
 }  // namespace
 
-NeuronInspector::NeuronInspector(QWidget* parent) : QWidget(parent) {
+NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWidget(parent), selection_(selection) {
     tabs_ = new QTabWidget(this);
-    history_ = new NeuronHistoryPlot(tabs_);
+    auto* scroll = new QScrollArea(tabs_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    history_ = new NeuronHistoryPlot(scroll);
+    scroll->setWidget(history_);
     images_ = new NeuronImagePlot(tabs_);
     // Both tabs have one fixed minimum: the plots' own minimum grows with what they show (the
     // image tab's colour scales), which made the dock jump when the tab was switched.
-    for (QWidget* plot : {static_cast<QWidget*>(history_), static_cast<QWidget*>(images_)}) plot->setMinimumSize(kMinimumPlotSize);
-    tabs_->addTab(history_, tr("Over steps"));
+    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(images_)}) page->setMinimumSize(kMinimumPlotSize);
+    tabs_->addTab(scroll, tr("Over steps"));
     tabs_->addTab(images_, tr("As image"));
     tabs_->setTabEnabled(1, false);
+
+    stripHeight_ = new QSpinBox(this);
+    stripHeight_->setRange(60, 600);
+    stripHeight_->setSingleStep(20);
+    stripHeight_->setSuffix(tr(" px"));
+    stripHeight_->setToolTip(tr("Height of each strip (momentum, gradient, weight); the plot scrolls when they do not fit"));
+    robust_ = new QCheckBox(tr("robust y"), this);
+    robust_->setChecked(true);
+    robust_->setToolTip(tr("y-ranges leave out each series' first point and the outer 1 % of values (the first-step spike)"));
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Strip height"), this));
+    bar->addWidget(stripHeight_);
+    bar->addWidget(robust_);
+    bar->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(tabs_);
+    layout->addLayout(bar);
+    layout->addWidget(tabs_, 1);
+    connect(stripHeight_, &QSpinBox::valueChanged, this, &NeuronInspector::setStripHeight);
+    connect(robust_, &QCheckBox::toggled, history_, &NeuronHistoryPlot::setRobustRange);
+    stripHeight_->setValue(kDefaultStripHeight);
+
+    connect(selection_, &RunSelection::selectionChanged, this, &NeuronInspector::replay);
+    connect(selection_, &RunSelection::stepChanged, this, &NeuronInspector::showImages);
+    connect(selection_, &RunSelection::snapshotsArrived, this, [this] {
+        if (history_->plottedConnections().empty() && layer_ >= 0) return replay();  // the first snapshot with the neuron
+        history_->appendNew();
+        if (selection_->step() < 0) showImages();
+    });
 }
 
 QCustomPlot* NeuronInspector::plot() const { return history_; }
 QCustomPlot* NeuronInspector::imagePlot() const { return images_; }
 
-void NeuronInspector::setRun(int run) {
-    if (run == run_) return;
-    run_ = run;
-    clear();
-    reportRunChanged(run);
+void NeuronInspector::setStripHeight(int pixels) {
+    history_->setMinimumHeight(3 * pixels + 2 * fontMetrics().height() + 40);
+    if (stripHeight_->value() != pixels) stripHeight_->setValue(pixels);
 }
 
-void NeuronInspector::setNeuron(int layer, int neuron) {
+void NeuronInspector::setNeuron(int layer, int neuron) { setConnection(layer, neuron, -1); }
+
+void NeuronInspector::setConnection(int layer, int neuron, int input) {
     layer_ = layer;
     neuron_ = neuron;
+    column_ = layer < 0 || neuron < 0 ? -1 : input;
     images_->setNeuron(layer, neuron);
     updateImageTab();
     replay();
@@ -46,6 +83,7 @@ void NeuronInspector::setNeuron(int layer, int neuron) {
 
 void NeuronInspector::setImageShape(ImageShape shape) {
     images_->setImageShape(shape);
+    history_->setImageShape(shape);
     updateImageTab();
 }
 
@@ -54,36 +92,33 @@ void NeuronInspector::updateImageTab() { tabs_->setTabEnabled(1, images_->imageS
 
 void NeuronInspector::setHistoryCapacity(int capacity) {
     history_->setHistoryCapacity(capacity);
-    archive_ = SnapshotArchive(capacity);
     replay();
-}
-
-void NeuronInspector::clear() {
-    archive_.clear();
-    replay();
-}
-
-void NeuronInspector::showSnapshot(const SharedSnapshot& shared) {
-    const Snapshot& snapshot = *shared;  // the archive keeps its own slimmed copy
-    if (snapshot.run != run_) return;
-    const SnapshotArchive::Offer offer = archive_.offer(snapshot);
-    if (offer == SnapshotArchive::Offer::Repeat) return;
-    const bool selected = hasNeuron(snapshot, layer_, neuron_);
-    if (selected && images_->applies(snapshot, layer_)) images_->showImages(snapshot, neuron_);  // always the newest
-    switch (offer) {
-    case SnapshotArchive::Offer::Thinned: return replay();
-    case SnapshotArchive::Offer::Appended:
-        if (!selected) return;
-        if (history_->plottedConnections().empty()) return replay();  // the first snapshot with the neuron
-        return history_->append(archive_.snapshots().back());
-    default: return;
-    }
 }
 
 void NeuronInspector::replay() {
-    const Snapshot* latest = history_->showNeuron(layer_, neuron_, archive_.snapshots());
-    images_->clearImages();
-    if (latest && images_->applies(*latest, layer_)) images_->showImages(*latest, neuron_);
+    std::vector<NeuronHistoryPlot::RunSource> runs;
+    for (const int run : selection_->shown())
+        runs.push_back({run, selection_->labels().value(run), selection_->store().archive(run)});
+    history_->showNeuron(layer_, neuron_, column_, runs);
+    showImages();
+}
+
+void NeuronInspector::showImages() {
+    std::vector<NeuronImagePlot::Row> rows;
+    if (layer_ == 0 && neuron_ >= 0) {
+        for (const RunSelection::Panel& panel : selection_->panels()) {
+            if (!panel.ready() || !images_->applies(*panel.snapshot, 0) || neuron_ >= panel.snapshot->layers.front().parameters.rows())
+                continue;
+            const int pixels = images_->imageShape().height * images_->imageShape().width;
+            auto rowOf = [&](Quantity quantity) {
+                const Matrix values = RunSelection::values(panel, 0, quantity);
+                return values.size() == 0 ? Vector() : Vector(values.row(neuron_).head(pixels).transpose());
+            };
+            rows.push_back({panel.caption, rowOf(Quantity::Weight), rowOf(Quantity::FirstMoment)});
+        }
+    }
+    if (rows.empty()) return images_->clearImages();
+    images_->showRows(rows);
 }
 
 }  // namespace ml

@@ -1,69 +1,67 @@
 #pragma once
-// One neuron over time, over the whole run. Every snapshot of the chosen run goes into a bounded
-// SnapshotArchive, whether or not a neuron is selected, so a neuron clicked late in (or after) a
-// run shows its history from the start: setNeuron(layer, j) (layer = parameter layer, j = its
-// row) replays the archive into the "Over steps" tab (NeuronHistoryPlot: momentum, gradient and
-// weight of the incoming connections); later snapshots add points. For image data
-// (setImageShape, first-layer neurons whose input count is height*width) the "As image" tab
-// (NeuronImagePlot) shows the neuron's incoming weights and momentum as images.
+// One neuron (or one connection) over time, for every run the shared RunSelection shows. The
+// histories come from the selection's archives, which record EVERY run of the comparison from
+// its first snapshot, so a neuron clicked late, a run switched after training, or a past
+// comparison overlaid all show their whole history. "Over steps" (NeuronHistoryPlot) overlays
+// the runs; for image data (setImageShape, first-layer neurons whose input count is
+// height*width) "As image" (NeuronImagePlot) shows one row per panel at the selection's step.
+// Strips are as tall as the "strip height" box says (the plot scrolls when they do not fit);
+// "robust y" leaves the first-step spike out of the y-ranges (default on).
 //
 // Public API
-//   setRun(run)              only snapshots of this run are used (default 0); forgets the archive
-//                            and reports the run change (SnapshotView: the router re-sends its latest)
-//   setNeuron(layer, neuron) replots from the archive; (-1, -1) = nothing selected
+//   setNeuron(layer, neuron) the neuron's incoming connections; (-1, -1) = nothing selected
+//   setConnection(layer, neuron, input)  follows one connection (input = column; bias = inputs)
+//   layer(), neuron(), connection() (-1: the whole neuron)
 //   setImageShape(shape)     invalid shape: no image tab
-//   showSnapshot(s)          archived (and plotted) unless of another run or s.step is not past
-//                            the last added one (re-delivered snapshots)
-//   clear()                  forgets the archive and history (keeps run, neuron and image shape)
-//   setHistoryCapacity(n)    at most n archived snapshots and plotted steps (forgets the archive)
-//   archive(), history()     the archive and the step plots (for export and tests)
-//   plot(), imagePlot()      the two tabs' plots
-#include "model/SnapshotArchive.h"
+//   setHistoryCapacity(n)    at most n plotted steps per run
+//   history(), plot(), imagePlot(), images()
+#include "data/Dataset.h"
 #include "views/NeuronHistoryPlot.h"
-#include "views/SnapshotView.h"
+#include "views/RunSelection.h"
 
 #include <QWidget>
 
+class QCheckBox;
+class QSpinBox;
 class QTabWidget;
 
 namespace ml {
 
 class NeuronImagePlot;
 
-class NeuronInspector : public QWidget, public SnapshotView {
+class NeuronInspector : public QWidget {
     Q_OBJECT
 public:
-    explicit NeuronInspector(QWidget* parent = nullptr);
+    explicit NeuronInspector(RunSelection* selection, QWidget* parent = nullptr);
 
-    void setRun(int run);
-    int run() const { return run_; }
     void setNeuron(int layer, int neuron);
+    void setConnection(int layer, int neuron, int input);
     int layer() const { return layer_; }
     int neuron() const { return neuron_; }
+    int connection() const { return column_; }
     void setImageShape(ImageShape shape);
-    void setRuns(const QStringList&) override {}  // the run is chosen with setRun (MainWindow: the diagram's)
-    void showSnapshot(const SharedSnapshot& snapshot) override;
-    void clear() override;
-    bool wantsEverySnapshot() const override { return true; }
-
     void setHistoryCapacity(int capacity);
-    const SnapshotArchive& archive() const { return archive_; }
-    const NeuronHistoryPlot& history() const { return *history_; }
+    void setStripHeight(int pixels);
 
+    const NeuronHistoryPlot& history() const { return *history_; }
     QCustomPlot* plot() const;
     QCustomPlot* imagePlot() const;
+    NeuronImagePlot* images() const { return images_; }
 
 private:
     void replay();
+    void showImages();
     void updateImageTab();
 
+    RunSelection* selection_;
     QTabWidget* tabs_ = nullptr;
     NeuronHistoryPlot* history_ = nullptr;
     NeuronImagePlot* images_ = nullptr;
-    int run_ = 0;
+    QSpinBox* stripHeight_ = nullptr;
+    QCheckBox* robust_ = nullptr;
     int layer_ = -1;
     int neuron_ = -1;
-    SnapshotArchive archive_;  // the chosen run's snapshots, oldest first
+    int column_ = -1;
 };
 
 }  // namespace ml

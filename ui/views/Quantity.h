@@ -5,7 +5,8 @@
 // Public API
 //   enum class Quantity                 weight, gradient, momentum (first moment), neuron-mean
 //                                       momentum, deviation from the neuron mean, update,
-//                                       second moment
+//                                       second moment, weight minus initial weight, the first
+//                                       moment's spread across the neuron
 //   allQuantities()                     in display order (for combo boxes)
 //   displayName(q)                      "momentum (first moment)", ...
 //   extractQuantity(layer, q, scope, bias) -> Matrix [out x (in+1)], bias in the last column;
@@ -17,6 +18,12 @@
 // Neuron-mean momentum: entry (j, i) holds the mean of the first-moment group it belongs to under
 // the run's MeanScope / BiasMode (MomentumAggregation::meanPerEntry; for an ordinary run, scope
 // none, the fan-in row mean). Deviation = first moment - neuron-mean momentum.
+// Weight change = parameters - Snapshot::initialParameters (empty when those are unknown).
+// Momentum spread: entry (j, i) holds the standard deviation of neuron j's incoming first moments
+// a_j0 .. a_j(in-1) (bias excluded): "how different are a neuron's incoming momenta" (0 under a
+// fan-in mean, which makes them all equal).
+//   quantityKept(s, q)                  whether extractQuantity(s, 0, q) is non-empty (the
+//                                       selectors offer only what the shown runs keep)
 #include "train/Snapshot.h"
 
 #include <QString>
@@ -33,6 +40,8 @@ enum class Quantity {
     DeviationFromNeuronMean,
     Update,
     SecondMoment,
+    WeightChange,
+    MomentumSpread,
 };
 
 const std::vector<Quantity>& allQuantities();
@@ -40,5 +49,6 @@ QString displayName(Quantity quantity);
 
 Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope scope, BiasMode bias);
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity);
+bool quantityKept(const Snapshot& snapshot, Quantity quantity);
 
 }  // namespace ml

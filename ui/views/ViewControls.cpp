@@ -6,23 +6,6 @@
 
 namespace ml {
 
-RunSelector::RunSelector(QWidget* parent) : QComboBox(parent) {
-    setToolTip(tr("The run whose snapshots this view shows"));
-    setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(this, &QComboBox::currentIndexChanged, this, &RunSelector::runChanged);
-}
-
-void RunSelector::setRuns(const QStringList& labels) {
-    const int previous = currentRun();
-    {
-        const QSignalBlocker blocker(this);
-        QComboBox::clear();
-        addItems(labels);
-        setCurrentIndex(labels.isEmpty() ? -1 : std::min(previous, static_cast<int>(labels.size()) - 1));
-    }
-    if (currentRun() != previous) Q_EMIT runChanged(currentRun());
-}
-
 QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {
     for (Quantity quantity : allQuantities()) addItem(displayName(quantity), static_cast<int>(quantity));
     setQuantity(Quantity::FirstMoment);
@@ -33,7 +16,22 @@ QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {
 Quantity QuantitySelector::quantity() const { return static_cast<Quantity>(currentData().toInt()); }
 
 void QuantitySelector::setQuantity(Quantity quantity) {
-    setCurrentIndex(findData(static_cast<int>(quantity)));
+    const int index = findData(static_cast<int>(quantity));
+    if (index >= 0) setCurrentIndex(index);
+}
+
+void QuantitySelector::setAvailable(const std::vector<Quantity>& quantities) {
+    std::vector<Quantity> listed;
+    for (int k = 0; k < count(); ++k) listed.push_back(static_cast<Quantity>(itemData(k).toInt()));
+    if (listed == quantities || quantities.empty()) return;
+    const Quantity previous = quantity();
+    {
+        const QSignalBlocker blocker(this);
+        QComboBox::clear();
+        for (Quantity q : quantities) addItem(displayName(q), static_cast<int>(q));
+        setQuantity(previous);
+    }
+    if (quantity() != previous) Q_EMIT quantityChanged(quantity());
 }
 
 ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {

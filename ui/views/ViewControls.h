@@ -1,12 +1,10 @@
 #pragma once
 // Small controls shared by the diagram panel and the layer heat-map, so that every view picks
-// runs, quantities and the colour range the same way.
+// quantities and the colour range the same way (runs are chosen once, in views/ComparisonBar.h).
 //
 // Public API
-//   RunSelector            combo of run labels: setRuns(labels) (keeps the chosen run when it
-//                          still exists), currentRun() (0 while no runs are listed, so a view
-//                          fed before setRuns() shows the first run), signal runChanged(int)
 //   QuantitySelector       combo of allQuantities(): quantity(), setQuantity(q),
+//                          setAvailable(qs) (lists only those; keeps the choice while listed),
 //                          signal quantityChanged(ml::Quantity)
 //   ColorLimitSpinBox      "±" spin box: 0 shows "auto" (symmetric max|value|), > 0 fixes the
 //                          colour range; limit(), signal limitChanged(double)
@@ -25,23 +23,13 @@
 
 namespace ml {
 
-class RunSelector : public QComboBox {
-    Q_OBJECT
-public:
-    explicit RunSelector(QWidget* parent = nullptr);
-    void setRuns(const QStringList& labels);
-    int currentRun() const { return std::max(0, currentIndex()); }
-
-Q_SIGNALS:
-    void runChanged(int run);
-};
-
 class QuantitySelector : public QComboBox {
     Q_OBJECT
 public:
     explicit QuantitySelector(QWidget* parent = nullptr);
     Quantity quantity() const;
     void setQuantity(Quantity quantity);
+    void setAvailable(const std::vector<Quantity>& quantities);
 
 Q_SIGNALS:
     void quantityChanged(ml::Quantity quantity);
