@@ -4,6 +4,7 @@
 //   one run:     DIR/metrics.csv, DIR/weights_initial.json, DIR/weights_final.json
 //   several:     DIR/<label>/{config.json, metrics.csv, weights_initial.json, weights_final.json}
 //                DIR/summary.csv
+//   with train --snapshots-every N: snapshots.bin beside each metrics.csv (train/SnapshotFile.h)
 // (CSV columns: train/RunCsv.h; weights: train/WeightsFile.h.) The one place that knows the names.
 #include <QString>
 
@@ -18,6 +19,7 @@ inline constexpr const char* kMetrics = "metrics.csv";
 inline constexpr const char* kInitialWeights = "weights_initial.json";
 inline constexpr const char* kFinalWeights = "weights_final.json";
 inline constexpr const char* kSummary = "summary.csv";
+inline constexpr const char* kSnapshots = "snapshots.bin";
 }  // namespace runfolder
 
 // Run labels are free text (shown in tables and plots); on disk each becomes a name by one rule,
@@ -50,6 +52,7 @@ public:
     QString metricsFile(int run) const;
     QString initialWeightsFile(int run) const;
     QString finalWeightsFile(int run) const;
+    QString snapshotsFile(int run) const;  // only with train --snapshots-every
     // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.
     std::string initialWeightsRelative(int run) const;
 

@@ -18,6 +18,7 @@ struct RunRecord {
     std::vector<StepMetrics> metrics;
     RunResult result;        // from summary.csv when present, else derived from metrics
     Parameters finalWeights; // empty when weights_final.json is missing (e.g. an interrupted run)
+    QString snapshotsFile;   // snapshots.bin (train --snapshots-every) with a header that fits the network; else empty
     std::string problem;     // why part of this run could not be read ("" when all is well)
 };
 

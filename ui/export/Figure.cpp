@@ -34,6 +34,9 @@ Figure Figure::ofPlot(QCustomPlot* plot) {
         if (vector) {
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
+            // Cosmetic (0-width) pens would become hairlines in PDF/SVG viewers: draw them 1 px
+            // (0.75 pt) wide, as they are in the PNG.
+            painter.setMode(QCPPainter::pmNonCosmetic);
         }
         plot->toPainter(&painter, size.width(), size.height());
     });

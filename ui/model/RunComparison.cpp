@@ -1,5 +1,7 @@
 #include "model/RunComparison.h"
 
+#include "optim/OptimizerCatalog.h"
+
 #include "train/RunCsv.h"
 #include "train/RunFolderLayout.h"
 #include "train/TrainingPlan.h"
@@ -78,6 +80,22 @@ void RunComparison::showFolder(const RunFolder& folder) {
         summary_.finishRun(static_cast<int>(i), folder.runs[i].result);
     }
     Q_EMIT changed();
+}
+
+QStringList RunComparison::runDetails() const {
+    QStringList details;
+    for (const RunSpec& run : experiment_.runs) {
+        const OptimizerInfo& info = optimizerInfo(run.optimizer);
+        QStringList parts;
+        for (const std::string& key : info.parameters) {
+            const ParameterField* field = findParameterField(key);
+            const std::string value = field->get(run.hp);
+            if (key == "lr" || value != field->get(info.defaults))
+                parts << QString::fromStdString(key + " " + value);
+        }
+        details << parts.join(", ");
+    }
+    return details;
 }
 
 void RunComparison::clear() {

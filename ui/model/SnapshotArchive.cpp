@@ -17,6 +17,7 @@ Snapshot archived(const Snapshot& snapshot) {
     copy.batchLoss = snapshot.batchLoss;
     copy.scope = snapshot.scope;
     copy.bias = snapshot.bias;
+    copy.weightsOnly = snapshot.weightsOnly;
     copy.layers.reserve(snapshot.layers.size());
     for (const LayerSnapshot& layer : snapshot.layers) {
         LayerSnapshot kept;

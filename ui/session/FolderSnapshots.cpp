@@ -1,29 +1,83 @@
 #include "session/FolderSnapshots.h"
 
+#include "InputError.h"
+#include "session/SnapshotRouter.h"
+#include "train/SnapshotFile.h"
+
+#include <cstddef>
 
 namespace ml {
 
+namespace {
+
+// One delivery's memory: views that draw one moment redraw once per batch, not per snapshot.
+constexpr std::size_t kBatchBytes = std::size_t(32) << 20;
+
+std::size_t bytesOf(const Snapshot& snapshot) {
+    std::size_t floats = 0;
+    for (const LayerSnapshot& layer : snapshot.layers)
+        floats += std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
+                              layer.secondMoment.size() + layer.update.size() + layer.neuronMeans.size());
+    return floats * sizeof(float);
+}
+
+Snapshot finalSnapshot(const RunRecord& run, int index) {
+    Snapshot snapshot;
+    snapshot.run = index;
+    snapshot.label = run.spec.label;
+    snapshot.step = run.metrics.empty() ? run.result.steps : run.metrics.back().step;
+    snapshot.epoch = run.metrics.empty() ? 0 : run.metrics.back().epoch;
+    snapshot.batchLoss = run.metrics.empty() ? NAN : run.metrics.back().trainLoss;
+    snapshot.scope = run.spec.hp.momentumMean;
+    snapshot.bias = run.spec.hp.bias;
+    snapshot.weightsOnly = true;
+    for (const Matrix& layer : run.finalWeights) {
+        LayerSnapshot layerSnapshot;
+        layerSnapshot.parameters = layer;
+        snapshot.layers.push_back(std::move(layerSnapshot));
+    }
+    return snapshot;
+}
+
+}  // namespace
+
 std::vector<Snapshot> finalSnapshots(const RunFolder& folder) {
     std::vector<Snapshot> snapshots;
+    for (std::size_t i = 0; i < folder.runs.size(); ++i)
+        if (!folder.runs[i].finalWeights.empty()) snapshots.push_back(finalSnapshot(folder.runs[i], int(i)));
+    return snapshots;
+}
+
+std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, SnapshotRouter& router) {
+    std::vector<std::string> problems;
+    std::vector<Snapshot> batch;
+    std::size_t batchBytes = 0;
+    auto flush = [&] {
+        if (!batch.empty()) router.deliver(batch);
+        batch.clear();
+        batchBytes = 0;
+    };
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         const RunRecord& run = folder.runs[i];
-        if (run.finalWeights.empty()) continue;
-        Snapshot snapshot;
-        snapshot.run = static_cast<int>(i);
-        snapshot.label = run.spec.label;
-        snapshot.step = run.metrics.empty() ? run.result.steps : run.metrics.back().step;
-        snapshot.epoch = run.metrics.empty() ? 0 : run.metrics.back().epoch;
-        snapshot.batchLoss = run.metrics.empty() ? NAN : run.metrics.back().trainLoss;
-        snapshot.scope = run.spec.hp.momentumMean;
-        snapshot.bias = run.spec.hp.bias;
-        for (const Matrix& layer : run.finalWeights) {
-            LayerSnapshot layerSnapshot;
-            layerSnapshot.parameters = layer;
-            snapshot.layers.push_back(std::move(layerSnapshot));
+        long lastSaved = 0;
+        if (!run.snapshotsFile.isEmpty()) {
+            try {
+                SnapshotFileReader reader(run.snapshotsFile, int(i));
+                while (std::optional<Snapshot> snapshot = reader.next()) {
+                    lastSaved = snapshot->step;
+                    batchBytes += bytesOf(*snapshot);
+                    batch.push_back(std::move(*snapshot));
+                    if (batchBytes >= kBatchBytes) flush();
+                }
+            } catch (const InputError& error) {
+                problems.push_back(run.spec.label + ": " + error.what());
+            }
         }
-        snapshots.push_back(std::move(snapshot));
+        const long finalStep = run.metrics.empty() ? run.result.steps : run.metrics.back().step;
+        if (!run.finalWeights.empty() && finalStep > lastSaved) batch.push_back(finalSnapshot(run, int(i)));
+        flush();  // one run at a time
     }
-    return snapshots;
+    return problems;
 }
 
 }  // namespace ml

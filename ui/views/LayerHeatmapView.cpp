@@ -117,7 +117,7 @@ void LayerHeatmapView::redraw() {
                         .arg(snapshot_->step)
                         .arg(displayName(quantity_))
                         .arg(layerTitle(*snapshot_, l)));
-    if (values.size() == 0) return showMessage(tr("%1: not kept by this optimizer").arg(displayName(quantity_)));
+    if (values.size() == 0) return showMessage(tr("%1: %2").arg(displayName(quantity_), missingQuantityReason(*snapshot_)));
     message_->setVisible(false);
 
     const bool bias = showBias_;

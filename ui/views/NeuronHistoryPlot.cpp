@@ -2,6 +2,7 @@
 
 #include "optim/MomentumAggregation.h"
 #include "views/NeuronNames.h"
+#include "views/Quantity.h"
 
 #include <algorithm>
 #include <cmath>
@@ -129,6 +130,7 @@ void NeuronHistoryPlot::chooseConnections(const Snapshot& snapshot) {
     const LayerSnapshot& layer = snapshot.layers[static_cast<std::size_t>(layer_)];
     inputCount_ = static_cast<int>(layer.parameters.cols()) - 1;
     hasMomentum_ = layer.firstMoment.size() > 0;
+    missingMomentum_ = missingQuantityReason(snapshot);
     chosenAtStep_ = snapshot.step;
     const Matrix& ranking = hasMomentum_ ? layer.firstMoment : layer.gradient;
     std::vector<int> columns(static_cast<std::size_t>(layer.parameters.cols()));
@@ -167,7 +169,7 @@ void NeuronHistoryPlot::rebuildGraphs() {
         momentum_.mean->setPen(QPen(Qt::black, 3.0));
         momentum_.mean->setName(tr("neuron mean"));
         momentum_.mean->addToLegend(legend_);
-        if (!hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: not kept by this optimizer"));
+        if (!hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: %1").arg(missingMomentum_));
     }
 }
 

@@ -67,6 +67,7 @@ private:
     int neuron_ = -1;
     int inputCount_ = 0;
     bool hasMomentum_ = true;
+    QString missingMomentum_;  // why there is none (views/Quantity.h)
     int capacity_ = 20000;
     std::vector<int> connections_;  // columns of the neuron's row that are plotted
     long chosenAtStep_ = 0;

@@ -2,6 +2,7 @@
 
 #include "views/DivergingColorScale.h"
 #include "views/NeuronNames.h"
+#include "views/Quantity.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,7 +100,7 @@ void NeuronImagePlot::showImages(const Snapshot& snapshot, int neuron) {
         useImageTicks(image->rect->axis(QCPAxis::atLeft), h);
     }
     momentum_.rect->axis(QCPAxis::atBottom)->setLabel(
-        layer.firstMoment.size() == 0 ? tr("momentum: not kept by this optimizer") : tr("incoming momentum"));
+        layer.firstMoment.size() == 0 ? tr("momentum: %1").arg(missingQuantityReason(snapshot)) : tr("incoming momentum"));
     replot(QCustomPlot::rpQueuedReplot);
 }
 
