@@ -494,6 +494,15 @@ private Q_SLOTS:
         QImage png(QDir(out).filePath("convergence.png"));
         QCOMPARE(png.size(), QSize(1891, 1063));  // 16 cm x 9 cm at 300 dpi (605 x 340 layout pixels)
         QCOMPARE(png.dotsPerMeterX(), 11811);      // 300 dpi
+        // The same figure at 96 dpi, scaled up, inks about as much: labels keep their point size
+        // (they were once scaled twice at 300 dpi, tripling the ink of the text).
+        const QString low = dir.filePath("low");
+        QCOMPARE(runExportCommand({run, "--out", low, "--run", "adam", "--run", "momentum", "--dpi", "96"}), 0);
+        const QString high = dir.filePath("high");
+        QCOMPARE(runExportCommand({run, "--out", high, "--run", "adam", "--run", "momentum"}), 0);
+        const double ink96 = inkFraction(QImage(QDir(low).filePath("convergence.png")).scaled(png.size()));
+        const double ink300 = inkFraction(QImage(QDir(high).filePath("convergence.png")));
+        QVERIFY2(ink300 < ink96 * 1.3, qPrintable(QString("%1 at 300 dpi, %2 at 96 dpi").arg(ink300).arg(ink96)));
         const QString svg = QString::fromUtf8(readBytes(QDir(out).filePath("convergence.svg")));
         QVERIFY2(svg.contains("smoothing: EMA 0.60"), "the figure states its smoothing");
         QVERIFY(svg.contains("lr 0.001"));  // adam's key hyper-parameter in the legend
