@@ -1,9 +1,15 @@
 // momentum-lab-cli train: the files, the exit statuses, the precedence of config and flags,
 // reproduction from config.json, and messages that name the flag or file.
 #include "InputError.h"
+#include "TestSupport.h"
 #include "cli/Cli.h"
+#include "data/DataRegistry.h"
+#include "train/ExperimentJson.h"
+#include "train/LockstepTrainer.h"
 #include "train/RunCsv.h"
 #include "train/RunFolderReader.h"
+#include "train/SnapshotFile.h"
+#include "train/WeightsFile.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,6 +21,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <map>
 #include <iostream>
 #include <sstream>
 
@@ -212,6 +219,9 @@ private Q_SLOTS:
         QTest::newRow("unknown data") << base + QStringList{"--optimizer", "sgd", "--data", "toy:moons"} << "toy:moons";
         QTest::newRow("unknown flag") << base + QStringList{"--optimizer", "sgd", "--learning-rate", "1"} << "learning-rate";
         QTest::newRow("bad scope") << base + QStringList{"--optimizer", "momentum", "--momentum-mean", "rows"} << "--momentum-mean";
+        QTest::newRow("snapshots every 0") << base + QStringList{"--optimizer", "sgd", "--snapshots-every", "0"} << "--snapshots-every 0: expected a whole number";
+        QTest::newRow("snapshots every x") << base + QStringList{"--optimizer", "sgd", "--snapshots-every", "x"} << "--snapshots-every x";
+        QTest::newRow("budget without snapshots") << base + QStringList{"--optimizer", "sgd", "--snapshots-max-mb", "5"} << "--snapshots-max-mb: only read with --snapshots-every";
     }
     void badInputIsRefusedWithAMessage() {
         QFETCH(QStringList, arguments);
@@ -220,6 +230,140 @@ private Q_SLOTS:
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QVERIFY(!QFile::exists("/tmp/ml-cli-never/metrics.csv"));
+    }
+
+    // --snapshots-every N: each run's snapshots.bin holds exactly the snapshots the trainer hands
+    // its observers at every N-th step and at the last step, all quantities, bit for bit.
+    void snapshotsAreWrittenAndReadBackIdentical() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("snap");
+        const CliResult r = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam,sgd", "--snapshots-every", "7", "--out", out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+
+        // The same experiment again, in-process, collecting what the trainer hands out.
+        struct Collector : ml::TrainingObserver {
+            bool wantsSnapshot(int, long step) override { return step % 7 == 0 || step == 30; }
+            void snapshotTaken(const ml::SharedSnapshot& snapshot) override { taken[snapshot->run].push_back(*snapshot); }
+            std::map<int, std::vector<ml::Snapshot>> taken;
+        } collector;
+        const ml::Experiment experiment = ml::loadExperiment(out + "/config.json");
+        ml::LockstepTrainer trainer(experiment, ml::loadDataSplit(experiment.data, experiment.seed), ml::loadInitialWeights(experiment));
+        trainer.addObserver(&collector);
+        ml::RunControl control;
+        trainer.run(control);
+
+        const char* const runs[] = {"momentum", "adam", "sgd"};
+        for (int run = 0; run < 3; ++run) {
+            const std::vector<ml::Snapshot> read = ml::readSnapshotFile(out + "/" + runs[run] + "/snapshots.bin", run);
+            const std::vector<ml::Snapshot>& expected = collector.taken[run];
+            QCOMPARE(int(read.size()), 5);  // steps 7, 14, 21, 28 and the last, 30
+            QCOMPARE(int(expected.size()), 5);
+            for (std::size_t i = 0; i < read.size(); ++i) {
+                QCOMPARE(read[i].step, expected[i].step);
+                QCOMPARE(read[i].epoch, expected[i].epoch);
+                QCOMPARE(read[i].label, std::string(runs[run]));
+                QCOMPARE(read[i].batchLoss, expected[i].batchLoss);
+                QVERIFY(read[i].scope == expected[i].scope && read[i].bias == expected[i].bias);
+                QCOMPARE(read[i].layers.size(), expected[i].layers.size());
+                for (std::size_t l = 0; l < read[i].layers.size(); ++l) {
+                    const ml::LayerSnapshot& a = read[i].layers[l];
+                    const ml::LayerSnapshot& b = expected[i].layers[l];
+                    QVERIFY(a.parameters == b.parameters);
+                    QVERIFY(a.gradient == b.gradient);
+                    QVERIFY(a.firstMoment == b.firstMoment);
+                    QVERIFY(a.secondMoment == b.secondMoment);
+                    QVERIFY(a.update == b.update);
+                    QVERIFY(a.neuronMeans == b.neuronMeans);
+                    QCOMPARE(a.columnsPerInput, b.columnsPerInput);
+                }
+            }
+            QCOMPARE(read.back().step, 30L);
+            // The last snapshot is the final weights.
+            QVERIFY(read.back().layers[0].parameters == ml::loadWeightsFile(out + "/" + runs[run] + "/weights_final.json")[0]);
+        }
+        // What each optimizer keeps: adam both moments, momentum the first, sgd neither.
+        const auto adam = ml::readSnapshotFile(out + "/adam/snapshots.bin", 1);
+        QVERIFY(adam[0].layers[0].secondMoment.size() > 0 && adam[0].layers[0].firstMoment.size() > 0);
+        const auto sgd = ml::readSnapshotFile(out + "/sgd/snapshots.bin", 2);
+        QVERIFY(sgd[0].layers[0].firstMoment.size() == 0 && sgd[0].layers[0].gradient.size() > 0);
+        // The reader of the folder finds the files.
+        const ml::RunFolder folder = ml::readRunFolder(out);
+        QCOMPARE(folder.runs[1].snapshotsFile, out + "/adam/snapshots.bin");
+
+        // A convolutional layer keeps its weight columns per input (k*k) through the file.
+        ml::SnapshotFileHeader header;
+        header.label = "conv";
+        header.layers = {{2, 2 * 9 + 1}, {3, 5}};
+        header.columnsPerInput = {9, 1};
+        const QString convPath = tmp.filePath("conv.bin");
+        ml::SnapshotFileWriter writer(convPath, header);
+        ml::Snapshot snapshot;
+        snapshot.step = 1;
+        snapshot.epoch = 1;
+        ml::LayerSnapshot conv;
+        conv.parameters = ml::Matrix::Ones(2, 19);
+        conv.columnsPerInput = 9;
+        ml::LayerSnapshot dense;
+        dense.parameters = ml::Matrix::Ones(3, 5);
+        snapshot.layers = {conv, dense};
+        writer.append(snapshot);
+        writer.close();
+        const std::vector<ml::Snapshot> back = ml::readSnapshotFile(convPath, 0);
+        QCOMPARE(int(back.size()), 1);
+        QCOMPARE(back[0].layers[0].columnsPerInput, Eigen::Index(9));
+        QCOMPARE(back[0].layers[1].columnsPerInput, Eigen::Index(1));
+        QVERIFY(back[0].layers[0].parameters == conv.parameters);
+    }
+
+    // A killed run keeps every complete record; a damaged record is named by file, record and byte.
+    void snapshotFilesSurviveCutsAndNameDamage() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("snap");
+        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "momentum", "--snapshots-every", "10", "--out", out}).status, 0);
+        const QString path = out + "/snapshots.bin";
+        const QByteArray whole = readAll(path);
+        QCOMPARE(int(ml::readSnapshotFile(path, 0).size()), 3);
+        auto writeBytes = [&path](const QByteArray& bytes) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(bytes);
+        };
+        writeBytes(whole.left(whole.size() - 5));  // cut inside the last record's floats
+        ml::SnapshotFileReader cut(path, 0);
+        QVERIFY(cut.next() && cut.next());
+        QVERIFY(!cut.next());
+        QVERIFY(cut.truncated());
+        QByteArray damaged = whole;
+        const qsizetype step = damaged.indexOf("\"step\":20");
+        const qsizetype second = damaged.lastIndexOf('{', step);  // where the record's line begins
+        QVERIFY(step > 0 && second > 0);
+        damaged[step + 7] = 'x';  // "step":x0
+        writeBytes(damaged);
+        const QString message = ml::test::inputErrorOf([&] { ml::readSnapshotFile(path, 0); });
+        QVERIFY2(message.contains(path) && message.contains("record 2") && message.contains("byte " + QString::number(second)),
+                 qPrintable(message));
+        writeBytes("PK\x03\x04 not snapshots\n");
+        QVERIFY(ml::test::inputErrorOf([&] { ml::readSnapshotFile(path, 0); }).contains("not a snapshot file"));
+    }
+
+    // The files are bounded: an interval that could exceed the budget is refused before training,
+    // naming the smallest interval that fits.
+    void snapshotBudgetIsEnforcedBeforeTraining() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("big");
+        // 2-6-2: (6x3 + 2x7) floats x 5 matrices + means, about 0.9 kB a snapshot; 30 steps x 2 runs.
+        const CliResult r = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "1",
+                                                        "--snapshots-max-mb", "1", "--steps", "2000", "--out", out});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("--snapshots-every 1: 2000 snapshots") && r.err.contains("--snapshots-max-mb") &&
+                     r.err.contains("expected --snapshots-every 4 or more"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        const CliResult fits = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "4",
+                                                           "--snapshots-max-mb", "1", "--steps", "2000", "--out", out});
+        QVERIFY2(fits.status == 0, qPrintable(fits.err));
+        const qint64 bytes = QFileInfo(out + "/momentum/snapshots.bin").size() + QFileInfo(out + "/adam/snapshots.bin").size();
+        QVERIFY2(bytes <= 1000000 && bytes > 500000, qPrintable(QString::number(bytes)));
     }
 
     void divergedRunFolderCanBeReadBack() {

@@ -2,6 +2,7 @@
 // latest snapshots and stops cleanly, controls change its state, no thread outlives its owner,
 // the convergence history stays bounded, exports are valid files, run folders open.
 #include "AppSettings.h"
+#include "cli/Cli.h"
 #include "data/DataRegistry.h"
 #include "experiment/ExperimentPanel.h"
 #include "experiment/HyperParameterForm.h"
@@ -30,6 +31,7 @@
 #include "train/RunFolderLayout.h"
 #include "train/RunFolderReader.h"
 #include "train/RunFolderWriter.h"
+#include "train/SnapshotFile.h"
 #include "views/ConvergencePlot.h"
 
 #include <QAction>
@@ -49,11 +51,14 @@
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QTemporaryFile>
 #include <QXmlStreamReader>
 #include <QtTest>
 #include <qcustomplot.h>
 
 #include <limits>
+#include <unistd.h>
+#include <cstdio>
 #include <map>
 #include <random>
 
@@ -90,6 +95,35 @@ double inkFraction(const QImage& image) {
         for (int x = 0; x < image.width(); ++x)
             if (qGray(image.pixel(x, y)) < 200) ++ink;
     return double(ink) / (double(image.width()) * image.height());
+}
+
+QByteArray readBytes(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// What `export` prints on stderr for these arguments.
+QString exportMessage(const QStringList& arguments) {
+    QTemporaryFile capture;
+    capture.open();
+    const int saved = dup(fileno(stderr));
+    fflush(stderr);
+    dup2(capture.handle(), fileno(stderr));
+    runExportCommand(arguments);
+    fflush(stderr);
+    dup2(saved, fileno(stderr));
+    close(saved);
+    capture.seek(0);
+    return QString::fromUtf8(capture.readAll());
+}
+
+// The visible texts of a heat-map ("... not kept by this optimizer"), or "".
+QString heatmapMessage(LayerHeatmapView* view) {
+    QStringList texts;
+    for (int i = 0; i < view->plot()->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(view->plot()->item(i)); text && text->visible())
+            texts << text->text();
+    return texts.join(" | ");
 }
 
 // A finished CLI-style run folder of a tiny toy:xor experiment.
@@ -484,6 +518,125 @@ private Q_SLOTS:
         QCOMPARE(runExportCommand({run, "--out", out, "--dpi", "zero"}), 2);
     }
 
+    // export chooses runs, quantity, step, smoothing and size; each choice is checked (exit 2 with
+    // the option named); the default size is report-sized (16 cm at 300 dpi).
+    void exportCommandChoosesRunsQuantityStepSmoothingAndSize() {
+        QTemporaryDir dir;
+        const QString run = dir.filePath("run");
+        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "2-4-2", "--loss", "cross-entropy", "--data", "toy:xor",
+                         "--batch", "50", "--steps", "40", "--optimizer", "momentum,sgd,adam", "--snapshots-every", "10",
+                         "--quiet", "--out", run}),
+                 0);
+        const QString out = dir.filePath("out");
+        QCOMPARE(runExportCommand({run, "--out", out, "--run", "adam", "--run", "momentum", "--quantity", "momentum",
+                                   "--step", "20", "--smoothing", "0.6", "--hyperparameters"}),
+                 0);
+        QImage png(QDir(out).filePath("convergence.png"));
+        QCOMPARE(png.size(), QSize(1891, 1063));  // 16 cm x 9 cm at 300 dpi (605 x 340 layout pixels)
+        QCOMPARE(png.dotsPerMeterX(), 11811);      // 300 dpi
+        // The same figure at 96 dpi, scaled up, inks about as much: labels keep their point size
+        // (they were once scaled twice at 300 dpi, tripling the ink of the text).
+        const QString low = dir.filePath("low");
+        QCOMPARE(runExportCommand({run, "--out", low, "--run", "adam", "--run", "momentum", "--dpi", "96"}), 0);
+        const QString high = dir.filePath("high");
+        QCOMPARE(runExportCommand({run, "--out", high, "--run", "adam", "--run", "momentum"}), 0);
+        const double ink96 = inkFraction(QImage(QDir(low).filePath("convergence.png")).scaled(png.size()));
+        const double ink300 = inkFraction(QImage(QDir(high).filePath("convergence.png")));
+        QVERIFY2(ink300 < ink96 * 1.3, qPrintable(QString("%1 at 300 dpi, %2 at 96 dpi").arg(ink300).arg(ink96)));
+        const QString svg = QString::fromUtf8(readBytes(QDir(out).filePath("convergence.svg")));
+        QVERIFY2(svg.contains("smoothing: EMA 0.60"), "the figure states its smoothing");
+        QVERIFY(svg.contains("lr 0.001"));  // adam's key hyper-parameter in the legend
+        QVERIFY(!svg.contains(">sgd<"));    // not chosen
+        QVERIFY(QFileInfo::exists(QDir(out).filePath("network-diagram-adam.png")));
+        QVERIFY(QFileInfo::exists(QDir(out).filePath("network-diagram-momentum.svg")));
+        QVERIFY(!QFileInfo::exists(QDir(out).filePath("runs/sgd.csv")));
+        QVERIFY(QString::fromUtf8(readBytes(QDir(out).filePath("index.html"))).contains("momentum (first moment) of adam at step 20"));
+
+        auto refused = [&](const QStringList& extra, const QString& expected) {
+            const int status = runExportCommand(QStringList{run, "--out", out} + extra);
+            if (status != 2) qWarning() << extra << "gave" << status;
+            return status == 2 && exportMessage(QStringList{run, "--out", out} + extra).contains(expected);
+        };
+        QVERIFY(refused({"--run", "lion"}, "--run 'lion': no such run"));
+        QVERIFY(refused({"--quantity", "speed"}, "--quantity speed: unknown; expected one of weight, gradient, momentum"));
+        QVERIFY(refused({"--step", "25"}, "--step 25: run 'momentum' saved no snapshot at that step (saved steps: 10, 20, 30, 40"));
+        QVERIFY(refused({"--run", "sgd", "--quantity", "momentum"}, "--quantity momentum: run 'sgd' at step 40: not kept by this optimizer"));
+        QVERIFY(refused({"--smoothing", "1"}, "--smoothing 1: expected a number from 0 to 0.99"));
+        QVERIFY(refused({"--width", "5"}, "--width 5: expected a whole number from 16 to 20000"));
+        QVERIFY(refused({"--width", "600", "--width-cm", "16"}, "expected only one of them"));
+        QVERIFY(refused({"--dpi", "zero"}, "--dpi zero"));
+        QVERIFY(refused({"--frobnicate"}, "frobnicate"));
+        // A folder without snapshots has the final weights only.
+        writeRunFolder(dir.filePath("plain"));
+        QCOMPARE(runExportCommand({dir.filePath("plain"), "--out", out, "--quantity", "gradient"}), 2);
+        QVERIFY(exportMessage({dir.filePath("plain"), "--out", out, "--quantity", "gradient"}).contains("not saved in this folder"));
+    }
+
+    // The convergence plot: hover values, legend clicks, offset curves, the note under the legend
+    // and an accuracy strip of at least a third of the plots' height with nine runs.
+    void convergencePlotHoverLegendOffsetAndStrip() {
+        RunComparison runs;
+        TrainingPlan plan;
+        for (int i = 0; i < 9; ++i) plan.labels.push_back("run " + std::to_string(i));
+        plan.stepsPerEpoch = 10;
+        runs.begin(sineExperiment(100), plan);
+        std::vector<StepMetrics> metrics;
+        for (int i = 0; i < 9; ++i)
+            for (long step = 1; step <= 100; ++step) {
+                StepMetrics m;
+                m.run = i;
+                m.step = step;
+                m.epoch = int((step - 1) / 10 + 1);
+                m.trainLoss = 1.0f / float(step);  // nine identical curves
+                if (step % 10 == 0) m.testLoss = 2.0f / float(step), m.testAccuracy = 0.5f, m.fullTrainLoss = 1.0f;
+                metrics.push_back(m);
+            }
+        runs.addMetrics(metrics);
+        ConvergencePlot plot;
+        plot.setHistory(&runs.history());
+        plot.resize(900, 600);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.refresh();
+        plot.plot()->replot();
+        const QString hover = plot.valuesAt(50.2);
+        QVERIFY2(hover.contains("run 0: loss 0.02, test 0.04, accuracy 0.5") && hover.contains("run 8: loss 0.02"), qPrintable(hover));
+        // Identical curves: offset reveals them; the hover values stay the true ones.
+        plot.setOffsetCurves(true);
+        QVERIFY(plot.noteText().contains("offset"));
+        QVERIFY(plot.valuesAt(50).contains("run 8: loss 0.02,"));
+        double drawn0 = 0, drawn8 = 0;
+        for (int g = 0; g < plot.plot()->graphCount(); ++g) {
+            QCPGraph* graph = plot.plot()->graph(g);
+            if (graph->name() == "run 0") drawn0 = graph->data()->at(49)->value;
+            if (graph->name() == "run 8") drawn8 = graph->data()->at(49)->value;
+        }
+        QVERIFY2(drawn8 > drawn0 * 1.1, qPrintable(QString("%1 %2").arg(drawn0).arg(drawn8)));
+        plot.setOffsetCurves(false);
+        // A legend click hides run 3 (and its hover line), a second one shows it again.
+        QCPLegend* legend = plot.legend();
+        int entries = 0;
+        for (int i = 0; i < legend->itemCount(); ++i) entries += legend->item(i) ? 1 : 0;  // the grid has empty cells
+        QCOMPARE(entries, 9);
+        const QRect entry = legend->item(3)->outerRect();
+        QTest::mouseClick(plot.plot(), Qt::LeftButton, {}, entry.center());
+        QVERIFY(!plot.runVisible(3));
+        QVERIFY(!plot.valuesAt(50).contains("run 3:"));
+        QTest::mouseClick(plot.plot(), Qt::LeftButton, {}, entry.center());
+        QVERIFY(plot.runVisible(3));
+        // The note explains the line styles and the smoothing.
+        QVERIFY(plot.noteText().contains("solid: training (batch) loss") && plot.noteText().contains("dashed: test loss"));
+        QVERIFY(plot.noteText().contains("smoothing: none"));
+        plot.setSmoothing(0.3);
+        QVERIFY(plot.noteText().contains("smoothing: EMA 0.30"));
+        // The accuracy strip: at least a third of the two plots' height, with nine runs.
+        plot.plot()->replot();
+        QCPAxisRect* loss = plot.plot()->axisRect(0);
+        QCPAxisRect* accuracy = plot.plot()->axisRect(1);
+        QVERIFY2(accuracy->outerRect().height() * 3 >= (loss->outerRect().height() + accuracy->outerRect().height()),
+                 qPrintable(QString("%1 of %2").arg(accuracy->outerRect().height()).arg(loss->outerRect().height())));
+    }
+
     // The CSV export and the report name a run's CSV alike: after the run's folder in a CLI run folder.
     void runCsvNamesFollowTheRunFolder() {
         const std::string label = "momentum 0.9 (β)";
@@ -595,6 +748,52 @@ private Q_SLOTS:
         // Shown again unchanged, it is not kept twice.
         window.trainingActions()->reset()->trigger();
         QCOMPARE(history->size(), 3);
+    }
+
+    // A CLI run folder with snapshots.bin: the app's folder-opening path feeds every saved snapshot
+    // to the views through the run selection (each run's archive holds them all, all quantities);
+    // where a quantity is missing, the views say whether the folder did not save it or the
+    // optimizer does not keep it.
+    void openingAFolderWithSnapshotsFeedsTheViews() {
+        QTemporaryDir dir;
+        const QString run = dir.filePath("run");
+        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "2-4-2", "--loss", "cross-entropy", "--data", "toy:xor",
+                         "--batch", "50", "--steps", "40", "--optimizer", "momentum,sgd", "--snapshots-every", "10",
+                         "--quiet", "--out", run}),
+                 0);
+        MainWindow window;
+        window.openRunFolder(run);
+        auto* heatmap = window.findChild<LayerHeatmapPanel*>();
+        RunSelection* selection = window.runSelection();
+        QVERIFY(heatmap && selection);
+        const SnapshotArchive& archive = *selection->store().archive(0);
+        QCOMPARE(archive.steps(), std::vector<long>({10, 20, 30, 40}));
+        const std::vector<Snapshot> saved = readSnapshotFile(run + "/momentum/snapshots.bin", 0);
+        for (int i = 0; i < 4; ++i) {
+            const Snapshot& shown = *archive.snapshots()[std::size_t(i)];
+            QVERIFY(!shown.weightsOnly);
+            QVERIFY(shown.layers[1].firstMoment == saved[std::size_t(i)].layers[1].firstMoment);
+            QVERIFY(shown.layers[0].gradient == saved[std::size_t(i)].layers[0].gradient);
+        }
+        QCOMPARE(selection->store().archive(1)->size(), 4);
+        // Side by side: momentum from the file for run 0; sgd keeps no momentum.
+        QCOMPARE(selection->shown(), std::vector<int>({0, 1}));
+        heatmap->setQuantity(Quantity::FirstMoment);
+        QCOMPARE(int(heatmap->view()->colorMaps().size()), 2);
+        QVERIFY(!heatmap->view()->colorMaps()[0]->data()->isEmpty());
+        QVERIFY2(heatmapMessage(heatmap->view()).contains("not kept by this optimizer"), qPrintable(heatmapMessage(heatmap->view())));
+
+        // A folder without snapshots: only the final weights; the momentum was not saved.
+        writeRunFolder(dir.filePath("plain"));
+        window.openRunFolder(dir.filePath("plain"));
+        QCOMPARE(selection->store().archive(0)->size(), 1);
+        const Snapshot& final = *selection->store().latest(0);
+        QVERIFY(final.weightsOnly);
+        QCOMPARE(missingQuantityReason(final), QString("not saved in this folder"));
+        LayerHeatmapView view;
+        view.setQuantity(Quantity::Gradient);
+        view.showMatrices({{"adam", Matrix(), missingQuantityReason(final)}}, "layer 1");
+        QVERIFY2(heatmapMessage(&view).contains("not saved in this folder"), qPrintable(heatmapMessage(&view)));
     }
 
     // One rule: a changed experiment clears or marks as previous what belongs to the old one.

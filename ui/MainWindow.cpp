@@ -80,7 +80,12 @@ MainWindow::MainWindow(QWidget* parent)
             return std::vector<NamedFigure>{
                 {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
                 {"network-diagram", tr("Network diagram"),
-                 Figure::ofRenderer([diagram](QPainter& painter, QSize size) { diagram->renderAll(painter, size); })},
+                 Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
+                     // The selection ring marks the inspected neuron on screen only.
+                     diagram->setSelectedNeuron(-1, -1);
+                     diagram->renderAll(painter, size);
+                     diagram->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
+                 })},
                 {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
                 {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
             };
@@ -277,6 +282,8 @@ void MainWindow::wireSession() {
 
 void MainWindow::wireViews() {
     connect(comparison_, &RunComparison::changed, plot_, &ConvergencePlot::refresh);
+    connect(plot_, &ConvergencePlot::exportRequested, this,
+            [this] { exporter_->exportFigure({"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())}); });
     connect(summary_, &SummaryPanel::thresholdChanged, comparison_, &RunComparison::setThreshold);
     connect(experiment_, &ExperimentPanel::changed, this, &MainWindow::experimentEdited);
     connect(experiment_, &ExperimentPanel::invalidValue, this,
@@ -425,10 +432,8 @@ void MainWindow::chooseRunFolder() {
 
 void MainWindow::openRunFolder(const QString& directory) {
     RunFolder folder;
-    std::vector<SharedSnapshot> finalWeights;
     try {
         folder = readRunFolder(directory);
-        finalWeights = finalSnapshots(folder);
     } catch (const std::exception& error) {
         statusBar()->showMessage(QString::fromStdString(error.what()), 15000);
         QMessageBox::warning(this, tr("Cannot open run folder"), QString::fromStdString(error.what()));
@@ -442,17 +447,19 @@ void MainWindow::openRunFolder(const QString& directory) {
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
     imageShape_ = {};
     selection_->begin(labels);
-    // The folder keeps the final weights only: show them, coloured by weight.
-    if (!finalWeights.empty()) {
+    // Without saved snapshots the folder keeps the final weights only: show them, coloured by weight.
+    const bool anySaved = std::any_of(folder.runs.begin(), folder.runs.end(), [](const RunRecord& run) { return !run.snapshotsFile.isEmpty(); });
+    if (!anySaved) {
         diagram_->setQuantity(Quantity::Weight);
         heatmap_->setQuantity(Quantity::Weight);
     }
-    selection_->deliver(finalWeights);
+    const std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *selection_);
     folderSource_ = directory;
     updateTitle();
     // A run whose files could not be read is shown with what could be read; say which and why.
     QStringList problems;
     for (const std::string& problem : folder.problems()) problems << QString::fromStdString(problem);
+    for (const std::string& problem : snapshotProblems) problems << QString::fromStdString(problem);
     if (!problems.isEmpty()) QMessageBox::warning(this, tr("Some runs could not be read"), problems.join("\n"));
     statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);
 }

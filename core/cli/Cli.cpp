@@ -12,6 +12,7 @@
 #include "optim/OptimizerCatalog.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderWriter.h"
+#include "train/SnapshotWriter.h"
 #include "train/WeightsFile.h"
 
 #include <QCommandLineParser>
@@ -21,11 +22,23 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace ml {
 
 namespace {
+
+// A whole-number option in 1..maximum, or `fallback` when it is not given.
+long positiveOption(const QCommandLineParser& parser, const QString& name, long fallback, long maximum) {
+    if (!parser.isSet(name)) return fallback;
+    bool ok = false;
+    const qlonglong value = parser.value(name).toLongLong(&ok);
+    if (!ok || value < 1 || value > maximum)
+        throw InputError("--" + name.toStdString() + " " + parser.value(name).toStdString() +
+                         ": expected a whole number from 1 to " + std::to_string(maximum));
+    return long(value);
+}
 
 void printSummary(const LockstepTrainer& trainer) {
     std::printf("%-16s %12s %12s %10s %8s %10s  %s\n", "run", "train_loss", "test_loss", "test_acc", "steps",
@@ -56,6 +69,15 @@ int train(const QStringList& arguments) {
     experimentArguments.addOptions(parser);
     parser.addOption({"out", "Run folder to write (created if missing).", "DIR"});
     parser.addOption({"quiet", "No progress bar and no summary table."});
+    parser.addOption({"snapshots-every",
+                      "Also save every run's matrices (weights, gradient, moments, update, neuron means) every N "
+                      "steps and at the last step, in RUN/snapshots.bin (docs/snapshot-format.md), for the app's views.",
+                      "N"});
+    parser.addOption({"snapshots-max-mb",
+                      QString("Budget of all snapshot files together, in MB (default %1): an interval that could "
+                              "exceed it is refused, naming the smallest one that fits.")
+                          .arg(kDefaultSnapshotBudgetMb),
+                      "MB"});
     if (const int status = parseCommandLine(parser, arguments, kTrainDescription); status >= 0)
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
@@ -64,9 +86,19 @@ int train(const QStringList& arguments) {
     const Experiment experiment = experimentArguments.experiment(parser);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
+    const long snapshotsEvery = positiveOption(parser, "snapshots-every", 0, kMaxCount);
+    const long snapshotBudgetMb = positiveOption(parser, "snapshots-max-mb", long(kDefaultSnapshotBudgetMb), 1000000);
+    if (parser.isSet("snapshots-max-mb") && !parser.isSet("snapshots-every"))
+        throw InputError("--snapshots-max-mb: only read with --snapshots-every N");
     LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
+    if (snapshotsEvery > 0) checkSnapshotBudget(trainer, snapshotsEvery, std::uint64_t(snapshotBudgetMb));
     RunFolderWriter writer(parser.value("out"), trainer);
     trainer.addObserver(&writer);
+    std::optional<SnapshotWriter> snapshots;
+    if (snapshotsEvery > 0) {
+        snapshots.emplace(writer.layout(), trainer, snapshotsEvery);
+        trainer.addObserver(&*snapshots);
+    }
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
     ProgressBar progress(trainer.totalSteps(), trainer.runCount());
     if (showProgress) trainer.addObserver(&progress);

@@ -7,6 +7,7 @@
 //                DIR/summary.csv              (every run)
 // A run's summary.csv (its final figures and status) is written when it finishes; a folder
 // without it was killed.
+//   with train --snapshots-every N: snapshots.bin beside each metrics.csv (train/SnapshotFile.h)
 // (CSV columns: train/RunCsv.h; weights: train/WeightsFile.h.) The one place that knows the names.
 #include <QString>
 
@@ -21,6 +22,7 @@ inline constexpr const char* kMetrics = "metrics.csv";
 inline constexpr const char* kInitialWeights = "weights_initial.json";
 inline constexpr const char* kFinalWeights = "weights_final.json";
 inline constexpr const char* kSummary = "summary.csv";
+inline constexpr const char* kSnapshots = "snapshots.bin";
 }  // namespace runfolder
 
 // Run labels are free text (shown in tables and plots); on disk each becomes a name by one rule,
@@ -54,6 +56,7 @@ public:
     QString initialWeightsFile(int run) const;
     QString finalWeightsFile(int run) const;
     QString runSummaryFile(int run) const;  // the run's own summary.csv (DIR/summary.csv for a single run)
+    QString snapshotsFile(int run) const;  // only with train --snapshots-every
     // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.
     std::string initialWeightsRelative(int run) const;
 

@@ -5,6 +5,7 @@
 #include "train/ExperimentJson.h"
 #include "train/RunCsv.h"
 #include "train/RunFolderLayout.h"
+#include "train/SnapshotFile.h"
 #include "train/WeightsFile.h"
 
 #include <QFile>
@@ -99,6 +100,15 @@ RunFolder readRunFolder(const QString& directory, int pointBudget) {
                 // A file from elsewhere (or edited) must not reach the views, which index by the network.
                 shapes.checkShapes(weights, layout.finalWeightsFile(i).toStdString());
                 record.finalWeights = std::move(weights);
+            });
+        if (QFileInfo::exists(layout.snapshotsFile(i)))
+            readPart(record, [&] {
+                // Only the header here: the records are streamed by whoever shows them.
+                const SnapshotFileReader snapshots(layout.snapshotsFile(i), i);
+                Parameters shapesOnly;
+                for (const auto& [rows, cols] : snapshots.header().layers) shapesOnly.push_back(Matrix(rows, cols));
+                shapes.checkShapes(shapesOnly, layout.snapshotsFile(i).toStdString());
+                record.snapshotsFile = layout.snapshotsFile(i);
             });
         folder.runs.push_back(std::move(record));
     }

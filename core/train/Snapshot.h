@@ -46,6 +46,9 @@ struct Snapshot {
     float batchLoss = NAN;
     MeanScope scope = MeanScope::None;  // how neuronMeans were grouped
     BiasMode bias = BiasMode::Own;
+    // Read from a run folder that kept only the final weights (no snapshots.bin): an empty
+    // quantity was not saved there, rather than not kept by the optimizer.
+    bool weightsOnly = false;
     std::vector<LayerSnapshot> layers;
     // The run's parameters before step 1, shared by every snapshot of a training (never copied):
     // "weight minus initial weight" needs them. Null where unknown.

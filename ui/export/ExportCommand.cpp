@@ -4,64 +4,188 @@
 #include "InputError.h"
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
+#include "train/RunFolderLayout.h"
 #include "train/RunFolderReader.h"
+#include "train/SnapshotFile.h"
 #include "views/ConvergencePlot.h"
 #include "views/NetworkDiagramView.h"
+#include "views/Quantity.h"
 
+#include <QCommandLineParser>
 #include <QDir>
+#include <QRegularExpression>
 #include <QTextStream>
 
+#include <cmath>
 #include <exception>
+#include <memory>
+#include <optional>
 
 namespace ml {
 
 namespace {
 
-const char* const kUsage =
-    "usage: momentum-lab-cli export RUN_DIR --out DIR [--width W] [--height H] [--dpi D]\n"
-    "  renders the convergence plot of a run folder as PNG, PDF and SVG, plus CSV, JSON and index.html\n";
+constexpr double kPixelsPerCm = 96.0 / 2.54;
 
 struct ExportArguments {
     QString runDirectory;
     QString outDirectory;
-    FigureOptions figure;
+    QStringList runs;  // labels; empty: every run
+    Quantity quantity = Quantity::Weight;
+    std::optional<long> step;  // empty: the last saved snapshot (or the final weights)
+    double smoothing = 0.0;
+    bool hyperParameters = false;
+    FigureOptions figure;  // report-sized by default (FigureOptions.h)
 };
 
-int positiveInt(const QStringList& arguments, qsizetype& i) {
-    const QString option = arguments[i];
-    if (i + 1 >= arguments.size()) throw InputError(option.toStdString() + ": expected a number after it");
+void addOptions(QCommandLineParser& parser) {
+    parser.setApplicationDescription(
+        "Render a run folder headlessly with the desktop app's own views: DIR/convergence.{png,pdf,svg}, the\n"
+        "network diagram of each chosen run (network-diagram.* for one run, network-diagram-NAME.* for several),\n"
+        "summary.csv, runs/NAME.csv, experiment.json and index.html. Figures default to report size: 16 cm x 9 cm\n"
+        "at 300 dpi (PNG 1890 x 1063 pixels), labels at 9 pt.");
+    parser.addPositionalArgument("RUN_DIR", "A folder written by momentum-lab-cli train --out.");
+    parser.addOptions({
+        {"out", "Folder to write the report into (created if missing).", "DIR"},
+        {"run", "A run to include, by its label (repeat for several; default: every run).", "LABEL"},
+        {"quantity",
+         "What colours the network diagram: weight (default), gradient, momentum, neuron-mean-momentum, "
+         "deviation-from-neuron-mean, momentum-spread, update, second-moment, weight-change. Other than weight needs snapshots "
+         "(train --snapshots-every N).",
+         "NAME"},
+        {"step", "The saved snapshot the diagram shows (default: the last one, or the final weights).", "N"},
+        {"smoothing", "EMA smoothing of the convergence plot, 0 (raw, default) to 0.99; the figure states it.", "S"},
+        {"hyperparameters", "Add each run's key hyper-parameters (lr, and those not at their defaults) to the legend."},
+        {"width", "Figure width in layout pixels at 96 per inch (default 605 = 16 cm).", "PX"},
+        {"height", "Figure height in layout pixels (default 340 = 9 cm).", "PX"},
+        {"width-cm", "Figure width in centimetres (instead of --width).", "CM"},
+        {"height-cm", "Figure height in centimetres (instead of --height).", "CM"},
+        {"dpi", "PNG resolution (default 300); PDF and SVG are vector drawings of the same size.", "DPI"},
+    });
+    parser.addHelpOption();
+}
+
+double numberOption(const QCommandLineParser& parser, const QString& name, double minimum, double maximum) {
     bool ok = false;
-    const int value = arguments[++i].toInt(&ok);
-    if (!ok || value <= 0) throw InputError(option.toStdString() + " " + arguments[i].toStdString() + ": expected a positive whole number");
+    const double value = parser.value(name).toDouble(&ok);
+    if (!ok || !std::isfinite(value) || value < minimum || value > maximum)
+        throw InputError("--" + name.toStdString() + " " + parser.value(name).toStdString() + ": expected a number from " +
+                         QString::number(minimum).toStdString() + " to " + QString::number(maximum).toStdString());
     return value;
 }
 
-ExportArguments parse(const QStringList& arguments) {
+int wholeOption(const QCommandLineParser& parser, const QString& name, int minimum, int maximum) {
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < minimum || value > maximum)
+        throw InputError("--" + name.toStdString() + " " + parser.value(name).toStdString() +
+                         ": expected a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum));
+    return value;
+}
+
+// The size in layout pixels from --width / --width-cm (one of them), else `fallback`.
+int lengthOption(const QCommandLineParser& parser, const QString& pixels, const QString& centimetres, int fallback) {
+    if (parser.isSet(pixels) && parser.isSet(centimetres))
+        throw InputError("--" + pixels.toStdString() + " and --" + centimetres.toStdString() + ": expected only one of them");
+    if (parser.isSet(pixels)) return wholeOption(parser, pixels, 16, 20000);
+    if (parser.isSet(centimetres)) return int(std::lround(numberOption(parser, centimetres, 0.5, 500.0) * kPixelsPerCm));
+    return fallback;
+}
+
+ExportArguments parse(const QCommandLineParser& parser) {
     ExportArguments parsed;
-    parsed.figure.width = 1200;
-    parsed.figure.height = 800;
-    for (qsizetype i = 0; i < arguments.size(); ++i) {
-        const QString& argument = arguments[i];
-        if (argument == "--out") {
-            if (i + 1 >= arguments.size()) throw InputError("--out: expected a folder after it");
-            parsed.outDirectory = arguments[++i];
-        } else if (argument == "--width") {
-            parsed.figure.width = positiveInt(arguments, i);
-        } else if (argument == "--height") {
-            parsed.figure.height = positiveInt(arguments, i);
-        } else if (argument == "--dpi") {
-            parsed.figure.dpi = positiveInt(arguments, i);
-        } else if (argument.startsWith("--")) {
-            throw InputError(argument.toStdString() + ": unknown option");
-        } else if (parsed.runDirectory.isEmpty()) {
-            parsed.runDirectory = argument;
-        } else {
-            throw InputError(argument.toStdString() + ": only one RUN_DIR is accepted");
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty()) throw InputError("RUN_DIR: missing (the folder written by train --out)");
+    if (positional.size() > 1) throw InputError(positional[1].toStdString() + ": only one RUN_DIR is accepted");
+    parsed.runDirectory = positional.front();
+    if (!parser.isSet("out") || parser.value("out").isEmpty()) throw InputError("--out DIR: missing");
+    parsed.outDirectory = parser.value("out");
+    parsed.runs = parser.values("run");
+    if (parser.isSet("quantity")) {
+        const std::optional<Quantity> quantity = quantityFromKey(parser.value("quantity"));
+        if (!quantity) {
+            QStringList keys;
+            for (const Quantity q : allQuantities()) keys << quantityKey(q);
+            throw InputError("--quantity " + parser.value("quantity").toStdString() + ": unknown; expected one of " +
+                             keys.join(", ").toStdString());
+        }
+        parsed.quantity = *quantity;
+    }
+    if (parser.isSet("step")) {
+        bool ok = false;
+        const qlonglong step = parser.value("step").toLongLong(&ok);
+        if (!ok || step < 1) throw InputError("--step " + parser.value("step").toStdString() + ": expected a step number from 1");
+        parsed.step = long(step);
+    }
+    if (parser.isSet("smoothing")) parsed.smoothing = numberOption(parser, "smoothing", 0.0, 0.99);
+    parsed.hyperParameters = parser.isSet("hyperparameters");
+    parsed.figure.width = lengthOption(parser, "width", "width-cm", parsed.figure.width);
+    parsed.figure.height = lengthOption(parser, "height", "height-cm", parsed.figure.height);
+    if (parser.isSet("dpi")) parsed.figure.dpi = wholeOption(parser, "dpi", 24, 1200);
+    return parsed;
+}
+
+// The folder with only the runs named by --run, in the order given.
+RunFolder chooseRuns(const RunFolder& folder, const QStringList& labels) {
+    if (labels.isEmpty()) return folder;
+    RunFolder chosen = folder;
+    chosen.runs.clear();
+    chosen.experiment.runs.clear();
+    QStringList available;
+    for (const RunRecord& run : folder.runs) available << QString::fromStdString(run.spec.label);
+    for (const QString& label : labels) {
+        const qsizetype index = available.indexOf(label);
+        if (index < 0)
+            throw InputError("--run '" + label.toStdString() + "': no such run in " + folder.directory.toStdString() +
+                             "; its runs: " + available.join(", ").toStdString());
+        if (labels.count(label) > 1) throw InputError("--run '" + label.toStdString() + "': given twice");
+        chosen.runs.push_back(folder.runs[std::size_t(index)]);
+        chosen.experiment.runs.push_back(folder.runs[std::size_t(index)].spec);
+    }
+    return chosen;
+}
+
+QString stepsText(const std::vector<long>& steps) {
+    if (steps.empty()) return "none";
+    QStringList shown;
+    for (std::size_t i = 0; i < steps.size() && i < 6; ++i) shown << QString::number(steps[i]);
+    if (steps.size() > 6) shown << "…" << QString::number(steps.back());
+    return shown.join(", ");
+}
+
+// The snapshot the diagram of `run` shows: at --step (a saved one), else the last saved one,
+// else the final weights. Throws InputError naming the option when it does not exist or lacks
+// the quantity.
+Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArguments& arguments) {
+    const RunRecord& run = folder.runs[std::size_t(index)];
+    const std::string who = "run '" + run.spec.label + "'";
+    std::optional<Snapshot> found;
+    std::vector<long> saved;
+    if (!run.snapshotsFile.isEmpty()) {
+        SnapshotFileReader reader(run.snapshotsFile, index);
+        while (std::optional<Snapshot> snapshot = reader.next()) {
+            saved.push_back(snapshot->step);
+            if (!arguments.step || snapshot->step == *arguments.step) found = std::move(snapshot);
         }
     }
-    if (parsed.runDirectory.isEmpty()) throw InputError("RUN_DIR: missing (the folder written by train --out)");
-    if (parsed.outDirectory.isEmpty()) throw InputError("--out DIR: missing");
-    return parsed;
+    std::optional<Snapshot> final;
+    for (const SharedSnapshot& snapshot : finalSnapshots(folder))
+        if (snapshot->run == index) final = *snapshot;
+    if (final && (arguments.step ? !found && final->step == *arguments.step : !found || final->step > found->step))
+        found = std::move(final);
+    if (!found) {
+        if (arguments.step)
+            throw InputError("--step " + std::to_string(*arguments.step) + ": " + who + " saved no snapshot at that step" +
+                             " (saved steps: " + stepsText(saved).toStdString() +
+                             (run.finalWeights.empty() ? "" : "; final weights at step " + std::to_string(run.result.steps)) +
+                             ")");
+        throw InputError(who + ": no weights to draw (no weights_final.json and no snapshots.bin)");
+    }
+    if (extractQuantity(*found, 0, arguments.quantity).size() == 0)
+        throw InputError("--quantity " + quantityKey(arguments.quantity).toStdString() + ": " + who + " at step " +
+                         std::to_string(found->step) + ": " + missingQuantityReason(*found).toStdString() +
+                         (found->weightsOnly ? " (train --snapshots-every N saves it)" : " (" + run.spec.optimizer + ")"));
+    return *found;
 }
 
 }  // namespace
@@ -69,21 +193,39 @@ ExportArguments parse(const QStringList& arguments) {
 int runExportCommand(const QStringList& arguments) {
     QTextStream err(stderr);
     QTextStream out(stdout);
-    if (arguments.contains("--help") || arguments.contains("-h")) {
-        out << kUsage;
+    QCommandLineParser parser;
+    addOptions(parser);
+    const QString usage = parser.helpText().replace(QRegularExpression("^Usage: \\S+"), "Usage: momentum-lab-cli export");
+    if (!parser.parse(QStringList{"export"} + arguments)) {
+        err << "momentum-lab-cli export: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet("help")) {
+        out << usage;
         return 0;
     }
     ExportArguments parsed;
     RunFolder folder;
+    std::vector<Snapshot> diagrams;
     try {
-        parsed = parse(arguments);
-        folder = readRunFolder(parsed.runDirectory);
+        parsed = parse(parser);
+        folder = chooseRuns(readRunFolder(parsed.runDirectory), parsed.runs);
         for (const std::string& problem : folder.problems())
             err << "momentum-lab-cli export: warning: run " << QString::fromStdString(problem) << "\n";
+        const int diagramRuns = parsed.runs.isEmpty() ? std::min<int>(1, int(folder.runs.size())) : int(folder.runs.size());
+        for (int run = 0; run < diagramRuns; ++run) {
+            // Without a request for it, a run with nothing to draw is simply left out.
+            const bool asked = !parsed.runs.isEmpty() || parsed.step || parser.isSet("quantity");
+            try {
+                diagrams.push_back(diagramSnapshot(folder, run, parsed));
+            } catch (const InputError&) {
+                if (asked) throw;
+            }
+        }
         if (!QDir().mkpath(parsed.outDirectory))
             throw InputError(parsed.outDirectory.toStdString() + ": cannot create the output folder");
     } catch (const InputError& error) {
-        err << "momentum-lab-cli export: " << error.what() << "\n" << kUsage;
+        err << "momentum-lab-cli export: " << error.what() << "\n(momentum-lab-cli export --help lists the options)\n";
         return 2;
     }
     try {
@@ -92,15 +234,18 @@ int runExportCommand(const QStringList& arguments) {
         ConvergencePlot plot;
         plot.setHistory(&runs.history());
         plot.setTitle(QString::fromStdString(folder.experiment.name));
+        plot.setSmoothing(parsed.smoothing);
+        if (parsed.hyperParameters) plot.setRunDetails(runs.runDetails());
         plot.resize(parsed.figure.width, parsed.figure.height);
         std::vector<NamedFigure> figures{{"convergence", "Convergence of all runs", Figure::ofPlot(plot.plot())}};
-        // The final weights of the first run, when the folder has them.
-        NetworkDiagramView diagram;
-        const std::vector<SharedSnapshot> finalWeights = finalSnapshots(folder);
-        if (!finalWeights.empty()) {
-            diagram.setQuantity(Quantity::Weight);
-            diagram.showSnapshot(*finalWeights.front());
-            figures.push_back({"network-diagram", "Final weights of " + QString::fromStdString(finalWeights.front()->label),
+        std::vector<std::unique_ptr<NetworkDiagramView>> views;
+        for (const Snapshot& snapshot : diagrams) {
+            auto& diagram = *views.emplace_back(std::make_unique<NetworkDiagramView>());
+            diagram.setQuantity(parsed.quantity);
+            diagram.showSnapshot(snapshot);
+            const QString label = QString::fromStdString(snapshot.label);
+            const QString name = diagrams.size() == 1 ? QString("network-diagram") : "network-diagram-" + runFileName(snapshot.label);
+            figures.push_back({name, QString("%1 of %2 at step %3").arg(displayName(parsed.quantity), label).arg(snapshot.step),
                                Figure::ofRenderer([&diagram](QPainter& painter, QSize size) { diagram.render(painter, size); })});
         }
         const ReportWriter report(runs, std::move(figures), parsed.figure);

@@ -34,6 +34,9 @@ Figure Figure::ofPlot(QCustomPlot* plot) {
         if (vector) {
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
+            // Cosmetic (0-width) pens would become hairlines in PDF/SVG viewers: draw them 1 px
+            // (0.75 pt) wide, as they are in the PNG.
+            painter.setMode(QCPPainter::pmNonCosmetic);
         }
         plot->toPainter(&painter, size.width(), size.height());
     });
@@ -55,15 +58,17 @@ QByteArray Figure::render(FigureFormat format, const FigureOptions& options) con
         QImage image(QSize(std::lround(size.width() * scale), std::lround(size.height() * scale)),
                      QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
-        const int dotsPerMeter = static_cast<int>(std::lround(options.dpi / 0.0254));
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
         {
+            // Painted at the image's default 96 dpi and scaled: point-sized fonts convert at 96 dpi
+            // once. Setting the resolution before painting scaled them twice (9 pt came out 28 pt).
             QCPPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
             painter.scale(scale, scale);
             painter_(painter, size, false);
         }
+        const int dotsPerMeter = static_cast<int>(std::lround(options.dpi / 0.0254));
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
         if (!image.save(&buffer, "PNG")) throw std::runtime_error("PNG encoding failed");
         break;
     }

@@ -1,5 +1,7 @@
 #include "model/RunComparison.h"
 
+#include "optim/OptimizerCatalog.h"
+
 #include "train/RunCsv.h"
 #include "train/RunFolderLayout.h"
 #include "train/TrainingPlan.h"
@@ -145,6 +147,22 @@ void RunComparison::overlay(const ComparisonRecord& record) {
         if (results[run].status != RunStatus::Pending && results[run].status != RunStatus::Running) summary_.finishRun(static_cast<int>(run), results[run]);
     }
     Q_EMIT changed();
+}
+
+QStringList RunComparison::runDetails() const {
+    QStringList details;
+    for (const RunSpec& run : experiment_.runs) {
+        const OptimizerInfo& info = optimizerInfo(run.optimizer);
+        QStringList parts;
+        for (const std::string& key : info.parameters) {
+            const ParameterField* field = findParameterField(key);
+            const std::string value = field->get(run.hp);
+            if (key == "lr" || value != field->get(info.defaults))
+                parts << QString::fromStdString(key + " " + value);
+        }
+        details << parts.join(", ");
+    }
+    return details;
 }
 
 void RunComparison::clear() {

@@ -47,6 +47,9 @@ public:
     // folder in a CLI run folder (runFileName in train/RunFolderLayout.h).
     QString metricsCsvFileName(int run) const;
     QByteArray summaryCsv() const;
+    // Per run, its key hyper-parameters for a figure's legend: "lr 0.01, momentum 0.9" (lr, and
+    // every other hyper-parameter its optimizer reads that is not at its default).
+    QStringList runDetails() const;
 
 Q_SIGNALS:
     void changed();  // new data: views refresh

@@ -1,30 +1,88 @@
 #include "session/FolderSnapshots.h"
 
+#include "InputError.h"
+#include "views/RunSelection.h"
+#include "train/SnapshotFile.h"
+
+#include <cstddef>
 
 namespace ml {
 
+namespace {
+
+// One delivery's memory: views that draw one moment redraw once per batch, not per snapshot.
+constexpr std::size_t kBatchBytes = std::size_t(32) << 20;
+
+std::size_t bytesOf(const Snapshot& snapshot) {
+    std::size_t floats = 0;
+    for (const LayerSnapshot& layer : snapshot.layers)
+        floats += std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
+                              layer.secondMoment.size() + layer.update.size() + layer.neuronMeans.size());
+    return floats * sizeof(float);
+}
+
+long finalStep(const RunRecord& run) {
+    const std::optional<StepMetrics>& last = run.metrics.last();
+    return last ? last->step : run.result.steps;
+}
+
+SharedSnapshot finalSnapshot(const RunRecord& run, int index) {
+    Snapshot snapshot;
+    snapshot.run = index;
+    snapshot.label = run.spec.label;
+    const std::optional<StepMetrics>& last = run.metrics.last();
+    snapshot.step = finalStep(run);
+    snapshot.epoch = last ? last->epoch : 0;
+    snapshot.batchLoss = last ? last->trainLoss : NAN;
+    snapshot.scope = run.spec.hp.momentumMean;
+    snapshot.bias = run.spec.hp.bias;
+    snapshot.weightsOnly = true;
+    for (const Matrix& layer : run.finalWeights) {
+        LayerSnapshot layerSnapshot;
+        layerSnapshot.parameters = layer;
+        snapshot.layers.push_back(std::move(layerSnapshot));
+    }
+    return std::make_shared<const Snapshot>(std::move(snapshot));
+}
+
+}  // namespace
+
 std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
     std::vector<SharedSnapshot> snapshots;
+    for (std::size_t i = 0; i < folder.runs.size(); ++i)
+        if (!folder.runs[i].finalWeights.empty()) snapshots.push_back(finalSnapshot(folder.runs[i], int(i)));
+    return snapshots;
+}
+
+std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSelection& selection) {
+    std::vector<std::string> problems;
+    std::vector<SharedSnapshot> batch;
+    std::size_t batchBytes = 0;
+    auto flush = [&] {
+        if (!batch.empty()) selection.deliver(batch);
+        batch.clear();
+        batchBytes = 0;
+    };
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         const RunRecord& run = folder.runs[i];
-        if (run.finalWeights.empty()) continue;
-        Snapshot snapshot;
-        snapshot.run = static_cast<int>(i);
-        snapshot.label = run.spec.label;
-        const std::optional<StepMetrics>& last = run.metrics.last();
-        snapshot.step = last ? last->step : run.result.steps;
-        snapshot.epoch = last ? last->epoch : 0;
-        snapshot.batchLoss = last ? last->trainLoss : NAN;
-        snapshot.scope = run.spec.hp.momentumMean;
-        snapshot.bias = run.spec.hp.bias;
-        for (const Matrix& layer : run.finalWeights) {
-            LayerSnapshot layerSnapshot;
-            layerSnapshot.parameters = layer;
-            snapshot.layers.push_back(std::move(layerSnapshot));
+        long lastSaved = 0;
+        if (!run.snapshotsFile.isEmpty()) {
+            try {
+                SnapshotFileReader reader(run.snapshotsFile, int(i));
+                while (std::optional<Snapshot> snapshot = reader.next()) {
+                    lastSaved = snapshot->step;
+                    batchBytes += bytesOf(*snapshot);
+                    batch.push_back(std::make_shared<const Snapshot>(std::move(*snapshot)));
+                    if (batchBytes >= kBatchBytes) flush();
+                }
+            } catch (const InputError& error) {
+                problems.push_back(run.spec.label + ": " + error.what());
+            }
         }
-        snapshots.push_back(std::make_shared<const Snapshot>(std::move(snapshot)));
+        if (!run.finalWeights.empty() && finalStep(run) > lastSaved) batch.push_back(finalSnapshot(run, int(i)));
+        flush();  // one run at a time
     }
-    return snapshots;
+    return problems;
 }
 
 }  // namespace ml

@@ -1,15 +1,26 @@
 #pragma once
-// The final weights of each run of a CLI run folder as snapshots, so that the network diagram and
-// the heat-map can show a finished run. A folder keeps no gradients or optimizer state: only
-// LayerSnapshot::parameters is filled (views show "weight"). Runs without weights_final.json
-// (e.g. an interrupted training) or with unreadable ones (RunRecord::problem says why) are skipped.
+// A CLI run folder's snapshots for the snapshot views, into the same RunSelection as a live
+// training:
+//  - snapshots.bin (train --snapshots-every N): every saved step, all quantities;
+//  - weights_final.json: the final weights only (Snapshot::weightsOnly, so views say "not saved
+//    in this folder"), used where a run saved no snapshot at or after its last step.
+// Runs without weights_final.json (e.g. an interrupted training) or with unreadable ones
+// (RunRecord::problem says why) have no final snapshot.
 #include "train/RunFolderReader.h"
 #include "train/Snapshot.h"
 
+#include <string>
 #include <vector>
 
 namespace ml {
 
+class RunSelection;
+
 std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder);
+
+// Streams every run's snapshots.bin, then the final weights where they are later than the last
+// saved snapshot, into `selection` (RunSelection::deliver) in batches (never a whole file in memory). Returns "LABEL: reason"
+// for each snapshot file that could not be read to its end (what was read is shown).
+std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSelection& selection);
 
 }  // namespace ml

@@ -4,9 +4,14 @@
 #include "views/ViewControls.h"
 
 #include <QCheckBox>
+#include <QEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QSlider>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -14,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace ml {
 
@@ -31,7 +37,12 @@ QString xAxisLabel(ConvergencePlot::XAxis axis) {
 constexpr int kMaxMarkedEvaluations = 60;
 constexpr int kMaxWidePenPoints = 300;
 constexpr int kLegendColumns = 5;
-constexpr int kTitleRow = 0, kLegendRow = 1, kLossRow = 2, kAccuracyRow = 3;
+constexpr int kTitleRow = 0, kLegendRow = 1, kNoteRow = 2, kLossRow = 3, kAccuracyRow = 4;
+// The accuracy strip keeps at least a third of the two plots' height, however many runs.
+constexpr double kLossStretch = 2.0, kAccuracyStretch = 1.05;
+constexpr double kLossOffsetPerRun = 0.015;     // "Offset curves": loss x (1 + 1.5 % x run)
+constexpr double kAccuracyOffsetPerRun = 0.003;  // accuracy + 0.3 points x run
+const QColor kHiddenText(170, 170, 170);
 
 QCPAxis* bottomAxis(QCPAxisRect* rect) { return rect->axis(QCPAxis::atBottom); }
 QCPAxis* leftAxis(QCPAxisRect* rect) { return rect->axis(QCPAxis::atLeft); }
@@ -47,6 +58,7 @@ ConvergencePlot::ConvergencePlot(QWidget* parent) : QWidget(parent) {
     layout->addWidget(plot_, 1);
     setLogScale(logScale_);
     updateAxisLabels();
+    updateNote();
     refresh();
 }
 
@@ -115,11 +127,17 @@ void ConvergencePlot::buildPlot() {
     legendRow->addElement(0, 0, legend_);
     legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
     legendRow->setColumnStretchFactor(1, 0.001);
+    QFont noteFont = font();
+    note_ = new QCPTextElement(plot_, QString(), noteFont);
+    note_->setTextColor(QColor(80, 80, 80));
+    note_->setMargins(QMargins(4, 0, 4, 2));
+    plot_->plotLayout()->addElement(kNoteRow, 0, note_);
     plot_->plotLayout()->addElement(kLossRow, 0, lossRect_);
     plot_->plotLayout()->addElement(kAccuracyRow, 0, accuracyRect_);
     plot_->plotLayout()->setRowStretchFactor(kLegendRow, 0.001);
-    plot_->plotLayout()->setRowStretchFactor(kLossRow, 3.0);
-    plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, 1.3);
+    plot_->plotLayout()->setRowStretchFactor(kNoteRow, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(kLossRow, kLossStretch);
+    plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, kAccuracyStretch);
 
     margins_ = new QCPMarginGroup(plot_);
     for (QCPAxisRect* rect : {lossRect_, accuracyRect_}) {
@@ -151,8 +169,24 @@ void ConvergencePlot::buildPlot() {
     placeholder_->setColor(QColor(120, 120, 120));
     placeholder_->setText(tr("No training data yet: press Start (F5), or open a CLI run folder"));
 
+    hoverLine_ = new QCPItemStraightLine(plot_);
+    hoverLine_->setClipAxisRect(lossRect_);
+    for (QCPItemPosition* end : {hoverLine_->point1, hoverLine_->point2}) end->setAxes(bottomAxis(lossRect_), leftAxis(lossRect_));
+    hoverLine_->setPen(QPen(QColor(120, 120, 120), 1.0, Qt::DotLine));
+    hoverLine_->setVisible(false);
+    plot_->setMouseTracking(true);
+    plot_->installEventFilter(this);  // Leave hides the hover line (never exported)
+    connect(plot_, &QCustomPlot::mouseMove, this, &ConvergencePlot::showHover);
+    connect(plot_, &QCustomPlot::legendClick, this,
+            [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) { legendClicked(item); });
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this, &ConvergencePlot::showContextMenu);
+
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    connect(plot_, &QCustomPlot::mousePress, this, [this] { followData_ = false; });
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        // Panning the data stops following it; a click on the legend does not.
+        if (lossRect_->rect().contains(event->pos()) || accuracyRect_->rect().contains(event->pos())) followData_ = false;
+    });
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { followData_ = false; });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, &ConvergencePlot::fitToData);
 }
@@ -203,6 +237,7 @@ void ConvergencePlot::setSmoothing(double weight) {
     const int position = static_cast<int>(std::lround(smoothing_ * 100));
     if (smoothingSlider_->value() != position) smoothingSlider_->setValue(position);
     smoothingLabel_->setText(QString::number(smoothing_, 'f', 2));
+    if (note_) updateNote();
     redrawAll();
 }
 
@@ -210,7 +245,7 @@ void ConvergencePlot::updateAxisLabels() {
     // The bottom-most rect carries the x-axis label.
     bottomAxis(lossRect_)->setLabel(accuracyShown_ ? QString() : xAxisLabel(xAxis_));
     bottomAxis(accuracyRect_)->setLabel(xAxisLabel(xAxis_));
-    leftAxis(lossRect_)->setLabel(tr("loss (solid: training batch, dashed: test)"));
+    leftAxis(lossRect_)->setLabel(tr("loss"));  // the note under the legend explains the line styles
 }
 
 int ConvergencePlot::plottedPoints() const {
@@ -226,13 +261,14 @@ void ConvergencePlot::rebuildGraphs() {
     if (!history_) return;
     legend_->setWrap(std::min(history_->runCount(), kLegendColumns));  // before adding items: wrap applies on insertion
     QCPAxis* x = bottomAxis(lossRect_);
-    for (int run = 0; run < history_->runCount(); ++run) {
+    hidden_.assign(std::size_t(history_->runCount()), false);
+    // Later runs first, so that run 0 is drawn on top of a later run that repeats it exactly.
+    for (int run = history_->runCount() - 1; run >= 0; --run) {
         const QColor color = runColor(run);
         const QString label = QString::fromStdString(history_->label(run));
 
         QCPGraph* train = plot_->addGraph(x, leftAxis(lossRect_));
         train->setName(label);
-        train->addToLegend(legend_);
         feeds_.push_back({train, Feed::Kind::TrainLoss, color, run, MetricsHistory::Track::Train, MetricsHistory::kTrainLoss});
 
         QCPGraph* test = plot_->addGraph(x, leftAxis(lossRect_));
@@ -245,6 +281,10 @@ void ConvergencePlot::rebuildGraphs() {
                           MetricsHistory::kTestAccuracy});
     }
     for (const Feed& feed : feeds_) applyStyle(feed, 0);
+    for (int run = 0; run < history_->runCount(); ++run)  // the legend in run order
+        for (const Feed& feed : feeds_)
+            if (feed.run == run && feed.kind == Feed::Kind::TrainLoss) feed.graph->addToLegend(legend_);
+    updateLegendNames();
     legend_->setVisible(history_->runCount() > 0);
 }
 
@@ -269,6 +309,9 @@ void ConvergencePlot::appendNewPoints(Feed& feed, bool fromScratch) {
             feed.emaWeight = smoothing_ * feed.emaWeight + (1.0 - smoothing_);
             value = feed.emaSum / feed.emaWeight;
         }
+        if (offset_)
+            value = feed.kind == Feed::Kind::Accuracy ? value + kAccuracyOffsetPerRun * feed.run
+                                                      : value * (1.0 + kLossOffsetPerRun * feed.run);
         double key = track.steps()[i];
         if (xAxis_ == XAxis::Epoch) key = history_->epochAt(track, i);
         else if (xAxis_ == XAxis::WallTime) key = track.series(MetricsHistory::kWallSeconds)[i];
@@ -349,7 +392,7 @@ void ConvergencePlot::showAccuracyRect(bool show) {
     accuracyShown_ = show;
     if (show) {
         plot_->plotLayout()->addElement(kAccuracyRow, 0, accuracyRect_);
-        plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, 1.3);
+        plot_->plotLayout()->setRowStretchFactor(kAccuracyRow, kAccuracyStretch);
         accuracyRect_->setVisible(true);
     } else {
         plot_->plotLayout()->take(accuracyRect_);
@@ -363,6 +406,143 @@ void ConvergencePlot::updatePlaceholder() {
     bool any = false;
     for (const Feed& feed : feeds_) any = any || !feed.graph->data()->isEmpty();
     placeholder_->setVisible(!any);
+}
+
+void ConvergencePlot::updateNote() {
+    note_->setText(noteText());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ConvergencePlot::noteText() const {
+    QString text = tr("solid: training (batch) loss   dashed: test loss   smoothing: %1")
+                       .arg(smoothing_ > 0.0 ? tr("EMA %1").arg(smoothing_, 0, 'f', 2) : tr("none (raw values)"));
+    if (offset_) text += tr("   curves offset by 1.5 % per run");
+    return text;
+}
+
+void ConvergencePlot::setRunDetails(const QStringList& details) {
+    runDetails_ = details;
+    updateLegendNames();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ConvergencePlot::updateLegendNames() {
+    if (!history_) return;
+    for (const Feed& feed : feeds_) {
+        if (feed.kind != Feed::Kind::TrainLoss) continue;
+        QString name = QString::fromStdString(history_->label(feed.run));
+        const QString details = runDetails_.value(feed.run);
+        if (!details.isEmpty()) name += " (" + details + ")";
+        feed.graph->setName(name);
+    }
+}
+
+void ConvergencePlot::setRunVisible(int run, bool visible) {
+    if (run < 0 || run >= int(hidden_.size())) return;
+    hidden_[std::size_t(run)] = !visible;
+    for (const Feed& feed : feeds_) {
+        if (feed.run != run) continue;
+        feed.graph->setVisible(visible);
+        if (auto* item = legend_->itemWithPlottable(feed.graph)) item->setTextColor(visible ? Qt::black : kHiddenText);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ConvergencePlot::runVisible(int run) const {
+    return run >= 0 && run < int(hidden_.size()) && !hidden_[std::size_t(run)];
+}
+
+void ConvergencePlot::legendClicked(QCPAbstractLegendItem* item) {
+    auto* plottableItem = qobject_cast<QCPPlottableLegendItem*>(item);
+    if (!plottableItem) return;
+    for (const Feed& feed : feeds_)
+        if (feed.graph == plottableItem->plottable()) return setRunVisible(feed.run, !runVisible(feed.run));
+}
+
+void ConvergencePlot::setOffsetCurves(bool offset) {
+    offset_ = offset;
+    updateNote();
+    redrawAll();
+}
+
+QString ConvergencePlot::valuesAt(double key) const {
+    auto nearest = [key](const QCPGraph* graph) -> std::optional<QCPGraphData> {
+        const auto data = graph->data();
+        if (data->isEmpty()) return std::nullopt;
+        auto it = data->findBegin(key, true);
+        auto next = it + 1;
+        if (next != data->constEnd() && std::abs(next->key - key) < std::abs(it->key - key)) it = next;
+        return *it;
+    };
+    QStringList lines;
+    lines << QString("%1 %2").arg(xAxisLabel(xAxis_)).arg(QLocale::system().toString(key, 'g', 6));
+    if (!history_) return {};
+    for (int run = 0; run < history_->runCount(); ++run) {
+        if (!runVisible(run)) continue;
+        QStringList parts;
+        for (const Feed& feed : feeds_) {
+            if (feed.run != run) continue;
+            const std::optional<QCPGraphData> point = nearest(feed.graph);
+            if (!point) continue;
+            double value = point->value;  // back from the offset to the value drawn without it
+            if (offset_)
+                value = feed.kind == Feed::Kind::Accuracy ? value - kAccuracyOffsetPerRun * run
+                                                          : value / (1.0 + kLossOffsetPerRun * run);
+            const QString number = QString::number(value, 'g', 4);
+            switch (feed.kind) {
+            case Feed::Kind::TrainLoss: parts.prepend(tr("loss %1").arg(number)); break;
+            case Feed::Kind::TestLoss: parts << tr("test %1").arg(number); break;
+            case Feed::Kind::Accuracy: if (history_->hasAccuracy()) parts << tr("accuracy %1").arg(number); break;
+            }
+        }
+        if (!parts.isEmpty()) lines << QString::fromStdString(history_->label(run)) + ": " + parts.join(", ");
+    }
+    return lines.size() > 1 ? lines.join('\n') : QString();
+}
+
+void ConvergencePlot::showHover(QMouseEvent* event) {
+    const bool inside = lossRect_->rect().contains(event->pos()) ||
+                        (accuracyShown_ && accuracyRect_->rect().contains(event->pos()));
+    const QString text = inside ? valuesAt(bottomAxis(lossRect_)->pixelToCoord(event->pos().x())) : QString();
+    hoverLine_->setVisible(!text.isEmpty());
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+    } else {
+        const double key = bottomAxis(lossRect_)->pixelToCoord(event->pos().x());
+        hoverLine_->point1->setCoords(key, 0.0);
+        hoverLine_->point2->setCoords(key, 1.0);
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ConvergencePlot::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Leave && hoverLine_->visible()) {
+        hoverLine_->setVisible(false);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ConvergencePlot::showContextMenu(const QPoint& position) {
+    QMenu menu(this);
+    menu.addAction(tr("Fit (show all data)"), this, &ConvergencePlot::fitToData);
+    QAction* log = menu.addAction(tr("Log loss axis"));
+    log->setCheckable(true);
+    log->setChecked(logScale_);
+    connect(log, &QAction::toggled, this, &ConvergencePlot::setLogScale);
+    QAction* offset = menu.addAction(tr("Offset curves (reveal identical runs)"));
+    offset->setCheckable(true);
+    offset->setChecked(offset_);
+    connect(offset, &QAction::toggled, this, &ConvergencePlot::setOffsetCurves);
+    if (std::find(hidden_.begin(), hidden_.end(), true) != hidden_.end())
+        menu.addAction(tr("Show all runs"), this, [this] {
+            for (int run = 0; run < int(hidden_.size()); ++run) setRunVisible(run, true);
+        });
+    menu.addSeparator();
+    menu.addAction(tr("Export figure…"), this, &ConvergencePlot::exportRequested);
+    hoverLine_->setVisible(false);
+    menu.exec(plot_->mapToGlobal(position));
 }
 
 }  // namespace ml

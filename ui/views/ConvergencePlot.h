@@ -5,11 +5,17 @@
 // Controls above the plot: x-axis (step / epoch / wall time), log-scale loss axis, EMA smoothing
 // (TensorBoard style, debiased, applied per plotted point), and "Fit". Mouse: drag pans, the
 // wheel zooms; once the user pans or zooms the axes stop following new data until "Fit".
+// Hovering shows every run's values at the step under the pointer; clicking a legend entry hides
+// or shows that run; the context menu offers fit, log axis, offset curves and export. A line under
+// the legend explains the line styles and states the smoothing (so every exported figure does).
+// Identical curves: later runs are drawn first, so run 1 stays on top of a run that repeats it,
+// and "Offset curves" shifts run i by i x 1.5 % (loss) or i x 0.3 points (accuracy).
 // refresh() appends only the points added since the last call (a full redraw only after the
 // history decimated, was reset, or a display setting changed) and queues one replot.
 #include "model/MetricsHistory.h"
 
 #include <QColor>
+#include <QStringList>
 #include <QWidget>
 
 #include <cstdint>
@@ -17,8 +23,11 @@
 
 class QCheckBox;
 class QComboBox;
+class QCPAbstractLegendItem;
 class QCPAxisRect;
+class QMouseEvent;
 class QCPGraph;
+class QCPItemStraightLine;
 class QCPItemText;
 class QCPLegend;
 class QCPMarginGroup;
@@ -46,12 +55,28 @@ public:
     void setSmoothing(double weight);  // 0 (raw) .. 0.99
     double smoothing() const { return smoothing_; }
     void fitToData();
+    // Appended to each run's legend entry, e.g. its key hyper-parameters ("lr 0.01"); empty: none.
+    void setRunDetails(const QStringList& details);
+    void setRunVisible(int run, bool visible);
+    bool runVisible(int run) const;
+    void setOffsetCurves(bool offset);
+    bool offsetCurves() const { return offset_; }
+    // What hovering at x-axis value `key` shows: each visible run's values at the nearest point.
+    QString valuesAt(double key) const;
+    QString noteText() const;  // the line under the legend
 
     QCustomPlot* plot() const { return plot_; }
+    QCPLegend* legend() const { return legend_; }
     int plottedPoints() const;  // all graphs together (tests)
 
 public Q_SLOTS:
     void refresh();
+
+Q_SIGNALS:
+    void exportRequested();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;  // "Export figure…" in the context menu
 
 private:
     // One graph fed from one series of one run's track.
@@ -77,6 +102,11 @@ private:
     void showAccuracyRect(bool show);
     void updateAxisLabels();
     void updatePlaceholder();
+    void updateNote();
+    void updateLegendNames();
+    void showHover(QMouseEvent* event);
+    void showContextMenu(const QPoint& position);
+    void legendClicked(QCPAbstractLegendItem* item);
 
     const MetricsHistory* history_ = nullptr;
     std::uint64_t generation_ = ~std::uint64_t{0};
@@ -98,6 +128,11 @@ private:
     QCPMarginGroup* margins_ = nullptr;
     QCPItemText* placeholder_ = nullptr;
     bool accuracyShown_ = true;
+    bool offset_ = false;
+    QStringList runDetails_;
+    std::vector<bool> hidden_;  // per run, by a legend click
+    QCPTextElement* note_ = nullptr;
+    QCPItemStraightLine* hoverLine_ = nullptr;
 };
 
 }  // namespace ml

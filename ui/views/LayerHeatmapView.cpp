@@ -151,7 +151,7 @@ void LayerHeatmapView::drawCell(Cell& cell, const Map& map) {
     cell.message->setVisible(empty);
     if (empty) {
         cell.map->data()->clear();
-        cell.message->setText(maps_.empty() ? tr("No snapshot yet: start a run.") : tr("%1: not kept by this optimizer").arg(displayName(quantity_)));
+        cell.message->setText(maps_.empty() ? tr("No snapshot yet: start a run.") : tr("%1: %2").arg(displayName(quantity_), map.missing.isEmpty() ? tr("not kept by this optimizer") : map.missing));
         return;
     }
     const int inputs = static_cast<int>(values.cols()) - 1;
@@ -227,7 +227,8 @@ void LayerHeatmapPanel::refresh() {
     for (const RunSelection::Panel& panel : panels)
         maps.push_back({panel.caption, panel.ready() && l < static_cast<int>(panel.snapshot->layers.size())
                                            ? RunSelection::values(panel, l, quantity)
-                                           : Matrix()});
+                                           : Matrix(),
+                        panel.snapshot ? missingQuantityReason(*panel.snapshot) : QString()});
     view_->showMatrices(std::move(maps), layerTitle(*first->snapshot, l));
 }
 

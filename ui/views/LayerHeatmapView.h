@@ -54,6 +54,7 @@ public:
     struct Map {
         QString caption;
         Matrix values;  // empty: not kept
+        QString missing;  // why values is empty (views/Quantity.h: missingQuantityReason)
     };
     explicit LayerHeatmapView(QWidget* parent = nullptr);
 

@@ -242,7 +242,8 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     const Frame frame = frameFor(size());
     const Hit hit = hitAt(frame, point);
     const QString quantity = displayName(quantity_);
-    auto valueText = [](float value) { return std::isnan(value) ? tr("not kept by this optimizer") : preciseValue(value); };
+    const QString missing = missingQuantityReason(*snapshot_);
+    auto valueText = [&missing](float value) { return std::isnan(value) ? missing : preciseValue(value); };
     switch (hit.kind) {
     case Hit::Kind::None: return {};
     case Hit::Kind::Connection:
@@ -409,7 +410,7 @@ void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double ra
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
     QStringList notes;
     if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; }))
-        notes << tr("%1: not kept by this optimizer.").arg(displayName(quantity_));
+        notes << tr("%1: %2.").arg(displayName(quantity_), snapshot_ ? missingQuantityReason(*snapshot_) : QString());
     const DiagramLayout& layout = frame.layout;
     for (int c = 0; c < layout.columnCount() && !compact_; ++c) {  // small multiples: no room for it
         if (layout.hiddenNeurons(c) == 0) continue;

@@ -3,6 +3,7 @@
 #include "model/RunPalette.h"
 #include "optim/MomentumAggregation.h"
 #include "views/NeuronNames.h"
+#include "views/Quantity.h"
 
 #include <algorithm>
 #include <cmath>
@@ -176,6 +177,7 @@ void NeuronHistoryPlot::chooseConnections(const Snapshot& snapshot) {
     const LayerSnapshot& layer = snapshot.layers[static_cast<std::size_t>(layer_)];
     inputCount_ = static_cast<int>(layer.parameters.cols()) - 1;
     hasMomentum_ = layer.firstMoment.size() > 0;
+    missingMomentum_ = missingQuantityReason(snapshot);
     chosenAtStep_ = snapshot.step;
     if (column_ >= 0 && column_ <= inputCount_) {
         connections_ = {column_};
@@ -225,7 +227,7 @@ void NeuronHistoryPlot::rebuildGraphs() {
         }
     }
     legend_->setVisible(legend_->itemCount() > 0);  // an empty legend is a stray little box
-    if (!connections_.empty() && !hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: not kept"));
+    if (!connections_.empty() && !hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: %1").arg(missingMomentum_));
 }
 
 std::vector<double> NeuronHistoryPlot::pointValues(const Snapshot& snapshot) const {

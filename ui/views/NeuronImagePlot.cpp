@@ -3,6 +3,7 @@
 #include "views/DivergingColorScale.h"
 #include "views/NeuronNames.h"
 #include "views/RunSelection.h"
+#include "views/Quantity.h"
 
 #include <algorithm>
 #include <cmath>
@@ -103,7 +104,8 @@ void NeuronImagePlot::showImages(const Snapshot& snapshot, int neuron) {
     const LayerSnapshot& layer = snapshot.layers.front();
     const int pixels = shape_.width * shape_.height;
     auto rowOf = [&](const Matrix& m) { return m.size() == 0 ? Vector() : Vector(m.row(neuron).head(pixels).transpose()); };
-    showRows({{QString::fromStdString(snapshot.label), rowOf(layer.parameters), rowOf(layer.firstMoment)}});
+    showRows({{QString::fromStdString(snapshot.label), rowOf(layer.parameters), rowOf(layer.firstMoment),
+               missingQuantityReason(snapshot)}});
 }
 
 void NeuronImagePlot::showRows(const std::vector<Row>& rows) {
@@ -126,7 +128,7 @@ void NeuronImagePlot::showRows(const std::vector<Row>& rows) {
             }
             const QString what = c == 0 ? tr("weights") : tr("momentum");
             image.rect->axis(QCPAxis::atBottom)->setLabel(
-                pixels.size() == 0 ? tr("%1: %2 not kept").arg(rows[r].caption, what) : tr("%1: %2").arg(rows[r].caption, what));
+                pixels.size() == 0 ? tr("%1: %2 %3").arg(rows[r].caption, what, rows[r].missing.isEmpty() ? tr("not kept") : rows[r].missing) : tr("%1: %2").arg(rows[r].caption, what));
             useImageTicks(image.rect->axis(QCPAxis::atBottom), w);
             useImageTicks(image.rect->axis(QCPAxis::atLeft), h);
         }

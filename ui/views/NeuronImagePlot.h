@@ -29,6 +29,7 @@ public:
         QString caption;
         Vector weights;   // empty: not kept
         Vector momentum;  // empty: not kept
+        QString missing;  // why a vector is empty (views/Quantity.h: missingQuantityReason)
     };
     explicit NeuronImagePlot(QWidget* parent = nullptr);
 

@@ -1,5 +1,7 @@
 #include "views/NeuronInspector.h"
 
+#include "views/Quantity.h"
+
 #include "views/NeuronImagePlot.h"
 
 #include <QCheckBox>
@@ -114,7 +116,7 @@ void NeuronInspector::showImages() {
                 const Matrix values = RunSelection::values(panel, 0, quantity);
                 return values.size() == 0 ? Vector() : Vector(values.row(neuron_).head(pixels).transpose());
             };
-            rows.push_back({panel.caption, rowOf(Quantity::Weight), rowOf(Quantity::FirstMoment)});
+            rows.push_back({panel.caption, rowOf(Quantity::Weight), rowOf(Quantity::FirstMoment), missingQuantityReason(*panel.snapshot)});
         }
     }
     if (rows.empty()) return images_->clearImages();

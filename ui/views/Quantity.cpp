@@ -2,6 +2,8 @@
 
 #include "optim/MomentumAggregation.h"
 
+#include <QObject>
+
 namespace ml {
 
 const std::vector<Quantity>& allQuantities() {
@@ -54,6 +56,24 @@ Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope 
     }
     }
     return {};
+}
+
+QString quantityKey(Quantity quantity) {
+    switch (quantity) {
+    case Quantity::WeightChange: return QStringLiteral("weight-change");
+    case Quantity::MomentumSpread: return QStringLiteral("momentum-spread");
+    default: return displayName(quantity).section(" (", 0, 0).replace(' ', '-');
+    }
+}
+
+std::optional<Quantity> quantityFromKey(const QString& key) {
+    for (const Quantity quantity : allQuantities())
+        if (quantityKey(quantity) == key) return quantity;
+    return std::nullopt;
+}
+
+QString missingQuantityReason(const Snapshot& snapshot) {
+    return snapshot.weightsOnly ? QObject::tr("not saved in this folder") : QObject::tr("not kept by this optimizer");
 }
 
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {

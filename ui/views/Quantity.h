@@ -28,6 +28,7 @@
 
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace ml {
@@ -46,9 +47,16 @@ enum class Quantity {
 
 const std::vector<Quantity>& allQuantities();
 QString displayName(Quantity quantity);
+// The name on the command line (`export --quantity`): the display name without its parenthesis,
+// spaces as '-' ("momentum", "neuron-mean-momentum"); nothing for another name.
+QString quantityKey(Quantity quantity);
+std::optional<Quantity> quantityFromKey(const QString& key);
 
 Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope scope, BiasMode bias);
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity);
 bool quantityKept(const Snapshot& snapshot, Quantity quantity);
+// Why a quantity of `snapshot` is empty: "not saved in this folder" (a run folder's final
+// weights) or "not kept by this optimizer".
+QString missingQuantityReason(const Snapshot& snapshot);
 
 }  // namespace ml

@@ -1,0 +1,75 @@
+#pragma once
+// snapshots.bin: one run's snapshots (train/Snapshot.h), written by `train --snapshots-every N`
+// and read by the app's folder-opening path. Described for other tools in docs/snapshot-format.md:
+//   line 1   momentum-lab-snapshots 1
+//   line 2   {"label":"momentum","layers":[[rows,cols],...],"momentum-mean":"fan-in","bias":"own"}
+//   records  one JSON line {"step":100,"epoch":1,"batch_loss":0.53,
+//                           "quantities":["weight","gradient",...],"neuron_means":[2,2,1],"bytes":N}
+//            followed by exactly N bytes of little-endian float32: for each layer in order, each
+//            listed quantity as [rows x cols] row by row (bias in the last column), then that
+//            layer's neuron_means[l] group means.
+// The file is append-only and flushed after every record, so a killed run keeps every complete
+// record; a cut-off last record is ignored on reading (like metrics.csv's last line).
+#include "io/Files.h"
+#include "train/Snapshot.h"
+
+#include <QFile>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ml {
+
+struct SnapshotFileHeader {
+    std::string label;
+    std::vector<std::pair<long, long>> layers;  // [rows, cols] of each parameter layer
+    MeanScope scope = MeanScope::None;           // how the neuron means were grouped
+    BiasMode bias = BiasMode::Own;
+    // Weight columns per input of each layer (LayerSnapshot::columnsPerInput: k*k for a
+    // convolution); empty = 1 for every layer (a dense network).
+    std::vector<long> columnsPerInput;
+};
+
+class SnapshotFileWriter {
+public:
+    // Creates (truncates) the file and writes its header. Throws FileError naming the path.
+    SnapshotFileWriter(const QString& path, const SnapshotFileHeader& header);
+    void append(const Snapshot& snapshot);  // written and flushed at once
+    void close();                           // syncs to disk; later calls do nothing
+    // The most bytes one record can take for these layer shapes (every quantity present).
+    static std::uint64_t recordBytesBound(const std::vector<std::pair<long, long>>& layers);
+
+private:
+    AppendOnlyFile file_;
+    SnapshotFileHeader header_;
+};
+
+// Reads a file record by record, so that a long run's snapshots never need to be in memory at once.
+class SnapshotFileReader {
+public:
+    // Opens the file and reads its header. Throws InputError naming the path and what was expected.
+    SnapshotFileReader(const QString& path, int run);
+    const SnapshotFileHeader& header() const { return header_; }
+    // The next snapshot, or nothing at the end of the file (or at a cut-off last record:
+    // truncated() then says so). Throws InputError naming the path, the record and its byte offset.
+    std::optional<Snapshot> next();
+    bool truncated() const { return truncated_; }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const;
+    QFile file_;
+    SnapshotFileHeader header_;
+    int run_;
+    int records_ = 0;
+    qint64 recordOffset_ = 0;
+    bool truncated_ = false;
+};
+
+// Every snapshot of a file (tests and small files; the app streams with SnapshotFileReader).
+std::vector<Snapshot> readSnapshotFile(const QString& path, int run);
+
+}  // namespace ml
