@@ -279,7 +279,7 @@ private Q_SLOTS:
             }
             QCOMPARE(read.back().step, 30L);
             // The last snapshot is the final weights.
-            QVERIFY(read.back().layers[0].parameters == ml::loadWeightsFile(out + "/" + runs[run] + "/weights_final.json")[0]);
+            QVERIFY(read.back().layers[0].parameters == ml::loadWeightsFile(out + "/" + runs[run] + "/weights_final.json", experiment.network)[0]);
         }
         // What each optimizer keeps: adam both moments, momentum the first, sgd neither.
         const auto adam = ml::readSnapshotFile(out + "/adam/snapshots.bin", 1);
