@@ -2,38 +2,47 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace ml {
 
 namespace {
 
-// Longer than any float, long long or "%.3f" double the writers produce (a fixed double can
-// reach 309 digits; the caller asks for few decimals of small values, and to_chars reports a
-// text that does not fit instead of overflowing).
-constexpr int kScratch = 400;
-
-void appendChecked(QByteArray& out, const char* first, std::to_chars_result result) {
-    if (result.ec == std::errc()) out.append(first, result.ptr - first);
-    else out.append("nan");  // cannot happen with kScratch bytes; never write half a number
+// The text, or "nan" where it does not fit (never half a number; the callers leave enough room).
+char* checked(char* first, char* last, std::to_chars_result result) {
+    if (result.ec == std::errc()) return result.ptr;
+    if (last - first < 3) return first;
+    std::memcpy(first, "nan", 3);
+    return first + 3;
 }
 
 }  // namespace
 
+char* writeShortest(char* first, char* last, float value) {
+    if (std::isnan(value)) return checked(first, last, {first, std::errc::value_too_large});  // not "-nan"
+    return checked(first, last, std::to_chars(first, last, value));
+}
+
+char* writeFixed(char* first, char* last, double value, int decimals) {
+    if (std::isnan(value)) return checked(first, last, {first, std::errc::value_too_large});
+    return checked(first, last, std::to_chars(first, last, value, std::chars_format::fixed, decimals));
+}
+
+char* writeInteger(char* first, char* last, long long value) { return checked(first, last, std::to_chars(first, last, value)); }
+
 void appendShortest(QByteArray& out, float value) {
-    if (std::isnan(value)) return void(out.append("nan"));  // to_chars would write "-nan" for some NaNs
-    char text[32];
-    appendChecked(out, text, std::to_chars(text, text + sizeof text, value));
+    char text[kNumberTextBytes];
+    out.append(text, writeShortest(text, text + sizeof text, value) - text);
 }
 
 void appendFixed(QByteArray& out, double value, int decimals) {
-    if (std::isnan(value)) return void(out.append("nan"));
-    char text[kScratch];
-    appendChecked(out, text, std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, decimals));
+    char text[kNumberTextBytes];
+    out.append(text, writeFixed(text, text + sizeof text, value, decimals) - text);
 }
 
 void appendInteger(QByteArray& out, long long value) {
-    char text[24];
-    appendChecked(out, text, std::to_chars(text, text + sizeof text, value));
+    char text[kNumberTextBytes];
+    out.append(text, writeInteger(text, text + sizeof text, value) - text);
 }
 
 }  // namespace ml

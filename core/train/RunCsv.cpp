@@ -111,18 +111,20 @@ long parseCount(const QByteArray& cell, const QString& path, qsizetype line, con
 QByteArray metricsHeader() { return "step,epoch,train_loss,test_loss,test_accuracy,wall_ms\n"; }
 
 void appendMetricsRow(QByteArray& out, const StepMetrics& m) {
-    appendInteger(out, m.step);
-    out.append(',');
-    appendInteger(out, m.epoch);
-    out.append(',');
-    appendCell(out, m.trainLoss);
-    out.append(',');
-    appendCell(out, m.testLoss);
-    out.append(',');
-    appendCell(out, m.testAccuracy);
-    out.append(',');
-    appendMilliseconds(out, m.wallMs);
-    out.append('\n');
+    // Built on the stack and appended once: one capacity check per row instead of one per field.
+    char row[6 * kNumberTextBytes];
+    char* const last = row + sizeof row;
+    char* end = writeInteger(row, last, m.step);
+    *end++ = ',';
+    end = writeInteger(end, last, m.epoch);
+    for (const float cell : {m.trainLoss, m.testLoss, m.testAccuracy}) {
+        *end++ = ',';
+        if (!std::isnan(cell)) end = writeShortest(end, last, cell);  // empty: not measured
+    }
+    *end++ = ',';
+    end = writeFixed(end, last, m.wallMs, 3);
+    *end++ = '\n';
+    out.append(row, end - row);
 }
 
 QByteArray metricsRow(const StepMetrics& m) {
