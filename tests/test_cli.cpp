@@ -2,6 +2,7 @@
 // reproduction from config.json, and messages that name the flag or file.
 #include "InputError.h"
 #include "cli/Cli.h"
+#include "train/RunCsv.h"
 #include "train/RunFolderReader.h"
 
 #include <QDir>
@@ -81,7 +82,9 @@ private Q_SLOTS:
         QCOMPARE(layers[0].toObject()["weight"].toArray()[0].toArray().size(), 2);
         QCOMPARE(layers[1].toObject()["bias"].toArray().size(), 2);
         QVERIFY(QFile::exists(out + "/weights_final.json"));
-        QVERIFY(!QFile::exists(out + "/summary.csv"));
+        const std::vector<ml::RunResult> summary = ml::parseSummaryCsv(readAll(out + "/summary.csv"), "summary.csv");
+        QCOMPARE(summary.size(), std::size_t(1));
+        QCOMPARE(summary[0].statusText(), std::string("done"));
     }
 
     void configJsonReproducesTheRun() {
@@ -184,6 +187,13 @@ private Q_SLOTS:
         QVERIFY(readAll(out + "/summary.csv").contains("diverged at step"));
         QCOMPARE(readAll(out + "/momentum/metrics.csv").trimmed().split('\n').size(), 61);
         QVERIFY(QFile::exists(out + "/sgd/weights_final.json"));
+        const std::string diverged = ml::readRunFolder(out).runs[0].result.statusText();
+        QVERIFY2(diverged.starts_with("diverged at step "), diverged.c_str());
+        // The run's own folder, opened alone, says the same; and so does a folder without summary.csv
+        // (older versions wrote none for a single run): its last batch loss is not finite.
+        QCOMPARE(ml::readRunFolder(out + "/sgd").runs[0].result.statusText(), diverged);
+        QVERIFY(QFile::remove(out + "/sgd/summary.csv"));
+        QCOMPARE(ml::readRunFolder(out + "/sgd").runs[0].result.statusText(), diverged);
     }
 
     void badInputIsRefusedWithAMessage_data() {
@@ -315,9 +325,13 @@ private Q_SLOTS:
         QVERIFY(folder.problems().empty());
         for (const ml::RunRecord& run : folder.runs) {
             QVERIFY(run.result.status == ml::RunStatus::Stopped);  // from summary.csv
-            QVERIFY(run.metrics.size() > 1);
-            QCOMPARE(long(run.metrics.size()), run.result.steps);
+            QVERIFY(run.metrics.rowCount() > 1);
+            QCOMPARE(run.metrics.rowCount(), run.result.steps);
             QCOMPARE(run.finalWeights.size(), std::size_t(2));
+            // Each run's folder is a single-run folder of its own: it too says "stopped" (not "done").
+            const ml::RunFolder single = ml::readRunFolder(run.directory);
+            QCOMPARE(single.runs.size(), std::size_t(1));
+            QCOMPARE(single.runs[0].result.statusText(), std::string("stopped"));
         }
     }
 

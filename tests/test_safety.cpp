@@ -4,7 +4,9 @@
 #include "TestSupport.h"
 #include "io/FileError.h"
 #include "io/Files.h"
+#include "data/DataFiles.h"
 #include "data/DataRegistry.h"
+#include "io/MemoryBudget.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
@@ -22,6 +24,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <sys/stat.h>
 #include <sys/resource.h>
 
 using namespace ml;
@@ -200,7 +203,7 @@ private Q_SLOTS:
         QCOMPARE(folder.runs[2].directory, out + "/_");
         for (const ml::RunRecord& run : folder.runs) {
             QVERIFY2(run.directory.startsWith(out + "/"), qPrintable(run.directory));
-            QCOMPARE(run.metrics.size(), std::size_t(10));
+            QCOMPARE(run.metrics.rowCount(), 10L);
         }
         QCOMPARE(QDir(out).entryList(QDir::Files), (QStringList{"config.json", "summary.csv"}));
 
@@ -301,12 +304,65 @@ private Q_SLOTS:
         QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
         QCOMPARE(folder.runs.size(), std::size_t(2));
         for (const ml::RunRecord& run : folder.runs) {
-            QVERIFY2(run.metrics.size() > 100, qPrintable(QString::number(run.metrics.size())));
-            for (std::size_t i = 0; i < run.metrics.size(); ++i) QCOMPARE(run.metrics[i].step, long(i + 1));
+            QVERIFY2(run.metrics.rowCount() > 100, qPrintable(QString::number(run.metrics.rowCount())));
+            // Every step's row up to the last complete one: none lost, none twice (beyond the plot's
+            // 200,000 points the digest keeps a decimated subset, still in order).
+            QCOMPARE(run.metrics.rows().front().step, 1L);
+            for (std::size_t i = 1; i < run.metrics.rows().size(); ++i)
+                QVERIFY(run.metrics.rows()[i].step > run.metrics.rows()[i - 1].step);
+            QCOMPARE(run.metrics.last()->step, run.metrics.rowCount());
             QVERIFY(run.result.status == RunStatus::Stopped);  // no weights_final.json: interrupted
-            QCOMPARE(run.result.steps, long(run.metrics.size()));
+            QCOMPARE(run.result.steps, run.metrics.rowCount());
             QVERIFY(run.finalWeights.empty());
         }
+    }
+
+    // Issue 9 item 8: what would exceed the memory budget, or never end, is refused before it is read.
+    void resourceBudgetsRefuseBeforeAllocating() {
+        QTemporaryDir tmp;
+        // A FIFO without a writer would block the reader forever; /dev/zero would fill memory.
+        const QString fifo = tmp.filePath("data.csv");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QString message = test::inputErrorOf([&] { loadDataSplit("csv:" + fifo.toStdString(), 1); });
+        QVERIFY2(message.contains(fifo + ": is not a regular file (a FIFO, device or socket); expected a file"), qPrintable(message));
+        message = test::inputErrorOf([&] { loadDataSplit("csv:/dev/zero", 1); });
+        QVERIFY2(message.contains("/dev/zero: is not a regular file"), qPrintable(message));
+
+        // A gzip bomb: 64 MiB of zeros in about 64 KB, against a budget of 16 MiB.
+        const QByteArray bomb = gzipCompress(QByteArray(64 << 20, '\0'));
+        QVERIFY(bomb.size() < (1 << 20));
+        const QString bombPath = tmp.filePath("bomb.csv.gz");
+        writeFile(bombPath, bomb);
+        qputenv(kMemoryBudgetVariable, "16M");
+        message = test::inputErrorOf([&] { readMaybeGzippedFile(bombPath); });
+        QVERIFY2(message.contains(bombPath + ": decompressing it (the size its gzip trailer declares) needs 64 MiB, "
+                                             "more than the memory budget of 16 MiB (set by MOMENTUM_LAB_MEMORY_BUDGET)"),
+                 qPrintable(message));
+        // The same bomb with a trailer that lies: inflating stops one byte past the declared size.
+        QByteArray lying = bomb;
+        lying.replace(lying.size() - 4, 4, QByteArray("\x10\x00\x00\x00", 4));  // 16 bytes
+        message = test::inputErrorOf([&] { gunzip(lying, "lying.gz"); });
+        QVERIFY2(message.contains("lying.gz: decompresses to more than the 16 bytes its gzip trailer declares"), qPrintable(message));
+
+        // A network whose parameters alone exceed the budget: refused before any matrix exists.
+        Experiment huge;
+        huge.network.sizes = {1, 100000, 100000, 1};
+        huge.steps = 1;
+        huge.runs = {RunSpec{"sgd", "sgd", {}}};
+        message = test::inputErrorOf([&] { huge.validate(); });
+        QVERIFY2(message.contains("network 1-100000-100000-1 (10000400001 parameters; weights, gradients and optimizer "
+                                  "state of 1 run) needs 261 GiB, more than the memory budget of 16 MiB"),
+                 qPrintable(message));
+        message = test::inputErrorOf([&] { Network network(huge.network); });
+        QVERIFY2(message.contains("network 1-100000-100000-1 (10000400001 parameters) needs 37 GiB"), qPrintable(message));
+        qputenv(kMemoryBudgetVariable, "lots");
+        message = test::inputErrorOf([&] { huge.validate(); });
+        QVERIFY2(message.contains("MOMENTUM_LAB_MEMORY_BUDGET='lots': expected a size in bytes, or with K, M, G or T"), qPrintable(message));
+        qunsetenv(kMemoryBudgetVariable);
+        // Without the variable: half of the physical memory (below 261 GiB on any machine under 522 GiB).
+        message = test::inputErrorOf([&] { huge.validate(); });
+        QVERIFY2(message.contains("(half of the physical memory; set MOMENTUM_LAB_MEMORY_BUDGET to change it)"), qPrintable(message));
+        QVERIFY(test::inputErrorOf([&] { Network network(NetworkSpec{}); }).isEmpty());
     }
 
     void countsAreRangeCheckedBeforeAnyConversion() {
@@ -393,7 +449,7 @@ private Q_SLOTS:
                  qPrintable(r.err));
         const ml::RunFolder folder = ml::readRunFolder(tmp.filePath("keep/run"));
         QVERIFY(folder.problems().empty());
-        const std::vector<StepMetrics>& metrics = folder.runs.front().metrics;
+        const std::vector<StepMetrics>& metrics = folder.runs.front().metrics.rows();
         QVERIFY2(metrics.size() > 500, qPrintable(QString::number(metrics.size())));
         for (std::size_t i = 0; i < metrics.size(); ++i) QCOMPARE(metrics[i].step, long(i + 1));
         QVERIFY(folder.runs.front().result.status == RunStatus::Stopped);

@@ -7,6 +7,7 @@
 #include "train/LockstepTrainer.h"
 #include "train/Presets.h"
 #include "train/RunFolderReader.h"
+#include "train/RunCsv.h"
 #include "train/RunFolderWriter.h"
 #include "train/WeightsFile.h"
 
@@ -327,7 +328,7 @@ private Q_SLOTS:
         QCOMPARE(folder.runs.size(), std::size_t(2));
         QVERIFY(folder.runs[0].problem.empty());
         QVERIFY(sameParameters(folder.runs[0].finalWeights, trainer.parameters(0)));
-        QCOMPARE(folder.runs[1].metrics.size(), std::size_t(5));  // what could be read is kept
+        QCOMPARE(folder.runs[1].metrics.rowCount(), 5L);  // what could be read is kept
         QVERIFY(folder.runs[1].finalWeights.empty());
         const std::vector<std::string> problems = folder.problems();
         QCOMPARE(problems.size(), std::size_t(1));
@@ -349,7 +350,67 @@ private Q_SLOTS:
         QVERIFY(QFile::remove(writer.layout().metricsFile(0)));
         const RunFolder again = readRunFolder(tmp.path());
         QVERIFY2(again.runs[0].problem.find("metrics.csv: cannot open") != std::string::npos, again.runs[0].problem.c_str());
-        QCOMPARE(again.runs[1].metrics.size(), std::size_t(5));
+        QCOMPARE(again.runs[1].metrics.rowCount(), 5L);
+    }
+
+    // Issue 9 item 4: metrics.csv is streamed into a digest of at most `budget` points per series
+    // plus the figures of every row; here a file of 1,000 rows (130 evaluated) against a budget of 64.
+    void metricsAreStreamedIntoABoundedDigest() {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("metrics.csv");
+        QByteArray csv = metricsHeader();
+        constexpr long kRows = 1000, kStepsPerEpoch = 40;
+        for (long step = 1; step <= kRows; ++step) {
+            StepMetrics m;
+            m.step = step;
+            m.epoch = static_cast<int>((step - 1) / kStepsPerEpoch + 1);
+            m.trainLoss = 1.0f / static_cast<float>(step);
+            if (step % 7 == 0 || step % kStepsPerEpoch == 0) {
+                m.testLoss = 2.0f / static_cast<float>(step);
+                m.testAccuracy = static_cast<float>(step) / kRows;
+            }
+            m.wallMs = static_cast<double>(step);
+            csv += metricsRow(m);
+        }
+        csv += "1001,26,0.5";  // cut off by a kill: ignored
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(csv);
+        file.close();
+        const std::vector<StepMetrics> all = parseMetricsCsv(csv, path, 0);
+        const long evaluated = std::count_if(all.begin(), all.end(), [](const StepMetrics& m) { return m.evaluated(); });
+
+        MetricsDigest digest(64);
+        readMetricsFile(path, 0, digest);
+        QCOMPARE(digest.rowCount(), kRows);
+        QCOMPARE(digest.evaluationCount(), evaluated);
+        QCOMPARE(digest.stepsPerEpoch(), kStepsPerEpoch);
+        QCOMPARE(digest.last()->step, kRows);
+        QCOMPARE(digest.last()->trainLoss, all.back().trainLoss);
+        QCOMPARE(digest.lastEvaluation()->step, kRows);  // the last step ends epoch 25
+        // Each series: fewer points than the budget, at least half of it, evenly spaced from the
+        // first row on (every stride-th row), i.e. the whole file at the coarsest density needed.
+        auto checkSeries = [](const std::vector<StepMetrics>& kept, const std::vector<StepMetrics>& source) {
+            QVERIFY2(kept.size() < 64 && kept.size() >= 32, qPrintable(QString::number(kept.size())));
+            const auto second = std::find_if(source.begin(), source.end(), [&](const StepMetrics& m) { return m.step == kept[1].step; });
+            const std::size_t stride = static_cast<std::size_t>(second - source.begin());  // rows offered per row kept
+            QVERIFY2(stride > 1 && (stride & (stride - 1)) == 0, qPrintable(QString::number(stride)));  // it doubles
+            for (std::size_t k = 0; k < kept.size(); ++k) QCOMPARE(kept[k].step, source[k * stride].step);
+            QVERIFY(kept.size() * stride >= source.size());  // the next kept row would lie past the end
+        };
+        checkSeries(digest.rows(), all);
+        std::vector<StepMetrics> evaluations;
+        std::copy_if(all.begin(), all.end(), std::back_inserter(evaluations), [](const StepMetrics& m) { return m.evaluated(); });
+        checkSeries(digest.evaluations(), evaluations);
+
+        // Not a metrics file: refused at its first line, whatever its length.
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(metricsHeader() + QByteArray(1 << 20, '7'));
+        file.write("\n");
+        file.close();
+        MetricsDigest refused(64);
+        const QString message = test::inputErrorOf([&] { readMetricsFile(path, 0, refused); });
+        QVERIFY2(message.contains(path + ":2: longer than 4096 bytes"), qPrintable(message));
     }
 };
 

@@ -329,6 +329,44 @@ private Q_SLOTS:
         QVERIFY(plot.plottedPoints() > 0);
     }
 
+    // A run folder read from disk (streamed into a MetricsDigest) plots exactly the points the live
+    // run plotted: one decimation policy, the same budget (small here: 1,000 points, 100,000 rows).
+    void folderFromDiskPlotsWhatTheLiveRunPlotted() {
+        const int capacity = 1000;
+        MetricsHistory live(capacity);
+        live.reset({"a"}, 0);
+        RunFolder folder;
+        folder.runs.emplace_back();
+        folder.runs[0].spec.label = "a";
+        folder.runs[0].metrics = MetricsDigest(capacity);
+        for (long step = 1; step <= 100000; ++step) {
+            StepMetrics m;
+            m.step = step;
+            m.epoch = int((step - 1) / 300 + 1);
+            m.trainLoss = 1.0f / float(step);
+            if (step % 10 == 0 || step % 7 == 0) {
+                m.testLoss = 2.0f / float(step);
+                m.testAccuracy = float(step % 97) / 97.0f;
+            }
+            m.wallMs = double(step);
+            live.append(m);
+            folder.runs[0].metrics.add(m);
+        }
+        RunComparison opened(nullptr, capacity);
+        opened.showFolder(folder);
+        for (const MetricsHistory::Track track : {MetricsHistory::Track::Train, MetricsHistory::Track::Evaluation}) {
+            const DecimatingHistory& expected = live.track(0, track);
+            const DecimatingHistory& actual = opened.history().track(0, track);
+            QVERIFY(expected.size() < capacity && expected.size() >= capacity / 2);
+            QCOMPARE(actual.steps(), expected.steps());
+            for (int k = 0; k < (track == MetricsHistory::Track::Train ? 3 : 4); ++k) QCOMPARE(actual.series(k), expected.series(k));
+        }
+        QCOMPARE(opened.history().stepsPerEpoch(), 300L);
+        // No summary figures in this folder: the table shows the last batch loss, read from the last row.
+        const RunSummaryModel& table = *opened.summary();
+        QCOMPARE(table.data(table.index(0, RunSummaryModel::TrainLoss)).toString(), QString::number(1.0 / 100000.0, 'g', 4));
+    }
+
     void denseGraphsAreDrawnWithThinPens() {
         // Wide or dashed-wide pens on 200k oscillating points go through Qt's path stroker and
         // took seconds per frame (measured: 5.5 s vs 7-10 ms replot; see the README's "Long runs" section).

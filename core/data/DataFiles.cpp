@@ -1,6 +1,7 @@
 #include "DataFiles.h"
 
 #include "InputError.h"
+#include "io/MemoryBudget.h"
 
 #include <zlib.h>
 
@@ -25,7 +26,17 @@ struct ZStream {
 
 QByteArray readMaybeGzippedFile(const QString& path) {
     QByteArray bytes = readFileBytes(path);
-    return path.endsWith(QLatin1String(".gz")) ? gunzip(bytes, path) : bytes;
+    if (!path.endsWith(QLatin1String(".gz"))) return bytes;
+    if (const std::optional<std::uint32_t> declared = gzipDeclaredSize(bytes))
+        requireWithinMemoryBudget(*declared, path.toStdString() + ": decompressing it (the size its gzip trailer declares)");
+    return gunzip(bytes, path);
+}
+
+std::optional<std::uint32_t> gzipDeclaredSize(QByteArrayView gz) {
+    constexpr qsizetype kSmallestGzip = 18;  // 10-byte header + empty deflate data + 8-byte trailer
+    if (gz.size() < kSmallestGzip) return std::nullopt;
+    const auto* end = reinterpret_cast<const unsigned char*>(gz.data() + gz.size());
+    return std::uint32_t{end[-4]} | std::uint32_t{end[-3]} << 8 | std::uint32_t{end[-2]} << 16 | std::uint32_t{end[-1]} << 24;
 }
 
 QByteArray gzipCompress(QByteArrayView data) {
@@ -50,20 +61,30 @@ QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes)
     if (inflateInit2(&s.z, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib inflateInit2 failed");
     s.z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
     s.z.avail_in = static_cast<uInt>(gz.size());
+    const std::optional<std::uint32_t> declared = gzipDeclaredSize(gz);
+    if (declared && *declared > maxBytes)
+        throw InputError(str(name) + ": its gzip trailer (last 4 bytes) declares " + std::to_string(*declared) +
+                         " bytes uncompressed, more than the limit of " + std::to_string(maxBytes) +
+                         "; expected a complete gzip file within the limit");
+    // One byte past the declared size is enough to see a lie.
+    const std::int64_t cap = declared ? std::int64_t{*declared} + 1 : maxBytes;
     QByteArray out;
     constexpr qsizetype kChunk = 1 << 20;
     int rc = Z_OK;
     while (rc != Z_STREAM_END) {
-        if (out.size() >= maxBytes)
+        if (out.size() >= cap)
             throw InputError(str(name) + ": decompresses to more than " + std::to_string(maxBytes) +
                              " bytes, the limit");
         const qsizetype before = out.size();
-        const qsizetype chunk = std::min<qsizetype>(kChunk, maxBytes - before);
+        const qsizetype chunk = std::min<qsizetype>(kChunk, cap - before);
         out.resize(before + chunk);
         s.z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
         s.z.avail_out = static_cast<uInt>(chunk);
         rc = inflate(&s.z, Z_NO_FLUSH);
         out.resize(before + chunk - static_cast<qsizetype>(s.z.avail_out));
+        if (declared && out.size() > *declared)
+            throw InputError(str(name) + ": decompresses to more than the " + std::to_string(*declared) +
+                             " bytes its gzip trailer declares (corrupt or a gzip bomb)");
         if (rc == Z_BUF_ERROR && s.z.avail_in == 0)
             throw InputError(str(name) + ": truncated gzip data (unexpected end of stream)");
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)

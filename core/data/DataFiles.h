@@ -8,17 +8,25 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 
 namespace ml {
 
 // Largest uncompressed payload any loader accepts (a guard against lying headers / gzip bombs).
 inline constexpr std::int64_t kMaxPayloadBytes = std::int64_t{1} << 30;  // 1 GiB
 
-// Reads a file; if its name ends in ".gz" it is decompressed (at most kMaxPayloadBytes).
+// Reads a file; if its name ends in ".gz" it is decompressed (at most kMaxPayloadBytes and the
+// memory budget, io/MemoryBudget.h).
 QByteArray readMaybeGzippedFile(const QString& path);
 
 // gzip (RFC 1952) compression and decompression. `name` is used in error messages.
 QByteArray gzipCompress(QByteArrayView data);
+// The size a gzip stream's trailer declares (ISIZE: the uncompressed size modulo 2^32; of the last
+// member when there are several); nothing when `gz` is too short to be gzip. A gzip bomb cannot
+// hide behind it: gunzip stops at the declared size.
+std::optional<std::uint32_t> gzipDeclaredSize(QByteArrayView gz);
+// Decompresses at most min(maxBytes, the trailer's ISIZE): a trailer over maxBytes is refused
+// before anything is inflated, data beyond the trailer's size as soon as it appears.
 QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes = kMaxPayloadBytes);
 
 }  // namespace ml

@@ -2,8 +2,10 @@
 
 #include "DataFiles.h"
 #include "InputError.h"
+#include "io/MemoryBudget.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <zlib.h>
@@ -13,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 namespace ml {
 
@@ -86,16 +89,26 @@ std::string dimsText(const std::vector<std::uint32_t>& dims) {
     return s;
 }
 
-// The IDX file named `base` in dir, plain or gzipped; "" if neither exists.
+// The IDX file named `base` in dir, plain or gzipped; "" if neither exists. Whatever exists under
+// the name is taken: readIdx refuses a folder, FIFO or device by name.
 QString findIdxFile(const QDir& dir, const QString& base) {
     for (const QString& name : {base, base + QStringLiteral(".gz")})
-        if (QFileInfo(dir.filePath(name)).isFile()) return dir.filePath(name);
+        if (QFileInfo::exists(dir.filePath(name))) return dir.filePath(name);
     return {};
+}
+
+// The ISIZE of a gzip file (its last 4 bytes); nothing when it cannot be read.
+std::optional<std::int64_t> gzipDeclaredSizeOfFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || file.size() < 18 || !file.seek(file.size() - 18)) return std::nullopt;
+    const std::optional<std::uint32_t> size = gzipDeclaredSize(file.read(18));
+    return size ? std::optional<std::int64_t>(*size) : std::nullopt;
 }
 
 }  // namespace
 
 IdxArray readIdx(const std::string& path) {
+    checkRegularFile(QString::fromStdString(path));  // gzopen would block on a FIFO without a writer
     GzReader in(path);
     std::array<std::uint8_t, 4> magic{};
     if (in.read(magic.data(), 4) < 4)
@@ -127,14 +140,21 @@ IdxArray readIdx(const std::string& path) {
     }
 
     const std::int64_t headerBytes = 4 + 4 * std::int64_t{rank};
-    if (in.isPlain()) {  // the file size is known: check before allocating anything
-        const std::int64_t fileBytes = QFileInfo(QString::fromStdString(path)).size();
-        if (fileBytes - headerBytes != static_cast<std::int64_t>(payload))
-            throw InputError(path + ": the dimensions " + dimsText(result.dims) + " need " + std::to_string(payload) +
-                             " data bytes but the file holds " + std::to_string(fileBytes - headerBytes) +
-                             (fileBytes - headerBytes < static_cast<std::int64_t>(payload) ? " (truncated)"
-                                                                                           : " (trailing bytes)"));
+    // What the file says it holds, checked against the header before anything is allocated: the
+    // size on disk for a plain file, the gzip trailer's ISIZE for a compressed one (a gzip bomb, or a
+    // file whose data does not match its header, is refused here instead of after inflating it).
+    const QString file = QString::fromStdString(path);
+    const bool plain = in.isPlain();
+    const std::optional<std::int64_t> declared = plain ? std::optional<std::int64_t>(QFileInfo(file).size())
+                                                       : gzipDeclaredSizeOfFile(file);
+    // ISIZE is the size modulo 2^32; the payload limit (1 GiB) keeps a valid file below that.
+    if (declared && *declared - headerBytes != static_cast<std::int64_t>(payload)) {
+        const std::int64_t holds = *declared - headerBytes;
+        throw InputError(path + ": the dimensions " + dimsText(result.dims) + " need " + std::to_string(payload) +
+                         " data bytes but " + (plain ? "the file holds " : "its gzip trailer declares ") +
+                         std::to_string(holds) + (holds < static_cast<std::int64_t>(payload) ? " (truncated)" : " (trailing bytes)"));
     }
+    requireWithinMemoryBudget(payload, path + ": the dimensions " + dimsText(result.dims));
     // reserve() only claims address space; pages are committed as the chunks below fill them,
     // so a compressed file with a lying header costs what it really holds.
     result.data.reserve(payload);

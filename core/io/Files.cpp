@@ -2,10 +2,12 @@
 
 #include "InputError.h"
 #include "io/FileError.h"
+#include "io/MemoryBudget.h"
 
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cerrno>
 #include <unistd.h>
 
@@ -22,7 +24,19 @@ QString writeFailure(const QFileDevice& file) { return errno != 0 ? qt_error_str
 FileError::FileError(const QString& path, const QString& reason)
     : std::runtime_error((path + ": cannot write (" + reason + ")").toStdString()), path_(path), reason_(reason) {}
 
+void checkRegularFile(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.exists()) return;
+    const std::string named = path.toStdString();
+    if (info.isDir()) throw InputError(named + ": is a folder; expected a file");
+    if (!info.isFile())
+        throw InputError(named + ": is not a regular file (a FIFO, device or socket); expected a file");
+}
+
 QByteArray readFileBytes(const QString& path) {
+    checkRegularFile(path);
+    requireWithinMemoryBudget(static_cast<std::uint64_t>(std::max<qint64>(0, QFileInfo(path).size())),
+                              path.toStdString() + ": reading it");
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw InputError(path.toStdString() + ": cannot open (" + file.errorString().toStdString() + ")");

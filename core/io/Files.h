@@ -11,7 +11,13 @@
 
 namespace ml {
 
-// Reads a file or a Qt resource (":/data/...") completely. Throws InputError naming the path.
+// Refuses, before it is opened, what is not a regular file -- a folder, a FIFO, a device, a socket
+// (/dev/zero would fill memory, a FIFO without a writer would block). A missing file passes:
+// opening it then says so. Throws InputError naming the path.
+void checkRegularFile(const QString& path);
+
+// Reads a file or a Qt resource (":/data/...") completely, after checkRegularFile with the memory
+// budget (io/MemoryBudget.h). Throws InputError naming the path.
 QByteArray readFileBytes(const QString& path);
 
 // Checks, before anything is written, that `path` (given by `what`, e.g. "--out") is a writable

@@ -2,11 +2,13 @@
 
 #include "InputError.h"
 #include "Random.h"
+#include "io/MemoryBudget.h"
 #include "nn/DenseLayer.h"
 
 #include <cmath>
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <numeric>
 
 namespace ml {
@@ -40,7 +42,20 @@ std::string NetworkSpec::sizesText() const {
     return text;
 }
 
+std::uint64_t NetworkSpec::parameterCount() const {
+    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t count = 0;
+    for (int l = 0; l + 1 < static_cast<int>(sizes.size()); ++l) {
+        // Each factor is below 2^31, so one product fits; only the sum can overflow.
+        const std::uint64_t layer = (static_cast<std::uint64_t>(std::max(0, sizes[l])) + 1) * static_cast<std::uint64_t>(std::max(0, sizes[l + 1]));
+        count = layer > kMax - count ? kMax : count + layer;
+    }
+    return count;
+}
+
 Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
+    requireWithinMemoryBudget(saturatingProduct(spec_.parameterCount(), sizeof(Matrix::Scalar)),
+                              "network " + spec_.sizesText() + " (" + std::to_string(spec_.parameterCount()) + " parameters)");
     const int last = spec_.layerCount() - 1;
     for (int l = 0; l <= last; ++l)
         layers_.push_back(std::make_unique<DenseLayer>(spec_.sizes[l], spec_.sizes[l + 1],

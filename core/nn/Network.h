@@ -34,6 +34,8 @@ struct NetworkSpec {
     // "1-2-2-1": at least two positive sizes. Throws InputError naming `field`.
     static std::vector<int> parseSizes(const std::string& text, const std::string& field = "--network");
     std::string sizesText() const;
+    // Weights and biases of all layers: sum of (in + 1) x out (saturates at the largest uint64).
+    std::uint64_t parameterCount() const;
     int layerCount() const { return static_cast<int>(sizes.size()) - 1; }
     int inputs() const { return sizes.front(); }
     int outputs() const { return sizes.back(); }
@@ -46,6 +48,7 @@ struct Evaluation {
 
 class Network {
 public:
+    // Throws InputError when the parameters alone exceed the memory budget (io/MemoryBudget.h).
     explicit Network(NetworkSpec spec);
 
     const NetworkSpec& spec() const { return spec_; }

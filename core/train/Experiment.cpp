@@ -1,6 +1,7 @@
 #include "train/Experiment.h"
 
 #include "InputError.h"
+#include "io/MemoryBudget.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/RunFolderLayout.h"
 
@@ -25,6 +26,13 @@ void Experiment::validate() const {
         labels.push_back(runs[i].label);
     }
     checkRunFileNames(labels);  // labels name the run folders: no paths, no collisions
+    // Before any matrix exists: each run holds weights, gradients and up to three optimizer
+    // matrices (moments, update); the trainer keeps the initial weights and builds one network more.
+    const std::uint64_t matrices = 5 * runs.size() + 2;
+    requireWithinMemoryBudget(saturatingProduct(saturatingProduct(network.parameterCount(), sizeof(Matrix::Scalar)), matrices),
+                              "network " + network.sizesText() + " (" + std::to_string(network.parameterCount()) +
+                                  " parameters; weights, gradients and optimizer state of " + std::to_string(runs.size()) +
+                                  (runs.size() == 1 ? " run)" : " runs)"));
 }
 
 void makeLabelsUnique(std::vector<RunSpec>& runs) {

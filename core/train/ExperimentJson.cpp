@@ -14,6 +14,17 @@ namespace ml {
 
 namespace {
 
+// Runs `parse`, prefixing an InputError's message with `where` (the file, the run): the shared
+// parsers (activation, loss, optimizer names) know the field but not the file it came from.
+template <typename Parse>
+decltype(auto) named(const std::string& where, Parse&& parse) {
+    try {
+        return parse();
+    } catch (const InputError& error) {
+        throw InputError(where + ": " + error.what());
+    }
+}
+
 const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
                                        "steps", "epochs", "eval-every", "init", "runs"};
 
@@ -104,7 +115,7 @@ RunSpec runFromJson(const QJsonObject& run, const QJsonObject& shared, const std
     const QJsonValue optimizer = run.value("optimizer");
     if (!optimizer.isString()) throw InputError(context + ".optimizer: expected an optimizer name");
     spec.optimizer = optimizer.toString().toStdString();
-    const OptimizerInfo& info = optimizerInfo(spec.optimizer);
+    const OptimizerInfo& info = named(context, [&]() -> const OptimizerInfo& { return optimizerInfo(spec.optimizer); });
     spec.hp = info.defaults;
     spec.label = spec.optimizer;
     for (const std::string& key : info.parameters) {
@@ -170,8 +181,8 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     experiment.name = requireString(json, "name", experiment.name, source);
     experiment.network.sizes =
         NetworkSpec::parseSizes(requireString(json, "network", experiment.network.sizesText(), source), source + ": network");
-    experiment.network.activation = activationFromString(requireString(json, "activation", "tanh", source));
-    experiment.network.loss = lossFromString(requireString(json, "loss", "mse", source));
+    experiment.network.activation = named(source, [&] { return activationFromString(requireString(json, "activation", "tanh", source)); });
+    experiment.network.loss = named(source, [&] { return lossFromString(requireString(json, "loss", "mse", source)); });
     experiment.data = requireString(json, "data", experiment.data, source);
     if (json.contains("seed")) experiment.seed = seedFromJson(json.value("seed"), source + ": seed");
     experiment.batchSize = requireCount(json, "batch", 0, source);

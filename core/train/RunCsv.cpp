@@ -4,6 +4,8 @@
 #include "io/NumberText.h"
 #include "train/Experiment.h"
 
+#include <QBuffer>
+#include <QFileDevice>
 #include <QList>
 
 #include <cmath>
@@ -53,14 +55,11 @@ struct CsvRecord {
     QList<QByteArray> fields;
 };
 
-// The text after the last line break was cut off mid-write (a killed process): drop or keep it.
-enum class LastLine { DropIfUnterminated, Keep };
-
 // The data records of a CSV whose first line must be `header`, each with `header`'s columns.
 // Blank lines are skipped; a quoted field may span lines.
-std::vector<CsvRecord> dataRecords(const QByteArray& csv, const QByteArray& header, const QString& path, LastLine last) {
+std::vector<CsvRecord> dataRecords(const QByteArray& csv, const QByteArray& header, const QString& path) {
     QList<QByteArray> lines = csv.split('\n');
-    if (last == LastLine::DropIfUnterminated || lines.back().isEmpty()) lines.pop_back();
+    if (lines.back().isEmpty()) lines.pop_back();
     std::vector<CsvRecord> records;
     QByteArray pending;  // a record whose quoted field continues on the next line
     qsizetype start = 0;
@@ -73,7 +72,7 @@ std::vector<CsvRecord> dataRecords(const QByteArray& csv, const QByteArray& head
         if (!pending.trimmed().isEmpty()) records.push_back({start, splitFields(pending)});
         pending = QByteArray();
     }
-    if (!pending.isNull() && last == LastLine::Keep) records.push_back({start, splitFields(pending)});
+    if (!pending.isNull()) records.push_back({start, splitFields(pending)});
     const QList<QByteArray> columns = header.trimmed().split(',');
     if (records.empty() || records.front().fields != columns)
         throw InputError(path.toStdString() + ":1: expected the header " + header.trimmed().toStdString());
@@ -155,30 +154,58 @@ QByteArray summaryRow(const RunResult& r) {
     return row;
 }
 
-std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& path, int run) {
+void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::function<void(const StepMetrics&)>& row) {
     static const char* const columns[] = {"step", "epoch", "train_loss", "test_loss", "test_accuracy", "wall_ms"};
-    // The metrics log is appended to while training: a last line without its line break was cut off.
-    const std::vector<CsvRecord> rows = dataRecords(csv, metricsHeader(), path, LastLine::DropIfUnterminated);
-    std::vector<StepMetrics> metrics;
-    metrics.reserve(rows.size());
-    for (const CsvRecord& row : rows) {
+    const QByteArray header = metricsHeader().trimmed();
+    const std::string file = path.toStdString();
+    bool headerSeen = false;
+    for (qsizetype line = 1;; ++line) {
+        QByteArray text = in.readLine(kMaxMetricsLineBytes + 1);
+        if (text.isEmpty()) break;
+        if (!text.endsWith('\n')) {
+            // The metrics log is appended to while training: a last line without its line break was cut off.
+            if (in.atEnd()) break;
+            throw InputError(file + ":" + std::to_string(line) + ": longer than " + std::to_string(kMaxMetricsLineBytes) +
+                             " bytes; expected a row of " + header.toStdString());
+        }
+        text.chop(text.endsWith("\r\n") ? 2 : 1);
+        if (text.trimmed().isEmpty()) continue;
+        if (!headerSeen) {
+            if (text != header) throw InputError(file + ":" + std::to_string(line) + ": expected the header " + header.toStdString());
+            headerSeen = true;
+            continue;
+        }
+        const QList<QByteArray> cells = text.split(',');
+        if (cells.size() != 6)
+            throw InputError(file + ":" + std::to_string(line) + ": has " + std::to_string(cells.size()) + " fields; expected 6");
         double values[6];
-        for (int c = 2; c < 6; ++c) values[c] = parseCell(row.fields[c], path, row.line, columns[c], c <= 4);
+        for (int c = 2; c < 6; ++c) values[c] = parseCell(cells[c], path, line, columns[c], c <= 4);
         StepMetrics m;
         m.run = run;
-        m.step = parseCount(row.fields[0], path, row.line, columns[0], kMaxCount);
-        m.epoch = static_cast<int>(parseCount(row.fields[1], path, row.line, columns[1], std::numeric_limits<int>::max()));
+        m.step = parseCount(cells[0], path, line, columns[0], kMaxCount);
+        m.epoch = static_cast<int>(parseCount(cells[1], path, line, columns[1], std::numeric_limits<int>::max()));
         m.trainLoss = static_cast<float>(values[2]);
         m.testLoss = static_cast<float>(values[3]);
         m.testAccuracy = static_cast<float>(values[4]);
         m.wallMs = values[5];
-        metrics.push_back(m);
+        row(m);
     }
+    if (const auto* device = qobject_cast<const QFileDevice*>(&in); device && device->error() != QFileDevice::NoError)
+        throw InputError(file + ": cannot read (" + device->errorString().toStdString() + ")");
+    if (!headerSeen) throw InputError(file + ":1: expected the header " + header.toStdString());
+}
+
+std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& path, int run) {
+    QBuffer buffer;
+    buffer.setData(csv);
+    buffer.open(QIODevice::ReadOnly);
+    std::vector<StepMetrics> metrics;
+    readMetricsCsv(buffer, path, run, [&](const StepMetrics& m) { metrics.push_back(m); });
     return metrics;
 }
 
 std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& path) {
-    const std::vector<CsvRecord> rows = dataRecords(csv, summaryHeader(), path, LastLine::Keep);
+    const std::vector<CsvRecord> rows = dataRecords(csv, summaryHeader(), path);
     std::vector<RunResult> results;
     for (const CsvRecord& row : rows) {
         const QList<QByteArray>& cells = row.fields;

@@ -10,8 +10,10 @@
 #include "train/Snapshot.h"
 
 #include <QByteArray>
+#include <QIODevice>
 #include <QString>
 
+#include <functional>
 #include <vector>
 
 namespace ml {
@@ -24,7 +26,14 @@ QByteArray metricsRow(const StepMetrics& metrics);
 QByteArray summaryHeader();
 QByteArray summaryRow(const RunResult& result);
 
-// Parse a whole file's contents; errors (InputError) name `path`, the line and the column.
+// Longest metrics.csv line accepted (a row is under 100 bytes): a file of other content is refused
+// at its first long line instead of being read into memory.
+inline constexpr qsizetype kMaxMetricsLineBytes = 4096;
+// Streams metrics.csv from `in`, one line at a time, handing each row to `row`; errors (InputError)
+// name `path`, the line and the column. A last line without its line break was cut off by a kill
+// and is ignored.
+void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::function<void(const StepMetrics&)>& row);
+// The same over a whole file's contents, every row kept.
 std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& path, int run);
 // One result per line, with its label.
 std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& path);

@@ -60,6 +60,7 @@ QString RunFolderLayout::runConfigFile(int run) const { return inRun(run, runfol
 QString RunFolderLayout::metricsFile(int run) const { return inRun(run, runfolder::kMetrics); }
 QString RunFolderLayout::initialWeightsFile(int run) const { return inRun(run, runfolder::kInitialWeights); }
 QString RunFolderLayout::finalWeightsFile(int run) const { return inRun(run, runfolder::kFinalWeights); }
+QString RunFolderLayout::runSummaryFile(int run) const { return inRun(run, runfolder::kSummary); }
 
 std::string RunFolderLayout::initialWeightsRelative(int run) const {
     return relativeInRun(run, runfolder::kInitialWeights).toStdString();

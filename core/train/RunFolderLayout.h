@@ -1,9 +1,12 @@
 #pragma once
 // The run folder: what `momentum-lab-cli train --out DIR` writes and the desktop app opens.
 //   DIR/config.json            the resolved experiment (reproduces the run with --config)
-//   one run:     DIR/metrics.csv, DIR/weights_initial.json, DIR/weights_final.json
-//   several:     DIR/<label>/{config.json, metrics.csv, weights_initial.json, weights_final.json}
-//                DIR/summary.csv
+//   one run:     DIR/metrics.csv, DIR/weights_initial.json, DIR/weights_final.json, DIR/summary.csv
+//   several:     DIR/<label>/{config.json, metrics.csv, weights_initial.json, weights_final.json,
+//                             summary.csv}    (each a complete single-run folder)
+//                DIR/summary.csv              (every run)
+// A run's summary.csv (its final figures and status) is written when it finishes; a folder
+// without it was killed.
 // (CSV columns: train/RunCsv.h; weights: train/WeightsFile.h.) The one place that knows the names.
 #include <QString>
 
@@ -40,7 +43,7 @@ public:
 
     const QString& root() const { return root_; }
     int runCount() const { return static_cast<int>(labels_.size()); }
-    bool hasSummary() const { return runCount() > 1; }
+    bool hasSummary() const { return runCount() > 1; }  // a summary of several runs beside theirs
     QString configFile() const;   // the whole experiment
     QString summaryFile() const;  // several runs only
 
@@ -50,6 +53,7 @@ public:
     QString metricsFile(int run) const;
     QString initialWeightsFile(int run) const;
     QString finalWeightsFile(int run) const;
+    QString runSummaryFile(int run) const;  // the run's own summary.csv (DIR/summary.csv for a single run)
     // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.
     std::string initialWeightsRelative(int run) const;
 

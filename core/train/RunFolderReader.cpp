@@ -7,27 +7,35 @@
 #include "train/RunFolderLayout.h"
 #include "train/WeightsFile.h"
 
+#include <QFile>
 #include <QFileInfo>
+
+#include <cmath>
 
 namespace ml {
 
 namespace {
 
-// Without summary.csv: a run whose final weights were never written was interrupted (killed).
-RunResult resultFromMetrics(const RunSpec& spec, const std::vector<StepMetrics>& metrics, bool finished) {
+// Without summary.csv: a run whose final weights were never written was interrupted (killed); a
+// last batch loss that is not finite is divergence at that step (the trainer stops there).
+RunResult resultFromMetrics(const RunSpec& spec, const MetricsDigest& metrics, bool finished) {
     RunResult result;
     result.label = spec.label;
     result.status = finished ? RunStatus::Done : RunStatus::Stopped;
-    if (metrics.empty()) return result;
-    result.steps = metrics.back().step;
-    result.wallMs = metrics.back().wallMs;
-    for (auto it = metrics.rbegin(); it != metrics.rend(); ++it)
-        if (it->evaluated()) {
-            result.finalTestLoss = it->testLoss;
-            result.finalTestAccuracy = it->testAccuracy;
-            break;
-        }
-    result.finalTrainLoss = metrics.back().trainLoss;
+    if (!metrics.last()) return result;
+    const StepMetrics& last = *metrics.last();
+    result.steps = last.step;
+    result.wallMs = last.wallMs;
+    if (metrics.lastEvaluation()) {
+        result.finalTestLoss = metrics.lastEvaluation()->testLoss;
+        result.finalTestAccuracy = metrics.lastEvaluation()->testAccuracy;
+    }
+    result.finalTrainLoss = last.trainLoss;
+    if (!std::isfinite(last.trainLoss)) {
+        result.status = RunStatus::Diverged;
+        result.divergedAtStep = last.step;
+        result.steps = last.step - 1;
+    }
     return result;
 }
 
@@ -41,6 +49,13 @@ void readPart(RunRecord& record, Read&& read) {
     }
 }
 
+// Each result of a summary.csv replaces the derived one of the run with its label.
+void takeResults(RunFolder& folder, const QString& summaryFile) {
+    for (const RunResult& result : parseSummaryCsv(readFileBytes(summaryFile), summaryFile))
+        for (RunRecord& run : folder.runs)
+            if (run.spec.label == result.label) run.result = result;
+}
+
 }  // namespace
 
 std::vector<std::string> RunFolder::problems() const {
@@ -50,7 +65,15 @@ std::vector<std::string> RunFolder::problems() const {
     return list;
 }
 
-RunFolder readRunFolder(const QString& directory) {
+void readMetricsFile(const QString& path, int run, MetricsDigest& digest) {
+    checkRegularFile(path);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError(path.toStdString() + ": cannot open (" + file.errorString().toStdString() + ")");
+    readMetricsCsv(file, path, run, [&](const StepMetrics& row) { digest.add(row); });
+}
+
+RunFolder readRunFolder(const QString& directory, int pointBudget) {
     RunFolder folder;
     folder.directory = directory;
     const QString configPath = RunFolderLayout(directory, {}).configFile();  // needs no run labels
@@ -66,7 +89,8 @@ RunFolder readRunFolder(const QString& directory) {
         RunRecord record;
         record.spec = folder.experiment.runs[i];
         record.directory = layout.runDirectory(i);
-        readPart(record, [&] { record.metrics = parseMetricsCsv(readFileBytes(layout.metricsFile(i)), layout.metricsFile(i), i); });
+        record.metrics = MetricsDigest(pointBudget);
+        readPart(record, [&] { readMetricsFile(layout.metricsFile(i), i, record.metrics); });
         const bool finished = QFileInfo::exists(layout.finalWeightsFile(i));
         record.result = resultFromMetrics(record.spec, record.metrics, finished);
         if (finished)
@@ -78,10 +102,11 @@ RunFolder readRunFolder(const QString& directory) {
             });
         folder.runs.push_back(std::move(record));
     }
-    if (layout.hasSummary() && QFileInfo::exists(layout.summaryFile()))
-        for (const RunResult& result : parseSummaryCsv(readFileBytes(layout.summaryFile()), layout.summaryFile()))
-            for (RunRecord& run : folder.runs)
-                if (run.spec.label == result.label) run.result = result;
+    // The runs' own summaries, then the folder's (several runs) where it exists.
+    for (int i = 0; i < layout.runCount(); ++i)
+        if (QFileInfo::exists(layout.runSummaryFile(i)))
+            readPart(folder.runs[i], [&] { takeResults(folder, layout.runSummaryFile(i)); });
+    if (layout.hasSummary() && QFileInfo::exists(layout.summaryFile())) takeResults(folder, layout.summaryFile());
     return folder;
 }
 

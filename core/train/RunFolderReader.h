@@ -3,6 +3,7 @@
 // files cannot be read does not stop the others: it is kept with what could be read and the reason.
 #include "nn/Network.h"
 #include "train/Experiment.h"
+#include "train/MetricsDigest.h"
 #include "train/Snapshot.h"
 
 #include <QString>
@@ -15,7 +16,7 @@ namespace ml {
 struct RunRecord {
     RunSpec spec;
     QString directory;  // where its metrics.csv and weights files are
-    std::vector<StepMetrics> metrics;
+    MetricsDigest metrics;   // metrics.csv streamed: decimated series + final figures, never the whole file
     RunResult result;        // from summary.csv when present, else derived from metrics
     Parameters finalWeights; // empty when weights_final.json is missing (e.g. an interrupted run)
     std::string problem;     // why part of this run could not be read ("" when all is well)
@@ -31,6 +32,11 @@ struct RunFolder {
 
 // Throws InputError naming the file, line and column when the folder as a whole cannot be read
 // (config.json, summary.csv); a problem with one run's files is recorded in its RunRecord.
-RunFolder readRunFolder(const QString& directory);
+// Memory is bounded whatever the size of the metrics files: each is streamed into a MetricsDigest
+// of `pointBudget` points per series (the plot's 200,000 by default).
+RunFolder readRunFolder(const QString& directory, int pointBudget = kPlotPointBudget);
+
+// Streams one metrics.csv into `digest` (rows read before an error stay in it). Throws InputError.
+void readMetricsFile(const QString& path, int run, MetricsDigest& digest);
 
 }  // namespace ml

@@ -59,9 +59,11 @@ RunFolderWriter::~RunFolderWriter() = default;
 
 void RunFolderWriter::stepFinished(const StepMetrics& metrics) { metrics_[metrics.run]->append(metrics); }
 
-void RunFolderWriter::runFinished(int run, const RunResult&) {
+void RunFolderWriter::runFinished(int run, const RunResult& result) {
     metrics_[run]->close();
     writeFileAtomically(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run)));
+    // The run's status ("stopped", "diverged at step N") survives only here: its files look like a finished run's.
+    writeFileAtomically(layout_.runSummaryFile(run), summaryHeader() + summaryRow(result));
 }
 
 void RunFolderWriter::finish() {

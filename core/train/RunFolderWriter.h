@@ -24,7 +24,8 @@ public:
 
     void stepFinished(const StepMetrics& metrics) override;
     void runFinished(int run, const RunResult& result) override;
-    // Writes summary.csv (several runs). Call after run() returns.
+    // Writes DIR/summary.csv of several runs (each run's own is written when it finishes). Call
+    // after run() returns.
     void finish();
 
     const RunFolderLayout& layout() const { return layout_; }

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 
 #include <cmath>
+#include <limits>
 
 namespace ml {
 
@@ -36,7 +37,17 @@ void appendJsonArray(QByteArray& out, const Values& values) {
 }
 
 float numberFromJson(const QJsonValue& value, const std::string& context) {
-    if (value.isDouble()) return static_cast<float>(value.toDouble());
+    if (value.isDouble()) {
+        // A finite number beyond float's range would silently become infinity. The limit is the
+        // midpoint between FLT_MAX and 2^128: below it a number rounds to FLT_MAX (whose shortest
+        // text, 3.4028235e+38, is a little above FLT_MAX itself); from it on, to infinity.
+        constexpr double kRoundsToInfinity = 0x1.ffffffp127;
+        const double number = value.toDouble();
+        if (std::abs(number) >= kRoundsToInfinity)
+            throw InputError(context + ": " + QString::number(number, 'g', 6).toStdString() +
+                             " is outside float's range (at most about 3.4e+38); write \"inf\" or \"-inf\" for infinity");
+        return static_cast<float>(number);
+    }
     const QString text = value.toString();
     if (text == "nan") return NAN;
     if (text == "inf") return INFINITY;

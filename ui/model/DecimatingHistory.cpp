@@ -4,8 +4,6 @@
 
 namespace ml {
 
-DecimationStride::DecimationStride(int capacity) : capacity_(std::max(2, capacity + capacity % 2)) {}
-
 DecimatingHistory::DecimatingHistory(int seriesCount, int capacity)
     : policy_(capacity), series_(static_cast<std::size_t>(std::max(0, seriesCount))) {}
 

@@ -9,48 +9,16 @@
 //   append(step, values) -> Appended | Decimated (stored samples were thinned: redraw all)
 //                           | Skipped (not kept at the current stride)
 //   steps(), series(k), size(), stride(), capacity()
-// The policy alone, for other storage (SnapshotArchive, the neuron inspector's):
-//   DecimationStride(capacity)  offer() -> keep the next sample?; after storing a kept one,
-//                               full(size) -> true: the stride has doubled, keep every second
-//                               stored sample (keepEverySecond(container)).
+// The policy alone (train/DecimationStride.h) also serves SnapshotArchive and the run-folder
+// reader's MetricsDigest.
+#include "train/DecimationStride.h"
+
 #include <QVector>
 
 #include <cstddef>
-#include <iterator>
-#include <utility>
 #include <vector>
 
 namespace ml {
-
-class DecimationStride {
-public:
-    explicit DecimationStride(int capacity = 20000);
-
-    bool offer() { return offered_++ % stride_ == 0; }
-    // Sample n (counting every offered one) is stored iff n % stride == 0, and the capacity is
-    // even, so keeping every second stored sample is exactly "n % (2 * stride) == 0".
-    bool full(long size) {
-        if (size < capacity_) return false;
-        stride_ *= 2;
-        return true;
-    }
-    int capacity() const { return capacity_; }
-    long stride() const { return stride_; }
-
-private:
-    int capacity_;
-    long stride_ = 1;
-    long offered_ = 0;  // samples offered so far
-};
-
-template <typename Container>
-void keepEverySecond(Container& values) {
-    const auto size = static_cast<std::ptrdiff_t>(std::size(values));
-    std::ptrdiff_t kept = 0;
-    for (std::ptrdiff_t k = 0; k < size; k += 2, ++kept)
-        if (kept != k) values[kept] = std::move(values[k]);  // never a self-move (it may empty a vector)
-    values.erase(std::begin(values) + kept, std::end(values));
-}
 
 class DecimatingHistory {
 public:

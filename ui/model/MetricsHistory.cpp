@@ -17,15 +17,23 @@ void MetricsHistory::reset(const std::vector<std::string>& labels, long stepsPer
 }
 
 void MetricsHistory::append(const StepMetrics& m) {
+    appendTrain(m);
+    if (m.evaluated()) appendEvaluation(m);
+}
+
+void MetricsHistory::appendTrain(const StepMetrics& m) {
     if (m.run < 0 || m.run >= runCount()) return;
     Run& run = runs_[static_cast<std::size_t>(m.run)];
-    const double step = static_cast<double>(m.step);
-    const double seconds = m.wallMs / 1000.0;
-    if (run.train.append(step, {double(m.epoch), seconds, double(m.trainLoss)}) == DecimatingHistory::Change::Decimated)
+    if (run.train.append(double(m.step), {double(m.epoch), m.wallMs / 1000.0, double(m.trainLoss)}) ==
+        DecimatingHistory::Change::Decimated)
         ++run.trainDecimations;
-    if (!m.evaluated()) return;
+}
+
+void MetricsHistory::appendEvaluation(const StepMetrics& m) {
+    if (m.run < 0 || m.run >= runCount()) return;
+    Run& run = runs_[static_cast<std::size_t>(m.run)];
     if (std::isfinite(m.testAccuracy)) hasAccuracy_ = true;
-    if (run.evaluation.append(step, {double(m.epoch), seconds, double(m.testLoss), double(m.testAccuracy)}) ==
+    if (run.evaluation.append(double(m.step), {double(m.epoch), m.wallMs / 1000.0, double(m.testLoss), double(m.testAccuracy)}) ==
         DecimatingHistory::Change::Decimated)
         ++run.evaluationDecimations;
 }

@@ -18,7 +18,7 @@ namespace ml {
 
 class MetricsHistory {
 public:
-    static constexpr int kDefaultCapacity = 200000;
+    static constexpr int kDefaultCapacity = kPlotPointBudget;
     enum class Track { Train, Evaluation };
     // Series indexes inside a track's DecimatingHistory.
     static constexpr int kEpoch = 0;
@@ -31,8 +31,11 @@ public:
 
     // Forgets everything and prepares one entry per label. stepsPerEpoch = 0: unknown.
     void reset(const std::vector<std::string>& labels, long stepsPerEpoch);
-    void append(const StepMetrics& metrics);
+    void append(const StepMetrics& metrics);  // appendTrain, then appendEvaluation when evaluated
     void append(const std::vector<StepMetrics>& metrics);
+    // One track alone: a run folder's MetricsDigest holds each track already decimated.
+    void appendTrain(const StepMetrics& metrics);
+    void appendEvaluation(const StepMetrics& metrics);
 
     int runCount() const { return static_cast<int>(runs_.size()); }
     const std::string& label(int run) const { return runs_.at(static_cast<std::size_t>(run)).label; }

@@ -4,8 +4,6 @@
 #include "train/RunFolderLayout.h"
 #include "train/TrainingPlan.h"
 
-#include <algorithm>
-
 namespace ml {
 
 namespace {
@@ -14,15 +12,6 @@ std::vector<std::string> optimizersOf(const Experiment& experiment) {
     std::vector<std::string> names;
     for (const RunSpec& run : experiment.runs) names.push_back(run.optimizer);
     return names;
-}
-
-// Steps per epoch of a folder's runs: the number of rows of epoch 1 when a second epoch exists.
-long stepsPerEpochOf(const RunFolder& folder) {
-    if (folder.runs.empty()) return 0;
-    const std::vector<StepMetrics>& metrics = folder.runs.front().metrics;
-    const auto second = std::find_if(metrics.begin(), metrics.end(), [](const StepMetrics& m) { return m.epoch >= 2; });
-    if (second == metrics.end()) return 0;
-    return second->step - 1;
 }
 
 // "Steps to threshold" in the metric that fits the loss.
@@ -69,14 +58,28 @@ void RunComparison::showFolder(const RunFolder& folder) {
         labels.push_back(run.spec.label);
         optimizers.push_back(run.spec.optimizer);
     }
-    history_.reset(labels, stepsPerEpochOf(folder));
+    history_.reset(labels, folder.runs.empty() ? 0 : folder.runs.front().metrics.stepsPerEpoch());
     summary_.reset(labels, optimizers, criterionFor(folder.experiment));
+    // Each track arrives decimated already (the same policy and budget as the history's), so the
+    // history keeps every point it is given and the plot shows what the live run showed.
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
-        std::vector<StepMetrics> metrics = folder.runs[i].metrics;
-        for (StepMetrics& m : metrics) m.run = static_cast<int>(i);
-        addMetrics(metrics);
-        summary_.finishRun(static_cast<int>(i), folder.runs[i].result);
+        const int run = static_cast<int>(i);
+        for (StepMetrics m : folder.runs[i].metrics.rows()) {
+            m.run = run;
+            history_.appendTrain(m);
+        }
+        for (StepMetrics m : folder.runs[i].metrics.evaluations()) {
+            m.run = run;
+            history_.appendEvaluation(m);
+        }
+        // The last row gives the table its last batch loss (shown when no evaluation gave a train loss).
+        if (std::optional<StepMetrics> last = folder.runs[i].metrics.last()) {
+            last->run = run;
+            summary_.addMetrics({*last});
+        }
+        summary_.finishRun(run, folder.runs[i].result);
     }
+    summary_.setThreshold(summary_.threshold(), history_);  // steps to threshold, from the tracks
     Q_EMIT changed();
 }
 

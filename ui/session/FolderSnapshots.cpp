@@ -11,9 +11,10 @@ std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
         Snapshot snapshot;
         snapshot.run = static_cast<int>(i);
         snapshot.label = run.spec.label;
-        snapshot.step = run.metrics.empty() ? run.result.steps : run.metrics.back().step;
-        snapshot.epoch = run.metrics.empty() ? 0 : run.metrics.back().epoch;
-        snapshot.batchLoss = run.metrics.empty() ? NAN : run.metrics.back().trainLoss;
+        const std::optional<StepMetrics>& last = run.metrics.last();
+        snapshot.step = last ? last->step : run.result.steps;
+        snapshot.epoch = last ? last->epoch : 0;
+        snapshot.batchLoss = last ? last->trainLoss : NAN;
         snapshot.scope = run.spec.hp.momentumMean;
         snapshot.bias = run.spec.hp.bias;
         for (const Matrix& layer : run.finalWeights) {
