@@ -90,7 +90,7 @@ ml::Experiment benchExperiment() {
                        QFile::exists(ml::mnistDirectory() + QStringLiteral("/train-images-idx3-ubyte"));
     e.name = "gui bench";
     e.data = mnist ? "mnist" : "digits";
-    e.network.sizes = ml::NetworkSpec::parseSizes(mnist ? "784-128-10" : "64-128-10");
+    e.network.setLayers(mnist ? "784-128-10" : "64-128-10");
     e.network.activation = ml::Activation::Relu;
     e.network.loss = ml::LossKind::CrossEntropy;
     e.batchSize = 64;
@@ -159,7 +159,7 @@ void measureHeatmap() {
     std::vector<double> cpu;
     for (int i = 0; i < 60; ++i) {
         const double start = threadCpuMs();
-        view.showSnapshot(snapshots[std::size_t(i) % snapshots.size()]);
+        view.showSnapshot(*snapshots[std::size_t(i) % snapshots.size()]);
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
         cpu.push_back(threadCpuMs() - start);
     }

@@ -170,14 +170,16 @@ private Q_SLOTS:
 
     void weightsFileRoundTripsBitForBit() {
         // 100,000 values: the size of a 784-128-10 network's weights.
-        const std::vector<float> values = randomFiniteFloats(100000);
-        Parameters parameters{Matrix(100, 801), Matrix(100, 199)};  // 80,100 + 19,900 values
+        const std::vector<float> values = randomFiniteFloats(100199);
+        Parameters parameters{Matrix(100, 801), Matrix(199, 101)};  // 80,100 + 20,099 values
+        NetworkSpec network;
+        network.setLayers("800-100-199");
         std::size_t next = 0;
         for (Matrix& layer : parameters)
             for (Eigen::Index i = 0; i < layer.size(); ++i) layer.data()[i] = values[next++];
-        const QByteArray json = weightsToJson(parameters);
-        const Parameters back = weightsFromJson(json, "w.json");
-        QCOMPARE(weightsToJson(back), json);  // the file's bytes round-trip
+        const QByteArray json = weightsToJson(parameters, network);
+        const Parameters back = weightsFromJson(json, "w.json", network);
+        QCOMPARE(weightsToJson(back, network), json);  // the file's bytes round-trip
         QCOMPARE(back.size(), parameters.size());
         for (std::size_t l = 0; l < parameters.size(); ++l) {
             QCOMPARE(back[l].rows(), parameters[l].rows());
