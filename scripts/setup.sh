@@ -12,9 +12,12 @@ repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${MOMENTUM_LAB_BUILD_DIR:-$repo_dir/build}"
 cd "$repo_dir"
 
-# Build tools and the libraries named in the README; dataset-fashion-mnist is real data.
+# Build tools and the libraries named in the README; dataset-fashion-mnist is real data. `test`
+# also builds with clang's sanitizers and libFuzzer (clang, libclang-rt-14-dev: their runtimes;
+# llvm: llvm-symbolizer, for readable stack traces).
 packages=(g++ cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
           zlib1g-dev libgl-dev dataset-fashion-mnist)
+[[ "$mode" == test ]] && packages+=(clang libclang-rt-14-dev llvm)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -38,9 +41,24 @@ MOMENTUM_LAB_CLI="$build_dir/app/momentum-lab-cli" bash scripts/fetch-mnist.sh \
 
 if [[ "$mode" == test ]]; then
   echo "== Tests"
-  cd "$build_dir"
-  exec ctest --output-on-failure -j 2
+  (cd "$build_dir" && ctest --output-on-failure -j 2)
+  # The checked builds (scripts/checked-build.sh; README "Checked by"). Any sanitizer report aborts
+  # the program that made it, so it fails its test and this script.
+  echo "== ASan + UBSan build (clang): the tests"
+  bash scripts/checked-build.sh asan
+  # Leaks are not checked in the tests: Qt's GUI libraries (fontconfig, the offscreen platform) keep
+  # process-lifetime caches they never free. The fuzzers (below) do check leaks in the readers.
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
+  echo "== Fuzzers: 60 s each"
+  bash scripts/fuzz.sh 60
+  echo "== TSan build (clang): the trainer and session tests"
+  bash scripts/checked-build.sh tsan test_train test_ui
+  # tests/tsan.supp: races TSan cannot see through in Qt's uninstrumented libraries (each one explained).
+  (cd build-tsan && TSAN_OPTIONS="suppressions=$repo_dir/tests/tsan.supp halt_on_error=1 exitcode=66" \
+     ctest --output-on-failure -R '^(test_train|test_ui)$')
 fi
+
+[[ "$mode" == test ]] && exit 0
 
 if [[ -x "$build_dir/app/momentum-lab" && ( -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ) ]]; then
   echo "== Starting the desktop app on the seed experiment (1-2-2-1 sine, momentum vs neuron-mean)"
