@@ -458,7 +458,7 @@ private Q_SLOTS:
         experiment.network.activation = Activation::Relu;
         experiment.network.loss = LossKind::CrossEntropy;
         experiment.data = "iris";
-        experiment.batch = 16;
+        experiment.batchSize = 16;
         experiment.epochs = 3;
         experiment.evalEvery = 4;
         experiment.seed = 20261202;
