@@ -20,12 +20,14 @@ public:
         return scratch;
     }
     QString path(const QString& relative) const { return QDir(dir_.path()).filePath(relative); }
-    // Writes `bytes` to `relative` inside the folder (creating its parent folders); returns the path.
+    // Writes `bytes` to `relative` inside the folder (creating its parent folders); returns the path,
+    // or "" when that path cannot be a file (the input named "a" as a file and then "a/b").
     QString write(const QString& relative, const QByteArray& bytes) const {
         const QString file = path(relative);
         QDir().mkpath(QFileInfo(file).absolutePath());
         QFile out(file);
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(bytes) != bytes.size()) std::abort();
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+        if (out.write(bytes) != bytes.size()) std::abort();  // the scratch folder itself failed
         return file;
     }
     // An empty subfolder `name` (whatever the previous input left there).

@@ -33,10 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const QString name = QString::fromUtf8(input.mid(at + marker.size(), nameEnd - at - marker.size()));
         const qsizetype next = input.indexOf("\n" + marker, nameEnd);
         const QByteArray contents = input.mid(nameEnd + 1, next < 0 ? -1 : next - nameEnd);  // keeps its last newline
-        if (isSafeRelativePath(name)) {
-            scratch.write("run/" + name, contents);
-            ++files;
-        }
+        if (isSafeRelativePath(name) && !scratch.write("run/" + name, contents).isEmpty()) ++files;
         at = next < 0 ? -1 : next + 1;
     }
     try {
