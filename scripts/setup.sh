@@ -47,7 +47,7 @@ if [[ "$mode" == test ]]; then
   echo "== ASan + UBSan build (clang): the tests"
   bash scripts/checked-build.sh asan
   # LeakSanitizer is on too (ASan's default on Linux). Includes each fuzz target over its seed corpus.
-  (cd build-asan && UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
+  (cd "${MOMENTUM_LAB_CHECKED_BUILD_ROOT:-$repo_dir}/build-asan" && UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2)
   echo "== Fuzzers: 60 s each"
   bash scripts/fuzz.sh 60
   # Not yet here: the TSan run of test_train and test_ui (scripts/checked-build.sh tsan test_train
