@@ -314,7 +314,7 @@ private Q_SLOTS:
             QVERIFY(process.waitForFinished(60000));
             QCOMPARE(process.exitCode(), 0);
         }
-        QCOMPARE(ml::test::folderContents(tmp.filePath("a")).size(), std::size_t{2 + 3 * 4});  // config, summary, 3 runs
+        QCOMPARE(ml::test::folderContents(tmp.filePath("a")).size(), std::size_t{2 + 3 * 5});  // config, summary, 3 runs (each with its own summary.csv)
         const QString difference = ml::test::folderDifference(tmp.filePath("a"), tmp.filePath("b"));
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }

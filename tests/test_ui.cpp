@@ -494,7 +494,7 @@ private Q_SLOTS:
     void windowTrainingMatchesTheCliRunFolder() {
         Experiment experiment;
         experiment.name = "determinism";
-        experiment.network.sizes = {4, 6, 3};
+        experiment.network.setSizes({4, 6, 3});
         experiment.network.activation = Activation::Relu;
         experiment.network.loss = LossKind::CrossEntropy;
         experiment.data = "iris";
