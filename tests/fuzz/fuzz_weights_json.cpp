@@ -21,15 +21,16 @@ bool sameShapes(const ml::Parameters& a, const ml::Parameters& b) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static ml::Network network(ml::NetworkSpec{});  // 1-2-2-1, tanh, MSE
+    static const ml::NetworkSpec spec{};  // 1-2-2-1, tanh, MSE
+    static ml::Network network(spec);
     ml::Parameters weights;
     try {
-        weights = ml::weightsFromJson(ml::fuzz::bytesOf(data, size), "fuzz.json");
+        weights = ml::weightsFromJson(ml::fuzz::bytesOf(data, size), "fuzz.json", spec);
     } catch (const ml::InputError&) {
         return 0;
     }
     try {
-        if (!sameShapes(ml::weightsFromJson(ml::weightsToJson(weights), "written.json"), weights)) std::abort();
+        if (!sameShapes(ml::weightsFromJson(ml::weightsToJson(weights, spec), "written.json", spec), weights)) std::abort();
     } catch (const ml::InputError&) {
         std::abort();  // accepted weights were written in a form their own reader refuses
     }
