@@ -66,6 +66,7 @@ public:
     std::vector<int> plottedRuns() const;
 
 private:
+    bool showAllRecordedSteps();  // the step axis over every track's recorded steps; false: none yet
     struct Panel {
         QCPAxisRect* rect = nullptr;
         QString name;
