@@ -11,6 +11,8 @@
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
+#include "views/SharingGroups.h"
+#include "views/ViewControls.h"
 #include "views/SummaryPanel.h"
 #include "model/RunSummaryModel.h"
 
@@ -266,6 +268,9 @@ private Q_SLOTS:
     void heatmapRedrawsA784x128Layer();
     void viewsShowTrainedNetworks();
     void routerFansSnapshotsOutToEveryView();
+    void secondMomentGroupMeanFollowsTheRunsScope();
+    void onlyKeptQuantitiesAreOffered();
+    void diagramAndInspectorShowGroupSizes();
 };
 
 void TestViews::directQuantitiesAreTheSnapshotMatrices() {
@@ -282,7 +287,7 @@ void TestViews::directQuantitiesAreTheSnapshotMatrices() {
     noMomentum.layers.front().firstMoment = Matrix();
     QCOMPARE(extractQuantity(noMomentum, 0, Quantity::NeuronMeanMomentum).size(), 0);
     QCOMPARE(extractQuantity(noMomentum, 0, Quantity::DeviationFromNeuronMean).size(), 0);
-    QCOMPARE(int(allQuantities().size()), 7);
+    QCOMPARE(int(allQuantities().size()), 8);
     for (Quantity q : allQuantities()) QVERIFY(!displayName(q).isEmpty());
 }
 
@@ -624,8 +629,12 @@ void TestViews::heatmapCellsHoldTheQuantity() {
     view.setQuantity(Quantity::Weight);
     QCOMPARE(view.view()->colorMap()->data()->keySize(), 3);
     QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
-    view.setQuantity(Quantity::SecondMoment);
+    view.setQuantity(Quantity::SecondMoment);  // not kept by this rule, so not offered: the weights stay
+    QCOMPARE(view.findChild<QuantitySelector*>()->findData(int(Quantity::SecondMoment)), -1);
+    QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
+    view.view()->setQuantity(Quantity::SecondMoment);  // the view itself still says "not kept": empty
     QVERIFY(view.view()->colorMap()->data()->isEmpty());
+    view.view()->setQuantity(Quantity::Weight);  // back in step with the panel's choice
 
     view.setRuns({QStringLiteral("a"), QStringLiteral("b")});
     view.setQuantity(Quantity::Weight);
@@ -735,6 +744,102 @@ void TestViews::viewsShowTrainedNetworks() {
     tabs->setCurrentIndex(0);
     inspector.plot()->replot(QCustomPlot::rpImmediateRefresh);
     saveShot(inspector, QStringLiteral("inspector-784"));
+}
+
+// The second moment's group mean: under the run's --second-moment-mean, the neuron's fan-in mean
+// where it has none. v = [1 4 | 9; 16 4 | 1].
+void TestViews::secondMomentGroupMeanFollowsTheRunsScope() {
+    Snapshot s = handMadeSnapshot(MeanScope::None, BiasMode::Own);
+    s.layers.front().secondMoment = rows2x3({1, 4, 9, 16, 4, 1});
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::SecondMomentGroupMean), rows2x3({2.5f, 2.5f, 9, 10, 10, 1})));
+    s.secondMomentScope = SecondMomentScope::Layer;
+    s.bias = BiasMode::Join;
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::SecondMomentGroupMean), Matrix::Constant(2, 3, 35.0f / 6.0f)));
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::SecondMoment), s.layers.front().secondMoment));
+    s.layers.front().secondMoment = Matrix();
+    QCOMPARE(extractQuantity(s, 0, Quantity::SecondMomentGroupMean).size(), 0);
+
+    // The trainer's snapshots carry the run's sharing settings (adam-mini: fan-in second moment).
+    Experiment experiment;
+    experiment.data = "toy:sine";
+    experiment.steps = 2;
+    experiment.runs = {{"adam-mini", "adam-mini", optimizerInfo("adam-mini").defaults}};
+    experiment.runs[0].hp.momentumMean = MeanScope::FanOut;
+    experiment.runs[0].hp.momentumMeanStat = MeanStatistic::SignedAbsMean;
+    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
+    LastSnapshots observer;
+    trainer.addObserver(&observer);
+    RunControl control;
+    trainer.run(control);
+    const Snapshot& trained = observer.last.at(0);
+    QCOMPARE(trained.secondMomentScope, SecondMomentScope::FanIn);
+    QCOMPARE(trained.scope, MeanScope::FanOut);
+    QCOMPARE(trained.statistic, MeanStatistic::SignedAbsMean);
+    // adam-mini keeps v per neuron already: its group mean is v itself.
+    QVERIFY(sameMatrix(extractQuantity(trained, 1, Quantity::SecondMomentGroupMean), trained.layers[1].secondMoment));
+}
+
+// A view offers only what the shown run's rule keeps; the quantity chosen comes back with a run
+// that keeps it.
+void TestViews::onlyKeptQuantitiesAreOffered() {
+    Snapshot momentum = handMadeSnapshot();  // weights, gradient, first moment, update; no v
+    Snapshot sgd = momentum;
+    sgd.layers.front().firstMoment = Matrix();
+    Snapshot adam = momentum;
+    adam.layers.front().secondMoment = rows2x3({1, 4, 9, 16, 4, 1});
+    QCOMPARE(offeredQuantities(adam), allQuantities());
+    const std::vector<Quantity> forSgd = offeredQuantities(sgd);
+    QCOMPARE(forSgd, (std::vector<Quantity>{Quantity::Weight, Quantity::Gradient, Quantity::Update}));
+    QVERIFY(!keepsQuantity(momentum, Quantity::SecondMomentGroupMean) && keepsQuantity(momentum, Quantity::NeuronMeanMomentum));
+
+    NetworkDiagramPanel panel;
+    auto* combo = panel.findChild<QuantitySelector*>();
+    QVERIFY(combo);
+    panel.setQuantity(Quantity::NeuronMeanMomentum);
+    panel.showSnapshot(sgd);
+    QCOMPARE(combo->count(), 3);
+    QCOMPARE(combo->currentText(), displayName(Quantity::Weight));  // stands in
+    QVERIFY(panel.view()->toolTipAt(panel.view()->neuronCenter(0, 0)).contains(displayName(Quantity::Weight)));
+    panel.showSnapshot(adam);
+    QCOMPARE(combo->count(), int(allQuantities().size()));
+    QCOMPARE(combo->currentText(), displayName(Quantity::NeuronMeanMomentum));  // comes back
+
+    LayerHeatmapPanel heatmap;
+    heatmap.showSnapshot(sgd);
+    auto* heatmapQuantities = heatmap.findChild<QuantitySelector*>();
+    QVERIFY(heatmapQuantities);
+    QCOMPARE(heatmapQuantities->findText(displayName(Quantity::FirstMoment)), -1);
+}
+
+// Group sizes in the diagram's neuron tooltip and caption and in the inspector's title.
+void TestViews::diagramAndInspectorShowGroupSizes() {
+    Snapshot s = syntheticSnapshot({1, 2, 2, 1});  // fan-in, own bias
+    NetworkDiagramView view;
+    view.resize(600, 400);
+    view.showSnapshot(s);
+    const QString first = view.toolTipAt(view.neuronCenter(0, 1));
+    QVERIFY2(first.contains("momentum fan-in: 1 connection per group, bias on its own"), qPrintable(first));
+    const QString second = view.toolTipAt(view.neuronCenter(1, 0));
+    QVERIFY2(second.contains("momentum fan-in: 2 connections per group, bias on its own"), qPrintable(second));
+    s.bias = BiasMode::Join;
+    s.secondMomentScope = SecondMomentScope::Factored;
+    view.showSnapshot(s);
+    const QString joined = view.toolTipAt(view.neuronCenter(1, 0));
+    QVERIFY2(joined.contains("momentum fan-in: 3 connections per group, bias included") &&
+                 joined.contains("second moment factored: rank-1 estimate of a 2 × 3 block"),
+             qPrintable(joined));
+    QCOMPARE(sharingCaption(s, 1), QStringLiteral("group 3"));
+    s.scope = MeanScope::None;
+    QCOMPARE(sharingCaption(s, 1), QStringLiteral("v 2 × 3 factored"));
+    s.secondMomentScope = SecondMomentScope::None;
+    QVERIFY(sharingLines(s, 1).isEmpty() && sharingCaption(s, 1).isEmpty());  // momentum shares nothing
+
+    NeuronInspector inspector;
+    inspector.setNeuron(1, 0);
+    inspector.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
+    auto* title = qobject_cast<QCPTextElement*>(inspector.plot()->plotLayout()->element(0, 0));
+    QVERIFY(title);
+    QVERIFY2(title->text().contains("momentum fan-in: 2 connections per group"), qPrintable(title->text()));
 }
 
 QTEST_MAIN(TestViews)

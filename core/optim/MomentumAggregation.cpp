@@ -82,11 +82,13 @@ void MomentumAggregation::neuronMeans(const Eigen::MatrixXf& buffer, Eigen::Vect
 
 void MomentumAggregation::meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out) const {
     out = buffer;
-    if (scope_ == MeanScope::None) {
-        MomentumAggregation(MeanScope::FanIn, bias_).aggregate(out);
-        return;
-    }
-    aggregate(out);
+    MomentumAggregation(scope_ == MeanScope::None ? MeanScope::FanIn : scope_, bias_, 1.0, statistic_).aggregate(out);
+}
+
+void MomentumAggregation::splitShared(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& shared,
+                                      Eigen::MatrixXf& own) const {
+    meanPerEntry(buffer, shared);
+    own = buffer - shared;
 }
 
 }  // namespace ml

@@ -17,6 +17,8 @@ Snapshot archived(const Snapshot& snapshot) {
     copy.batchLoss = snapshot.batchLoss;
     copy.scope = snapshot.scope;
     copy.bias = snapshot.bias;
+    copy.statistic = snapshot.statistic;
+    copy.secondMomentScope = snapshot.secondMomentScope;  // the inspector titles the groups
     copy.layers.reserve(snapshot.layers.size());
     for (const LayerSnapshot& layer : snapshot.layers) {
         LayerSnapshot kept;

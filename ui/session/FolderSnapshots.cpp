@@ -16,6 +16,8 @@ std::vector<Snapshot> finalSnapshots(const RunFolder& folder) {
         snapshot.batchLoss = run.metrics.empty() ? NAN : run.metrics.back().trainLoss;
         snapshot.scope = run.spec.hp.momentumMean;
         snapshot.bias = run.spec.hp.bias;
+        snapshot.statistic = run.spec.hp.momentumMeanStat;
+        snapshot.secondMomentScope = run.spec.hp.secondMomentMean;
         for (const Matrix& layer : run.finalWeights) {
             LayerSnapshot layerSnapshot;
             layerSnapshot.parameters = layer;

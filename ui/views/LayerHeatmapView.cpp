@@ -174,6 +174,7 @@ void LayerHeatmapPanel::setRuns(const QStringList& labels) { runs_->setRuns(labe
 void LayerHeatmapPanel::showSnapshot(const Snapshot& snapshot) {
     if (snapshot.run != runs_->currentRun()) return;
     syncLayerChoices(snapshot);
+    quantities_->offer(offeredQuantities(snapshot));
     view_->setLayer(std::max(0, layers_->currentIndex()));
     view_->showSnapshot(snapshot);
 }

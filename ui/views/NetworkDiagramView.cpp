@@ -1,6 +1,7 @@
 #include "views/NetworkDiagramView.h"
 
 #include "views/NeuronNames.h"
+#include "views/SharingGroups.h"
 #include "views/ViewControls.h"
 
 #include <QHelpEvent>
@@ -232,9 +233,9 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     case Hit::Kind::Neuron: {
         if (hit.layer < 0) return neuronName(0, hit.row);
         const Matrix& parameters = snapshot_->layers[static_cast<std::size_t>(hit.layer)].parameters;
-        return tr("%1 (click to inspect)\nbias %2: %3")
-            .arg(neuronName(hit.layer + 1, hit.row), quantity,
-                 valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)));
+        QStringList lines{tr("%1 (click to inspect)").arg(neuronName(hit.layer + 1, hit.row)),
+                          tr("bias %1: %2").arg(quantity, valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)))};
+        return (lines + sharingLines(*snapshot_, hit.layer)).join(QLatin1Char('\n'));
     }
     }
     return {};
@@ -365,8 +366,15 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
         const double columnWidth = frame.networkArea.width() / layout.columnCount();
         painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, 2 * metrics.height()),
                          Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                         layerCaption(c, layout.columnCount(), size));
+                         captionOf(c, layout.columnCount(), size));
     }
+}
+
+// Under a column: its name and size, and for a run that shares state, its group size.
+QString NetworkDiagramView::captionOf(int column, int columnCount, int size) const {
+    const QString groups = column > 0 ? sharingCaption(*snapshot_, column - 1) : QString();
+    const QString caption = layerCaption(column, columnCount, size);
+    return groups.isEmpty() ? caption : caption + QLatin1Char('\n') + groups;
 }
 
 // The neuron's index inside its circle (as in "layer 1, neuron 0"), when the circle can hold it.
@@ -428,6 +436,7 @@ int NetworkDiagramPanel::currentRun() const { return runs_->currentRun(); }
 
 void NetworkDiagramPanel::showSnapshot(const Snapshot& snapshot) {
     if (snapshot.run != runs_->currentRun()) return;
+    quantities_->offer(offeredQuantities(snapshot));
     view_->showSnapshot(snapshot);
 }
 

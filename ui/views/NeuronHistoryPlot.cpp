@@ -2,6 +2,7 @@
 
 #include "optim/MomentumAggregation.h"
 #include "views/NeuronNames.h"
+#include "views/SharingGroups.h"
 
 #include <algorithm>
 #include <cmath>
@@ -232,6 +233,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     QString title = neuronName(layer_ + 1, neuron_);
     if (snapshot) {
         title += tr(" · run %1").arg(QString::fromStdString(snapshot->label));
+        for (const QString& line : sharingLines(*snapshot, layer_)) title += QStringLiteral(" · ") + line;
         const int incoming = inputCount_ + 1;
         if (incoming > static_cast<int>(connections_.size())) {
             title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4) + neuron mean (bold)")

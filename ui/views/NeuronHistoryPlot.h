@@ -9,7 +9,8 @@
 // The bias is connection "bias" (last column). With more than kMaxPlottedConnections incoming
 // connections only the largest |momentum| ones (|gradient| when the optimizer keeps no momentum)
 // at the latest snapshot given to showNeuron are plotted; the title says so. The points are a
-// DecimatingHistory of at most historyCapacity() steps.
+// DecimatingHistory of at most historyCapacity() steps. The title names the neuron and the run,
+// and for a run that shares state its group sizes (views/SharingGroups.h).
 //
 // Public API
 //   showNeuron(layer, neuron, snapshots)  replots from the snapshots (oldest first) that have

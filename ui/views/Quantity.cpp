@@ -1,13 +1,35 @@
 #include "views/Quantity.h"
 
 #include "optim/MomentumAggregation.h"
+#include "optim/SecondMomentSharing.h"
+
+#include <algorithm>
 
 namespace ml {
 
+namespace {
+
+// The snapshot matrix a quantity is computed from.
+const Matrix& source(const LayerSnapshot& layer, Quantity quantity) {
+    switch (quantity) {
+    case Quantity::Weight: return layer.parameters;
+    case Quantity::Gradient: return layer.gradient;
+    case Quantity::FirstMoment:
+    case Quantity::NeuronMeanMomentum:
+    case Quantity::DeviationFromNeuronMean: return layer.firstMoment;
+    case Quantity::Update: return layer.update;
+    case Quantity::SecondMoment:
+    case Quantity::SecondMomentGroupMean: return layer.secondMoment;
+    }
+    return layer.parameters;
+}
+
+}  // namespace
+
 const std::vector<Quantity>& allQuantities() {
     static const std::vector<Quantity> quantities{
-        Quantity::Weight,       Quantity::Gradient, Quantity::FirstMoment,  Quantity::NeuronMeanMomentum,
-        Quantity::DeviationFromNeuronMean, Quantity::Update, Quantity::SecondMoment,
+        Quantity::Weight,       Quantity::Gradient,     Quantity::FirstMoment,  Quantity::NeuronMeanMomentum,
+        Quantity::DeviationFromNeuronMean, Quantity::Update, Quantity::SecondMoment, Quantity::SecondMomentGroupMean,
     };
     return quantities;
 }
@@ -17,36 +39,42 @@ QString displayName(Quantity quantity) {
     case Quantity::Weight: return QStringLiteral("weight");
     case Quantity::Gradient: return QStringLiteral("gradient");
     case Quantity::FirstMoment: return QStringLiteral("momentum (first moment)");
-    case Quantity::NeuronMeanMomentum: return QStringLiteral("neuron-mean momentum");
-    case Quantity::DeviationFromNeuronMean: return QStringLiteral("deviation from neuron mean");
+    case Quantity::NeuronMeanMomentum: return QStringLiteral("momentum: shared part (group mean)");
+    case Quantity::DeviationFromNeuronMean: return QStringLiteral("momentum: own part (minus group mean)");
     case Quantity::Update: return QStringLiteral("update");
     case Quantity::SecondMoment: return QStringLiteral("second moment");
-    }
-    return {};
-}
-
-Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope scope, BiasMode bias) {
-    switch (quantity) {
-    case Quantity::Weight: return layer.parameters;
-    case Quantity::Gradient: return layer.gradient;
-    case Quantity::FirstMoment: return layer.firstMoment;
-    case Quantity::Update: return layer.update;
-    case Quantity::SecondMoment: return layer.secondMoment;
-    case Quantity::NeuronMeanMomentum:
-    case Quantity::DeviationFromNeuronMean: {
-        if (layer.firstMoment.size() == 0) return {};
-        Matrix means;
-        MomentumAggregation(scope, bias).meanPerEntry(layer.firstMoment, means);
-        if (quantity == Quantity::NeuronMeanMomentum) return means;
-        return layer.firstMoment - means;
-    }
+    case Quantity::SecondMomentGroupMean: return QStringLiteral("second moment: group mean");
     }
     return {};
 }
 
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {
     if (layer < 0 || layer >= static_cast<int>(snapshot.layers.size())) return {};
-    return extractQuantity(snapshot.layers[static_cast<std::size_t>(layer)], quantity, snapshot.scope, snapshot.bias);
+    const LayerSnapshot& matrices = snapshot.layers[static_cast<std::size_t>(layer)];
+    const Matrix& from = source(matrices, quantity);
+    if (from.size() == 0) return {};
+    Matrix shared, own;
+    switch (quantity) {
+    case Quantity::NeuronMeanMomentum:
+    case Quantity::DeviationFromNeuronMean:
+        MomentumAggregation(snapshot.scope, snapshot.bias, 1.0, snapshot.statistic).splitShared(from, shared, own);
+        return quantity == Quantity::NeuronMeanMomentum ? shared : own;
+    case Quantity::SecondMomentGroupMean:
+        SecondMomentSharing(snapshot.secondMomentScope, snapshot.bias).groupMean(from, shared);
+        return shared;
+    default: return from;
+    }
+}
+
+bool keepsQuantity(const Snapshot& snapshot, Quantity quantity) {
+    return !snapshot.layers.empty() && source(snapshot.layers.front(), quantity).size() > 0;
+}
+
+std::vector<Quantity> offeredQuantities(const Snapshot& snapshot) {
+    std::vector<Quantity> offered;
+    std::copy_if(allQuantities().begin(), allQuantities().end(), std::back_inserter(offered),
+                 [&snapshot](Quantity q) { return keepsQuantity(snapshot, q); });
+    return offered;
 }
 
 }  // namespace ml

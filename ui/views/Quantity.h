@@ -3,20 +3,22 @@
 // snapshot. Every view (diagram, neuron inspector, heat-map) goes through extractQuantity().
 //
 // Public API
-//   enum class Quantity                 weight, gradient, momentum (first moment), neuron-mean
-//                                       momentum, deviation from the neuron mean, update,
-//                                       second moment
+//   enum class Quantity                 weight, gradient, momentum (first moment), its shared part
+//                                       and its own part, update, second moment, the second
+//                                       moment's group mean
 //   allQuantities()                     in display order (for combo boxes)
 //   displayName(q)                      "momentum (first moment)", ...
-//   extractQuantity(layer, q, scope, bias) -> Matrix [out x (in+1)], bias in the last column;
-//                                       EMPTY (size() == 0) when the run's optimizer does not
-//                                       keep what q needs (e.g. no first moment for plain SGD)
-//   extractQuantity(snapshot, l, q)     the same for parameter layer l of a snapshot (empty when
-//                                       l is out of range)
+//   extractQuantity(snapshot, l, q) -> Matrix [out x (in+1)], bias in the last column, for
+//                                       parameter layer l; EMPTY (size() == 0) when the run's
+//                                       optimizer does not keep what q needs (e.g. no first moment
+//                                       for plain SGD) or l is out of range
+//   keepsQuantity(snapshot, q)          whether the run's rule keeps what q needs
+//   offeredQuantities(snapshot)         allQuantities() that it keeps (a view offers only these)
 //
-// Neuron-mean momentum: entry (j, i) holds the mean of the first-moment group it belongs to under
-// the run's MeanScope / BiasMode (MomentumAggregation::meanPerEntry; for an ordinary run, scope
-// none, the fan-in row mean). Deviation = first moment - neuron-mean momentum.
+// The shared-versus-own decomposition a = M(a) + (a - M(a)) is MomentumAggregation::splitShared
+// under the run's --momentum-mean scope, --bias and --momentum-mean-stat (the neuron's fan-in
+// mean for a run without one); the second moment's group mean is SecondMomentSharing::groupMean
+// under the run's --second-moment-mean (fan-in where none). Both are computed in core.
 #include "train/Snapshot.h"
 
 #include <QString>
@@ -29,16 +31,18 @@ enum class Quantity {
     Weight,
     Gradient,
     FirstMoment,
-    NeuronMeanMomentum,
-    DeviationFromNeuronMean,
+    NeuronMeanMomentum,       // the shared part M(a) of the first moment
+    DeviationFromNeuronMean,  // its own part a - M(a)
     Update,
     SecondMoment,
+    SecondMomentGroupMean,
 };
 
 const std::vector<Quantity>& allQuantities();
 QString displayName(Quantity quantity);
 
-Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope scope, BiasMode bias);
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity);
+bool keepsQuantity(const Snapshot& snapshot, Quantity quantity);
+std::vector<Quantity> offeredQuantities(const Snapshot& snapshot);
 
 }  // namespace ml

@@ -24,16 +24,36 @@ void RunSelector::setRuns(const QStringList& labels) {
 }
 
 QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {
-    for (Quantity quantity : allQuantities()) addItem(displayName(quantity), static_cast<int>(quantity));
-    setQuantity(Quantity::FirstMoment);
-    setToolTip(tr("What colours the connections"));
+    list(allQuantities());
+    setToolTip(tr("What colours the connections (only what the run's optimizer keeps)"));
+    connect(this, &QComboBox::activated, this, [this] { chosen_ = quantity(); });  // the user's choice
     connect(this, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT quantityChanged(quantity()); });
 }
 
 Quantity QuantitySelector::quantity() const { return static_cast<Quantity>(currentData().toInt()); }
 
 void QuantitySelector::setQuantity(Quantity quantity) {
-    setCurrentIndex(findData(static_cast<int>(quantity)));
+    chosen_ = quantity;
+    const int index = findData(static_cast<int>(quantity));
+    if (index >= 0) setCurrentIndex(index);
+}
+
+void QuantitySelector::offer(const std::vector<Quantity>& quantities) {
+    if (quantities.empty() || quantities == listed_) return;
+    const Quantity before = quantity();
+    {
+        const QSignalBlocker blocker(this);
+        list(quantities);
+    }
+    if (quantity() != before) Q_EMIT quantityChanged(quantity());
+}
+
+// The items, with the chosen quantity selected when listed (else the first).
+void QuantitySelector::list(const std::vector<Quantity>& quantities) {
+    listed_ = quantities;
+    QComboBox::clear();
+    for (Quantity quantity : quantities) addItem(displayName(quantity), static_cast<int>(quantity));
+    setCurrentIndex(std::max(0, findData(static_cast<int>(chosen_))));
 }
 
 ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
