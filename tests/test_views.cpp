@@ -832,7 +832,13 @@ void TestViews::diagramAndInspectorShowGroupSizes() {
     s.scope = MeanScope::None;
     QCOMPARE(sharingCaption(s, 1), QStringLiteral("v 2 × 3 factored"));
     s.secondMomentScope = SecondMomentScope::None;
-    QVERIFY(sharingLines(s, 1).isEmpty() && sharingCaption(s, 1).isEmpty());  // momentum shares nothing
+    QVERIFY(sharingLines(s, 1).isEmpty() && sharingCaption(s, 1).isEmpty() && sharingSummary(s, 1).isEmpty());
+    s.scope = MeanScope::FanIn;  // the inspector's one line: states with the same scope together
+    s.secondMomentScope = SecondMomentScope::FanIn;
+    QCOMPARE(sharingSummary(s, 1), QStringLiteral("momentum and second moment fan-in: 3 connections per group, bias included"));
+    s.secondMomentScope = SecondMomentScope::Layer;
+    QCOMPARE(sharingSummary(s, 1),
+             QStringLiteral("momentum fan-in: 3 connections per group · second moment layer: 6 connections per group, bias included"));
 
     NeuronInspector inspector;
     inspector.setNeuron(1, 0);

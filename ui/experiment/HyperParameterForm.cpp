@@ -126,7 +126,7 @@ void HyperParameterForm::setNote(const std::string& key, const QString& text) {
             int index = 0;
             QFormLayout::ItemRole role;
             layout_->getWidgetPosition(row.editor, &index, &role);
-            layout_->insertRow(index + 1, static_cast<QWidget*>(nullptr), row.note);  // right under its field
+            layout_->insertRow(index + 1, row.note);  // right under its field, over the form's whole width
         }
         row.note->setText(text);
         row.note->setToolTip(text);

@@ -181,9 +181,11 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     const double legendWidth = std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
     frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
     frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
-    // Below the network: column captions (up to two lines in narrow columns) and one line of notes.
+    // Below the network: column captions (up to two lines in narrow columns, one more for a run's
+    // group sizes) and one line of notes.
+    frame.captionLines = snapshot_ && !sharingCaption(*snapshot_, 0).isEmpty() ? 3 : 2;
     frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - kMargin,
-                               all.height() - titleHeight - metrics.height() * 4.0);
+                               all.height() - titleHeight - metrics.height() * (frame.captionLines + 2.0));
     if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), shown_, frame.networkArea);
     return frame;
 }
@@ -364,7 +366,7 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
         const double columnWidth = frame.networkArea.width() / layout.columnCount();
-        painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, 2 * metrics.height()),
+        painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, frame.captionLines * metrics.height()),
                          Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
                          captionOf(c, layout.columnCount(), size));
     }
@@ -405,7 +407,7 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * 2.3,
+    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (frame.captionLines + 0.3),
                             frame.networkArea.width(), metrics.height() * 1.6),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
 }

@@ -119,6 +119,7 @@ private:
     struct Frame {
         QRectF titleArea, networkArea, legendArea;
         DiagramLayout layout;
+        int captionLines = 2;
     };
     Frame frameFor(QSize size) const;
     Hit hitAt(const Frame& frame, QPointF point) const;

@@ -233,7 +233,8 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     QString title = neuronName(layer_ + 1, neuron_);
     if (snapshot) {
         title += tr(" · run %1").arg(QString::fromStdString(snapshot->label));
-        for (const QString& line : sharingLines(*snapshot, layer_)) title += QStringLiteral(" · ") + line;
+        const QString groups = sharingSummary(*snapshot, layer_);
+        if (!groups.isEmpty()) title += QLatin1Char('\n') + groups;
         const int incoming = inputCount_ + 1;
         if (incoming > static_cast<int>(connections_.size())) {
             title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4) + neuron mean (bold)")

@@ -39,13 +39,28 @@ QString displayName(Quantity quantity) {
     case Quantity::Weight: return QStringLiteral("weight");
     case Quantity::Gradient: return QStringLiteral("gradient");
     case Quantity::FirstMoment: return QStringLiteral("momentum (first moment)");
-    case Quantity::NeuronMeanMomentum: return QStringLiteral("momentum: shared part (group mean)");
-    case Quantity::DeviationFromNeuronMean: return QStringLiteral("momentum: own part (minus group mean)");
+    case Quantity::NeuronMeanMomentum: return QStringLiteral("shared momentum M(a)");
+    case Quantity::DeviationFromNeuronMean: return QStringLiteral("own momentum a − M(a)");
     case Quantity::Update: return QStringLiteral("update");
     case Quantity::SecondMoment: return QStringLiteral("second moment");
-    case Quantity::SecondMomentGroupMean: return QStringLiteral("second moment: group mean");
+    case Quantity::SecondMomentGroupMean: return QStringLiteral("group mean of v");
     }
     return {};
+}
+
+QString quantityHelp(Quantity quantity) {
+    switch (quantity) {
+    case Quantity::NeuronMeanMomentum:
+        return QStringLiteral("The part of the momentum a its group shares: M(a), the group mean under the run's "
+                              "momentum-mean scope (a neuron's fan-in mean where it has none)");
+    case Quantity::DeviationFromNeuronMean:
+        return QStringLiteral("The momentum's own part a − M(a): what is left after the group mean "
+                              "(what gradient centralization keeps of a gradient)");
+    case Quantity::SecondMomentGroupMean:
+        return QStringLiteral("The group mean of the second moment v under the run's second-moment-mean scope "
+                              "(a neuron's fan-in mean where it has none; factored: the rank-1 estimate)");
+    default: return displayName(quantity);
+    }
 }
 
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {

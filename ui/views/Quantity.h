@@ -7,7 +7,8 @@
 //                                       and its own part, update, second moment, the second
 //                                       moment's group mean
 //   allQuantities()                     in display order (for combo boxes)
-//   displayName(q)                      "momentum (first moment)", ...
+//   displayName(q)                      "momentum (first moment)", ... (fits a two-line legend title)
+//   quantityHelp(q)                     a sentence for tooltips (what the shared parts mean)
 //   extractQuantity(snapshot, l, q) -> Matrix [out x (in+1)], bias in the last column, for
 //                                       parameter layer l; EMPTY (size() == 0) when the run's
 //                                       optimizer does not keep what q needs (e.g. no first moment
@@ -40,6 +41,7 @@ enum class Quantity {
 
 const std::vector<Quantity>& allQuantities();
 QString displayName(Quantity quantity);
+QString quantityHelp(Quantity quantity);
 
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity);
 bool keepsQuantity(const Snapshot& snapshot, Quantity quantity);

@@ -29,14 +29,13 @@ QString layerList(const std::vector<int>& parameterLayers) {
 
 }  // namespace
 
-QString groupSizeText(const LayerGroups& groups, BiasMode bias) {
-    const QString biasText = bias == BiasMode::Join ? QStringLiteral("bias included") : QStringLiteral("bias on its own");
-    if (groups.factored)
-        return QStringLiteral("rank-1 estimate of a %1 × %2 block, %3").arg(groups.factoredRows).arg(groups.factoredColumns).arg(biasText);
-    return QStringLiteral("%1 connection%2 per group, %3")
-        .arg(groups.weightGroup)
-        .arg(groups.weightGroup == 1 ? "" : "s")
-        .arg(biasText);
+QString groupSizeText(const LayerGroups& groups) {
+    if (groups.factored) return QStringLiteral("rank-1 estimate of a %1 × %2 block").arg(groups.factoredRows).arg(groups.factoredColumns);
+    return QStringLiteral("%1 connection%2 per group").arg(groups.weightGroup).arg(groups.weightGroup == 1 ? "" : "s");
+}
+
+QString biasText(BiasMode bias) {
+    return bias == BiasMode::Join ? QStringLiteral("bias included") : QStringLiteral("bias on its own");
 }
 
 QStringList sharingLines(const Snapshot& snapshot, int layer) {
@@ -45,12 +44,34 @@ QStringList sharingLines(const Snapshot& snapshot, int layer) {
     if (snapshot.scope != MeanScope::None)
         lines << QStringLiteral("momentum %1: %2")
                      .arg(QString::fromStdString(scopeName(snapshot.scope)),
-                          groupSizeText(groupsOf(snapshot, layer, snapshot.scope), snapshot.bias));
+                          groupSizeText(groupsOf(snapshot, layer, snapshot.scope)) + QStringLiteral(", ") + biasText(snapshot.bias));
     if (snapshot.secondMomentScope != SecondMomentScope::None)
         lines << QStringLiteral("second moment %1: %2")
                      .arg(QString::fromStdString(scopeName(snapshot.secondMomentScope)),
-                          groupSizeText(groupsOf(snapshot, layer, snapshot.secondMomentScope), snapshot.bias));
+                          groupSizeText(groupsOf(snapshot, layer, snapshot.secondMomentScope)) + QStringLiteral(", ") +
+                              biasText(snapshot.bias));
     return lines;
+}
+
+QString sharingSummary(const Snapshot& snapshot, int layer) {
+    if (!validLayer(snapshot, layer)) return {};
+    struct Shared {
+        QString states, scope;
+        LayerGroups groups;
+    };
+    std::vector<Shared> shared;
+    if (snapshot.scope != MeanScope::None)
+        shared.push_back({QStringLiteral("momentum"), QString::fromStdString(scopeName(snapshot.scope)),
+                          groupsOf(snapshot, layer, snapshot.scope)});
+    if (snapshot.secondMomentScope != SecondMomentScope::None) {
+        const QString scope = QString::fromStdString(scopeName(snapshot.secondMomentScope));
+        if (!shared.empty() && shared.front().scope == scope) shared.front().states += QStringLiteral(" and second moment");
+        else shared.push_back({QStringLiteral("second moment"), scope, groupsOf(snapshot, layer, snapshot.secondMomentScope)});
+    }
+    QStringList parts;
+    for (const Shared& item : shared) parts << QStringLiteral("%1 %2: %3").arg(item.states, item.scope, groupSizeText(item.groups));
+    if (parts.isEmpty()) return {};
+    return parts.join(QStringLiteral(" · ")) + QStringLiteral(", ") + biasText(snapshot.bias);
 }
 
 QString sharingCaption(const Snapshot& snapshot, int layer) {
@@ -71,7 +92,7 @@ QString noEffectNote(const QString& subject, const std::vector<LayerGroups>& gro
     const LayerGroups& first = groups[static_cast<std::size_t>(idle.front())];
     QString note = QStringLiteral("%1 changes nothing for %2: %3")
                        .arg(subject, idle.size() == groups.size() ? QStringLiteral("any layer") : layerList(idle),
-                            groupSizeText(first, bias));
+                            groupSizeText(first) + QStringLiteral(", ") + biasText(bias));
     if (first.factored) note += QStringLiteral(" (a single row or column is its own estimate)");
     return note + QLatin1Char('.');
 }

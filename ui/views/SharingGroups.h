@@ -2,13 +2,16 @@
 // The groups a run shares its optimizer state over, in words, for the diagram (neuron tooltip,
 // column caption), the neuron inspector's title and the experiment form's warning. The sizes come
 // from core's layerGroups() (optim/GroupSizes.h), the one answer for all of them.
-//   groupSizeText(g, bias)          "3 connections per group, bias included"
-//                                   "1 connection per group, bias on its own"
-//                                   "rank-1 estimate of a 2 × 3 block, bias on its own" (factored)
+//   groupSizeText(g)                "3 connections per group", "1 connection per group",
+//                                   "rank-1 estimate of a 2 × 3 block" (factored)
+//   biasText(bias)                  "bias included" / "bias on its own"
 //   sharingLines(snapshot, l)       per shared state of the run, for parameter layer l:
 //                                   "momentum fan-in: 3 connections per group, bias included",
 //                                   "second moment layer: 6 connections per group, ..."; empty
 //                                   when the run shares nothing
+//   sharingSummary(snapshot, l)     the same in one line (the inspector's title), states with the
+//                                   same scope together: "momentum and second moment fan-in:
+//                                   2 connections per group, bias on its own"
 //   sharingCaption(snapshot, l)     short, under a diagram column: "group 3" (momentum), else
 //                                   "v group 3" / "v 2 × 3 factored"; empty when nothing is shared
 //   noEffectNote(subject, groups, bias)  the form's warning when a scope changes nothing for
@@ -26,8 +29,10 @@
 
 namespace ml {
 
-QString groupSizeText(const LayerGroups& groups, BiasMode bias);
+QString groupSizeText(const LayerGroups& groups);
+QString biasText(BiasMode bias);
 QStringList sharingLines(const Snapshot& snapshot, int layer);
+QString sharingSummary(const Snapshot& snapshot, int layer);
 QString sharingCaption(const Snapshot& snapshot, int layer);
 QString noEffectNote(const QString& subject, const std::vector<LayerGroups>& groups, BiasMode bias);
 

@@ -52,7 +52,10 @@ void QuantitySelector::offer(const std::vector<Quantity>& quantities) {
 void QuantitySelector::list(const std::vector<Quantity>& quantities) {
     listed_ = quantities;
     QComboBox::clear();
-    for (Quantity quantity : quantities) addItem(displayName(quantity), static_cast<int>(quantity));
+    for (Quantity quantity : quantities) {
+        addItem(displayName(quantity), static_cast<int>(quantity));
+        setItemData(count() - 1, quantityHelp(quantity), Qt::ToolTipRole);
+    }
     setCurrentIndex(std::max(0, findData(static_cast<int>(chosen_))));
 }
 
