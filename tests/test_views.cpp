@@ -835,17 +835,16 @@ void TestViews::diagramAndInspectorShowGroupSizes() {
     QVERIFY(sharingLines(s, 1).isEmpty() && sharingCaption(s, 1).isEmpty() && sharingSummary(s, 1).isEmpty());
     s.scope = MeanScope::FanIn;  // the inspector's one line: states with the same scope together
     s.secondMomentScope = SecondMomentScope::FanIn;
-    QCOMPARE(sharingSummary(s, 1), QStringLiteral("momentum and second moment fan-in: 3 connections per group, bias included"));
+    QCOMPARE(sharingSummary(s, 1), QStringLiteral("group: 3 connections (fan-in, momentum and v)"));
     s.secondMomentScope = SecondMomentScope::Layer;
-    QCOMPARE(sharingSummary(s, 1),
-             QStringLiteral("momentum fan-in: 3 connections per group · second moment layer: 6 connections per group, bias included"));
+    QCOMPARE(sharingSummary(s, 1), QStringLiteral("group: 3 connections (fan-in) · v group: 6 connections (layer)"));
 
     NeuronInspector inspector;
     inspector.setNeuron(1, 0);
     inspector.showSnapshot(syntheticSnapshot({1, 2, 2, 1}));
     auto* title = qobject_cast<QCPTextElement*>(inspector.plot()->plotLayout()->element(0, 0));
     QVERIFY(title);
-    QVERIFY2(title->text().contains("momentum fan-in: 2 connections per group"), qPrintable(title->text()));
+    QVERIFY2(title->text().contains("group: 2 connections (fan-in)"), qPrintable(title->text()));
 }
 
 QTEST_MAIN(TestViews)

@@ -234,7 +234,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     if (snapshot) {
         title += tr(" · run %1").arg(QString::fromStdString(snapshot->label));
         const QString groups = sharingSummary(*snapshot, layer_);
-        if (!groups.isEmpty()) title += QLatin1Char('\n') + groups;
+        if (!groups.isEmpty()) title += QStringLiteral(" · ") + groups;
         const int incoming = inputCount_ + 1;
         if (incoming > static_cast<int>(connections_.size())) {
             title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4) + neuron mean (bold)")

@@ -39,8 +39,8 @@ QString displayName(Quantity quantity) {
     case Quantity::Weight: return QStringLiteral("weight");
     case Quantity::Gradient: return QStringLiteral("gradient");
     case Quantity::FirstMoment: return QStringLiteral("momentum (first moment)");
-    case Quantity::NeuronMeanMomentum: return QStringLiteral("shared momentum M(a)");
-    case Quantity::DeviationFromNeuronMean: return QStringLiteral("own momentum a − M(a)");
+    case Quantity::NeuronMeanMomentum: return QStringLiteral("M(a): shared momentum");
+    case Quantity::DeviationFromNeuronMean: return QStringLiteral("a − M(a): own momentum");
     case Quantity::Update: return QStringLiteral("update");
     case Quantity::SecondMoment: return QStringLiteral("second moment");
     case Quantity::SecondMomentGroupMean: return QStringLiteral("group mean of v");

@@ -55,23 +55,24 @@ QStringList sharingLines(const Snapshot& snapshot, int layer) {
 
 QString sharingSummary(const Snapshot& snapshot, int layer) {
     if (!validLayer(snapshot, layer)) return {};
-    struct Shared {
-        QString states, scope;
-        LayerGroups groups;
+    const bool first = snapshot.scope != MeanScope::None;
+    const bool second = snapshot.secondMomentScope != SecondMomentScope::None;
+    auto item = [](const QString& prefix, const std::string& scope, const LayerGroups& groups, const QString& also) {
+        if (groups.factored) return QStringLiteral("%1: %2").arg(prefix, groupSizeText(groups));
+        return QStringLiteral("%1group: %2 connection%3 (%4%5)")
+            .arg(prefix.isEmpty() ? QString() : prefix + QLatin1Char(' '))
+            .arg(groups.weightGroup)
+            .arg(groups.weightGroup == 1 ? "" : "s")
+            .arg(QString::fromStdString(scope), also);
     };
-    std::vector<Shared> shared;
-    if (snapshot.scope != MeanScope::None)
-        shared.push_back({QStringLiteral("momentum"), QString::fromStdString(scopeName(snapshot.scope)),
-                          groupsOf(snapshot, layer, snapshot.scope)});
-    if (snapshot.secondMomentScope != SecondMomentScope::None) {
-        const QString scope = QString::fromStdString(scopeName(snapshot.secondMomentScope));
-        if (!shared.empty() && shared.front().scope == scope) shared.front().states += QStringLiteral(" and second moment");
-        else shared.push_back({QStringLiteral("second moment"), scope, groupsOf(snapshot, layer, snapshot.secondMomentScope)});
-    }
+    const LayerGroups firstGroups = groupsOf(snapshot, layer, snapshot.scope);
+    const LayerGroups secondGroups = groupsOf(snapshot, layer, snapshot.secondMomentScope);
+    if (first && second && scopeName(snapshot.scope) == scopeName(snapshot.secondMomentScope))
+        return item(QString(), scopeName(snapshot.scope), firstGroups, QStringLiteral(", momentum and v"));
     QStringList parts;
-    for (const Shared& item : shared) parts << QStringLiteral("%1 %2: %3").arg(item.states, item.scope, groupSizeText(item.groups));
-    if (parts.isEmpty()) return {};
-    return parts.join(QStringLiteral(" · ")) + QStringLiteral(", ") + biasText(snapshot.bias);
+    if (first) parts << item(QString(), scopeName(snapshot.scope), firstGroups, QString());
+    if (second) parts << item(QStringLiteral("v"), scopeName(snapshot.secondMomentScope), secondGroups, QString());
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString sharingCaption(const Snapshot& snapshot, int layer) {

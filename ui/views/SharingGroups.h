@@ -9,9 +9,10 @@
 //                                   "momentum fan-in: 3 connections per group, bias included",
 //                                   "second moment layer: 6 connections per group, ..."; empty
 //                                   when the run shares nothing
-//   sharingSummary(snapshot, l)     the same in one line (the inspector's title), states with the
-//                                   same scope together: "momentum and second moment fan-in:
-//                                   2 connections per group, bias on its own"
+//   sharingSummary(snapshot, l)     the same, short, for the inspector's title: "group: 2
+//                                   connections (fan-in)" (the momentum's), "group: 2 connections
+//                                   (fan-in, momentum and v)", "group: 2 connections (fan-in) · v
+//                                   group: 6 connections (layer)", "v: rank-1 estimate of a 2 × 3 block"
 //   sharingCaption(snapshot, l)     short, under a diagram column: "group 3" (momentum), else
 //                                   "v group 3" / "v 2 × 3 factored"; empty when nothing is shared
 //   noEffectNote(subject, groups, bias)  the form's warning when a scope changes nothing for
