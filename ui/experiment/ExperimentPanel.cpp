@@ -116,6 +116,14 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
         if (isMarkedInvalid(network_)) checkNetwork();
     });
     connect(network_, &QLineEdit::editingFinished, this, &ExperimentPanel::checkNetwork);
+    // The run form's scope warnings follow the network as it is typed.
+    connect(network_, &QLineEdit::textChanged, this, [this] {
+        try {
+            runs_->setNetworkSizes(NetworkSpec::parseSizes(network_->text().toStdString(), "Network"));
+        } catch (const InputError&) {
+            runs_->setNetworkSizes({});
+        }
+    });
     connect(data_, &QComboBox::activated, this, &ExperimentPanel::dataChosen);
     connect(data_->lineEdit(), &QLineEdit::editingFinished, this, &ExperimentPanel::dataChosen);
     WheelGuard::protect(this);
