@@ -44,8 +44,10 @@ struct Snapshot {
     long step = 0;
     int epoch = 0;
     float batchLoss = NAN;
-    MeanScope scope = MeanScope::None;  // how neuronMeans were grouped
+    MeanScope scope = MeanScope::None;  // how neuronMeans were grouped (the run's --momentum-mean)
     BiasMode bias = BiasMode::Own;
+    MeanStatistic statistic = MeanStatistic::Mean;                   // the run's --momentum-mean-stat
+    SecondMomentScope secondMomentScope = SecondMomentScope::None;  // --second-moment-mean (adam-mini: fan-in)
     std::vector<LayerSnapshot> layers;
     // The run's parameters before step 1, shared by every snapshot of a training (never copied):
     // "weight minus initial weight" needs them. Null where unknown.

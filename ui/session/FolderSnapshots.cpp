@@ -17,6 +17,8 @@ std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
         snapshot.batchLoss = last ? last->trainLoss : NAN;
         snapshot.scope = run.spec.hp.momentumMean;
         snapshot.bias = run.spec.hp.bias;
+        snapshot.statistic = run.spec.hp.momentumMeanStat;
+        snapshot.secondMomentScope = run.spec.hp.secondMomentMean;
         for (const Matrix& layer : run.finalWeights) {
             LayerSnapshot layerSnapshot;
             layerSnapshot.parameters = layer;

@@ -3,6 +3,7 @@
 #include "model/RunPalette.h"
 #include "optim/MomentumAggregation.h"
 #include "views/NeuronNames.h"
+#include "views/SharingGroups.h"
 
 #include <algorithm>
 #include <optional>
@@ -336,6 +337,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     QStringList runs;
     for (const Track& track : tracks_) runs << track.source.label;
     if (tracks_.size() == 1) title += tr(" · %1").arg(runs.front());
+    if (const QString groups = sharingSummary(*snapshot, layer_); !groups.isEmpty()) title += QStringLiteral(" · ") + groups;
     if (column_ >= 0) {
         title += tr("\none connection over the steps, one line per run");
     } else {
