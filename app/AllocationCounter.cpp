@@ -5,6 +5,11 @@
 #include <cstdlib>
 #include <malloc.h>
 
+#ifdef MOMENTUM_LAB_SANITIZED
+std::size_t ml::heapAllocationCount() { return 0; }
+bool ml::allocationCountingAvailable() { return false; }
+#else
+
 // glibc's implementation, under the names glibc exports for exactly this purpose (wrapping malloc;
 // see "Replacing malloc" in the glibc manual). glibc 2.34 removed the older __malloc_hook.
 extern "C" {
@@ -21,6 +26,7 @@ void count() { g_allocations.fetch_add(1, std::memory_order_relaxed); }
 }  // namespace
 
 std::size_t ml::heapAllocationCount() { return g_allocations.load(std::memory_order_relaxed); }
+bool ml::allocationCountingAvailable() { return true; }
 
 extern "C" {
 
@@ -62,3 +68,4 @@ int posix_memalign(void** result, std::size_t alignment, std::size_t size) noexc
 }
 
 }  // extern "C"
+#endif  // MOMENTUM_LAB_SANITIZED

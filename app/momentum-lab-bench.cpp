@@ -5,22 +5,29 @@
 // Eigen and operator new use; the hot loop must not allocate). Then the throughput of gathering a
 // batch alone, for dense (float) and image (uint8) data, in the batch layout this build uses.
 // The machine's single-core SGEMM peak (a large Eigen float product), each case's matrix-product
-// rate as a fraction of it, and the load throughput of a plain IDX file.
+// rate as a fraction of it, and the load throughput of a plain IDX file. Writing: metrics.csv rows
+// per second and a weights file of 100,000 values. The study runner's trials per second.
 // Convolutions (issue 14): 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
 // momentum against PyTorch on one thread (scripts/bench-torch-conv.py; skipped without torch).
+// The whole CLI process against PyTorch's training loop (scripts/torch-bench.py; skipped without torch).
 //   momentum-lab-bench [--seconds S]     (default 2 s per case)
 #include "AllocationCounter.h"
+#include "CpuClock.h"
 #include "InputError.h"
 #include "Random.h"
 #include "data/DataRegistry.h"
 #include "data/DenseDataset.h"
 #include "data/Idx.h"
 #include "data/ImageDataset.h"
+#include "data/MnistImport.h"
 #include "nn/Network.h"
+#include "io/Files.h"
 #include "io/JsonFile.h"
 #include "optim/OptimizerCatalog.h"
 #include "study/StudyRunner.h"
 #include "study/TrialOutcome.h"
+#include "train/MetricsLog.h"
+#include "train/WeightsFile.h"
 
 #include <Eigen/Core>
 
@@ -28,18 +35,27 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <numeric>
 #include <string>
 #include <vector>
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+// Throughputs are CPU time of this process (the machine may be shared); the atomic write's fsync
+// waits for the disk, so it alone is timed on the wall clock.
+using Clock = ml::CpuClock;
+using WallClock = std::chrono::steady_clock;
 
 struct Case {
     const char* title;
@@ -232,8 +248,6 @@ void reportFashionMnistLoad() {
     }
 }
 
-
-
 // A small study (digits, 64-32-10, two optimizers, 32 trials of `steps` steps) run by the study
 // runner with `jobs` worker threads in a fresh folder: {trials per second, training ms per trial}.
 std::pair<double, double> studyTrialsPerSecond(int jobs, long steps) {
@@ -269,44 +283,215 @@ void reportStudySpeed() {
     (void)twoTraining;
 }
 
+// metrics.csv rows through the run folder's log (formatting into its buffer and the hand-overs
+// to the file), realistic values; prints rows/s and allocations per row.
+void reportMetricsWriting(double seconds) {
+    QTemporaryDir dir;
+    ml::MetricsLog log(dir.filePath(QStringLiteral("metrics.csv")));
+    ml::Random random(5);
+    std::vector<float> losses(4096);
+    for (float& loss : losses) loss = random.uniform(0.0f, 2.5f);
+    ml::StepMetrics m;
+    long rows = 0;
+    auto oneRow = [&] {
+        ++rows;
+        m.step = rows;
+        m.epoch = static_cast<int>(rows / 125 + 1);
+        m.trainLoss = losses[static_cast<std::size_t>(rows) % losses.size()];
+        m.wallMs = 0.0003 * static_cast<double>(rows);
+        log.append(m);
+    };
+    for (int i = 0; i < 1000; ++i) oneRow();  // warm-up
+    const std::size_t allocationsBefore = ml::heapAllocationCount();
+    const long rowsBefore = rows;
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    while (Clock::now() < end)
+        for (int i = 0; i < 256; ++i) oneRow();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const double allocations = static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / (rows - rowsBefore);
+    log.close();
+    std::printf("metrics.csv rows (to_chars into one buffer, appended to the file): %.2f M rows/s, %.4f allocations/row\n",
+                (rows - rowsBefore) / elapsed / 1e6, allocations);
+}
+
+// A weights file of a 784-128-10 network (101,770 values): formatting alone, and the whole atomic
+// write (temporary file, write, fsync, rename); the best of several rounds, in ms.
+void reportWeightsWriting(double seconds) {
+    const Case c{"784-128-10", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64};
+    ml::Network network(c.spec());
+    network.initializeGlorotUniform(9);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("weights.json"));
+    double bestFormat = 1e9, bestWrite = 1e9;
+    qsizetype bytes = 0;
+    const auto end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    do {
+        const auto start = Clock::now();
+        const auto wallStart = WallClock::now();
+        const QByteArray json = ml::weightsToJson(network.parameters(), c.spec());
+        const auto formatted = Clock::now();
+        ml::writeFileAtomically(path, json);
+        const auto written = WallClock::now();
+        bytes = json.size();
+        bestFormat = std::min(bestFormat, std::chrono::duration<double, std::milli>(formatted - start).count());
+        bestWrite = std::min(bestWrite, std::chrono::duration<double, std::milli>(written - wallStart).count());
+    } while (Clock::now() < end);
+    std::printf("weights file, 101,770 values (%.2f MB): formatted in %.2f ms (CPU), written atomically with fsync in %.2f ms (wall)\n",
+                bytes / 1e6, bestFormat, bestWrite);
+}
+
+// A child process's CPU time (user + system, from wait4) and wall time; its stdout when asked.
+struct ChildRun {
+    int status = -1;  // exit status; -1: could not start or killed
+    double cpuSeconds = 0.0;
+    double wallSeconds = 0.0;
+    std::string output;
+};
+
+ChildRun runChild(const std::vector<std::string>& command) {
+    ChildRun run;
+    int pipeEnds[2];
+    if (pipe(pipeEnds) != 0) return run;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[0]);
+    std::vector<char*> argv;
+    for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+    argv.push_back(nullptr);
+    const auto start = WallClock::now();
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipeEnds[1]);
+    if (spawned == 0) {
+        char buffer[4096];
+        for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof buffer)) > 0;) run.output.append(buffer, std::size_t(n));
+        int status = 0;
+        rusage usage{};
+        if (wait4(pid, &status, 0, &usage) == pid && WIFEXITED(status)) run.status = WEXITSTATUS(status);
+        run.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                         1e-6 * double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+    }
+    close(pipeEnds[0]);
+    run.wallSeconds = std::chrono::duration<double>(WallClock::now() - start).count();
+    return run;
+}
+
+// The whole CLI process (start-up, data loading, training with its evaluations, every file written)
+// against PyTorch's training loop on the same work (scripts/torch-bench.py: one thread, data
+// preloaded, evaluations included), both in CPU time; the best of `rounds` runs of each.
+void reportWholeProcess(const std::filesystem::path& cli, int rounds) {
+    struct Work {
+        const char* title;
+        std::vector<std::string> cliArguments;
+        std::vector<std::string> torchArguments;
+        double target;
+    };
+    const std::string mnist = ml::mnistDirectory().toStdString();
+    const Work works[] = {
+        {"784-128-10 relu b64, 3 epochs of 8,000 MNIST images",
+         {"--network", "784-128-10", "--activation", "relu", "--loss", "cross-entropy", "--data", "mnist",
+          "--optimizer", "momentum", "--lr", "0.01", "--batch", "64", "--epochs", "3"},
+         {"mnist", mnist}, 12.0},
+        {"1-2-2-1 tanh b1, 200,000 steps of toy:sine",
+         {"--network", "1-2-2-1", "--activation", "tanh", "--loss", "mse", "--data", "toy:sine", "--optimizer",
+          "momentum", "--lr", "0.01", "--batch", "1", "--steps", "200000"},
+         {"sine"}, 300.0},
+    };
+    QTemporaryDir dir;
+    for (const Work& work : works) {
+        std::vector<std::string> command{cli.string(), "train"};
+        command.insert(command.end(), work.cliArguments.begin(), work.cliArguments.end());
+        command.insert(command.end(), {"--out", dir.filePath(QStringLiteral("run")).toStdString()});
+        std::optional<ChildRun> best;
+        for (int round = 0; round < rounds; ++round) {
+            const ChildRun run = runChild(command);
+            if (run.status != 0) {
+                std::printf("%s: momentum-lab-cli failed (exit status %d); skipped\n", work.title, run.status);
+                best.reset();
+                break;
+            }
+            if (!best || run.cpuSeconds < best->cpuSeconds) best = run;
+        }
+        if (!best) continue;
+        std::printf("%s\n  momentum-lab-cli train, whole process: %.3f s CPU (%.3f s wall)\n", work.title,
+                    best->cpuSeconds, best->wallSeconds);
+        std::vector<std::string> torch{"/usr/bin/python3", MOMENTUM_LAB_TORCH_BENCH};
+        torch.insert(torch.end(), work.torchArguments.begin(), work.torchArguments.end());
+        const ChildRun python = std::filesystem::exists("/usr/bin/python3") && std::filesystem::exists(MOMENTUM_LAB_TORCH_BENCH)
+                                    ? runChild(torch) : ChildRun{};
+        const std::size_t at = python.output.find("seconds ");
+        if (python.status != 0 || at == std::string::npos) {
+            std::printf("  PyTorch skipped: %s\n", python.status == 3 ? "torch is not importable by /usr/bin/python3"
+                                                                       : "/usr/bin/python3 or " MOMENTUM_LAB_TORCH_BENCH " did not run");
+            continue;
+        }
+        const double torchSeconds = std::atof(python.output.c_str() + at + 8);
+        std::printf("  PyTorch training loop, one thread: %.3f s CPU\n  ratio %.1fx (target >= %.0fx)\n", torchSeconds,
+                    torchSeconds / best->cpuSeconds, work.target);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     double seconds = 2.0;
-    if (argc == 3 && std::strcmp(argv[1], "--seconds") == 0) seconds = std::atof(argv[2]);
-    else if (argc != 1) {
-        std::fprintf(stderr, "usage: momentum-lab-bench [--seconds S]\n");
-        return 2;
+    std::string part = "all";
+    const char* usage = "usage: momentum-lab-bench [--seconds S] [--part training|load|write|process|study|conv|all]\n";
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 >= argc) return std::fprintf(stderr, "%s", usage), 2;
+        if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--part") == 0) part = argv[i + 1];
+        else return std::fprintf(stderr, "%s", usage), 2;
     }
+    if (!(seconds > 0) || (part != "all" && part != "training" && part != "load" && part != "write" && part != "process" &&
+                          part != "study" && part != "conv"))
+        return std::fprintf(stderr, "%s", usage), 2;
+    const auto wanted = [&part](const char* name) { return part == "all" || part == name; };
     Eigen::setNbThreads(1);
-    std::printf("Eigen %d.%d.%d, SIMD: %s, single thread, %.1f s per case\n", EIGEN_WORLD_VERSION,
+    std::printf("Eigen %d.%d.%d, SIMD: %s, single thread, %.1f s of CPU time per case\n", EIGEN_WORLD_VERSION,
                 EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, Eigen::SimdInstructionSetsInUse(), seconds);
-    std::printf("%-34s %-12s %12s %14s %10s\n", "case", "optimizer", "steps/s", "samples/s", "allocs/step");
-    const Case cases[] = {
-        {"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
-        {"1-2-2-1 tanh mse b1", "1-2-2-1", ml::Activation::Tanh, ml::LossKind::Mse, 1},
-    };
-    std::vector<double> bestStepsPerSecond;
-    for (const Case& c : cases) {
-        const ml::DenseDataset data = syntheticData(c, 8192);
-        double best = 0.0;
-        for (const ml::OptimizerInfo& optimizer : ml::optimizerCatalog())
-            best = std::max(best, runCase(c, data, optimizer, seconds));
-        bestStepsPerSecond.push_back(best);
+    if (wanted("training")) {
+        std::printf("%-34s %-12s %12s %14s %10s\n", "case", "optimizer", "steps/s", "samples/s", "allocs/step");
+        const Case cases[] = {
+            {"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
+            {"1-2-2-1 tanh mse b1", "1-2-2-1", ml::Activation::Tanh, ml::LossKind::Mse, 1},
+        };
+        std::vector<double> bestStepsPerSecond;
+        for (const Case& c : cases) {
+            const ml::DenseDataset data = syntheticData(c, 8192);
+            double best = 0.0;
+            for (const ml::OptimizerInfo& optimizer : ml::optimizerCatalog())
+                best = std::max(best, runCase(c, data, optimizer, seconds));
+            bestStepsPerSecond.push_back(best);
+        }
+        const double peak = sgemmPeakGflops(seconds);
+        std::printf("\nSGEMM peak (1024 x 1024 float product, one core): %.1f GFLOP/s\n", peak);
+        for (std::size_t i = 0; i < bestStepsPerSecond.size(); ++i) {
+            const double gflops = bestStepsPerSecond[i] * productFlopsPerStep(cases[i]) / 1e9;
+            std::printf("%-34s fastest optimizer: %.2f GFLOP/s of matrix products = %.1f %% of the peak\n",
+                        cases[i].title, gflops, 100.0 * gflops / peak);
+        }
+        std::printf("\nbatch layout: %s\n", ml::BatchMatrix::IsRowMajor ? "row-major" : "column-major");
+        runGather("dense 784 floats b64", syntheticData(cases[0], 8192), 64, seconds);
+        runGather("image 28x28 uint8 b64", syntheticImages(8192), 64, seconds);
     }
-    const double peak = sgemmPeakGflops(seconds);
-    std::printf("\nSGEMM peak (1024 x 1024 float product, one core): %.1f GFLOP/s\n", peak);
-    for (std::size_t i = 0; i < bestStepsPerSecond.size(); ++i) {
-        const double gflops = bestStepsPerSecond[i] * productFlopsPerStep(cases[i]) / 1e9;
-        std::printf("%-34s fastest optimizer: %.2f GFLOP/s of matrix products = %.1f %% of the peak\n",
-                    cases[i].title, gflops, 100.0 * gflops / peak);
+    if (wanted("load")) {
+        std::printf("\nIDX load (plain file, 60,000 28x28 images, 47 MB): %.0f MB/s\n", idxLoadMegabytesPerSecond(seconds));
+        reportFashionMnistLoad();
     }
-    std::printf("\nbatch layout: %s\n", ml::BatchMatrix::IsRowMajor ? "row-major" : "column-major");
-    runGather("dense 784 floats b64", syntheticData(cases[0], 8192), 64, seconds);
-    runGather("image 28x28 uint8 b64", syntheticImages(8192), 64, seconds);
-    std::printf("\nIDX load (plain file, 60,000 28x28 images, 47 MB): %.0f MB/s\n", idxLoadMegabytesPerSecond(seconds));
-    reportFashionMnistLoad();
-    reportStudySpeed();
-    compareConvWithTorch(seconds);
+    if (wanted("write")) {
+        std::printf("\n");
+        reportMetricsWriting(seconds);
+        reportWeightsWriting(seconds);
+    }
+    if (wanted("process")) {
+        std::printf("\nWhole process against PyTorch (CPU time, best of 3):\n");
+        reportWholeProcess(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "momentum-lab-cli", 3);
+    }
+    if (wanted("study")) reportStudySpeed();
+    if (wanted("conv")) compareConvWithTorch(seconds);
     return 0;
 }

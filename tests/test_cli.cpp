@@ -1,5 +1,6 @@
 // momentum-lab-cli train: the files, the exit statuses, the precedence of config and flags,
 // reproduction from config.json, and messages that name the flag or file.
+#include "TestSupport.h"
 #include "InputError.h"
 #include "TestSupport.h"
 #include "cli/Cli.h"
@@ -440,6 +441,26 @@ private Q_SLOTS:
                  qPrintable(err));
         QVERIFY(!err.contains("run momentum"));
         QVERIFY(QFile::exists(tmp.filePath("report/convergence.png")));
+    }
+
+    // Determinism: the same config and seed give byte-identical run folders, apart from the
+    // documented wall-time fields (wall_ms in metrics.csv and summary.csv). Several runs, mini-batches
+    // (shuffling), evaluations and a momentum-mean variant, so every random stream is involved.
+    void sameConfigAndSeedGiveIdenticalRunFolders() {
+        QTemporaryDir tmp;
+        const QStringList experiment = {"train", "--network", "4-6-3", "--activation", "relu", "--loss",
+                                        "cross-entropy", "--data", "iris", "--optimizer",
+                                        "momentum,momentum:momentum-mean=fan-in:label=fan-in,adam", "--batch", "16",
+                                        "--epochs", "3", "--eval-every", "4", "--seed", "20261202", "--quiet", "--out"};
+        for (const char* folder : {"a", "b"}) {
+            QProcess process;
+            process.start(MOMENTUM_LAB_CLI, experiment + QStringList{tmp.filePath(folder)});
+            QVERIFY(process.waitForFinished(60000));
+            QCOMPARE(process.exitCode(), 0);
+        }
+        QCOMPARE(ml::test::folderContents(tmp.filePath("a")).size(), std::size_t{2 + 3 * 5});  // config, summary, 3 runs (each with its own summary.csv)
+        const QString difference = ml::test::folderDifference(tmp.filePath("a"), tmp.filePath("b"));
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
 
     void signalStopsTheRunAndCompletesTheFiles_data() {

@@ -9,6 +9,8 @@
 #include "optim/OptimizerCatalog.h"
 
 #include <QComboBox>
+#include <QLabel>
+#include <QListWidget>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -133,6 +135,58 @@ private Q_SLOTS:
         Q_EMIT data->lineEdit()->editingFinished();
         QVERIFY(isMarkedInvalid(data));
         QCOMPARE(panel.experiment().network.text(), std::string("4-2-2-3"));
+    }
+
+    // A scope that changes nothing for a layer is allowed, with a warning under the field that
+    // chose it, in the form's words: on 1-2-2-1 each first-layer neuron has one weight, so fan-in
+    // with the bias on its own shares nothing there; joining the bias, or a wider first layer,
+    // makes it share. neuron-mean's scope is fixed: its note sits under "bias".
+    void scopeThatChangesNothingIsNoted() {
+        Experiment experiment = sineExperiment(10);
+        experiment.runs = {{"neuron-mean", "neuron-mean", optimizerInfo("neuron-mean").defaults},
+                           {"adam", "adam", optimizerInfo("adam").defaults}};
+        experiment.runs[1].hp.momentumMean = MeanScope::FanOut;
+        experiment.runs[1].hp.secondMomentMean = SecondMomentScope::Factored;
+        ExperimentPanel panel;
+        panel.setExperiment(experiment);
+        auto* form = panel.findChild<HyperParameterForm*>();
+        QVERIFY(form && form->optimizer() == "neuron-mean");
+        const QString note = form->note("bias");
+        QVERIFY2(note == "neuron-mean's fan-in mean changes nothing for layer 1: 1 connection per group, bias on its own.",
+                 qPrintable(note));
+        auto* label = form->findChild<QLabel*>("bias-note");
+        QVERIFY(label && label->isVisibleTo(form));
+
+        auto* bias = qobject_cast<QComboBox*>(form->editor("bias"));
+        QVERIFY(bias);
+        bias->setCurrentText("join");
+        QVERIFY2(form->note("bias").isEmpty(), qPrintable(form->note("bias")));
+        QVERIFY(!label->isVisibleTo(form));
+        bias->setCurrentText("own");
+        QVERIFY(!form->note("bias").isEmpty());
+        auto* network = panel.findChild<QLineEdit*>("network");
+        network->setText("1-2-1");  // layer 1 still has one weight per neuron
+        QVERIFY(!form->note("bias").isEmpty());
+        network->setText("2-2-1");
+        QVERIFY2(form->note("bias").isEmpty(), qPrintable(form->note("bias")));
+        network->setText("0-");  // unreadable: no warning rather than a wrong one
+        QVERIFY(form->note("bias").isEmpty());
+        network->setText("1-2-2-1");
+        QVERIFY(!form->note("bias").isEmpty());
+
+        // A scope with its own field: the note sits under it. fan-out: layer 3 has one neuron;
+        // factored: layer 1's weights are a 2 x 1 block, layer 3's a 1 x 2 block.
+        auto* runs = panel.findChild<QListWidget*>();
+        QVERIFY(runs);
+        runs->setCurrentRow(1);
+        auto* adamForm = panel.findChild<HyperParameterForm*>();
+        QVERIFY(adamForm && adamForm->optimizer() == "adam");
+        const QString fanOut = adamForm->note("momentum-mean");
+        QVERIFY2(fanOut.startsWith("momentum-mean fan-out changes nothing for layer 3:"), qPrintable(fanOut));
+        const QString factored = adamForm->note("second-moment-mean");
+        QVERIFY2(factored.startsWith("second-moment-mean factored changes nothing for layers 1 and 3:"), qPrintable(factored));
+        QVERIFY(adamForm->note("bias").isEmpty());
+        QVERIFY(!fanOut.contains("--") && !factored.contains("--"));
     }
 };
 

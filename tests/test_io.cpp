@@ -1,6 +1,6 @@
 // The I/O module and the run-folder formats: atomic writes and their errors, the JSON loader's
 // messages, the status vocabulary both ways, the folder layout, the CSV forms and the weights
-// file's spelling of non-finite values.
+// file's spelling of non-finite values; number text (std::to_chars) reading back bit for bit.
 #include "TestSupport.h"
 #include "io/FileError.h"
 #include "io/Files.h"
@@ -15,11 +15,27 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <random>
 
 using namespace ml;
 
 namespace {
+
+// `count` finite floats from random bit patterns (every exponent, denormals included), plus the
+// edge values.
+std::vector<float> randomFiniteFloats(std::size_t count) {
+    std::mt19937 random(12345);
+    std::vector<float> values{0.0f, -0.0f, 1.0f, 0.1f, -3.0f, 16777216.0f, 1e-45f, -1.17549435e-38f,
+                              3.40282347e38f, -3.40282347e38f};
+    while (values.size() < count) {
+        const float value = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
+        if (std::isfinite(value)) values.push_back(value);
+    }
+    return values;
+}
 
 QByteArray readAll(const QString& path) {
     QFile file(path);
@@ -150,6 +166,59 @@ private Q_SLOTS:
         const QString message = test::inputErrorOf([&] { parseMetricsCsv(csv, "m.csv", 0); });
         QCOMPARE(message, QString("m.csv:3: column train_loss: 'abc' is not a number"));
         QCOMPARE(test::inputErrorOf([] { parseMetricsCsv("step,loss\n", "m.csv", 0); }).left(25), QString("m.csv:1: expected the hea"));
+    }
+
+    void weightsFileRoundTripsBitForBit() {
+        // 100,000 values: the size of a 784-128-10 network's weights.
+        const std::vector<float> values = randomFiniteFloats(100199);
+        Parameters parameters{Matrix(100, 801), Matrix(199, 101)};  // 80,100 + 20,099 values
+        NetworkSpec network;
+        network.setLayers("800-100-199");
+        std::size_t next = 0;
+        for (Matrix& layer : parameters)
+            for (Eigen::Index i = 0; i < layer.size(); ++i) layer.data()[i] = values[next++];
+        const QByteArray json = weightsToJson(parameters, network);
+        const Parameters back = weightsFromJson(json, "w.json", network);
+        QCOMPARE(weightsToJson(back, network), json);  // the file's bytes round-trip
+        QCOMPARE(back.size(), parameters.size());
+        for (std::size_t l = 0; l < parameters.size(); ++l) {
+            QCOMPARE(back[l].rows(), parameters[l].rows());
+            QCOMPARE(back[l].cols(), parameters[l].cols());
+            for (Eigen::Index i = 0; i < back[l].size(); ++i) {
+                // Every value bit for bit; -0 is written (and read as) 0, the one documented exception.
+                const float written = parameters[l].data()[i] == 0.0f ? 0.0f : parameters[l].data()[i];
+                if (std::bit_cast<std::uint32_t>(back[l].data()[i]) != std::bit_cast<std::uint32_t>(written))
+                    QFAIL(qPrintable(QString("layer %1 value %2: %3 read back as %4").arg(l).arg(i)
+                                         .arg(double(parameters[l].data()[i]), 0, 'g', 9).arg(double(back[l].data()[i]), 0, 'g', 9)));
+            }
+        }
+    }
+
+    void metricsRowsRoundTripBitForBitIntoOneBuffer() {
+        const std::vector<float> values = randomFiniteFloats(30000);
+        QByteArray csv = metricsHeader();
+        csv.reserve(1 << 22);
+        const qsizetype capacity = csv.capacity();
+        for (std::size_t i = 0; i < values.size(); i += 3) {
+            StepMetrics m;
+            m.step = long(i / 3 + 1);
+            m.epoch = 7;
+            m.trainLoss = values[i];
+            m.testLoss = values[i + 1];
+            m.testAccuracy = values[i + 2];
+            m.wallMs = 0.001 * double(i);
+            appendMetricsRow(csv, m);
+        }
+        QCOMPARE(csv.capacity(), capacity);  // rows are appended into the one buffer
+        const std::vector<StepMetrics> back = parseMetricsCsv(csv, "m.csv", 0);
+        QCOMPARE(back.size(), values.size() / 3);
+        for (std::size_t r = 0; r < back.size(); ++r) {
+            const float written[3] = {values[3 * r], values[3 * r + 1], values[3 * r + 2]};
+            const float read[3] = {back[r].trainLoss, back[r].testLoss, back[r].testAccuracy};
+            for (int c = 0; c < 3; ++c)
+                QCOMPARE(std::bit_cast<std::uint32_t>(read[c]), std::bit_cast<std::uint32_t>(written[c]));
+            QVERIFY(std::abs(back[r].wallMs - 0.001 * double(3 * r)) < 1e-9);  // to the microsecond
+        }
     }
 
     void nonFiniteWeightsAreWrittenAsStringsAndReadBack() {

@@ -3,12 +3,14 @@
 // first-moment aggregation formulas, aggregated rules on the first step, neuron-mean == momentum
 // --momentum-mean fan-in, the state-sharing family of issue 12 (blend and statistic formulas, blend
 // endpoints bit for bit, gradient centralization + fan-in mean = gradient, second-moment sharing
-// formulas, factored keeps rank 1, adam-mini == adamw fan-in, nero by hand, zero gradients), the
+// formulas, factored keeps rank 1, adam-mini == adamw fan-in, nero by hand, zero gradients; the
+// group sizes per layer and the shared-versus-own decomposition the views show), the
 // catalog and field table, named state slots, hyper-parameter
 // validation (float range included), refused non-finite steps (and the trainer's divergence), and
 // LayerState::update == w_after - w_before.
 #include "TestSupport.h"
 #include "InputError.h"
+#include "optim/GroupSizes.h"
 #include "optim/MomentumAggregation.h"
 #include "optim/OptimizerCatalog.h"
 #include "optim/SecondMomentSharing.h"
@@ -1200,6 +1202,136 @@ private Q_SLOTS:
         notRankOne(0, 0) += 1.0f;
         ml::SecondMomentSharing(SecondMomentScope::Factored, BiasMode::Join).share(notRankOne);
         QVERIFY(!notRankOne.isApprox(rankOne, 1e-3f));
+    }
+
+    // Group sizes (issue 12, seeing the family) on the seed's 1-2-2-1, by hand: layer 1 has one
+    // input per neuron, layer 3 one neuron. weight/bias: entries per group, per parameter layer;
+    // idle: the layers the scope changes nothing for.
+    void groupSizesOfTheSeedNetwork_data() {
+        QTest::addColumn<SecondMomentScope>("scope");
+        QTest::addColumn<BiasMode>("bias");
+        QTest::addColumn<Values>("weight");
+        QTest::addColumn<Values>("biasGroup");
+        QTest::addColumn<Values>("idle");
+        QTest::newRow("none") << SecondMomentScope::None << BiasMode::Join << Values{1, 1, 1} << Values{1, 1, 1} << Values{1, 1, 1};
+        QTest::newRow("fan-in own") << SecondMomentScope::FanIn << BiasMode::Own << Values{1, 2, 2} << Values{1, 1, 1} << Values{1, 0, 0};
+        QTest::newRow("fan-in join") << SecondMomentScope::FanIn << BiasMode::Join << Values{2, 3, 3} << Values{2, 3, 3} << Values{0, 0, 0};
+        QTest::newRow("fan-out own") << SecondMomentScope::FanOut << BiasMode::Own << Values{2, 2, 1} << Values{1, 1, 1} << Values{0, 0, 1};
+        QTest::newRow("fan-out join") << SecondMomentScope::FanOut << BiasMode::Join << Values{2, 2, 1} << Values{2, 2, 1} << Values{0, 0, 1};
+        QTest::newRow("layer own") << SecondMomentScope::Layer << BiasMode::Own << Values{2, 4, 2} << Values{1, 1, 1} << Values{0, 0, 0};
+        QTest::newRow("layer join") << SecondMomentScope::Layer << BiasMode::Join << Values{4, 6, 3} << Values{4, 6, 3} << Values{0, 0, 0};
+        // factored: blocks 2x1, 2x2, 1x2 (own) and 2x2, 2x3, 1x3 (join); a single row or column is its own estimate
+        QTest::newRow("factored own") << SecondMomentScope::Factored << BiasMode::Own << Values{2, 4, 2} << Values{1, 1, 1} << Values{1, 0, 1};
+        QTest::newRow("factored join") << SecondMomentScope::Factored << BiasMode::Join << Values{4, 6, 3} << Values{4, 6, 3} << Values{0, 0, 1};
+    }
+    void groupSizesOfTheSeedNetwork() {
+        QFETCH(SecondMomentScope, scope);
+        QFETCH(BiasMode, bias);
+        QFETCH(Values, weight);
+        QFETCH(Values, biasGroup);
+        QFETCH(Values, idle);
+        const std::vector<ml::LayerGroups> groups = ml::networkGroups({1, 2, 2, 1}, scope, bias);
+        QCOMPARE(int(groups.size()), 3);
+        for (int l = 0; l < 3; ++l) {
+            QCOMPARE(double(groups[std::size_t(l)].weightGroup), weight[l]);
+            QCOMPARE(double(groups[std::size_t(l)].biasGroup), biasGroup[l]);
+            QCOMPARE(groups[std::size_t(l)].changesNothing(), idle[l] != 0.0);
+        }
+        if (scope != SecondMomentScope::Factored) {  // the first-moment overload gives the same groups
+            const auto first = ml::networkGroups({1, 2, 2, 1}, static_cast<MeanScope>(scope), bias);
+            for (int l = 0; l < 3; ++l) QCOMPARE(first[std::size_t(l)].weightGroup, groups[std::size_t(l)].weightGroup);
+        }
+    }
+
+    // The sizes are those of the groups MomentumAggregation and SecondMomentSharing average: a
+    // single 1 at (j, i) spreads over exactly its group, as 1/size.
+    void groupSizesAreWhatIsAveraged() {
+        const int outputs = 3, inputs = 4;
+        for (MeanScope scope : {MeanScope::None, MeanScope::FanIn, MeanScope::FanOut, MeanScope::Layer})
+            for (BiasMode bias : {BiasMode::Own, BiasMode::Join}) {
+                const ml::LayerGroups groups = ml::layerGroups(inputs, outputs, scope, bias);
+                for (int j = 0; j < outputs; ++j)
+                    for (int i = 0; i <= inputs; ++i) {
+                        const long expected = i == inputs ? groups.biasGroup : groups.weightGroup;
+                        Matrix first = Matrix::Zero(outputs, inputs + 1);
+                        first(j, i) = 1.0f;
+                        Matrix second = first;
+                        ml::MomentumAggregation(scope, bias).aggregate(first);
+                        ml::SecondMomentSharing(static_cast<SecondMomentScope>(scope), bias).share(second);
+                        for (const Matrix* shared : {&first, &second}) {
+                            QCOMPARE(long((shared->array() != 0.0f).count()), expected);
+                            QCOMPARE((*shared)(j, i), 1.0f / float(expected));
+                        }
+                    }
+            }
+    }
+
+    // factored changes nothing exactly where the sizes say so: a single row or column of weights.
+    void factoredIdleWhereTheBlockIsARowOrColumn() {
+        for (auto [inputs, outputs] : {std::pair{1, 3}, std::pair{3, 1}, std::pair{2, 2}, std::pair{1, 1}})
+            for (BiasMode bias : {BiasMode::Own, BiasMode::Join}) {
+                Matrix v(outputs, inputs + 1);
+                for (int j = 0; j < outputs; ++j)
+                    for (int i = 0; i <= inputs; ++i) v(j, i) = float(1 + (j * 7 + i * 3) % 5) * (j == 0 && i == 0 ? 4.0f : 1.0f);
+                Matrix shared = v;
+                ml::SecondMomentSharing(SecondMomentScope::Factored, bias).share(shared);
+                const bool idle = ml::layerGroups(inputs, outputs, SecondMomentScope::Factored, bias).changesNothing();
+                QVERIFY2(shared.isApprox(v, 1e-6f) == idle,
+                         qPrintable(QString("%1 inputs, %2 outputs, bias %3").arg(inputs).arg(outputs).arg(int(bias))));
+            }
+    }
+
+    // The shared-versus-own decomposition: a = M(a) + (a - M(a)). Exactly (==) on values whose
+    // group means and differences are exact in float: every group of this 2 x (3 + 1) matrix sums
+    // to a multiple of its size (rows: 6 and 12 over 3, 8 and 16 over 4; columns; 18 over 6; 24 over 8).
+    void sharedPlusOwnIsTheMoment() {
+        Matrix positive(2, 4), signedMoment(2, 4);
+        positive << 1, 2, 3, 2, 3, 6, 3, 4;
+        signedMoment << 1, -2, 3, 2, -3, 6, 3, -4;  // the same magnitudes: signed-abs-mean is exact too
+        for (MeanScope scope : {MeanScope::None, MeanScope::FanIn, MeanScope::FanOut, MeanScope::Layer})
+            for (BiasMode bias : {BiasMode::Own, BiasMode::Join})
+                for (MeanStatistic statistic : {MeanStatistic::Mean, MeanStatistic::SignedAbsMean}) {
+                    const Matrix& a = statistic == MeanStatistic::Mean ? positive : signedMoment;
+                    const ml::MomentumAggregation aggregation(scope, bias, 0.5, statistic);  // the blend does not matter
+                    Matrix shared, own, mean;
+                    aggregation.splitShared(a, shared, own);
+                    aggregation.meanPerEntry(a, mean);
+                    QCOMPARE(shared, mean);
+                    QCOMPARE(Matrix(shared + own), a);
+                    QVERIFY(own != Matrix::Zero(2, 4) || scope == MeanScope::None);  // none: the fan-in mean
+                }
+        // Any values: equal up to the rounding of the subtraction.
+        const Matrix a = Matrix::Random(5, 9);
+        Matrix shared, own;
+        ml::MomentumAggregation(MeanScope::FanOut, BiasMode::Join).splitShared(a, shared, own);
+        QVERIFY(((shared + own) - a).cwiseAbs().maxCoeff() <= 4 * std::numeric_limits<float>::epsilon());
+    }
+
+    // The group mean of a constant is that constant, for every scope of both moments.
+    void groupMeanOfAConstantIsTheConstant() {
+        for (float c : {0.75f, -0.75f, 0.0f})
+            for (BiasMode bias : {BiasMode::Own, BiasMode::Join}) {
+                const Matrix constant = Matrix::Constant(3, 5, c);
+                for (MeanScope scope : {MeanScope::None, MeanScope::FanIn, MeanScope::FanOut, MeanScope::Layer})
+                    for (MeanStatistic statistic : {MeanStatistic::Mean, MeanStatistic::SignedAbsMean}) {
+                        Matrix shared, own;
+                        ml::MomentumAggregation(scope, bias, 1.0, statistic).splitShared(constant, shared, own);
+                        QCOMPARE(shared, constant);
+                        QCOMPARE(own, Matrix(Matrix::Zero(3, 5)));
+                    }
+                if (c < 0.0f) continue;  // a second moment is >= 0
+                for (SecondMomentScope scope : {SecondMomentScope::None, SecondMomentScope::FanIn, SecondMomentScope::FanOut,
+                                                SecondMomentScope::Layer, SecondMomentScope::Factored}) {
+                    Matrix mean;
+                    ml::SecondMomentSharing(scope, bias).groupMean(constant, mean);
+                    QCOMPARE(mean, constant);
+                }
+            }
+        // none stands for the neuron's fan-in mean (what adam-mini would keep).
+        Matrix v = layer({1, 4, 9, 16, 4, 1}), mean;
+        ml::SecondMomentSharing(SecondMomentScope::None, BiasMode::Own).groupMean(v, mean);
+        QString why;
+        QVERIFY2(closeTo(mean, Values{2.5, 2.5, 9, 10, 10, 1}, 1e-6, why), qPrintable(why));
     }
 
     // adam-mini is adamw with one second moment per neuron: bit for bit, with either bias mode.

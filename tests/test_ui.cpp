@@ -2,6 +2,7 @@
 // latest snapshots and stops cleanly, controls change its state, no thread outlives its owner,
 // the convergence history stays bounded, exports are valid files, run folders open.
 #include "AppSettings.h"
+#include "TestSupport.h"
 #include "cli/Cli.h"
 #include "data/DataRegistry.h"
 #include "experiment/ExperimentPanel.h"
@@ -35,6 +36,8 @@
 #include "views/ConvergencePlot.h"
 
 #include <QAction>
+#include <QJsonDocument>
+#include <QProcess>
 #include <QDockWidget>
 #include <qcustomplot.h>
 #include <QImage>
@@ -635,6 +638,54 @@ private Q_SLOTS:
         QCPAxisRect* accuracy = plot.plot()->axisRect(1);
         QVERIFY2(accuracy->outerRect().height() * 3 >= (loss->outerRect().height() + accuracy->outerRect().height()),
                  qPrintable(QString("%1 of %2").arg(accuracy->outerRect().height()).arg(loss->outerRect().height())));
+    }
+
+    // Determinism across the two front ends: the window's training (TrainingSession and its worker
+    // thread, fed into RunComparison) exported as the report's run data gives the same bytes as
+    // `momentum-lab-cli train` on the report's experiment.json: each run's metrics CSV and
+    // summary.csv, wall time masked; and the CLI's config.json is that experiment (plus its "init").
+    void windowTrainingMatchesTheCliRunFolder() {
+        Experiment experiment;
+        experiment.name = "determinism";
+        experiment.network.setSizes({4, 6, 3});
+        experiment.network.activation = Activation::Relu;
+        experiment.network.loss = LossKind::CrossEntropy;
+        experiment.data = "iris";
+        experiment.batchSize = 16;
+        experiment.epochs = 3;
+        experiment.evalEvery = 4;
+        experiment.seed = 20261202;
+        experiment.runs = {{"momentum", "momentum", optimizerDefaults("momentum")},
+                           {"neuron-mean", "neuron-mean", optimizerDefaults("neuron-mean")},
+                           {"adam", "adam", optimizerDefaults("adam")}};
+        MainWindow window;
+        window.experimentPanel()->setExperiment(experiment);
+        window.trainingActions()->start()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 30000);
+        QTemporaryDir dir;
+        const QString gui = dir.filePath("gui"), cli = dir.filePath("cli");
+        ReportWriter(*window.comparison(), {}, FigureOptions()).write(gui);
+
+        QProcess process;
+        process.start(MOMENTUM_LAB_CLI, {"train", "--config", gui + "/experiment.json", "--out", cli, "--quiet"});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        const std::map<QString, QByteArray> guiFiles = ml::test::folderContents(gui);
+        const std::map<QString, QByteArray> cliFiles = ml::test::folderContents(cli);
+        QVERIFY(guiFiles.count("summary.csv") && cliFiles.count("summary.csv"));
+        QCOMPARE(guiFiles.at("summary.csv"), cliFiles.at("summary.csv"));
+        const RunFolderLayout layout(cli, {"momentum", "neuron-mean", "adam"});
+        for (int run = 0; run < layout.runCount(); ++run) {
+            const QString guiCsv = "runs/" + window.comparison()->metricsCsvFileName(run);
+            const QString cliCsv = QDir(cli).relativeFilePath(layout.metricsFile(run));
+            QVERIFY2(guiFiles.count(guiCsv) && cliFiles.count(cliCsv), qPrintable(guiCsv + " / " + cliCsv));
+            QVERIFY(guiFiles.at(guiCsv).count('\n') == 1 + 3 * 8);  // header + every step (120 rows / 16 = 8 per epoch)
+            QVERIFY2(guiFiles.at(guiCsv) == cliFiles.at(cliCsv), qPrintable(guiCsv + " differs from " + cliCsv));
+        }
+        QJsonObject cliConfig = QJsonDocument::fromJson(cliFiles.at("config.json")).object();
+        QVERIFY(cliConfig.contains("init"));  // the CLI also writes the initial weights it drew
+        cliConfig.remove("init");
+        QCOMPARE(cliConfig, QJsonDocument::fromJson(guiFiles.at("experiment.json")).object());
     }
 
     // The CSV export and the report name a run's CSV alike: after the run's folder in a CLI run folder.

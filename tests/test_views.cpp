@@ -16,6 +16,7 @@
 #include "views/ComparisonBar.h"
 #include <QSlider>
 #include <QToolButton>
+#include "views/SharingGroups.h"
 #include "views/SummaryPanel.h"
 #include "model/RunSummaryModel.h"
 #include "model/RunPalette.h"
@@ -265,6 +266,9 @@ private Q_SLOTS:
     void heatmapCellsHoldTheQuantity();
     void heatmapRedrawsA784x128Layer();
     void viewsShowTrainedNetworks();
+    void secondMomentGroupMeanFollowsTheRunsScope();
+    void onlyKeptQuantitiesAreOffered();
+    void diagramAndInspectorShowGroupSizes();
 };
 
 void TestViews::directQuantitiesAreTheSnapshotMatrices() {
@@ -281,7 +285,7 @@ void TestViews::directQuantitiesAreTheSnapshotMatrices() {
     noMomentum.layers.front().firstMoment = Matrix();
     QCOMPARE(extractQuantity(noMomentum, 0, Quantity::NeuronMeanMomentum).size(), 0);
     QCOMPARE(extractQuantity(noMomentum, 0, Quantity::DeviationFromNeuronMean).size(), 0);
-    QCOMPARE(int(allQuantities().size()), 9);
+    QCOMPARE(int(allQuantities().size()), 10);
     for (Quantity q : allQuantities()) QVERIFY(!displayName(q).isEmpty());
 }
 
@@ -658,6 +662,7 @@ void TestViews::heatmapCellsHoldTheQuantity() {
     QCOMPARE(view.findChild<QuantitySelector*>()->findData(int(Quantity::SecondMoment)), -1);
     view.view()->showMatrices({{QStringLiteral("run"), Matrix()}}, QString());
     QVERIFY(view.view()->colorMap()->data()->isEmpty());
+    view.view()->setQuantity(Quantity::Weight);  // back in step with the panel's choice
 
     view.setQuantity(Quantity::Weight);
     selection.deliver({syntheticSnapshot({4, 3, 2}, 1, 99)});  // a run not shown: not drawn
@@ -768,7 +773,112 @@ void TestViews::viewsShowTrainedNetworks() {
     saveShot(inspector, QStringLiteral("inspector-784"));
 }
 
-QTEST_MAIN(TestViews)
+// The second moment's group mean: under the run's --second-moment-mean, the neuron's fan-in mean
+// where it has none. v = [1 4 | 9; 16 4 | 1].
+void TestViews::secondMomentGroupMeanFollowsTheRunsScope() {
+    Snapshot s = handMadeSnapshot(MeanScope::None, BiasMode::Own);
+    s.layers.front().secondMoment = rows2x3({1, 4, 9, 16, 4, 1});
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::SecondMomentGroupMean), rows2x3({2.5f, 2.5f, 9, 10, 10, 1})));
+    s.secondMomentScope = SecondMomentScope::Layer;
+    s.bias = BiasMode::Join;
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::SecondMomentGroupMean), Matrix::Constant(2, 3, 35.0f / 6.0f)));
+    QVERIFY(sameMatrix(extractQuantity(s, 0, Quantity::SecondMoment), s.layers.front().secondMoment));
+    s.layers.front().secondMoment = Matrix();
+    QCOMPARE(extractQuantity(s, 0, Quantity::SecondMomentGroupMean).size(), 0);
+
+    // The trainer's snapshots carry the run's sharing settings (adam-mini: fan-in second moment).
+    Experiment experiment;
+    experiment.data = "toy:sine";
+    experiment.steps = 2;
+    experiment.runs = {{"adam-mini", "adam-mini", optimizerInfo("adam-mini").defaults}};
+    experiment.runs[0].hp.momentumMean = MeanScope::FanOut;
+    experiment.runs[0].hp.momentumMeanStat = MeanStatistic::SignedAbsMean;
+    LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
+    LastSnapshots observer;
+    trainer.addObserver(&observer);
+    RunControl control;
+    trainer.run(control);
+    const Snapshot& trained = observer.last.at(0);
+    QCOMPARE(trained.secondMomentScope, SecondMomentScope::FanIn);
+    QCOMPARE(trained.scope, MeanScope::FanOut);
+    QCOMPARE(trained.statistic, MeanStatistic::SignedAbsMean);
+    // adam-mini keeps v per neuron already: its group mean is v itself.
+    QVERIFY(sameMatrix(extractQuantity(trained, 1, Quantity::SecondMomentGroupMean), trained.layers[1].secondMoment));
+}
+
+// A view offers only what the shown run's rule keeps; the quantity chosen comes back with a run
+// that keeps it.
+void TestViews::onlyKeptQuantitiesAreOffered() {
+    Snapshot momentum = handMadeSnapshot();  // weights, gradient, first moment, update; no v
+    Snapshot sgd = momentum;
+    sgd.layers.front().firstMoment = Matrix();
+    Snapshot adam = momentum;
+    adam.layers.front().secondMoment = rows2x3({1, 4, 9, 16, 4, 1});
+    std::vector<Quantity> allButWeightChange = allQuantities();  // a hand-made snapshot has no w0
+    std::erase(allButWeightChange, Quantity::WeightChange);
+    QCOMPARE(offeredQuantities(adam), allButWeightChange);
+    const std::vector<Quantity> forSgd = offeredQuantities(sgd);
+    QCOMPARE(forSgd, (std::vector<Quantity>{Quantity::Weight, Quantity::Gradient, Quantity::Update}));
+    QVERIFY(!keepsQuantity(momentum, Quantity::SecondMomentGroupMean) && keepsQuantity(momentum, Quantity::NeuronMeanMomentum));
+
+    RunSelection selection;
+    NetworkDiagramPanel panel(&selection);
+    LayerHeatmapPanel heatmap(&selection);
+    auto* combo = panel.findChild<QuantitySelector*>();
+    QVERIFY(combo);
+    panel.setQuantity(Quantity::NeuronMeanMomentum);
+    selection.begin({QStringLiteral("run")});
+    sgd.step = 1;
+    selection.deliver({sgd});
+    QCOMPARE(combo->count(), 3);
+    QCOMPARE(combo->currentText(), displayName(Quantity::Weight));  // stands in
+    auto* heatmapQuantities = heatmap.findChild<QuantitySelector*>();
+    QVERIFY(heatmapQuantities);
+    QCOMPARE(heatmapQuantities->findText(displayName(Quantity::FirstMoment)), -1);
+    adam.step = 2;
+    selection.deliver({adam});
+    QCOMPARE(combo->count(), int(allQuantities().size()) - 1);  // all but w - w0 (no initial weights)
+    QCOMPARE(combo->currentText(), displayName(Quantity::NeuronMeanMomentum));  // comes back
+}
+
+// Group sizes in the diagram's neuron tooltip and caption and in the inspector's title.
+void TestViews::diagramAndInspectorShowGroupSizes() {
+    Snapshot s = syntheticSnapshot({1, 2, 2, 1});  // fan-in, own bias
+    NetworkDiagramView view;
+    view.resize(600, 400);
+    view.showSnapshot(s);
+    const QString first = view.toolTipAt(view.neuronCenter(0, 1));
+    QVERIFY2(first.contains("momentum fan-in: 1 connection per group, bias on its own"), qPrintable(first));
+    const QString second = view.toolTipAt(view.neuronCenter(1, 0));
+    QVERIFY2(second.contains("momentum fan-in: 2 connections per group, bias on its own"), qPrintable(second));
+    s.bias = BiasMode::Join;
+    s.secondMomentScope = SecondMomentScope::Factored;
+    view.showSnapshot(s);
+    const QString joined = view.toolTipAt(view.neuronCenter(1, 0));
+    QVERIFY2(joined.contains("momentum fan-in: 3 connections per group, bias included") &&
+                 joined.contains("second moment factored: rank-1 estimate of a 2 × 3 block"),
+             qPrintable(joined));
+    QCOMPARE(sharingCaption(s, 1), QStringLiteral("group 3"));
+    s.scope = MeanScope::None;
+    QCOMPARE(sharingCaption(s, 1), QStringLiteral("v 2 × 3 factored"));
+    s.secondMomentScope = SecondMomentScope::None;
+    QVERIFY(sharingLines(s, 1).isEmpty() && sharingCaption(s, 1).isEmpty() && sharingSummary(s, 1).isEmpty());
+    s.scope = MeanScope::FanIn;  // the inspector's one line: states with the same scope together
+    s.secondMomentScope = SecondMomentScope::FanIn;
+    QCOMPARE(sharingSummary(s, 1), QStringLiteral("group: 3 connections (fan-in, momentum and v)"));
+    s.secondMomentScope = SecondMomentScope::Layer;
+    QCOMPARE(sharingSummary(s, 1), QStringLiteral("group: 3 connections (fan-in) · v group: 6 connections (layer)"));
+
+    RunSelection selection;
+    NeuronInspector inspector(&selection);
+    selection.begin({QStringLiteral("run")});
+    inspector.setNeuron(1, 0);
+    selection.deliver({syntheticSnapshot({1, 2, 2, 1})});
+    auto* title = qobject_cast<QCPTextElement*>(inspector.plot()->plotLayout()->element(0, 0));
+    QVERIFY(title);
+    QVERIFY2(title->text().contains("group: 2 connections (fan-in)"), qPrintable(title->text()));
+}
+
 // Two runs side by side: every panel of a view on ONE colour limit, the largest of the runs'
 // (a run with 10x larger values does not get its own scale).
 void TestViews::sideBySideSharesOneScaleInEveryView() {
@@ -920,4 +1030,5 @@ void TestViews::scrubberSliderAndPlayMoveTheStep() {
     QVERIFY(selection.isDifference());
 }
 
+QTEST_MAIN(TestViews)
 #include "test_views.moc"

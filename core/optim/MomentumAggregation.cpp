@@ -100,11 +100,14 @@ void MomentumAggregation::neuronMeans(const Eigen::MatrixXf& buffer, Eigen::Vect
 void MomentumAggregation::meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out,
                                        Eigen::Index columnsPerInput) const {
     out = buffer;
-    if (scope_ == MeanScope::None) {
-        MomentumAggregation(MeanScope::FanIn, bias_).aggregate(out);
-        return;
-    }
-    aggregate(out, columnsPerInput);
+    MomentumAggregation(scope_ == MeanScope::None ? MeanScope::FanIn : scope_, bias_, 1.0, statistic_)
+        .aggregate(out, columnsPerInput);
+}
+
+void MomentumAggregation::splitShared(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& shared,
+                                      Eigen::MatrixXf& own, Eigen::Index columnsPerInput) const {
+    meanPerEntry(buffer, shared, columnsPerInput);
+    own = buffer - shared;
 }
 
 }  // namespace ml

@@ -50,9 +50,15 @@ public:
     // fan-in and none: one per output neuron (row means); fan-out: one per input (the means of its
     // columns; plus the bias unit with join); layer: a single value. With own, biases are left out.
     void neuronMeans(const Eigen::MatrixXf& buffer, Eigen::VectorXf& means, Eigen::Index columnsPerInput = 1) const;
-    // The same means spread back to the buffer's shape: entry (j, i) holds its group's mean
-    // (with own, the bias column holds the bias itself). Used for the "deviation from mean" view.
+    // M(a): the full group value spread back to the buffer's shape, entry (j, i) holding its
+    // group's mean (signed-abs-mean: sign(a_ji) * the group's mean magnitude), whatever the blend;
+    // scope none takes the neuron's fan-in mean. With own, the bias column holds the bias itself.
     void meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& out, Eigen::Index columnsPerInput = 1) const;
+    // The shared-versus-own decomposition of a first moment (the views' colour quantities):
+    // shared = M(a) (meanPerEntry), own = a - M(a), so shared + own = a (exactly whenever the
+    // float subtraction is; an own bias is all shared, its own part 0).
+    void splitShared(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& shared, Eigen::MatrixXf& own,
+                     Eigen::Index columnsPerInput = 1) const;
 
 private:
     // entries <- (1-blend)*entries + blend*shared, shared = groupValue (mean) or

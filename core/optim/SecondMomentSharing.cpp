@@ -33,4 +33,9 @@ void SecondMomentSharing::reserveScratch(const Eigen::MatrixXf& v, Eigen::Vector
     columns.resize(v.cols());
 }
 
+void SecondMomentSharing::groupMean(const Eigen::MatrixXf& v, Eigen::MatrixXf& out) const {
+    out = v;
+    SecondMomentSharing(scope_ == SecondMomentScope::None ? SecondMomentScope::FanIn : scope_, bias_).share(out);
+}
+
 }  // namespace ml

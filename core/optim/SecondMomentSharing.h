@@ -27,6 +27,9 @@ public:
                Eigen::Index columnsPerInput = 1) const;
     void share(Eigen::MatrixXf& v) const;
     void reserveScratch(const Eigen::MatrixXf& v, Eigen::VectorXf& rows, Eigen::VectorXf& columns) const;
+    // The group mean of v the views colour by: v shared under this scope, the neuron's fan-in
+    // mean where the scope is none (factored: the rank-1 estimate). Allocates; not for steps.
+    void groupMean(const Eigen::MatrixXf& v, Eigen::MatrixXf& out) const;
 
 private:
     SecondMomentScope scope_;

@@ -167,7 +167,8 @@ QJsonObject toJson(const Experiment& experiment) {
     if (!experiment.initWeightsFile.empty()) json["init"] = QString::fromStdString(experiment.initWeightsFile);
     QJsonArray runs;
     for (const RunSpec& run : experiment.runs) runs.append(toJson(run));
-    json["runs"] = runs;
+    // No runs yet (the CLI's --optimizer supplies them): no key, as read; "runs": [] is refused.
+    if (!runs.isEmpty()) json["runs"] = runs;
     return json;
 }
 

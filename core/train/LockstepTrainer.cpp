@@ -185,6 +185,8 @@ Snapshot LockstepTrainer::takeSnapshot(int index, const Run& run, float batchLos
     const MomentumAggregation& aggregation = run.optimizer->aggregation();
     snapshot.scope = aggregation.scope();
     snapshot.bias = aggregation.bias();
+    snapshot.statistic = aggregation.statistic();
+    snapshot.secondMomentScope = run.optimizer->secondMomentSharing().scope();
     const Parameters& parameters = run.network.parameters();
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         const LayerState& state = run.optimizer->layerState(l);

@@ -1,6 +1,7 @@
 #include "train/RunCsv.h"
 
 #include "InputError.h"
+#include "io/NumberText.h"
 #include "train/Experiment.h"
 
 #include <QBuffer>
@@ -14,10 +15,13 @@ namespace ml {
 
 namespace {
 
-QByteArray number(double value, const char* format = "%.9g") {
-    if (std::isnan(value)) return {};
-    return QString::asprintf(format, value).toLatin1();
+// A float cell: the shortest text that reads back as the same float; empty for NaN (not measured).
+void appendCell(QByteArray& out, float value) {
+    if (!std::isnan(value)) appendShortest(out, value);
 }
+
+// Milliseconds to the microsecond.
+void appendMilliseconds(QByteArray& out, double ms) { appendFixed(out, ms, 3); }
 
 // RFC 4180 quoting: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
 QByteArray csvField(const std::string& text) {
@@ -105,10 +109,27 @@ long parseCount(const QByteArray& cell, const QString& path, qsizetype line, con
 
 QByteArray metricsHeader() { return "step,epoch,train_loss,test_loss,test_accuracy,wall_ms\n"; }
 
+void appendMetricsRow(QByteArray& out, const StepMetrics& m) {
+    // Built on the stack and appended once: one capacity check per row instead of one per field.
+    char row[6 * kNumberTextBytes];
+    char* const last = row + sizeof row;
+    char* end = writeInteger(row, last, m.step);
+    *end++ = ',';
+    end = writeInteger(end, last, m.epoch);
+    for (const float cell : {m.trainLoss, m.testLoss, m.testAccuracy}) {
+        *end++ = ',';
+        if (!std::isnan(cell)) end = writeShortest(end, last, cell);  // empty: not measured
+    }
+    *end++ = ',';
+    end = writeFixed(end, last, m.wallMs, 3);
+    *end++ = '\n';
+    out.append(row, end - row);
+}
+
 QByteArray metricsRow(const StepMetrics& m) {
-    return QByteArray::number(static_cast<qlonglong>(m.step)) + ',' + QByteArray::number(m.epoch) + ',' +
-           number(m.trainLoss) + ',' + number(m.testLoss) + ',' + number(m.testAccuracy) + ',' +
-           number(m.wallMs, "%.3f") + '\n';
+    QByteArray row;
+    appendMetricsRow(row, m);
+    return row;
 }
 
 QByteArray summaryHeader() {
@@ -116,9 +137,21 @@ QByteArray summaryHeader() {
 }
 
 QByteArray summaryRow(const RunResult& r) {
-    return csvField(r.label) + ',' + number(r.finalTrainLoss) + ',' + number(r.finalTestLoss) +
-           ',' + number(r.finalTestAccuracy) + ',' + QByteArray::number(static_cast<qlonglong>(r.steps)) + ',' +
-           number(r.wallMs, "%.3f") + ',' + QByteArray::fromStdString(r.statusText()) + '\n';
+    QByteArray row = csvField(r.label);
+    row.append(',');
+    appendCell(row, r.finalTrainLoss);
+    row.append(',');
+    appendCell(row, r.finalTestLoss);
+    row.append(',');
+    appendCell(row, r.finalTestAccuracy);
+    row.append(',');
+    appendInteger(row, r.steps);
+    row.append(',');
+    appendMilliseconds(row, r.wallMs);
+    row.append(',');
+    row.append(QByteArray::fromStdString(r.statusText()));
+    row.append('\n');
+    return row;
 }
 
 void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::function<void(const StepMetrics&)>& row) {

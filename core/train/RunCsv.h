@@ -19,6 +19,9 @@
 namespace ml {
 
 QByteArray metricsHeader();
+// Appends one row to `out` (no allocation when its capacity suffices: the run folder's log reuses
+// one buffer); metricsRow() is the same row on its own.
+void appendMetricsRow(QByteArray& out, const StepMetrics& metrics);
 QByteArray metricsRow(const StepMetrics& metrics);
 QByteArray summaryHeader();
 QByteArray summaryRow(const RunResult& result);

@@ -1,14 +1,13 @@
 #include "train/RunFolderWriter.h"
 
 #include "io/FileError.h"
+#include "io/Files.h"
 #include "train/ExperimentJson.h"
 #include "train/RunCsv.h"
 #include "train/WeightsFile.h"
 
 #include <QDir>
 #include <QJsonDocument>
-
-#include <cmath>
 
 namespace ml {
 
@@ -52,32 +51,16 @@ RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer
         if (layout_.runCount() > 1)
             writeFileAtomically(layout_.runConfigFile(run), jsonBytes(toJson(singleRun(experiment, experiment.runs[run]))));
         writeFileAtomically(layout_.initialWeightsFile(run), initial);
-        MetricsLog log{std::make_unique<AppendOnlyFile>(layout_.metricsFile(run)), Clock::now(), Clock::now()};
-        log.file->append(metricsHeader());
-        log.file->flush();
-        metrics_.push_back(std::move(log));
+        metrics_.push_back(std::make_unique<MetricsLog>(layout_.metricsFile(run)));
     }
 }
 
 RunFolderWriter::~RunFolderWriter() = default;
 
-void RunFolderWriter::stepFinished(const StepMetrics& metrics) { appendMetrics(metrics); }
-
-void RunFolderWriter::appendMetrics(const StepMetrics& metrics) {
-    MetricsLog& log = metrics_[metrics.run];
-    log.file->append(metricsRow(metrics));
-    const bool evaluated = !std::isnan(metrics.fullTrainLoss);
-    const Clock::time_point now = Clock::now();
-    // Slow steps flush every row: the next step may take longer than the interval.
-    if (evaluated || now - log.lastFlush >= kFlushInterval || now - log.lastRow >= kFlushAtOnceGap) {
-        log.file->flush();
-        log.lastFlush = now;
-    }
-    log.lastRow = now;
-}
+void RunFolderWriter::stepFinished(const StepMetrics& metrics) { metrics_[metrics.run]->append(metrics); }
 
 void RunFolderWriter::runFinished(int run, const RunResult& result) {
-    metrics_[run].file->close();
+    metrics_[run]->close();
     writeFileAtomically(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run), trainer_.experiment().network));
     // The run's status ("stopped", "diverged at step N") survives only here: its files look like a finished run's.
     writeFileAtomically(layout_.runSummaryFile(run), summaryHeader() + summaryRow(result));

@@ -44,11 +44,13 @@ struct Snapshot {
     long step = 0;
     int epoch = 0;
     float batchLoss = NAN;
-    MeanScope scope = MeanScope::None;  // how neuronMeans were grouped
+    MeanScope scope = MeanScope::None;  // how neuronMeans were grouped (the run's --momentum-mean)
     BiasMode bias = BiasMode::Own;
     // Read from a run folder that kept only the final weights (no snapshots.bin): an empty
     // quantity was not saved there, rather than not kept by the optimizer.
     bool weightsOnly = false;
+    MeanStatistic statistic = MeanStatistic::Mean;                   // the run's --momentum-mean-stat
+    SecondMomentScope secondMomentScope = SecondMomentScope::None;  // --second-moment-mean (adam-mini: fan-in)
     std::vector<LayerSnapshot> layers;
     // The run's parameters before step 1, shared by every snapshot of a training (never copied):
     // "weight minus initial weight" needs them. Null where unknown.

@@ -3,6 +3,7 @@
 #include "InputError.h"
 #include "io/Files.h"
 #include "io/JsonFile.h"
+#include "io/NumberText.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,18 +16,34 @@ namespace ml {
 
 namespace {
 
-// The documented spelling of the values JSON cannot hold.
-QJsonValue numberToJson(float value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    return static_cast<double>(value);
+// A float as a JSON value: its shortest text, or the documented string for the values JSON cannot
+// hold. -0 is written 0: Qt's JSON reader keeps whole numbers as integers, so it would read "-0"
+// (or "-0.0") as 0 anyway, and this way a file read and written again is the same bytes.
+void appendJsonNumber(QByteArray& out, float value) {
+    if (std::isnan(value)) return void(out.append("\"nan\""));
+    if (std::isinf(value)) return void(out.append(value > 0 ? "\"inf\"" : "\"-inf\""));
+    appendShortest(out, value == 0.0f ? 0.0f : value);
+}
+
+// [v0,v1,...]
+template <typename Values>
+void appendJsonArray(QByteArray& out, const Values& values) {
+    out.append('[');
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+        if (i > 0) out.append(',');
+        appendJsonNumber(out, values(i));
+    }
+    out.append(']');
 }
 
 float numberFromJson(const QJsonValue& value, const std::string& context) {
     if (value.isDouble()) {
-        // A finite number beyond float's range would silently become infinity.
+        // A finite number beyond float's range would silently become infinity. The limit is the
+        // midpoint between FLT_MAX and 2^128: below it a number rounds to FLT_MAX (whose shortest
+        // text, 3.4028235e+38, is a little above FLT_MAX itself); from it on, to infinity.
+        constexpr double kRoundsToInfinity = 0x1.ffffffp127;
         const double number = value.toDouble();
-        if (std::abs(number) > std::numeric_limits<float>::max())
+        if (std::abs(number) >= kRoundsToInfinity)
             throw InputError(context + ": " + QString::number(number, 'g', 6).toStdString() +
                              " is outside float's range (at most about 3.4e+38); write \"inf\" or \"-inf\" for infinity");
         return static_cast<float>(number);
@@ -85,41 +102,50 @@ void readNested(const QJsonValue& value, const std::vector<qsizetype>& dimension
 
 }  // namespace
 
+// Written here rather than through QJsonDocument: Qt writes each float as a double with up to 17
+// digits, while its shortest text (std::to_chars) is about half as long, several times faster to
+// make and reads back as the same float. The layout is fixed and holds only numbers and the few
+// strings above, so nothing needs escaping; files are read back with Qt's JSON parser. Same key
+// order as QJsonDocument writes ("bias", "type", "weight": sorted).
 QByteArray weightsToJson(const Parameters& parameters, const NetworkSpec& network) {
     const std::vector<ExpectedLayer> expected = expectedLayers(network);
-    QJsonArray layers;
+    Eigen::Index values = 0;
+    for (const Matrix& layer : parameters) values += layer.size();
+    QByteArray json;
+    json.reserve(static_cast<qsizetype>(values) * 16 + 64);
+    json.append("{\"layers\":[");
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         const Matrix& layer = parameters[l];
-        const auto w = weightsOf(layer);
         const bool conv = l < expected.size() && expected[l].isConv();
+        if (l > 0) json.append(',');
+        json.append("{\"bias\":");
+        appendJsonArray(json, biasOf(layer));
+        json.append(conv ? ",\"type\":\"conv\",\"weight\":[" : ",\"weight\":[");
+        const auto w = weightsOf(layer);
         // A conv row is [in][kh][kw] flattened: split it in groups of kw, then kh.
         const Eigen::Index kernel = conv ? expected[l].dimensions[2] : 1;
-        QJsonArray weight;
         for (Eigen::Index j = 0; j < w.rows(); ++j) {
-            QJsonArray row;
+            if (j > 0) json.append(',');
             if (!conv) {
-                for (Eigen::Index i = 0; i < w.cols(); ++i) row.append(numberToJson(w(j, i)));
-            } else {
-                for (Eigen::Index c = 0; c < w.cols() / (kernel * kernel); ++c) {
-                    QJsonArray channel;
-                    for (Eigen::Index ki = 0; ki < kernel; ++ki) {
-                        QJsonArray line;
-                        for (Eigen::Index kj = 0; kj < kernel; ++kj)
-                            line.append(numberToJson(w(j, (c * kernel + ki) * kernel + kj)));
-                        channel.append(line);
-                    }
-                    row.append(channel);
-                }
+                appendJsonArray(json, w.row(j));
+                continue;
             }
-            weight.append(row);
+            json.append('[');
+            for (Eigen::Index c = 0; c < w.cols() / (kernel * kernel); ++c) {
+                if (c > 0) json.append(',');
+                json.append('[');
+                for (Eigen::Index ki = 0; ki < kernel; ++ki) {
+                    if (ki > 0) json.append(',');
+                    appendJsonArray(json, w.row(j).segment((c * kernel + ki) * kernel, kernel));
+                }
+                json.append(']');
+            }
+            json.append(']');
         }
-        QJsonArray bias;
-        for (Eigen::Index j = 0; j < layer.rows(); ++j) bias.append(numberToJson(biasOf(layer)(j)));
-        QJsonObject entry{{"weight", weight}, {"bias", bias}};
-        if (conv) entry["type"] = "conv";
-        layers.append(entry);
+        json.append("]}");
     }
-    return QJsonDocument(QJsonObject{{"layers", layers}}).toJson(QJsonDocument::Compact);
+    json.append("]}");
+    return json;
 }
 
 Parameters weightsFromJson(const QByteArray& json, const QString& sourceName, const NetworkSpec& network) {

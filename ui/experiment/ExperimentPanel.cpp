@@ -116,6 +116,21 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
         if (isMarkedInvalid(network_)) checkNetwork();
     });
     connect(network_, &QLineEdit::editingFinished, this, &ExperimentPanel::checkNetwork);
+    // The run form's scope warnings follow the network as it is typed. They count groups of dense
+    // layers only, so a network with convolutions (or one not yet valid) shows none.
+    connect(network_, &QLineEdit::textChanged, this, [this] {
+        std::vector<int> denseSizes;
+        try {
+            NetworkSpec spec;
+            spec.setLayers(network_->text().toStdString(), "Network");
+            if (spec.isDense()) {
+                denseSizes.push_back(spec.inputs());
+                for (const LayerToken& layer : spec.layers) denseSizes.push_back(layer.size);
+            }
+        } catch (const InputError&) {
+        }
+        runs_->setNetworkSizes(denseSizes);
+    });
     connect(data_, &QComboBox::activated, this, &ExperimentPanel::dataChosen);
     connect(data_->lineEdit(), &QLineEdit::editingFinished, this, &ExperimentPanel::dataChosen);
     WheelGuard::protect(this);

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDoubleValidator>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 
 #include <limits>
@@ -15,8 +16,8 @@
 namespace ml {
 
 HyperParameterForm::HyperParameterForm(const std::string& optimizer, const HyperParameters& values, QWidget* parent)
-    : QWidget(parent), optimizer_(optimizer), accepted_(values) {
-    auto* layout = new QFormLayout(this);
+    : QWidget(parent), optimizer_(optimizer), accepted_(values), layout_(new QFormLayout(this)) {
+    QFormLayout* layout = layout_;
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     for (const std::string& key : optimizerInfo(optimizer).parameters) {
@@ -111,6 +112,33 @@ QWidget* HyperParameterForm::editor(const std::string& key) const {
     for (const Row& row : rows_)
         if (row.field->key == key) return row.editor;
     return nullptr;
+}
+
+void HyperParameterForm::setNote(const std::string& key, const QString& text) {
+    for (Row& row : rows_) {
+        if (row.field->key != key) continue;
+        if (!row.note) {
+            if (text.isEmpty()) return;
+            row.note = new QLabel(this);
+            row.note->setObjectName(QString::fromStdString(key + "-note"));
+            row.note->setWordWrap(true);
+            row.note->setStyleSheet(QStringLiteral("color: #a04000;"));  // the diagram's note colour
+            int index = 0;
+            QFormLayout::ItemRole role;
+            layout_->getWidgetPosition(row.editor, &index, &role);
+            layout_->insertRow(index + 1, row.note);  // right under its field, over the form's whole width
+        }
+        row.note->setText(text);
+        row.note->setToolTip(text);
+        row.note->setVisible(!text.isEmpty());
+        return;
+    }
+}
+
+QString HyperParameterForm::note(const std::string& key) const {
+    for (const Row& row : rows_)
+        if (row.field->key == key && row.note && row.note->isVisibleTo(this)) return row.note->text();
+    return {};
 }
 
 }  // namespace ml

@@ -5,6 +5,7 @@
 // An invalid value is refused when the field is left (the last valid value comes back, the field
 // flashes red and invalidValue() says why); values() parses everything again and throws
 // InputError naming the field, so a value typed just before "Start" is checked too.
+// setNote(key, text) shows a non-blocking warning under a field (empty text: none).
 #include "optim/HyperParameters.h"
 
 #include <QWidget>
@@ -13,6 +14,7 @@
 #include <vector>
 
 class QFormLayout;
+class QLabel;
 class QLineEdit;
 
 namespace ml {
@@ -28,6 +30,9 @@ public:
     // All fields parsed and range-checked; `context` prefixes error messages ("runs[0]").
     HyperParameters values(const std::string& context) const;
     QWidget* editor(const std::string& key) const;
+    // A warning under the field `key` (nothing when the form has no such field); "" removes it.
+    void setNote(const std::string& key, const QString& text);
+    QString note(const std::string& key) const;
 
 Q_SIGNALS:
     void edited();
@@ -37,6 +42,7 @@ private:
     struct Row {
         const ParameterField* field;
         QWidget* editor;
+        QLabel* note = nullptr;  // created by the first setNote
     };
     QWidget* createEditor(const ParameterField& field);
     void applyRow(const Row& row, HyperParameters& hp, const std::string& context) const;
@@ -46,6 +52,7 @@ private:
     std::string optimizer_;
     HyperParameters accepted_;  // the last valid values
     std::vector<Row> rows_;
+    QFormLayout* layout_;
 };
 
 }  // namespace ml

@@ -4,7 +4,10 @@
 #include "experiment/WheelGuard.h"
 #include "InputError.h"
 #include "model/RunPalette.h"
+#include "optim/GroupSizes.h"
+#include "optim/Optimizer.h"
 #include "optim/OptimizerCatalog.h"
+#include "views/SharingGroups.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -16,6 +19,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <map>
+#include <memory>
 #include <set>
 
 namespace ml {
@@ -142,15 +147,56 @@ void RunListEditor::showRun(int run) {
     form_ = new HyperParameterForm(spec.optimizer, spec.hp, this);
     connect(form_, &HyperParameterForm::edited, this, [this] {
         storeCurrent();
+        updateScopeNotes();
         Q_EMIT changed();
     });
     connect(form_, &HyperParameterForm::invalidValue, this, &RunListEditor::invalidValue);
     formHolder_->addWidget(form_);
     WheelGuard::protect(form_);  // the form is rebuilt per run
+    updateScopeNotes();
     if (list_->currentRow() != run) {
         const QSignalBlocker blocker(list_);
         list_->setCurrentRow(run);
     }
+}
+
+void RunListEditor::setNetworkSizes(const std::vector<int>& sizes) {
+    if (sizes == networkSizes_) return;
+    networkSizes_ = sizes;
+    updateScopeNotes();
+}
+
+// A scope that shares nothing on this network (fan-in where each neuron has one weight and the
+// bias is on its own) is allowed, but the form says so under the field that chose it: the scope's
+// own field, or "bias" for a rule whose scope is fixed (neuron-mean: fan-in; adam-mini: v per
+// neuron). The scopes are read from the optimizer itself, so fixed ones count too.
+void RunListEditor::updateScopeNotes() {
+    if (!form_ || current_ < 0) return;
+    const RunSpec& run = runs_[static_cast<std::size_t>(current_)];
+    std::unique_ptr<Optimizer> optimizer;
+    try {
+        optimizer = createOptimizer(run.optimizer, run.hp);
+    } catch (const InputError&) {  // values the form refuses anyway
+    }
+    std::map<std::string, QStringList> notes{{"momentum-mean", {}}, {"second-moment-mean", {}}, {"bias", {}}};
+    auto add = [&](const std::string& field, const std::string& scope, const std::string& fixedWording,
+                   const std::vector<LayerGroups>& groups, BiasMode bias) {
+        const bool ownField = form_->editor(field) != nullptr;
+        const std::string subject = ownField ? field + " " + scope : run.optimizer + "'s " + scope + " " + fixedWording;
+        const QString note = noEffectNote(QString::fromStdString(subject), groups, bias);
+        if (!note.isEmpty()) notes[ownField ? field : "bias"] << note;
+    };
+    if (optimizer && !networkSizes_.empty()) {
+        const MomentumAggregation& first = optimizer->aggregation();
+        if (first.scope() != MeanScope::None && first.blend() > 0.0f)
+            add("momentum-mean", scopeName(first.scope()), "mean", networkGroups(networkSizes_, first.scope(), first.bias()),
+                first.bias());
+        const SecondMomentSharing& second = optimizer->secondMomentSharing();
+        if (second.scope() != SecondMomentScope::None)
+            add("second-moment-mean", scopeName(second.scope()), "second moment",
+                networkGroups(networkSizes_, second.scope(), second.bias()), second.bias());
+    }
+    for (const auto& [field, texts] : notes) form_->setNote(field, texts.join(QLatin1Char('\n')));
 }
 
 void RunListEditor::changeOptimizer(const QString& name) {

@@ -1,6 +1,8 @@
 #pragma once
 // The optimizer runs of an experiment: a list (add, duplicate, remove) and, for the selected
 // run, its label, its optimizer and a HyperParameterForm with only that optimizer's parameters.
+// Given the network (setNetworkSizes), the form warns under momentum-mean and second-moment-mean
+// when the chosen scope changes nothing for some layer (core's networkGroups()).
 #include "train/Experiment.h"
 
 #include <QWidget>
@@ -27,6 +29,8 @@ public:
     std::vector<RunSpec> runs() const;
     int currentRun() const { return current_; }
     HyperParameterForm* form() const { return form_; }
+    // Layer sizes, inputs first; empty while the network field cannot be read (no warnings).
+    void setNetworkSizes(const std::vector<int>& sizes);
 
 public Q_SLOTS:
     void addRun();
@@ -42,10 +46,12 @@ private:
     void storeCurrent();  // valid form values -> runs_[current_]
     void changeOptimizer(const QString& name);
     void refreshList();
+    void updateScopeNotes();
     // `wanted`, or `wanted-2`, `wanted-3`, ... so that no other run (ignoredRun excepted) has it.
     std::string uniqueLabel(const std::string& wanted, int ignoredRun = -1) const;
 
     std::vector<RunSpec> runs_;
+    std::vector<int> networkSizes_;
     int current_ = -1;
     QListWidget* list_;
     QLineEdit* label_;

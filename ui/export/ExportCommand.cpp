@@ -50,7 +50,8 @@ void addOptions(QCommandLineParser& parser) {
         {"run", "A run to include, by its label (repeat for several; default: every run).", "LABEL"},
         {"quantity",
          "What colours the network diagram: weight (default), gradient, momentum, neuron-mean-momentum, "
-         "deviation-from-neuron-mean, momentum-spread, update, second-moment, weight-change. Other than weight needs snapshots "
+         "deviation-from-neuron-mean, momentum-spread, update, second-moment, second-moment-group-mean, weight-change. "
+         "Other than weight needs snapshots "
          "(train --snapshots-every N).",
          "NAME"},
         {"step", "The saved snapshot the diagram shows (default: the last one, or the final weights).", "N"},

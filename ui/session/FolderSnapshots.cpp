@@ -36,6 +36,8 @@ SharedSnapshot finalSnapshot(const RunRecord& run, int index) {
     snapshot.batchLoss = last ? last->trainLoss : NAN;
     snapshot.scope = run.spec.hp.momentumMean;
     snapshot.bias = run.spec.hp.bias;
+    snapshot.statistic = run.spec.hp.momentumMeanStat;
+    snapshot.secondMomentScope = run.spec.hp.secondMomentMean;
     snapshot.weightsOnly = true;
     for (const Matrix& layer : run.finalWeights) {
         LayerSnapshot layerSnapshot;

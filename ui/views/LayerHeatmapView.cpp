@@ -216,7 +216,7 @@ LayerHeatmapPanel::LayerHeatmapPanel(RunSelection* selection, QWidget* parent)
 
 void LayerHeatmapPanel::refresh() {
     const std::vector<RunSelection::Panel> panels = selection_->panels();
-    quantities_->setAvailable(selection_->availableQuantities());
+    quantities_->offer(selection_->availableQuantities());
     const Quantity quantity = quantities_->quantity();
     view_->setQuantity(quantity);
     const auto first = std::find_if(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });

@@ -1,6 +1,7 @@
 #include "views/NetworkDiagramView.h"
 
 #include "views/NeuronNames.h"
+#include "views/SharingGroups.h"
 #include "views/ViewControls.h"
 
 #include <QHBoxLayout>
@@ -200,9 +201,11 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     const double legendWidth = compact_ ? 0.0 : std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
     frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
     frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
-    // Below the network: column captions (up to two lines in narrow columns) and one line of notes.
+    // Below the network: column captions (up to two lines in narrow columns, one more for a run's
+    // group sizes) and one line of notes.
+    frame.captionLines = snapshot_ && !sharingCaption(*snapshot_, 0).isEmpty() ? 3 : 2;
     frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
-                               all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : 4.0));
+                               all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : frame.captionLines + 2.0));
     if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), shown_, frame.networkArea);
     return frame;
 }
@@ -253,9 +256,9 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     case Hit::Kind::Neuron: {
         if (hit.layer < 0) return neuronName(0, hit.row);
         const Matrix& parameters = snapshot_->layers[static_cast<std::size_t>(hit.layer)].parameters;
-        return tr("%1 (click to inspect)\nbias %2: %3")
-            .arg(neuronName(hit.layer + 1, hit.row), quantity,
-                 valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)));
+        QStringList lines{tr("%1 (click to inspect)").arg(neuronName(hit.layer + 1, hit.row)),
+                          tr("bias %1: %2").arg(quantity, valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)))};
+        return (lines + sharingLines(*snapshot_, hit.layer)).join(QLatin1Char('\n'));
     }
     }
     return {};
@@ -388,10 +391,17 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
         const double columnWidth = frame.networkArea.width() / layout.columnCount();
-        painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, 2 * metrics.height()),
+        painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, frame.captionLines * metrics.height()),
                          Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                         layerCaption(c, layout.columnCount(), size));
+                         captionOf(c, layout.columnCount(), size));
     }
+}
+
+// Under a column: its name and size, and for a run that shares state, its group size.
+QString NetworkDiagramView::captionOf(int column, int columnCount, int size) const {
+    const QString groups = column > 0 ? sharingCaption(*snapshot_, column - 1) : QString();
+    const QString caption = layerCaption(column, columnCount, size);
+    return groups.isEmpty() ? caption : caption + QLatin1Char('\n') + groups;
 }
 
 // The neuron's index inside its circle (as in "layer 1, neuron 0"), when the circle can hold it.
@@ -422,7 +432,7 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : 2.3),
+    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : frame.captionLines + 0.3),
                             frame.networkArea.width(), metrics.height() * 1.6),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
 }
@@ -532,7 +542,7 @@ bool NetworkDiagramPanel::eventFilter(QObject* watched, QEvent* event) {
 
 void NetworkDiagramPanel::refresh() {
     const std::vector<RunSelection::Panel> panels = selection_->panels();
-    quantities_->setAvailable(selection_->availableQuantities());
+    quantities_->offer(selection_->availableQuantities());
     const Quantity quantity = quantities_->quantity();
     ensureCanvases(static_cast<int>(panels.size()));
     double shared = 0.0;

@@ -6,7 +6,9 @@
 // Layers wider than kMaxDrawnNeurons show their 16 most informative neurons (largest summed
 // |quantity| over their incoming and outgoing connections; the first 16 when the quantity is not
 // kept), in index order, and a "+N more" note, plus a hint to use the heat-map view. Each neuron shows its index; names follow views/NeuronNames.h
-// ("layer 1, neuron 0", the input column being layer 0).
+// ("layer 1, neuron 0", the input column being layer 0). For a run that shares state
+// (--momentum-mean, --second-moment-mean) each column's caption and each neuron's tooltip give the
+// group size (views/SharingGroups.h).
 //
 // Layer convention (as everywhere): parameter layer l is a matrix [out x (in+1)]; neuron j of
 // column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
@@ -126,6 +128,7 @@ private:
     struct Frame {
         QRectF titleArea, networkArea, legendArea;
         DiagramLayout layout;
+        int captionLines = 2;
     };
     Frame frameFor(QSize size) const;
     Hit hitAt(const Frame& frame, QPointF point) const;
@@ -140,6 +143,7 @@ private:
     void paintNeurons(QPainter& painter, const Frame& frame) const;
     void paintNotes(QPainter& painter, const Frame& frame) const;
     void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
+    QString captionOf(int column, int columnCount, int size) const;
 
     std::optional<Snapshot> snapshot_;
     std::vector<Matrix> values_;  // the quantity per parameter layer (empty: not kept)

@@ -4,8 +4,10 @@
 #include "optim/MomentumAggregation.h"
 #include "views/NeuronNames.h"
 #include "views/Quantity.h"
+#include "views/SharingGroups.h"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <numeric>
 
@@ -116,18 +118,22 @@ void NeuronHistoryPlot::buildPanels() {
     weight_.rect->axis(QCPAxis::atBottom)->setLabel(tr("step"));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
-        QCPRange steps;
-        bool found = false;
-        for (const Track& track : tracks_) {
-            if (track.history.size() == 0) continue;
-            const QCPRange own(track.history.steps().front(), track.history.steps().back());
-            steps = found ? QCPRange(std::min(steps.lower, own.lower), std::max(steps.upper, own.upper)) : own;
-            found = true;
-        }
-        if (!found) return;
-        momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps.lower, std::max(steps.upper, steps.lower + 1.0));
+        if (!showAllRecordedSteps()) return;
         replot(QCustomPlot::rpQueuedReplot);
     });
+}
+
+// The step axis spans every track's recorded steps; false when nothing is recorded yet.
+bool NeuronHistoryPlot::showAllRecordedSteps() {
+    std::optional<QCPRange> steps;
+    for (const Track& track : tracks_) {
+        if (track.history.size() == 0) continue;
+        const QCPRange own(track.history.steps().front(), track.history.steps().back());
+        steps = steps ? QCPRange(std::min(steps->lower, own.lower), std::max(steps->upper, own.upper)) : own;
+    }
+    if (!steps) return false;
+    momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps->lower, std::max(steps->upper, steps->lower + 1.0));
+    return true;
 }
 
 std::vector<int> NeuronHistoryPlot::plottedRuns() const {
@@ -158,15 +164,7 @@ const Snapshot* NeuronHistoryPlot::showNeuron(int layer, int neuron, int column,
             if (const Snapshot* newest = track.source.archive->latest()) appendTo(track, *newest);
             redraw(track);
         }
-        QCPRange steps;
-        bool found = false;
-        for (const Track& track : tracks_) {
-            if (track.history.size() == 0) continue;
-            const QCPRange own(track.history.steps().front(), track.history.steps().back());
-            steps = found ? QCPRange(std::min(steps.lower, own.lower), std::max(steps.upper, own.upper)) : own;
-            found = true;
-        }
-        if (found) momentum_.rect->axis(QCPAxis::atBottom)->setRange(steps.lower, std::max(steps.upper, steps.lower + 1.0));
+        showAllRecordedSteps();
         fitVisible();
     }
     replot(QCustomPlot::rpQueuedReplot);
@@ -341,6 +339,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     QStringList runs;
     for (const Track& track : tracks_) runs << track.source.label;
     if (tracks_.size() == 1) title += tr(" · %1").arg(runs.front());
+    if (const QString groups = sharingSummary(*snapshot, layer_); !groups.isEmpty()) title += QStringLiteral(" · ") + groups;
     if (column_ >= 0) {
         title += tr("\none connection over the steps, one line per run");
     } else {

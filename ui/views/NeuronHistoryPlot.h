@@ -15,6 +15,7 @@
 // Reading: the y-ranges ignore each series' first point and the outer 1 % of values by default
 // (robust: the first-step spike does not flatten the rest) and follow the visible steps; the
 // wheel zooms the step axis only; sparse data (< kMarkerThreshold visible points) get markers.
+// The title names, for a run that shares state, its group sizes (views/SharingGroups.h).
 //
 // Public API
 //   showNeuron(layer, neuron, column, runs)  replots from the runs' archives (column -1: the
@@ -66,6 +67,7 @@ public:
     std::vector<int> plottedRuns() const;
 
 private:
+    bool showAllRecordedSteps();  // the step axis over every track's recorded steps; false: none yet
     struct Panel {
         QCPAxisRect* rect = nullptr;
         QString name;

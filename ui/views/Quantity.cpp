@@ -1,16 +1,40 @@
 #include "views/Quantity.h"
 
 #include "optim/MomentumAggregation.h"
+#include "optim/SecondMomentSharing.h"
+
+#include <algorithm>
 
 #include <QObject>
 
 namespace ml {
 
+namespace {
+
+// The snapshot matrix a quantity is computed from.
+const Matrix& source(const LayerSnapshot& layer, Quantity quantity) {
+    switch (quantity) {
+    case Quantity::Weight:
+    case Quantity::WeightChange: return layer.parameters;
+    case Quantity::Gradient: return layer.gradient;
+    case Quantity::FirstMoment:
+    case Quantity::MomentumSpread:
+    case Quantity::NeuronMeanMomentum:
+    case Quantity::DeviationFromNeuronMean: return layer.firstMoment;
+    case Quantity::Update: return layer.update;
+    case Quantity::SecondMoment:
+    case Quantity::SecondMomentGroupMean: return layer.secondMoment;
+    }
+    return layer.parameters;
+}
+
+}  // namespace
+
 const std::vector<Quantity>& allQuantities() {
     static const std::vector<Quantity> quantities{
-        Quantity::Weight,       Quantity::Gradient, Quantity::FirstMoment,  Quantity::NeuronMeanMomentum,
+        Quantity::Weight,       Quantity::Gradient,     Quantity::FirstMoment,  Quantity::NeuronMeanMomentum,
         Quantity::DeviationFromNeuronMean, Quantity::MomentumSpread, Quantity::Update, Quantity::SecondMoment,
-        Quantity::WeightChange,
+        Quantity::SecondMomentGroupMean, Quantity::WeightChange,
     };
     return quantities;
 }
@@ -20,50 +44,46 @@ QString displayName(Quantity quantity) {
     case Quantity::Weight: return QStringLiteral("weight");
     case Quantity::Gradient: return QStringLiteral("gradient");
     case Quantity::FirstMoment: return QStringLiteral("momentum (first moment)");
-    case Quantity::NeuronMeanMomentum: return QStringLiteral("neuron-mean momentum");
-    case Quantity::DeviationFromNeuronMean: return QStringLiteral("deviation from neuron mean");
+    case Quantity::NeuronMeanMomentum: return QStringLiteral("M(a): shared momentum");
+    case Quantity::DeviationFromNeuronMean: return QStringLiteral("a − M(a): own momentum");
     case Quantity::Update: return QStringLiteral("update");
     case Quantity::SecondMoment: return QStringLiteral("second moment");
+    case Quantity::SecondMomentGroupMean: return QStringLiteral("group mean of v");
     case Quantity::WeightChange: return QStringLiteral("weight − initial weight");
     case Quantity::MomentumSpread: return QStringLiteral("momentum spread (std over the neuron)");
     }
     return {};
 }
 
-Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope scope, BiasMode bias) {
+QString quantityHelp(Quantity quantity) {
     switch (quantity) {
-    case Quantity::Weight: return layer.parameters;
-    case Quantity::Gradient: return layer.gradient;
-    case Quantity::FirstMoment: return layer.firstMoment;
-    case Quantity::Update: return layer.update;
-    case Quantity::SecondMoment: return layer.secondMoment;
-    case Quantity::WeightChange: return {};  // needs the snapshot's initial parameters
-    case Quantity::MomentumSpread: {
-        const Eigen::Index inputs = layer.firstMoment.cols() - 1;
-        if (layer.firstMoment.size() == 0 || inputs < 1) return {};
-        const Matrix incoming = layer.firstMoment.leftCols(inputs);
-        const Vector mean = incoming.rowwise().mean();
-        const Vector spread = ((incoming.colwise() - mean).array().square().rowwise().sum() / float(inputs)).sqrt().matrix();
-        return spread.replicate(1, layer.firstMoment.cols());
-    }
     case Quantity::NeuronMeanMomentum:
-    case Quantity::DeviationFromNeuronMean: {
-        if (layer.firstMoment.size() == 0) return {};
-        Matrix means;
-        MomentumAggregation(scope, bias).meanPerEntry(layer.firstMoment, means);
-        if (quantity == Quantity::NeuronMeanMomentum) return means;
-        return layer.firstMoment - means;
+        return QStringLiteral("The part of the momentum a its group shares: M(a), the group mean under the run's "
+                              "momentum-mean scope (a neuron's fan-in mean where it has none)");
+    case Quantity::DeviationFromNeuronMean:
+        return QStringLiteral("The momentum's own part a − M(a): what is left after the group mean "
+                              "(what gradient centralization keeps of a gradient)");
+    case Quantity::SecondMomentGroupMean:
+        return QStringLiteral("The group mean of the second moment v under the run's second-moment-mean scope "
+                              "(a neuron's fan-in mean where it has none; factored: the rank-1 estimate)");
+    default: return displayName(quantity);
     }
-    }
-    return {};
 }
 
 QString quantityKey(Quantity quantity) {
     switch (quantity) {
+    case Quantity::Weight: return QStringLiteral("weight");
+    case Quantity::Gradient: return QStringLiteral("gradient");
+    case Quantity::FirstMoment: return QStringLiteral("momentum");
+    case Quantity::NeuronMeanMomentum: return QStringLiteral("neuron-mean-momentum");
+    case Quantity::DeviationFromNeuronMean: return QStringLiteral("deviation-from-neuron-mean");
+    case Quantity::Update: return QStringLiteral("update");
+    case Quantity::SecondMoment: return QStringLiteral("second-moment");
+    case Quantity::SecondMomentGroupMean: return QStringLiteral("second-moment-group-mean");
     case Quantity::WeightChange: return QStringLiteral("weight-change");
     case Quantity::MomentumSpread: return QStringLiteral("momentum-spread");
-    default: return displayName(quantity).section(" (", 0, 0).replace(' ', '-');
     }
+    return {};
 }
 
 std::optional<Quantity> quantityFromKey(const QString& key) {
@@ -78,21 +98,47 @@ QString missingQuantityReason(const Snapshot& snapshot) {
 
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {
     if (layer < 0 || layer >= static_cast<int>(snapshot.layers.size())) return {};
-    if (quantity == Quantity::WeightChange) {
-        const Matrix& now = snapshot.layers[static_cast<std::size_t>(layer)].parameters;
+    const LayerSnapshot& matrices = snapshot.layers[static_cast<std::size_t>(layer)];
+    const Matrix& from = source(matrices, quantity);
+    if (from.size() == 0) return {};
+    Matrix shared, own;
+    switch (quantity) {
+    case Quantity::NeuronMeanMomentum:
+    case Quantity::DeviationFromNeuronMean:
+        MomentumAggregation(snapshot.scope, snapshot.bias, 1.0, snapshot.statistic)
+            .splitShared(from, shared, own, matrices.columnsPerInput);
+        return quantity == Quantity::NeuronMeanMomentum ? shared : own;
+    case Quantity::WeightChange: {
         const Parameters* initial = snapshot.initialParameters.get();
         if (!initial || layer >= static_cast<int>(initial->size())) return {};
         const Matrix& start = (*initial)[static_cast<std::size_t>(layer)];
-        if (start.rows() != now.rows() || start.cols() != now.cols()) return {};
-        return now - start;
+        if (start.rows() != from.rows() || start.cols() != from.cols()) return {};
+        return from - start;
     }
-    return extractQuantity(snapshot.layers[static_cast<std::size_t>(layer)], quantity, snapshot.scope, snapshot.bias);
+    case Quantity::MomentumSpread: {
+        const Eigen::Index inputs = from.cols() - 1;
+        if (inputs < 1) return {};
+        const Matrix incoming = from.leftCols(inputs);
+        const Vector mean = incoming.rowwise().mean();
+        const Vector spread = ((incoming.colwise() - mean).array().square().rowwise().sum() / float(inputs)).sqrt().matrix();
+        return spread.replicate(1, from.cols());
+    }
+    case Quantity::SecondMomentGroupMean:
+        SecondMomentSharing(snapshot.secondMomentScope, snapshot.bias).groupMean(from, shared);
+        return shared;
+    default: return from;
+    }
 }
 
-}  // namespace ml
+bool keepsQuantity(const Snapshot& snapshot, Quantity quantity) {
+    return extractQuantity(snapshot, 0, quantity).size() > 0;
+}
 
-namespace ml {
-
-bool quantityKept(const Snapshot& snapshot, Quantity quantity) { return extractQuantity(snapshot, 0, quantity).size() > 0; }
+std::vector<Quantity> offeredQuantities(const Snapshot& snapshot) {
+    std::vector<Quantity> offered;
+    std::copy_if(allQuantities().begin(), allQuantities().end(), std::back_inserter(offered),
+                 [&snapshot](Quantity q) { return keepsQuantity(snapshot, q); });
+    return offered;
+}
 
 }  // namespace ml

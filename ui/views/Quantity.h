@@ -3,27 +3,29 @@
 // snapshot. Every view (diagram, neuron inspector, heat-map) goes through extractQuantity().
 //
 // Public API
-//   enum class Quantity                 weight, gradient, momentum (first moment), neuron-mean
-//                                       momentum, deviation from the neuron mean, update,
-//                                       second moment, weight minus initial weight, the first
-//                                       moment's spread across the neuron
+//   enum class Quantity                 weight, gradient, momentum (first moment), its shared part
+//                                       and its own part, the first moment's spread across the
+//                                       neuron, update, second moment, the second moment's group
+//                                       mean, weight minus initial weight
 //   allQuantities()                     in display order (for combo boxes)
-//   displayName(q)                      "momentum (first moment)", ...
-//   extractQuantity(layer, q, scope, bias) -> Matrix [out x (in+1)], bias in the last column;
-//                                       EMPTY (size() == 0) when the run's optimizer does not
-//                                       keep what q needs (e.g. no first moment for plain SGD)
-//   extractQuantity(snapshot, l, q)     the same for parameter layer l of a snapshot (empty when
-//                                       l is out of range)
+//   displayName(q)                      "momentum (first moment)", ... (fits a two-line legend title)
+//   quantityHelp(q)                     a sentence for tooltips (what the shared parts mean)
+//   extractQuantity(snapshot, l, q) -> Matrix [out x (in+1)], bias in the last column, for
+//                                       parameter layer l; EMPTY (size() == 0) when the run's
+//                                       optimizer does not keep what q needs (e.g. no first moment
+//                                       for plain SGD) or l is out of range
+//   keepsQuantity(snapshot, q)          whether the run's rule keeps what q needs
+//   offeredQuantities(snapshot)         allQuantities() that it keeps (a view offers only these)
+//   quantityKey(q) / quantityFromKey(k) the name on the command line (export --quantity)
+//   missingQuantityReason(snapshot)     why a quantity is empty: not saved in this folder / not
+//                                       kept by this optimizer
 //
-// Neuron-mean momentum: entry (j, i) holds the mean of the first-moment group it belongs to under
-// the run's MeanScope / BiasMode (MomentumAggregation::meanPerEntry; for an ordinary run, scope
-// none, the fan-in row mean). Deviation = first moment - neuron-mean momentum.
-// Weight change = parameters - Snapshot::initialParameters (empty when those are unknown).
-// Momentum spread: entry (j, i) holds the standard deviation of neuron j's incoming first moments
-// a_j0 .. a_j(in-1) (bias excluded): "how different are a neuron's incoming momenta" (0 under a
-// fan-in mean, which makes them all equal).
-//   quantityKept(s, q)                  whether extractQuantity(s, 0, q) is non-empty (the
-//                                       selectors offer only what the shown runs keep)
+// The shared-versus-own decomposition a = M(a) + (a - M(a)) is MomentumAggregation::splitShared
+// under the run's --momentum-mean scope, --bias and --momentum-mean-stat (the neuron's fan-in
+// mean for a run without one); the second moment's group mean is SecondMomentSharing::groupMean
+// under the run's --second-moment-mean (fan-in where none). Both are computed in core.
+// Weight change = parameters - Snapshot::initialParameters (not kept when those are unknown, e.g.
+// a run read from a folder).
 #include "train/Snapshot.h"
 
 #include <QString>
@@ -37,24 +39,27 @@ enum class Quantity {
     Weight,
     Gradient,
     FirstMoment,
-    NeuronMeanMomentum,
-    DeviationFromNeuronMean,
+    NeuronMeanMomentum,       // the shared part M(a) of the first moment
+    DeviationFromNeuronMean,  // its own part a - M(a)
     Update,
     SecondMoment,
-    WeightChange,
-    MomentumSpread,
+    SecondMomentGroupMean,
+    WeightChange,    // w - w0
+    MomentumSpread,  // std of a_ij over the neuron's incoming connections (bias excluded)
 };
 
 const std::vector<Quantity>& allQuantities();
 QString displayName(Quantity quantity);
-// The name on the command line (`export --quantity`): the display name without its parenthesis,
-// spaces as '-' ("momentum", "neuron-mean-momentum"); nothing for another name.
+// The name on the command line (`export --quantity`): "momentum", "neuron-mean-momentum", ...
+// (fixed words, not derived from the display names, so scripts survive a relabelled view);
+// quantityFromKey gives nothing for another name.
 QString quantityKey(Quantity quantity);
 std::optional<Quantity> quantityFromKey(const QString& key);
+QString quantityHelp(Quantity quantity);
 
-Matrix extractQuantity(const LayerSnapshot& layer, Quantity quantity, MeanScope scope, BiasMode bias);
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity);
-bool quantityKept(const Snapshot& snapshot, Quantity quantity);
+bool keepsQuantity(const Snapshot& snapshot, Quantity quantity);
+std::vector<Quantity> offeredQuantities(const Snapshot& snapshot);
 // Why a quantity of `snapshot` is empty: "not saved in this folder" (a run folder's final
 // weights) or "not kept by this optimizer".
 QString missingQuantityReason(const Snapshot& snapshot);

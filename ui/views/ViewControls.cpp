@@ -7,31 +7,39 @@
 namespace ml {
 
 QuantitySelector::QuantitySelector(QWidget* parent) : QComboBox(parent) {
-    for (Quantity quantity : allQuantities()) addItem(displayName(quantity), static_cast<int>(quantity));
-    setQuantity(Quantity::FirstMoment);
-    setToolTip(tr("What colours the connections"));
+    list(allQuantities());
+    setToolTip(tr("What colours the connections (only what the run's optimizer keeps)"));
+    connect(this, &QComboBox::activated, this, [this] { chosen_ = quantity(); });  // the user's choice
     connect(this, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT quantityChanged(quantity()); });
 }
 
 Quantity QuantitySelector::quantity() const { return static_cast<Quantity>(currentData().toInt()); }
 
 void QuantitySelector::setQuantity(Quantity quantity) {
+    chosen_ = quantity;
     const int index = findData(static_cast<int>(quantity));
     if (index >= 0) setCurrentIndex(index);
 }
 
-void QuantitySelector::setAvailable(const std::vector<Quantity>& quantities) {
-    std::vector<Quantity> listed;
-    for (int k = 0; k < count(); ++k) listed.push_back(static_cast<Quantity>(itemData(k).toInt()));
-    if (listed == quantities || quantities.empty()) return;
-    const Quantity previous = quantity();
+void QuantitySelector::offer(const std::vector<Quantity>& quantities) {
+    if (quantities.empty() || quantities == listed_) return;
+    const Quantity before = quantity();
     {
         const QSignalBlocker blocker(this);
-        QComboBox::clear();
-        for (Quantity q : quantities) addItem(displayName(q), static_cast<int>(q));
-        setQuantity(previous);
+        list(quantities);
     }
-    if (quantity() != previous) Q_EMIT quantityChanged(quantity());
+    if (quantity() != before) Q_EMIT quantityChanged(quantity());
+}
+
+// The items, with the chosen quantity selected when listed (else the first).
+void QuantitySelector::list(const std::vector<Quantity>& quantities) {
+    listed_ = quantities;
+    QComboBox::clear();
+    for (Quantity quantity : quantities) {
+        addItem(displayName(quantity), static_cast<int>(quantity));
+        setItemData(count() - 1, quantityHelp(quantity), Qt::ToolTipRole);
+    }
+    setCurrentIndex(std::max(0, findData(static_cast<int>(chosen_))));
 }
 
 ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {

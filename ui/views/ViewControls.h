@@ -4,8 +4,9 @@
 //
 // Public API
 //   QuantitySelector       combo of allQuantities(): quantity(), setQuantity(q),
-//                          setAvailable(qs) (lists only those; keeps the choice while listed),
-//                          signal quantityChanged(ml::Quantity)
+//                          signal quantityChanged(ml::Quantity); offer(list) lists only those (what
+//                          the shown run's rule keeps): the quantity last chosen comes back as soon
+//                          as it is offered again, meanwhile the first offered one stands in
 //   ColorLimitSpinBox      "±" spin box: 0 shows "auto" (symmetric max|value|), > 0 fixes the
 //                          colour range; limit(), signal limitChanged(double)
 //   layOutPanel(panel, controls, canvas)  a panel's look: one bar of controls (each after its
@@ -29,10 +30,15 @@ public:
     explicit QuantitySelector(QWidget* parent = nullptr);
     Quantity quantity() const;
     void setQuantity(Quantity quantity);
-    void setAvailable(const std::vector<Quantity>& quantities);
+    void offer(const std::vector<Quantity>& quantities);  // empty: no change
 
 Q_SIGNALS:
     void quantityChanged(ml::Quantity quantity);
+
+private:
+    void list(const std::vector<Quantity>& quantities);
+    std::vector<Quantity> listed_;
+    Quantity chosen_ = Quantity::FirstMoment;  // what the user (or setQuantity) asked for
 };
 
 class ColorLimitSpinBox : public QDoubleSpinBox {

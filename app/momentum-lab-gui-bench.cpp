@@ -1,0 +1,208 @@
+// momentum-lab-gui-bench: the desktop app's figures, scripted and offscreen (issue 10, target 6).
+//   frame time   the main window trains two runs at full speed (784-128-10 on MNIST, or on the
+//                bundled digits where MNIST is missing) with every view showing; what the
+//                GUI thread does between two ticks of a 1 ms timer is one frame: p50/p99/max
+//                in CPU time of the GUI thread and in wall time
+//   memory       resident set size after the first tenth of the run and at its end: the drift
+//   heat-map     a 784 x 128 layer shown and replotted, the median of 60
+//   loss plot    a 10^6-point loss curve (QCustomPlot's adaptive sampling on), replotted, the median of 20
+//   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S]   (training time, default 60)
+#include "MainWindow.h"
+#include "experiment/ExperimentPanel.h"
+#include "optim/OptimizerCatalog.h"
+#include "session/TrainingActions.h"
+#include "session/TrainingSession.h"
+#include "data/MnistImport.h"
+#include "views/LayerHeatmapView.h"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <random>
+#include <vector>
+
+namespace {
+
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return 1e3 * double(t.tv_sec) + 1e-6 * double(t.tv_nsec);
+}
+
+double residentMegabytes() {
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly)) return 0.0;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? fields[1].toDouble() * 4096.0 / 1e6 : 0.0;
+}
+
+double quantile(std::vector<double> values, double q) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    return values[std::min(values.size() - 1, static_cast<std::size_t>(q * double(values.size())))];
+}
+
+// The GUI thread's frames: a 1 ms timer ticks whenever the event loop is free, so the time between
+// two ticks is what the thread did in between (events, paints, replots) plus the tick itself.
+// Recorded in the GUI thread's CPU time and in wall time.
+class FrameRecorder {
+public:
+    FrameRecorder() {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(1);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const double cpuNow = threadCpuMs();
+            if (recording && wall_.isValid()) {
+                cpu.push_back(cpuNow - cpuLast_);
+                wall.push_back(double(wall_.nsecsElapsed()) / 1e6);
+            }
+            cpuLast_ = cpuNow;
+            wall_.start();
+        });
+        timer_.start();
+    }
+    bool recording = false;
+    std::vector<double> cpu, wall;
+
+private:
+    QTimer timer_;
+    double cpuLast_ = 0.0;
+    QElapsedTimer wall_;
+};
+
+ml::Experiment benchExperiment() {
+    ml::Experiment e;
+    const bool mnist = QFile::exists(ml::mnistDirectory() + QStringLiteral("/train-images-idx3-ubyte.gz")) ||
+                       QFile::exists(ml::mnistDirectory() + QStringLiteral("/train-images-idx3-ubyte"));
+    e.name = "gui bench";
+    e.data = mnist ? "mnist" : "digits";
+    e.network.setLayers(mnist ? "784-128-10" : "64-128-10");
+    e.network.activation = ml::Activation::Relu;
+    e.network.loss = ml::LossKind::CrossEntropy;
+    e.batchSize = 64;
+    e.epochs = 100000;  // longer than any bench: stopped by the bench
+    e.runs = {{"momentum", "momentum", ml::optimizerInfo("momentum").defaults},
+              {"neuron-mean", "neuron-mean", ml::optimizerInfo("neuron-mean").defaults}};
+    return e;
+}
+
+void measureTraining(double seconds) {
+    ml::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    const ml::Experiment experiment = benchExperiment();
+    window.experimentPanel()->setExperiment(experiment);
+    FrameRecorder frames;
+    long stepsAtStart = 0, stepsDone = 0;
+    QObject::connect(window.session(), &ml::TrainingSession::progressed, [&](long step, long) { stepsDone = step; });
+    window.trainingActions()->start()->trigger();
+    window.session()->setMaxStepsPerSecond(0);  // as fast as possible
+    double rssStart = 0.0;
+    QTimer::singleShot(int(100 * seconds), [&] {  // the first tenth warms up (data, histories' capacity)
+        rssStart = residentMegabytes();
+        stepsAtStart = stepsDone;
+        frames.recording = true;
+    });
+    QEventLoop loop;  // not QApplication::quit(): that closes the window, which asks before stopping a training
+    QTimer::singleShot(int(1000 * seconds), &loop, &QEventLoop::quit);
+    loop.exec();
+    frames.recording = false;
+    const double rssEnd = residentMegabytes();
+    window.session()->stop();
+    std::printf("training %s %s, 2 runs at full speed, %.0f s, every view showing: %.0f steps/s, %zu frames\n",
+                experiment.data == "mnist" ? "784-128-10" : "64-128-10", experiment.data.c_str(), seconds,
+                double(stepsDone - stepsAtStart) / (0.9 * seconds), frames.cpu.size());
+    std::printf("  GUI frame time, CPU of the GUI thread: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 <= 16 ms)\n",
+                quantile(frames.cpu, 0.5), quantile(frames.cpu, 0.99), quantile(frames.cpu, 1.0));
+    std::printf("  GUI frame time, wall (machine shared): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+                quantile(frames.wall, 0.5), quantile(frames.wall, 0.99), quantile(frames.wall, 1.0));
+    std::printf("  resident memory: %.1f MB after %.0f s, %.1f MB at the end: drift %+.1f %% (target <= 5 %%)\n", rssStart,
+                seconds / 10, rssEnd, 100.0 * (rssEnd - rssStart) / rssStart);
+}
+
+std::shared_ptr<const ml::Snapshot> heatmapSnapshot(int step) {
+    std::mt19937 random(step);
+    std::uniform_real_distribution<float> uniform(-0.1f, 0.1f);
+    ml::Snapshot s;
+    s.label = "bench";
+    s.step = step;
+    for (auto [out, in] : {std::pair{128, 784}, std::pair{10, 128}}) {
+        ml::LayerSnapshot layer;
+        layer.parameters = ml::Matrix(out, in + 1);
+        for (Eigen::Index i = 0; i < layer.parameters.size(); ++i) layer.parameters.data()[i] = uniform(random);
+        layer.firstMoment = layer.parameters * 0.5f;
+        s.layers.push_back(std::move(layer));
+    }
+    return std::make_shared<const ml::Snapshot>(std::move(s));
+}
+
+void measureHeatmap() {
+    ml::LayerHeatmapView view;
+    view.resize(700, 450);
+    view.show();
+    std::vector<std::shared_ptr<const ml::Snapshot>> snapshots;
+    for (int i = 0; i < 4; ++i) snapshots.push_back(heatmapSnapshot(i + 1));
+    std::vector<double> cpu;
+    for (int i = 0; i < 60; ++i) {
+        const double start = threadCpuMs();
+        view.showSnapshot(*snapshots[std::size_t(i) % snapshots.size()]);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        cpu.push_back(threadCpuMs() - start);
+    }
+    std::printf("784 x 128 heat-map update (show + replot): median %.2f ms CPU (target <= 5 ms)\n", quantile(cpu, 0.5));
+}
+
+void measureLossPlot() {
+    QCustomPlot plot;
+    plot.resize(900, 500);
+    plot.show();
+    QCPGraph* graph = plot.addGraph();
+    graph->setAdaptiveSampling(true);
+    graph->setPen(QPen(Qt::blue, 1.0));
+    std::mt19937 random(3);
+    std::normal_distribution<double> noise(0.0, 0.05);
+    QVector<QCPGraphData> points;
+    points.reserve(1000000);
+    for (int i = 0; i < 1000000; ++i) points.append(QCPGraphData(i + 1, 2.3 * std::exp(-i / 2e5) + std::abs(noise(random))));
+    graph->data()->set(points, true);
+    plot.rescaleAxes();
+    plot.replot(QCustomPlot::rpImmediateRefresh);  // warm-up
+    std::vector<double> cpu;
+    for (int i = 0; i < 20; ++i) {
+        const double start = threadCpuMs();
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        cpu.push_back(threadCpuMs() - start);
+    }
+    std::printf("10^6-point loss plot replot (adaptive sampling): median %.2f ms CPU (target <= 8 ms)\n", quantile(cpu, 0.5));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    double seconds = 60.0;
+    if (argc == 3 && std::strcmp(argv[1], "--seconds") == 0) seconds = std::atof(argv[2]);
+    else if (argc != 1) return std::fprintf(stderr, "usage: momentum-lab-gui-bench [--seconds S]\n"), 2;
+    if (!(seconds > 0)) return std::fprintf(stderr, "usage: momentum-lab-gui-bench [--seconds S]\n"), 2;
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as soon as it is measured
+    QStandardPaths::setTestModeEnabled(true);  // the window's settings (last experiment) stay the user's
+    QApplication app(argc, argv);
+    Eigen::setNbThreads(1);
+    measureHeatmap();
+    measureLossPlot();
+    measureTraining(seconds);
+    return 0;
+}
