@@ -660,7 +660,7 @@ void TestViews::heatmapCellsHoldTheQuantity() {
     QCOMPARE(float(view.view()->colorMap()->data()->cell(2, 1)), s.layers[1].parameters(1, 2));
     // Not kept by the run: not offered (and a map of what is not kept says so, not blank).
     QCOMPARE(view.findChild<QuantitySelector*>()->findData(int(Quantity::SecondMoment)), -1);
-    view.view()->showMatrices({{QStringLiteral("run"), Matrix()}}, QString());
+    view.view()->showMatrices({{QStringLiteral("run"), Matrix(), QString()}}, QString());
     QVERIFY(view.view()->colorMap()->data()->isEmpty());
     view.view()->setQuantity(Quantity::Weight);  // back in step with the panel's choice
 

@@ -130,7 +130,7 @@ void LayerHeatmapView::showSnapshot(const Snapshot& snapshot) {
     snapshot_ = snapshot;
     const int l = std::clamp(layer_, 0, std::max(0, static_cast<int>(snapshot.layers.size()) - 1));
     maps_ = {{QStringLiteral("%1 · step %2").arg(QString::fromStdString(snapshot.label)).arg(snapshot.step),
-              snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_)}};
+              snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_), QString()}};
     layerText_ = snapshot.layers.empty() ? QString() : layerTitle(snapshot, l);
     redraw();
 }
