@@ -26,6 +26,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
@@ -99,9 +100,8 @@ MainWindow::MainWindow(QWidget* parent)
     experiment_->setExperiment(AppSettings::lastExperiment().value_or(defaultExperiment()));
     // Large enough for every dock, but never larger than the screen (less a title bar).
     resize(QSize(1500, 950).boundedTo(screen()->availableGeometry().size() - QSize(0, 40)));
-    sizeDocks();
     restoreGeometry(AppSettings::geometry());
-    restoreState(AppSettings::windowState());
+    docksSized_ = restoreState(AppSettings::windowState());
     updateTitle();
     showStateMessage();
 }
@@ -153,14 +153,24 @@ void MainWindow::buildDocks() {
 // The docks' first sizes, as shares of the window (a saved layout replaces them). On a screen
 // lower than kRoomyScreenHeight (1280 x 720) the summary becomes a tab of the bottom row, so
 // that the inspector and the table both get the full width.
+// resizeDocks() before the first show has no effect (the dock layout has no geometry yet).
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (docksSized_) return;
+    docksSized_ = true;
+    sizeDocks();
+}
+
 void MainWindow::sizeDocks() {
     if (screen()->availableGeometry().height() < kRoomyScreenHeight) {
         tabifyDockWidget(inspectorDock_, summaryDock_);
         inspectorDock_->raise();
         return;
     }
-    const int free = width() - experiment_->parentWidget()->width();
-    resizeDocks({summaryDock_, inspectorDock_}, {free / 2, free / 2}, Qt::Horizontal);
+    const int free = width() - findChild<QDockWidget*>("experimentDock")->width();
+    // The summary as wide as its columns (between two and three fifths); the inspector the rest.
+    const int summary = std::clamp(summary_->sizeHint().width(), free * 2 / 5, free * 3 / 5);
+    resizeDocks({summaryDock_, inspectorDock_}, {summary, free - summary}, Qt::Horizontal);
     resizeDocks({summaryDock_}, {height() * 2 / 5}, Qt::Vertical);
     resizeDocks({diagramDock_}, {free * 2 / 5}, Qt::Horizontal);
 }

@@ -52,11 +52,13 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
     void sizeDocks();
+    bool docksSized_ = false;  // by a restored layout or on the first show
     void buildToolBar();
     void keepCurrent();
     void buildMenus();

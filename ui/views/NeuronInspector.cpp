@@ -15,7 +15,9 @@
 namespace ml {
 
 namespace {
-const QSize kMinimumPlotSize(320, 300);  // three readable strips of "Over steps"
+// Low enough that at 1366 x 768 the convergence plot keeps most of the height; taller strips
+// scroll ("Strip height" sets them, the dock can be made taller).
+const QSize kMinimumPlotSize(320, 200);
 constexpr int kDefaultStripHeight = 80;  // pixels per strip
 }  // namespace
 

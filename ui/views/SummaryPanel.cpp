@@ -5,11 +5,15 @@
 #include <QDoubleValidator>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ml {
 
@@ -62,6 +66,38 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
     connect(model, &QAbstractItemModel::modelReset, this, showOptimizerColumn);
     showOptimizerColumn();
     layout->addWidget(table_, 1);
+}
+
+namespace {
+
+int contentsWidth(const QTableView& table, int column) {
+    int width = 0;
+    for (int row = 0; row < table.model()->rowCount(); ++row)
+        width = std::max(width, table.sizeHintForIndex(table.model()->index(row, column)).width());
+    return width;
+}
+
+// Before any run is in the table (the window's first layout): room for a typical label and status.
+int typicalWidth(const QTableView& table, int column) {
+    const int padding = 2 * table.style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8;
+    if (column == RunSummaryModel::Run)
+        return table.fontMetrics().horizontalAdvance(QStringLiteral("neuron-mean")) + table.iconSize().width() + 2 * padding;
+    if (column == RunSummaryModel::Status) return table.fontMetrics().horizontalAdvance(QStringLiteral("diverged at")) + padding;
+    return 0;
+}
+
+}  // namespace
+
+QSize SummaryPanel::sizeHint() const {
+    const QHeaderView* header = table_->horizontalHeader();
+    int columns = 0;
+    for (int column = 0; column < header->count(); ++column)
+        if (!header->isSectionHidden(column))
+            // Contents, not current sizes: before the first layout (or stretched) those say nothing.
+            columns += std::max({header->sectionSizeHint(column), contentsWidth(*table_, column), typicalWidth(*table_, column)});
+    const int frame = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
+    const QMargins margins = layout()->contentsMargins();
+    return {std::max(QWidget::sizeHint().width(), columns + frame + margins.left() + margins.right()), QWidget::sizeHint().height()};
 }
 
 void SummaryPanel::applyThreshold() {

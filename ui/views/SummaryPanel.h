@@ -14,6 +14,8 @@ class SummaryPanel : public QWidget {
 public:
     explicit SummaryPanel(RunSummaryModel* model, QWidget* parent = nullptr);
     QTableView* table() const { return table_; }
+    // As wide as every shown column at its contents' width (the dock's first size asks for it).
+    QSize sizeHint() const override;
 
 Q_SIGNALS:
     void thresholdChanged(double threshold);
