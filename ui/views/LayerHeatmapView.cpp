@@ -193,10 +193,12 @@ LayerHeatmapPanel::LayerHeatmapPanel(RunSelection* selection, QWidget* parent)
       layers_(new QComboBox(this)),
       quantities_(new QuantitySelector(this)),
       limit_(new ColorLimitSpinBox(this)),
-      showBias_(new QCheckBox(tr("bias column"), this)),
+      showBias_(new QCheckBox(tr("bias"), this)),
       view_(new LayerHeatmapView(this)) {
     layers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     showBias_->setChecked(true);
+    // A short label keeps the panel narrow enough to sit beside the summary at 1366 x 768.
+    showBias_->setToolTip(tr("Show the bias column (the last column of each map)"));
     layOutPanel(this, {{tr("Layer"), layers_}, {tr("Colour"), quantities_}, {QString(), limit_}, {QString(), showBias_}}, view_);
 
     view_->setQuantity(quantities_->quantity());

@@ -1,6 +1,7 @@
 #include "views/ViewControls.h"
 
 #include <QHBoxLayout>
+#include <QStyle>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -50,6 +51,9 @@ ColorLimitSpinBox::ColorLimitSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
     setSingleStep(0.01);
     setValue(0.0);
     setToolTip(tr("Colour range: auto = symmetric ±max|value| of what is shown; a number fixes it"));
+    // As wide as a typical limit, not the range's widest ("± 1000.0000"): keeps the panels narrow.
+    setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("± 0.0000")) +
+                    style()->pixelMetric(QStyle::PM_SpinBoxSliderHeight) + 28);
     connect(this, &QDoubleSpinBox::valueChanged, this, &ColorLimitSpinBox::limitChanged);
 }
 
