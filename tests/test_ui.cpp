@@ -847,6 +847,39 @@ private Q_SLOTS:
         QVERIFY2(heatmapMessage(&view).contains("not saved in this folder"), qPrintable(heatmapMessage(&view)));
     }
 
+    // A view in a hidden tab (the heat-map behind the inspector) does not redraw for every arriving
+    // snapshot; it draws the latest once when it is shown.
+    void hiddenTabsRedrawWhenShown() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("run"));
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* heatmap = window.findChild<LayerHeatmapPanel*>();
+        auto* heatmapDock = window.findChild<QDockWidget*>("heatmapDock");
+        auto* inspectorDock = window.findChild<QDockWidget*>("inspectorDock");
+        QVERIFY(heatmap && heatmapDock && inspectorDock);
+        inspectorDock->raise();
+        QTRY_VERIFY(heatmap->visibleRegion().isEmpty());  // a tab behind another: "visible", out of sight
+        window.openRunFolder(dir.filePath("run"));
+        QVERIFY(heatmap->view()->colorMap()->data()->isEmpty());  // its snapshots arrived while hidden
+
+        heatmapDock->raise();
+        QTRY_VERIFY(!heatmap->view()->colorMap()->data()->isEmpty());
+        const double before = heatmap->view()->colorMap()->data()->cell(0, 0);
+        QVERIFY(before != 0.0);
+        inspectorDock->raise();
+        QTRY_VERIFY(heatmap->visibleRegion().isEmpty());
+        Snapshot next = *window.runSelection()->store().latest(0);
+        next.step += 100;
+        for (LayerSnapshot& layer : next.layers) layer.parameters *= 2.0f;
+        window.runSelection()->deliver(std::vector<Snapshot>{next});
+        QCOMPARE(heatmap->view()->colorMap()->data()->cell(0, 0), before);  // not redrawn while hidden
+
+        heatmapDock->raise();
+        QTRY_COMPARE(heatmap->view()->colorMap()->data()->cell(0, 0), 2.0 * before);
+    }
+
     // One rule: a changed experiment clears or marks as previous what belongs to the old one.
     void aChangedExperimentClearsOrMarksTheOldOne() {
         QTemporaryDir dir;

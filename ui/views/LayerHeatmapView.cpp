@@ -1,5 +1,6 @@
 #include "views/LayerHeatmapView.h"
 
+#include "views/RedrawWhenShown.h"
 #include "views/ViewControls.h"
 
 #include <QCheckBox>
@@ -208,8 +209,9 @@ LayerHeatmapPanel::LayerHeatmapPanel(RunSelection* selection, QWidget* parent)
     connect(showBias_, &QCheckBox::toggled, view_, &LayerHeatmapView::setShowBias);
     connect(selection_, &RunSelection::selectionChanged, this, &LayerHeatmapPanel::refresh);
     connect(selection_, &RunSelection::stepChanged, this, &LayerHeatmapPanel::refresh);
-    connect(selection_, &RunSelection::snapshotsArrived, this, [this] {
-        if (selection_->step() < 0) refresh();
+    auto* redraw = new RedrawWhenShown(this, [this] { refresh(); });
+    connect(selection_, &RunSelection::snapshotsArrived, this, [this, redraw] {
+        if (selection_->step() < 0) redraw->request();
     });
     connect(view_, &LayerHeatmapView::cellClicked, this, [this](int, int row, int column) {
         Q_EMIT connectionClicked(layer(), row, column);

@@ -1,5 +1,6 @@
 #include "views/NetworkDiagramView.h"
 
+#include "views/RedrawWhenShown.h"
 #include "views/NeuronNames.h"
 #include "views/SharingGroups.h"
 #include "views/ViewControls.h"
@@ -488,8 +489,9 @@ NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* paren
     connect(limit_, &ColorLimitSpinBox::limitChanged, this, &NetworkDiagramPanel::refresh);
     connect(selection_, &RunSelection::selectionChanged, this, &NetworkDiagramPanel::refresh);
     connect(selection_, &RunSelection::stepChanged, this, &NetworkDiagramPanel::refresh);
-    connect(selection_, &RunSelection::snapshotsArrived, this, [this] {
-        if (selection_->step() < 0) refresh();  // a replayed step does not move with new data
+    auto* redraw = new RedrawWhenShown(this, [this] { refresh(); });
+    connect(selection_, &RunSelection::snapshotsArrived, this, [this, redraw] {
+        if (selection_->step() < 0) redraw->request();  // a replayed step does not move with new data
     });
     refresh();
 }

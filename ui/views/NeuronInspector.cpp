@@ -1,5 +1,6 @@
 #include "views/NeuronInspector.h"
 
+#include "views/RedrawWhenShown.h"
 #include "views/Quantity.h"
 
 #include "views/NeuronImagePlot.h"
@@ -59,7 +60,10 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
 
     connect(selection_, &RunSelection::selectionChanged, this, &NeuronInspector::replay);
     connect(selection_, &RunSelection::stepChanged, this, &NeuronInspector::showImages);
-    connect(selection_, &RunSelection::snapshotsArrived, this, [this] {
+    // Hidden (behind the heat-map tab): nothing is drawn per snapshot; shown, the history is replayed.
+    auto* hidden = new RedrawWhenShown(this, [this] { replay(); });
+    connect(selection_, &RunSelection::snapshotsArrived, this, [this, hidden] {
+        if (hidden->deferWhileHidden()) return;
         if (history_->plottedConnections().empty() && layer_ >= 0) return replay();  // the first snapshot with the neuron
         history_->appendNew();
         if (selection_->step() < 0) showImages();
