@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "cli/CommandLine.h"
+#include "cli/DiagnosticsOptions.h"
 #include "cli/ExperimentArguments.h"
 #include "cli/ProgressBar.h"
 #include "cli/StopSignals.h"
@@ -56,17 +57,20 @@ int train(const QStringList& arguments) {
     experimentArguments.addOptions(parser);
     parser.addOption({"out", "Run folder to write (created if missing).", "DIR"});
     parser.addOption({"quiet", "No progress bar and no summary table."});
+    DiagnosticsOptions::addOptions(parser);
     if (const int status = parseCommandLine(parser, arguments, kTrainDescription); status >= 0)
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
     checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
 
     const Experiment experiment = experimentArguments.experiment(parser);
+    DiagnosticsOptions diagnostics(parser, experiment.network);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
     LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
     RunFolderWriter writer(parser.value("out"), trainer);
     trainer.addObserver(&writer);
+    diagnostics.attach(trainer, writer.layout());
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
     ProgressBar progress(trainer.totalSteps(), trainer.runCount());
     if (showProgress) trainer.addObserver(&progress);
@@ -79,6 +83,7 @@ int train(const QStringList& arguments) {
         stopSignal = stopOnSignals.received();
     }
     writer.finish();
+    diagnostics.finish(trainer, writer.layout());
     if (showProgress) progress.done();
     if (!parser.isSet("quiet")) printSummary(trainer);
     if (stopSignal != 0) {
