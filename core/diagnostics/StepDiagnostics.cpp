@@ -3,6 +3,7 @@
 #include "optim/Optimizer.h"
 
 #include <cmath>
+#include <algorithm>
 #include <limits>
 
 namespace ml {
@@ -16,21 +17,12 @@ float ratio(double numerator, double denominator) {
     return denominator > 0 ? static_cast<float>(numerator / denominator) : (numerator > 0 ? INFINITY : kNaN);
 }
 
-// The norms of one unit (a whole layer matrix or a row), all sums in double.
-template <typename W, typename G, typename U, typename W0, typename M>
-void fillNorms(UnitDiagnostics& out, const W& w, const G& g, const U& u, const W0& w0, const M* m) {
-    const double gradient2 = g.template cast<double>().squaredNorm();
-    const double update2 = u.template cast<double>().squaredNorm();
+// The four norms of a unit from its sums of squares.
+void fillNorms(UnitDiagnostics& out, double gradient2, double update2, double weight2, double distance2) {
     out.gradientNorm = static_cast<float>(std::sqrt(gradient2));
     out.updateNorm = static_cast<float>(std::sqrt(update2));
-    out.updateToWeight = ratio(std::sqrt(update2), std::sqrt(w.template cast<double>().squaredNorm()));
-    out.distanceFromInitial = static_cast<float>(std::sqrt((w - w0).template cast<double>().squaredNorm()));
-    if (m) {
-        const double dot = (m->template cast<double>().cwiseProduct(g.template cast<double>())).sum();
-        out.cosMomentGradient = ratio(dot, std::sqrt(m->template cast<double>().squaredNorm() * gradient2));
-    } else {
-        out.cosMomentGradient = kNaN;
-    }
+    out.updateToWeight = ratio(std::sqrt(update2), std::sqrt(weight2));
+    out.distanceFromInitial = static_cast<float>(std::sqrt(distance2));
 }
 
 }  // namespace
@@ -49,9 +41,27 @@ double coefficientOfVariation(RowView moment) {
     return mean != 0 ? std::sqrt(variance) / std::abs(mean) : INFINITY;
 }
 
+namespace {
+
+template <typename Scalar>
+void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, 8>& arrays, Eigen::Index rows) {
+    for (auto* array : arrays) array->setZero(rows);
+}
+
+}  // namespace
+
 StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
     layers_.reserve(shapes.size());
-    for (const Matrix& layer : shapes) layers_.emplace_back(static_cast<std::size_t>(1 + layer.rows()));
+    sums_.resize(shapes.size());
+    for (std::size_t l = 0; l < shapes.size(); ++l) {
+        const Eigen::Index rows = shapes[l].rows();
+        layers_.emplace_back(static_cast<std::size_t>(1 + rows));
+        LayerSums& sums = sums_[l];
+        setZero(sums.weights.all(), rows);
+        setZero(sums.bias.all(), rows);
+        setZero(sums.block.all(), rows);
+        sums.mean.setZero(rows);
+    }
 }
 
 void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gradients, const Optimizer& optimizer,
@@ -62,33 +72,79 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         const Matrix& w0 = initialParameters[l];
         const LayerState& state = optimizer.layerState(l);
         const Matrix& u = state.update;
-        const bool hasMoment = state.firstMoment.size() == w.size();
-        std::vector<UnitDiagnostics>& units = layers_[l];
-        fillNorms(units[0], w, g, u, w0, hasMoment ? &state.firstMoment : nullptr);
-
-        double keptEnergy = 0.0;
-        double energy = 0.0;
-        const Eigen::Index in = w.cols() - 1;  // the row without its bias
-        for (Eigen::Index i = 0; i < w.rows(); ++i) {
-            UnitDiagnostics& unit = units[1 + i];
-            const auto row = [in, i](const Matrix& matrix) { return matrix.row(i).head(in); };
+        const Matrix& m = state.firstMoment;
+        const bool hasMoment = m.size() == w.size();
+        LayerSums& sums = sums_[l];
+        const Eigen::Index rows = w.rows();
+        const Eigen::Index in = w.cols() - 1;  // the incoming weights; the last column: biases
+        Sums<float>& block = sums.block;
+        // Adds the block's float sums into `into` (double) and empties the block.
+        const auto join = [&block](Sums<double>& into) {
+            const auto from = block.all();
+            const auto to = into.all();
+            for (std::size_t k = 0; k < from.size(); ++k) {
+                *to[k] += from[k]->cast<double>();
+                from[k]->setZero();
+            }
+        };
+        setZero(sums.weights.all(), rows);
+        setZero(sums.bias.all(), rows);
+        // Column by column (the matrices are column-major): one contiguous pass over each matrix,
+        // every neuron's sums at once.
+        for (Eigen::Index j = 0; j <= in; ++j) {
+            const auto gj = g.col(j).array();
+            block.gradient2 += gj.square();
+            block.update2 += u.col(j).array().square();
+            block.weight2 += w.col(j).array().square();
+            block.distance2 += (w.col(j) - w0.col(j)).array().square();
             if (hasMoment) {
-                const auto m = row(state.firstMoment);
-                fillNorms(unit, row(w), row(g), row(u), row(w0), &m);
-                const double sum = m.cast<double>().sum();
-                const double rowEnergy = m.cast<double>().squaredNorm();
-                keptEnergy += sum * sum / static_cast<double>(in);
-                energy += rowEnergy;
-                unit.meanShare = static_cast<float>(meanShare(m));
-                unit.momentCv = static_cast<float>(coefficientOfVariation(m));
-            } else {
-                using Row = decltype(row(w));
-                fillNorms(unit, row(w), row(g), row(u), row(w0), static_cast<const Row*>(nullptr));
-                unit.meanShare = unit.momentCv = kNaN;
+                const auto mj = m.col(j).array();
+                block.moment += mj;
+                block.moment2 += mj.square();
+                block.momentGradient += mj * gj;
+            }
+            if (j == in) join(sums.bias);
+            else if ((j + 1) % kBlockColumns == 0 || j + 1 == in) join(sums.weights);
+        }
+        if (hasMoment && in > 0) {
+            sums.mean = (sums.weights.moment / static_cast<double>(in)).cast<float>();
+            for (Eigen::Index j = 0; j < in; ++j) {
+                block.deviation2 += (m.col(j).array() - sums.mean).square();
+                if ((j + 1) % kBlockColumns == 0 || j + 1 == in) join(sums.weights);
             }
         }
-        units[0].meanShare = hasMoment && energy > 0 ? static_cast<float>(keptEnergy / energy) : kNaN;
-        units[0].momentCv = kNaN;
+        std::vector<UnitDiagnostics>& units = layers_[l];
+        const double n = static_cast<double>(in);
+        for (Eigen::Index i = 0; i < w.rows(); ++i) {
+            const Sums<double>& s = sums.weights;
+            UnitDiagnostics& unit = units[1 + i];
+            fillNorms(unit, s.gradient2(i), s.update2(i), s.weight2(i), s.distance2(i));
+            if (hasMoment) {
+                const double mean = s.moment(i) / n;
+                unit.cosMomentGradient = ratio(s.momentGradient(i), std::sqrt(s.moment2(i) * s.gradient2(i)));
+                unit.meanShare = s.moment2(i) > 0 ? static_cast<float>(s.moment(i) * mean / s.moment2(i)) : kNaN;
+                const double variance = s.deviation2(i) / n;
+                unit.momentCv = mean != 0 ? static_cast<float>(std::sqrt(variance) / std::abs(mean)) : INFINITY;
+            } else {
+                unit.cosMomentGradient = unit.meanShare = unit.momentCv = kNaN;
+            }
+        }
+        using S = Sums<double>;
+        const auto total = [&sums](const Eigen::ArrayXd S::*field) {
+            return (sums.weights.*field).sum() + (sums.bias.*field).sum();
+        };
+        UnitDiagnostics& layer = units[0];
+        fillNorms(layer, total(&S::gradient2), total(&S::update2), total(&S::weight2), total(&S::distance2));
+        layer.momentCv = kNaN;
+        if (hasMoment) {
+            layer.cosMomentGradient =
+                ratio(total(&S::momentGradient), std::sqrt(total(&S::moment2) * total(&S::gradient2)));
+            // sum_i ||P m_i||^2 / sum_i ||m_i||^2 over the weights, ||P m_i||^2 = (sum_j m_ij)^2 / n.
+            const double energy = sums.weights.moment2.sum();
+            layer.meanShare = energy > 0 ? static_cast<float>(sums.weights.moment.square().sum() / n / energy) : kNaN;
+        } else {
+            layer.cosMomentGradient = layer.meanShare = kNaN;
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 // compute() allocates nothing: the result buffers are sized once, in the constructor.
 #include "Tensor.h"
 
+#include <array>
 #include <vector>
 
 namespace ml {
@@ -55,7 +56,27 @@ public:
     std::size_t layerCount() const { return layers_.size(); }
 
 private:
+    // Per-neuron sums over a set of columns: squares of g, u, w, w - w0; m, m^2, m * g, and the
+    // squared deviations of m from the neuron's mean (a second pass, free of cancellation).
+    template <typename Scalar>
+    struct Sums {
+        using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
+        Array gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2;
+        std::array<Array*, 8> all() {
+            return {&gradient2, &update2, &weight2, &distance2, &moment, &moment2, &momentGradient, &deviation2};
+        }
+    };
+    // A layer's sums: float over blocks of kBlockColumns columns (full SIMD width, no conversion),
+    // joined into double (the precision of long rows).
+    struct LayerSums {
+        Sums<double> weights;  // the incoming weights (all columns but the last)
+        Sums<double> bias;     // the bias column
+        Sums<float> block;
+        Eigen::ArrayXf mean;   // each neuron's mean first moment, for the deviations
+    };
+    static constexpr Eigen::Index kBlockColumns = 32;
     std::vector<std::vector<UnitDiagnostics>> layers_;
+    std::vector<LayerSums> sums_;
 };
 
 }  // namespace ml
