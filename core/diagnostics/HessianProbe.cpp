@@ -102,7 +102,7 @@ PowerIterationResult HessianProbe::powerIteration(double shift, int maxIteration
         const bool settled = std::abs(rayleigh - result.eigenvalue) <= tolerance * std::abs(rayleigh);
         result.eigenvalue = rayleigh;
         if (!(norm > 0) || settled) {
-            result.converged = true;
+            result.converged = std::isfinite(rayleigh);  // a non-finite gradient is no answer
             break;
         }
         vector_ = product_ / norm;
