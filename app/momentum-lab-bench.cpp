@@ -10,6 +10,8 @@
 // Convolutions (issue 14): 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
 // momentum against PyTorch on one thread (scripts/bench-torch-conv.py; skipped without torch).
 // The whole CLI process against PyTorch's training loop (scripts/torch-bench.py; skipped without torch).
+// Diagnostics (--part diagnostics): 784-128-10 b64 with diagnostics.csv every step / every 10 steps
+// against without, and the time of one curvature probe.
 //   momentum-lab-bench [--seconds S]     (default 2 s per case)
 #include "AllocationCounter.h"
 #include "CpuClock.h"
@@ -20,6 +22,10 @@
 #include "data/Idx.h"
 #include "data/ImageDataset.h"
 #include "data/MnistImport.h"
+#include "diagnostics/CurvatureWriter.h"
+#include "diagnostics/DiagnosticsWriter.h"
+#include "diagnostics/HessianProbe.h"
+#include "diagnostics/StepDiagnostics.h"
 #include "nn/Network.h"
 #include "io/Files.h"
 #include "io/JsonFile.h"
@@ -45,6 +51,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <numeric>
 #include <string>
@@ -88,8 +95,17 @@ ml::DenseDataset syntheticData(const Case& c, Eigen::Index samples) {
     return ml::DenseDataset::regression(std::move(x), std::move(y));
 }
 
-// One case with one optimizer (at its catalog defaults); returns its steps per second.
-double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo, double seconds) {
+// What runs after each measured step (diagnostics); none for the plain training loop.
+using AfterStep = std::function<void(const ml::Network&, const ml::Parameters& gradients, const ml::Optimizer&)>;
+
+struct Throughput {
+    double stepsPerSecond = 0.0;
+    double allocationsPerStep = 0.0;
+};
+
+// One case with one optimizer (at its catalog defaults), `afterStep` after every step.
+Throughput measureSteps(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo,
+                        double seconds, const AfterStep& afterStep = {}) {
     ml::Network network(c.spec());
     network.initializeGlorotUniform(7);
     auto optimizer = ml::createOptimizer(optimizerInfo.name, optimizerInfo.defaults);
@@ -106,6 +122,7 @@ double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerI
         data.gather(std::span<const Eigen::Index>(order.data() + begin, c.batch), batch);
         network.computeGradients(batch, gradients);
         optimizer->step(network.parameters(), gradients);
+        if (afterStep) afterStep(network, gradients, *optimizer);
         ++step;
     };
     for (int i = 0; i < 20; ++i) oneStep();  // warm-up: buffers reach their final sizes
@@ -118,10 +135,65 @@ double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerI
         for (int i = 0; i < 16; ++i) oneStep();
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const long steps = step - stepsBefore;
-    const double perStepAllocations = static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / steps;
-    std::printf("%-34s %-12s %12.0f %14.0f %10.2f\n", c.title, optimizerInfo.name.c_str(), steps / elapsed,
-                steps * c.batch / elapsed, perStepAllocations);
-    return steps / elapsed;
+    return {steps / elapsed, static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / steps};
+}
+
+// One case with one optimizer: prints its row, returns its steps per second.
+double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo, double seconds) {
+    const Throughput t = measureSteps(c, data, optimizerInfo, seconds);
+    std::printf("%-34s %-12s %12.0f %14.0f %10.2f\n", c.title, optimizerInfo.name.c_str(), t.stepsPerSecond,
+                t.stepsPerSecond * c.batch, t.allocationsPerStep);
+    return t.stepsPerSecond;
+}
+
+// Diagnostics (core/diagnostics) on 784-128-10 relu cross-entropy b64 with momentum: training alone
+// against training with diagnostics.csv written every step and every 10 steps (computed, formatted
+// and appended to a file, as DiagnosticsWriter does), then one curvature probe (largest Hessian
+// eigenvalue by power iteration on a fixed batch of 256).
+void reportDiagnostics(double seconds) {
+    const Case c{"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64};
+    const ml::DenseDataset data = syntheticData(c, 8192);
+    const ml::OptimizerInfo& momentum = ml::optimizerInfo("momentum");
+    QTemporaryDir dir;
+    std::printf("\nDiagnostics, %s, momentum:\n", c.title);
+    const Throughput off = measureSteps(c, data, momentum, seconds);
+    std::printf("  %-40s %10.0f steps/s %8.2f allocs/step\n", "diagnostics off", off.stepsPerSecond,
+                off.allocationsPerStep);
+    for (const long every : {1L, 10L}) {
+        ml::AppendOnlyFile file(dir.filePath(QStringLiteral("diagnostics-%1.csv").arg(every)));
+        std::optional<ml::StepDiagnostics> diagnostics;
+        std::optional<ml::Parameters> initial;
+        QByteArray buffer;
+        buffer.reserve(1 << 17);
+        long step = 0;
+        const Throughput on = measureSteps(c, data, momentum, seconds,
+            [&](const ml::Network& network, const ml::Parameters& gradients, const ml::Optimizer& optimizer) {
+                if (!diagnostics) diagnostics.emplace(network.parameters()), initial = network.parameters();
+                if (++step % every != 0) return;
+                diagnostics->compute(network.parameters(), gradients, optimizer, *initial);
+                ml::appendDiagnosticsRows(buffer, step, *diagnostics);
+                if (buffer.size() >= (1 << 16)) {
+                    file.append(buffer);
+                    file.flush();
+                    buffer.resize(0);
+                }
+            });
+        const QString label = QStringLiteral("diagnostics every %1 step%2").arg(every).arg(every > 1 ? "s" : "");
+        std::printf("  %-40s %10.0f steps/s %8.2f allocs/step  %5.1f %% of the speed without\n",
+                    label.toUtf8().constData(), on.stepsPerSecond, on.allocationsPerStep,
+                    100.0 * on.stepsPerSecond / off.stepsPerSecond);
+    }
+    ml::Network network(c.spec());
+    network.initializeGlorotUniform(7);
+    ml::HessianProbe probe(c.spec(), ml::fixedBatch(data, 256));
+    probe.setPoint(network.parameters());
+    const auto start = Clock::now();
+    const ml::PowerIterationResult top =
+        probe.largestEigenvalue(ml::CurvatureWriter::kMaxIterations, ml::CurvatureWriter::kTolerance);
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    std::printf("  curvature probe (batch 256, initial weights): lambda_max %.4g after %d products, %.0f ms "
+                "(%.2f ms per product)\n",
+                top.eigenvalue, top.iterations, 1e3 * elapsed, 1e3 * elapsed / top.iterations);
 }
 
 // Floating-point operations of one training step's matrix products: per dense layer the forward
@@ -439,14 +511,14 @@ void reportWholeProcess(const std::filesystem::path& cli, int rounds) {
 int main(int argc, char** argv) {
     double seconds = 2.0;
     std::string part = "all";
-    const char* usage = "usage: momentum-lab-bench [--seconds S] [--part training|load|write|process|study|conv|all]\n";
+    const char* usage = "usage: momentum-lab-bench [--seconds S] [--part training|diagnostics|load|write|process|study|conv|all]\n";
     for (int i = 1; i < argc; i += 2) {
         if (i + 1 >= argc) return std::fprintf(stderr, "%s", usage), 2;
         if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
         else if (std::strcmp(argv[i], "--part") == 0) part = argv[i + 1];
         else return std::fprintf(stderr, "%s", usage), 2;
     }
-    if (!(seconds > 0) || (part != "all" && part != "training" && part != "load" && part != "write" && part != "process" &&
+    if (!(seconds > 0) || (part != "all" && part != "training" && part != "diagnostics" && part != "load" && part != "write" && part != "process" &&
                           part != "study" && part != "conv"))
         return std::fprintf(stderr, "%s", usage), 2;
     const auto wanted = [&part](const char* name) { return part == "all" || part == name; };
@@ -478,6 +550,7 @@ int main(int argc, char** argv) {
         runGather("dense 784 floats b64", syntheticData(cases[0], 8192), 64, seconds);
         runGather("image 28x28 uint8 b64", syntheticImages(8192), 64, seconds);
     }
+    if (wanted("diagnostics")) reportDiagnostics(seconds);
     if (wanted("load")) {
         std::printf("\nIDX load (plain file, 60,000 28x28 images, 47 MB): %.0f MB/s\n", idxLoadMegabytesPerSecond(seconds));
         reportFashionMnistLoad();

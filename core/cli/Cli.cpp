@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "cli/CommandLine.h"
+#include "cli/DiagnosticsOptions.h"
 #include "cli/ExperimentArguments.h"
 #include "cli/ProgressBar.h"
 #include "cli/StopSignals.h"
@@ -78,12 +79,14 @@ int train(const QStringList& arguments) {
                               "exceed it is refused, naming the smallest one that fits.")
                           .arg(kDefaultSnapshotBudgetMb),
                       "MB"});
+    DiagnosticsOptions::addOptions(parser);
     if (const int status = parseCommandLine(parser, arguments, kTrainDescription); status >= 0)
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
     checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
 
     const Experiment experiment = experimentArguments.experiment(parser);
+    DiagnosticsOptions diagnostics(parser, experiment.network);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
     const long snapshotsEvery = positiveOption(parser, "snapshots-every", 0, kMaxCount);
@@ -99,6 +102,7 @@ int train(const QStringList& arguments) {
         snapshots.emplace(writer.layout(), trainer, snapshotsEvery);
         trainer.addObserver(&*snapshots);
     }
+    diagnostics.attach(trainer, writer.layout());
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
     ProgressBar progress(trainer.totalSteps(), trainer.runCount());
     if (showProgress) trainer.addObserver(&progress);
@@ -111,6 +115,7 @@ int train(const QStringList& arguments) {
         stopSignal = stopOnSignals.received();
     }
     writer.finish();
+    diagnostics.finish(trainer, writer.layout());
     if (showProgress) progress.done();
     if (!parser.isSet("quiet")) printSummary(trainer);
     if (stopSignal != 0) {

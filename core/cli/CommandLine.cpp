@@ -1,10 +1,12 @@
 #include "cli/CommandLine.h"
 
+#include "InputError.h"
 #include "cli/Cli.h"
 
 #include <QRegularExpression>
 
 #include <iostream>
+#include <string>
 
 namespace ml {
 
@@ -45,6 +47,16 @@ int parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, c
         return kExitBadInput;
     }
     return -1;
+}
+
+int wholeOption(const QCommandLineParser& parser, const char* name, int fallback, int low) {
+    if (!parser.isSet(name)) return fallback;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < low)
+        throw InputError(std::string("--") + name + ": expected a whole number >= " + std::to_string(low) + ", not '" +
+                         parser.value(name).toStdString() + "'");
+    return value;
 }
 
 }  // namespace ml

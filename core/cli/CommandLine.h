@@ -12,4 +12,8 @@ namespace ml {
 int parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const char* description,
                      int positionals = 0);
 
+// The value of a whole-number option, `fallback` when it is not given. Throws InputError naming the
+// option unless it is a whole number >= low.
+int wholeOption(const QCommandLineParser& parser, const char* name, int fallback, int low);
+
 }  // namespace ml

@@ -39,16 +39,6 @@ QString shellQuoted(const QString& text) {
 
 QString absolute(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
 
-int wholeOption(const QCommandLineParser& parser, const char* name, int fallback, int low) {
-    if (!parser.isSet(name)) return fallback;
-    bool ok = false;
-    const int value = parser.value(name).toInt(&ok);
-    if (!ok || value < low)
-        throw InputError(std::string("--") + name + ": expected a whole number >= " + std::to_string(low) + ", not '" +
-                         parser.value(name).toStdString() + "'");
-    return value;
-}
-
 // "--- trials done of total, rate, ETA" on one terminal line.
 class TrialProgress {
 public:

@@ -171,6 +171,13 @@ void LockstepTrainer::stepRun(int index, Run& run) {
         const SharedSnapshot snapshot = std::make_shared<const Snapshot>(takeSnapshot(index, run, metrics.trainLoss));
         for (TrainingObserver* observer : observers_) observer->snapshotTaken(snapshot);
     }
+    bool stateWanted = false;
+    for (TrainingObserver* observer : observers_) stateWanted = observer->wantsStepState(index, step_) || stateWanted;
+    if (stateWanted) {
+        const StepState state{index, step_, run.spec, experiment_.network, run.network.parameters(), run.gradients,
+                              *run.optimizer, initialParameters_};
+        for (TrainingObserver* observer : observers_) observer->stepStateReady(state);
+    }
     if (step_ == totalSteps_) finish(index, run, RunStatus::Done);
 }
 

@@ -18,7 +18,8 @@ QString runFileName(const std::string& label) {
 
 void checkRunFileNames(const std::vector<std::string>& labels) {
     const char* const reserved[] = {runfolder::kConfig, runfolder::kMetrics, runfolder::kInitialWeights,
-                                    runfolder::kFinalWeights, runfolder::kSummary, runfolder::kSnapshots};
+                                    runfolder::kFinalWeights, runfolder::kSummary, runfolder::kSnapshots,
+                                    runfolder::kDiagnostics, runfolder::kCurvature, runfolder::kHessianSpectrum};
     std::map<QString, std::size_t> taken;  // case-folded name -> run
     for (std::size_t i = 0; i < labels.size(); ++i) {
         const std::string field = "runs[" + std::to_string(i) + "].label '" + labels[i] + "'";
@@ -62,6 +63,9 @@ QString RunFolderLayout::initialWeightsFile(int run) const { return inRun(run, r
 QString RunFolderLayout::finalWeightsFile(int run) const { return inRun(run, runfolder::kFinalWeights); }
 QString RunFolderLayout::runSummaryFile(int run) const { return inRun(run, runfolder::kSummary); }
 QString RunFolderLayout::snapshotsFile(int run) const { return inRun(run, runfolder::kSnapshots); }
+QString RunFolderLayout::diagnosticsFile(int run) const { return inRun(run, runfolder::kDiagnostics); }
+QString RunFolderLayout::curvatureFile(int run) const { return inRun(run, runfolder::kCurvature); }
+QString RunFolderLayout::hessianSpectrumFile(int run) const { return inRun(run, runfolder::kHessianSpectrum); }
 
 std::string RunFolderLayout::initialWeightsRelative(int run) const {
     return relativeInRun(run, runfolder::kInitialWeights).toStdString();

@@ -5,6 +5,8 @@
 //   several:     DIR/<label>/{config.json, metrics.csv, weights_initial.json, weights_final.json,
 //                             summary.csv}    (each a complete single-run folder)
 //                DIR/summary.csv              (every run)
+// On request (core/diagnostics): diagnostics.csv, curvature.csv, hessian_spectrum.csv beside the
+// run's metrics.csv.
 // A run's summary.csv (its final figures and status) is written when it finishes; a folder
 // without it was killed.
 //   with train --snapshots-every N: snapshots.bin beside each metrics.csv (train/SnapshotFile.h)
@@ -23,6 +25,10 @@ inline constexpr const char* kInitialWeights = "weights_initial.json";
 inline constexpr const char* kFinalWeights = "weights_final.json";
 inline constexpr const char* kSummary = "summary.csv";
 inline constexpr const char* kSnapshots = "snapshots.bin";
+// Written only on request (core/diagnostics; columns in docs/diagnostics.md).
+inline constexpr const char* kDiagnostics = "diagnostics.csv";
+inline constexpr const char* kCurvature = "curvature.csv";
+inline constexpr const char* kHessianSpectrum = "hessian_spectrum.csv";
 }  // namespace runfolder
 
 // Run labels are free text (shown in tables and plots); on disk each becomes a name by one rule,
@@ -55,6 +61,9 @@ public:
     QString metricsFile(int run) const;
     QString initialWeightsFile(int run) const;
     QString finalWeightsFile(int run) const;
+    QString diagnosticsFile(int run) const;
+    QString curvatureFile(int run) const;
+    QString hessianSpectrumFile(int run) const;
     QString runSummaryFile(int run) const;  // the run's own summary.csv (DIR/summary.csv for a single run)
     QString snapshotsFile(int run) const;  // only with train --snapshots-every
     // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.

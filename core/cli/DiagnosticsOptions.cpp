@@ -1,0 +1,49 @@
+#include "cli/DiagnosticsOptions.h"
+
+#include "cli/CommandLine.h"
+
+namespace ml {
+
+void DiagnosticsOptions::addOptions(QCommandLineParser& parser) {
+    parser.addOption({"diagnostics-every",
+                      "Write diagnostics.csv (per layer and neuron: gradient and update norms, update/weight, "
+                      "distance from the initial weights, cos(first moment, gradient), first-moment share along "
+                      "the neuron mean, its coefficient of variation) every N steps.",
+                      "N"});
+    parser.addOption({"curvature-every",
+                      "Write curvature.csv every N steps: the largest Hessian eigenvalue of the loss on a fixed "
+                      "batch (power iteration) beside 2/lr and (2+2mu)/lr.",
+                      "N"});
+    parser.addOption({"curvature-batch",
+                      "The fixed batch of --curvature-every and --hessian-spectrum: the first B training samples "
+                      "(default " + QString::number(kDefaultCurvatureBatch) + ").",
+                      "B"});
+    parser.addOption({"hessian-spectrum",
+                      "Write hessian_spectrum.csv, every eigenvalue of the Hessian at the final weights (networks "
+                      "up to " + QString::number(HessianProbe::kMaxSpectrumParameters) + " parameters)."});
+}
+
+DiagnosticsOptions::DiagnosticsOptions(const QCommandLineParser& parser, const NetworkSpec& network)
+    : diagnosticsEvery_(wholeOption(parser, "diagnostics-every", 0, 1)),
+      curvatureEvery_(wholeOption(parser, "curvature-every", 0, 1)),
+      curvatureBatch_(wholeOption(parser, "curvature-batch", kDefaultCurvatureBatch, 1)),
+      spectrum_(parser.isSet("hessian-spectrum")) {
+    if (spectrum_) checkHessianSpectrumSize(network);
+}
+
+void DiagnosticsOptions::attach(LockstepTrainer& trainer, const RunFolderLayout& layout) {
+    if (diagnosticsEvery_ > 0) {
+        diagnostics_ = std::make_unique<DiagnosticsWriter>(layout, trainer, diagnosticsEvery_);
+        trainer.addObserver(diagnostics_.get());
+    }
+    if (curvatureEvery_ > 0) {
+        curvature_ = std::make_unique<CurvatureWriter>(layout, trainer, curvatureEvery_, curvatureBatch_);
+        trainer.addObserver(curvature_.get());
+    }
+}
+
+void DiagnosticsOptions::finish(const LockstepTrainer& trainer, const RunFolderLayout& layout) const {
+    if (spectrum_) writeHessianSpectra(layout, trainer, curvatureBatch_);
+}
+
+}  // namespace ml

@@ -1,0 +1,39 @@
+#pragma once
+// The `train` flags that ask for diagnostics and curvature (core/diagnostics, docs/diagnostics.md):
+//   --diagnostics-every N   diagnostics.csv every N steps
+//   --curvature-every N     curvature.csv every N steps (largest Hessian eigenvalue, power iteration)
+//   --curvature-batch B     the fixed batch of both curvature outputs: the first B training samples
+//   --hessian-spectrum      hessian_spectrum.csv at the final weights (small networks)
+// Off by default: without them training runs as before, bit for bit.
+#include "diagnostics/CurvatureWriter.h"
+#include "diagnostics/DiagnosticsWriter.h"
+
+#include <QCommandLineParser>
+
+#include <memory>
+
+namespace ml {
+
+class DiagnosticsOptions {
+public:
+    static constexpr int kDefaultCurvatureBatch = 256;
+
+    static void addOptions(QCommandLineParser& parser);
+    // Reads and checks the flags (InputError naming the flag), before anything is trained.
+    DiagnosticsOptions(const QCommandLineParser& parser, const NetworkSpec& network);
+
+    // Adds the observers asked for to `trainer` (after the RunFolderWriter of `layout`).
+    void attach(LockstepTrainer& trainer, const RunFolderLayout& layout);
+    // After training: the files written at the end (the spectra).
+    void finish(const LockstepTrainer& trainer, const RunFolderLayout& layout) const;
+
+private:
+    int diagnosticsEvery_ = 0;
+    int curvatureEvery_ = 0;
+    int curvatureBatch_ = kDefaultCurvatureBatch;
+    bool spectrum_ = false;
+    std::unique_ptr<DiagnosticsWriter> diagnostics_;
+    std::unique_ptr<CurvatureWriter> curvature_;
+};
+
+}  // namespace ml

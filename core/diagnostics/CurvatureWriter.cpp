@@ -1,0 +1,73 @@
+#include "diagnostics/CurvatureWriter.h"
+
+#include "InputError.h"
+#include "io/NumberText.h"
+
+namespace ml {
+
+CurvatureWriter::CurvatureWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every,
+                                 long batchSize)
+    : every_(every), probe_(trainer.experiment().network, fixedBatch(*trainer.data().train, batchSize)) {
+    for (int run = 0; run < layout.runCount(); ++run) {
+        files_.push_back(std::make_unique<AppendOnlyFile>(layout.curvatureFile(run)));
+        files_.back()->append("step,lambda_max,iterations,converged,sgd_threshold,heavy_ball_threshold\n");
+        files_.back()->flush();
+    }
+    row_.reserve(4 * kNumberTextBytes);
+}
+
+CurvatureWriter::~CurvatureWriter() = default;
+
+bool CurvatureWriter::wantsStepState(int /*run*/, long step) { return step % every_ == 0; }
+
+void CurvatureWriter::stepStateReady(const StepState& state) {
+    if (state.step % every_ != 0) return;  // asked for by another observer
+    probe_.setPoint(state.parameters);
+    const PowerIterationResult top = probe_.largestEigenvalue(kMaxIterations, kTolerance);
+    const double lr = state.spec.hp.lr;
+    const double mu = state.spec.hp.momentum;
+    row_.resize(0);
+    appendInteger(row_, state.step);
+    row_.append(',');
+    appendShortest(row_, static_cast<float>(top.eigenvalue));
+    row_.append(',');
+    appendInteger(row_, top.iterations);
+    row_.append(top.converged ? ",1," : ",0,");
+    appendShortest(row_, static_cast<float>(2.0 / lr));
+    row_.append(',');
+    appendShortest(row_, static_cast<float>((2.0 + 2.0 * mu) / lr));
+    row_.append('\n');
+    AppendOnlyFile& file = *files_[state.run];
+    file.append(row_);
+    file.flush();
+}
+
+void CurvatureWriter::runFinished(int run, const RunResult& /*result*/) { files_[run]->close(); }
+
+void checkHessianSpectrumSize(const NetworkSpec& network) {
+    const Network probe(network);
+    Eigen::Index count = 0;
+    for (const Matrix& layer : probe.parameters()) count += layer.size();
+    if (count > HessianProbe::kMaxSpectrumParameters)
+        throw InputError("--hessian-spectrum: the network " + network.text() + " has " + std::to_string(count) +
+                         " parameters; the exact spectrum is computed for at most " +
+                         std::to_string(HessianProbe::kMaxSpectrumParameters) + " (use --curvature-every for larger ones)");
+}
+
+void writeHessianSpectra(const RunFolderLayout& layout, const LockstepTrainer& trainer, long batchSize) {
+    HessianProbe probe(trainer.experiment().network, fixedBatch(*trainer.data().train, batchSize));
+    for (int run = 0; run < trainer.runCount(); ++run) {
+        probe.setPoint(trainer.parameters(run));
+        const Eigen::VectorXd eigenvalues = probe.spectrum();
+        QByteArray csv = "index,eigenvalue\n";
+        for (Eigen::Index i = 0; i < eigenvalues.size(); ++i) {
+            appendInteger(csv, i);
+            csv.append(',');
+            appendShortest(csv, static_cast<float>(eigenvalues(i)));
+            csv.append('\n');
+        }
+        writeFileAtomically(layout.hessianSpectrumFile(run), csv);
+    }
+}
+
+}  // namespace ml

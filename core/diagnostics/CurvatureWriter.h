@@ -1,0 +1,48 @@
+#pragma once
+// Writes each run's curvature.csv every `every` steps (an observer of the LockstepTrainer, added
+// after the RunFolderWriter): the largest Hessian eigenvalue of the training loss on one fixed batch
+// (the first `batchSize` training samples, diagnostics/HessianProbe.h) beside the stability
+// thresholds of the run's learning rate lr and momentum mu:
+//   step,lambda_max,iterations,converged,sgd_threshold,heavy_ball_threshold
+// with sgd_threshold = 2/lr and heavy_ball_threshold = (2 + 2 mu)/lr (plain gradient descent, and
+// heavy-ball momentum, are unstable along a direction whose curvature exceeds them). Each row is
+// handed to the append-only file at once (rows are rare and costly).
+// Also writeHessianSpectra: each run's hessian_spectrum.csv (index,eigenvalue ascending) at its
+// final weights, for networks up to HessianProbe::kMaxSpectrumParameters parameters.
+#include "diagnostics/HessianProbe.h"
+#include "io/Files.h"
+#include "train/LockstepTrainer.h"
+#include "train/RunFolderLayout.h"
+#include "train/TrainingObserver.h"
+
+#include <memory>
+#include <vector>
+
+namespace ml {
+
+class CurvatureWriter : public TrainingObserver {
+public:
+    static constexpr int kMaxIterations = 100;
+    static constexpr double kTolerance = 1e-4;
+
+    // every >= 1, batchSize >= 1. Throws FileError naming the path.
+    CurvatureWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every, long batchSize);
+    ~CurvatureWriter() override;
+
+    bool wantsStepState(int run, long step) override;
+    void stepStateReady(const StepState& state) override;
+    void runFinished(int run, const RunResult& result) override;
+
+private:
+    long every_;
+    HessianProbe probe_;  // one for every run: each row sets its point
+    std::vector<std::unique_ptr<AppendOnlyFile>> files_;
+    QByteArray row_;
+};
+
+// Throws InputError (naming --hessian-spectrum) when the network is too large; call before training.
+void checkHessianSpectrumSize(const NetworkSpec& network);
+// After training: every run's spectrum at its final weights. Throws FileError naming the path.
+void writeHessianSpectra(const RunFolderLayout& layout, const LockstepTrainer& trainer, long batchSize);
+
+}  // namespace ml
