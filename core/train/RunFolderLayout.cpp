@@ -61,6 +61,12 @@ QString RunFolderLayout::metricsFile(int run) const { return inRun(run, runfolde
 QString RunFolderLayout::initialWeightsFile(int run) const { return inRun(run, runfolder::kInitialWeights); }
 QString RunFolderLayout::finalWeightsFile(int run) const { return inRun(run, runfolder::kFinalWeights); }
 QString RunFolderLayout::runSummaryFile(int run) const { return inRun(run, runfolder::kSummary); }
+QString RunFolderLayout::stateDirectory(int run) const { return QDir(runDirectory(run)).filePath(runfolder::kStateFolder); }
+QString RunFolderLayout::stateFile(int run, long step) const { return trainingStateFile(runDirectory(run), step); }
+
+QString trainingStateFile(const QString& runDirectory, long step) {
+    return QDir(runDirectory).filePath(QString("%1/step-%2.json.gz").arg(runfolder::kStateFolder).arg(step));
+}
 
 std::string RunFolderLayout::initialWeightsRelative(int run) const {
     return relativeInRun(run, runfolder::kInitialWeights).toStdString();

@@ -5,6 +5,8 @@
 //   several:     DIR/<label>/{config.json, metrics.csv, weights_initial.json, weights_final.json,
 //                             summary.csv}    (each a complete single-run folder)
 //                DIR/summary.csv              (every run)
+// with --save-state-every N, each run's folder also holds state/step-K.json.gz (K = N, 2N, ...):
+// the training state at step K (train/TrainingState.h), for `train --fork-from RUN --at-step K`.
 // A run's summary.csv (its final figures and status) is written when it finishes; a folder
 // without it was killed.
 // (CSV columns: train/RunCsv.h; weights: train/WeightsFile.h.) The one place that knows the names.
@@ -21,7 +23,11 @@ inline constexpr const char* kMetrics = "metrics.csv";
 inline constexpr const char* kInitialWeights = "weights_initial.json";
 inline constexpr const char* kFinalWeights = "weights_final.json";
 inline constexpr const char* kSummary = "summary.csv";
+inline constexpr const char* kStateFolder = "state";
 }  // namespace runfolder
+
+// RUN/state/step-K.json.gz: the training state of the run in folder `runDirectory` at step K.
+QString trainingStateFile(const QString& runDirectory, long step);
 
 // Run labels are free text (shown in tables and plots); on disk each becomes a name by one rule,
 // used for the run folders, the GUI's CSV export (NAME.csv) and the report (runs/NAME.csv):
@@ -53,7 +59,9 @@ public:
     QString metricsFile(int run) const;
     QString initialWeightsFile(int run) const;
     QString finalWeightsFile(int run) const;
-    QString runSummaryFile(int run) const;  // the run's own summary.csv (DIR/summary.csv for a single run)
+    QString runSummaryFile(int run) const;
+    QString stateDirectory(int run) const;        // RUN/state
+    QString stateFile(int run, long step) const;  // RUN/state/step-K.json.gz  // the run's own summary.csv (DIR/summary.csv for a single run)
     // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.
     std::string initialWeightsRelative(int run) const;
 
