@@ -192,7 +192,7 @@ TrainingState trainingStateFromJson(const QByteArray& json, const QString& sourc
 }
 
 void writeTrainingStateFile(const QString& path, const TrainingState& state) {
-    writeFileAtomically(path, gzipCompress(trainingStateToJson(state)));
+    writeFileAtomically(path, gzipCompress(trainingStateToJson(state), GzipLevel::Fastest));
 }
 
 TrainingState readTrainingStateFile(const QString& path) {
