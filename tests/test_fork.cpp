@@ -163,12 +163,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("version") << "version=2" << "momentum" << "version: 2; this build reads version 1";
         QTest::newRow("format") << "format=weights" << "momentum" << "format: expected \"momentum-lab training state\"";
-        QTest::newRow("buffer cut") << "cut first_moment" << "momentum" << "layers[0].first_moment.values: has 17 values; rows x cols is 18";
+        QTest::newRow("buffer cut") << "cut first_moment" << "momentum" << "layers[0].first_moment.values: has 17 values; expected rows x cols = 6 x 3";
         QTest::newRow("buffer shape") << "reshape first_moment" << "momentum" << "layers[0].first_moment: is 3 x 6; expected 6 x 3";
         QTest::newRow("unknown buffer") << "rename first_moment" << "momentum" << "layers[0].velocity: not an optimizer state buffer";
         QTest::newRow("data order") << "repeat data_order" << "momentum" << "data_order[1]: 0 is not a permutation of the 400 samples";
         QTest::newRow("rng") << "shuffle_state=abc" << "momentum" << "shuffle_state: not a state of the shuffling stream";
-        QTest::newRow("parameters") << "cut parameters" << "momentum" << "layers[1].parameters.values: has 13 values; rows x cols is 14";
+        QTest::newRow("huge shape") << "huge first_moment" << "momentum" << "layers[0].first_moment.values: has 0 values; expected rows x cols = 8589934592 x 2147483648";
+        QTest::newRow("parameters") << "cut parameters" << "momentum" << "layers[1].parameters.values: has 13 values; expected rows x cols = 2 x 7";
         QTest::newRow("other optimizer") << "" << "rmsprop:momentum=0.9" << "optimizer: the state holds momentum's state; run rmsprop is rmsprop";
     }
     void badStatesAreRefused() {
@@ -192,6 +193,12 @@ private Q_SLOTS:
         if (damage == "reshape first_moment") {
             moment["rows"] = 3;
             moment["cols"] = 6;
+            layer0["first_moment"] = moment;
+        }
+        if (damage == "huge first_moment") {  // 2^33 x 2^31 = 2^64 wraps to 0 in 64 bits
+            moment["rows"] = 8589934592.0;
+            moment["cols"] = 2147483648.0;
+            moment["values"] = QJsonArray();
             layer0["first_moment"] = moment;
         }
         if (damage == "rename first_moment") {

@@ -76,9 +76,11 @@ public:
         const QJsonValue valuesValue = required(object, field + ".values", "values");
         if (!valuesValue.isArray()) fail(field + ".values", "expected an array");
         const QJsonArray values = valuesValue.toArray();
-        if (values.size() != rows * cols)
-            fail(field + ".values", "has " + std::to_string(values.size()) + " values; rows x cols is " +
-                                        std::to_string(rows * cols) + " (the file is cut short or corrupt)");
+        // Each side first: rows * cols of two large counts could overflow.
+        if (rows > values.size() || cols > values.size() || values.size() != rows * cols)
+            fail(field + ".values", "has " + std::to_string(values.size()) + " values; expected rows x cols = " +
+                                        std::to_string(rows) + " x " + std::to_string(cols) +
+                                        " (the file is cut short or corrupt)");
         Matrix matrix(rows, cols);
         for (long r = 0; r < rows; ++r)
             for (long c = 0; c < cols; ++c)
