@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <random>
 #include <span>
+#include <string>
 #include <utility>
 
 namespace ml {
@@ -25,6 +26,11 @@ public:
         for (std::size_t i = values.size(); i > 1; --i)
             std::swap(values[i - 1], values[below(i)]);
     }
+
+    // The engine's whole state as text (the standard's stream form of mt19937_64: 312 words and a
+    // position), for training-state files; setState returns false for text that is not one.
+    std::string state() const;
+    bool setState(const std::string& text);
 
 private:
     std::mt19937_64 engine_;

@@ -13,7 +13,7 @@ shift || true
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || { echo "usage: $0 [SECONDS] [TARGET...]" >&2; exit 2; }
 repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_idx fuzz_csv fuzz_experiment_json fuzz_weights_json fuzz_run_folder)
+((${#targets[@]})) || targets=(fuzz_idx fuzz_csv fuzz_experiment_json fuzz_weights_json fuzz_run_folder fuzz_training_state)
 
 bash "$repo_dir/scripts/checked-build.sh" asan "${targets[@]}"
 build_dir="${MOMENTUM_LAB_CHECKED_BUILD_ROOT:-$repo_dir}/build-asan"

@@ -11,15 +11,22 @@
 #include "data/MnistImport.h"
 #include "io/Files.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
+#include "train/RunFolderLayout.h"
 #include "train/RunFolderWriter.h"
 #include "train/SnapshotWriter.h"
+#include "train/TrainingStateWriter.h"
 #include "train/WeightsFile.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -54,6 +61,60 @@ void printSummary(const LockstepTrainer& trainer) {
     }
 }
 
+// The config.json of the one run in `runDirectory` (a single-run folder, or one run's subfolder of
+// a comparison). Refuses a comparison's root, naming its runs' folders.
+QString forkedRunConfig(const QString& runDirectory) {
+    const std::string flag = "--fork-from " + runDirectory.toStdString();
+    const QString config = QDir(runDirectory).filePath(runfolder::kConfig);
+    if (!QFileInfo(config).isFile())
+        throw InputError(flag + ": no " + runfolder::kConfig + " there; give the folder of a run written by train");
+    const Experiment experiment = loadExperiment(config);
+    if (experiment.runs.size() != 1) {
+        std::vector<std::string> labels;
+        for (const RunSpec& run : experiment.runs) labels.push_back(run.label);
+        const RunFolderLayout layout(runDirectory, labels);
+        std::string folders;
+        for (int i = 0; i < layout.runCount(); ++i) folders += (i > 0 ? ", " : "") + layout.runDirectory(i).toStdString();
+        throw InputError(flag + ": holds " + std::to_string(labels.size()) + " runs; fork one of them by its folder: " + folders);
+    }
+    return config;
+}
+
+// RUN/state/step-K.json.gz, read and checked; a missing one names the steps that were saved.
+TrainingState readForkedState(const QString& runDirectory, long step) {
+    const QString path = trainingStateFile(runDirectory, step);
+    if (!QFileInfo::exists(path)) {
+        QStringList saved = QDir(QDir(runDirectory).filePath(runfolder::kStateFolder))
+                                .entryList({"step-*.json.gz"}, QDir::Files, QDir::Name);
+        for (QString& name : saved) name = name.section('-', 1).section('.', 0, 0);
+        std::sort(saved.begin(), saved.end(), [](const QString& a, const QString& b) { return a.toLong() < b.toLong(); });
+        throw InputError("--at-step " + std::to_string(step) + ": " + path.toStdString() + " does not exist; " +
+                         (saved.isEmpty() ? std::string("the run saved no states (train it with --save-state-every N)")
+                                          : "saved steps: " + saved.join(", ").toStdString()));
+    }
+    return readTrainingStateFile(path);
+}
+
+// Resumes every run of `trainer` from `state`: a run with the saved optimizer continues its state,
+// any other starts its optimizer fresh. Says which on stdout unless quiet.
+void forkFrom(LockstepTrainer& trainer, const TrainingState& state, bool quiet) {
+    std::vector<bool> continues;
+    for (const RunSpec& run : trainer.experiment().runs) continues.push_back(run.optimizer == state.optimizer);
+    trainer.resumeFrom(state, continues);
+    if (quiet) return;
+    std::printf("forked from %s (run %s, %s) at step %ld:\n", qPrintable(state.source), state.label.c_str(),
+                state.optimizer.c_str(), state.step);
+    for (std::size_t i = 0; i < continues.size(); ++i) {
+        const RunSpec& run = trainer.experiment().runs[i];
+        if (continues[i])
+            std::printf("  %-16s continues the saved %s state (its step count %ld)\n", run.label.c_str(),
+                        run.optimizer.c_str(), state.optimizerSteps);
+        else
+            std::printf("  %-16s starts a fresh %s state (zero buffers, step count 0) from the saved weights\n",
+                        run.label.c_str(), run.optimizer.c_str());
+    }
+}
+
 const char* const kTrainDescription =
     "Train optimizers in lockstep and write a run folder.\n"
     "metrics.csv is appended while training (flushed at every evaluation and at least every second),\n"
@@ -62,7 +123,11 @@ const char* const kTrainDescription =
     "Exit status: 0 done; 1 failure (a file cannot be written, e.g. a full disk: the message names the\n"
     "path and the reason); 2 bad input (the message names the flag, file or field; nothing is trained);\n"
     "3 a run diverged (all files are written); 128 + N when signal N stopped the training\n"
-    "(129 SIGHUP, 130 SIGINT, 143 SIGTERM; the files are written).";
+    "(129 SIGHUP, 130 SIGINT, 143 SIGTERM; the files are written).\n"
+    "Twin runs: --save-state-every N saves each run's state as RUN/state/step-K.json.gz; --fork-from RUN\n"
+    "--at-step K then trains the listed --optimizer runs from that state in lockstep, steps continuing\n"
+    "from K (RUN: a run's folder, DIR/<label> in a comparison). A run with the saved optimizer continues\n"
+    "its state and settings (bit-identical to never having stopped); another optimizer starts fresh.";
 
 int train(const QStringList& arguments) {
     QCommandLineParser parser;
@@ -80,12 +145,30 @@ int train(const QStringList& arguments) {
                           .arg(kDefaultSnapshotBudgetMb),
                       "MB"});
     DiagnosticsOptions::addOptions(parser);
+    parser.addOption({"save-state-every", "Save each run's training state every N steps (RUN/state/step-K.json.gz).", "N"});
+    parser.addOption({"fork-from", "Start from a run's saved state: the run's folder (DIR/<label> in a comparison).", "RUN"});
+    parser.addOption({"at-step", "With --fork-from: the saved step to start from.", "K"});
     if (const int status = parseCommandLine(parser, arguments, kTrainDescription); status >= 0)
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
     checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
 
-    const Experiment experiment = experimentArguments.experiment(parser);
+    const long saveStateEvery = positiveOption(parser, "save-state-every", 0, kMaxCount);
+    if (parser.isSet("at-step") != parser.isSet("fork-from"))
+        throw InputError("--fork-from and --at-step: give both (the run's folder and the saved step) or neither");
+    if (parser.isSet("fork-from")) {
+        // Writing the fork over its source would replace the run it continues.
+        const QString out = QDir::cleanPath(QFileInfo(parser.value("out")).absoluteFilePath());
+        const QString from = QDir::cleanPath(QFileInfo(parser.value("fork-from")).absoluteFilePath());
+        if (from == out || from.startsWith(out + "/"))
+            throw InputError("--out " + parser.value("out").toStdString() +
+                             ": is the forked run's folder (or holds it); its files would be replaced. Write the fork elsewhere");
+    }
+    const QString forkConfig = parser.isSet("fork-from") ? forkedRunConfig(parser.value("fork-from")) : QString();
+    std::optional<TrainingState> forkState;
+    if (parser.isSet("fork-from")) forkState = readForkedState(parser.value("fork-from"), positiveOption(parser, "at-step", 0, kMaxCount));
+
+    const Experiment experiment = experimentArguments.experiment(parser, forkConfig);
     DiagnosticsOptions diagnostics(parser, experiment.network);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
@@ -95,13 +178,13 @@ int train(const QStringList& arguments) {
         throw InputError("--snapshots-max-mb: only read with --snapshots-every N");
     LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
     if (snapshotsEvery > 0) checkSnapshotBudget(trainer, snapshotsEvery, std::uint64_t(snapshotBudgetMb));
+    if (forkState) forkFrom(trainer, *forkState, parser.isSet("quiet"));
     RunFolderWriter writer(parser.value("out"), trainer);
     trainer.addObserver(&writer);
     std::optional<SnapshotWriter> snapshots;
-    if (snapshotsEvery > 0) {
-        snapshots.emplace(writer.layout(), trainer, snapshotsEvery);
-        trainer.addObserver(&*snapshots);
-    }
+    if (snapshotsEvery > 0) trainer.addObserver(&snapshots.emplace(writer.layout(), trainer, snapshotsEvery));
+    std::optional<TrainingStateWriter> stateWriter;
+    if (saveStateEvery > 0) trainer.addObserver(&stateWriter.emplace(writer.layout(), trainer, saveStateEvery));
     diagnostics.attach(trainer, writer.layout());
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
     ProgressBar progress(trainer.totalSteps(), trainer.runCount());

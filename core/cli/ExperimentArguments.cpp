@@ -92,7 +92,14 @@ ExperimentArguments::ExperimentArguments() {
 
 void ExperimentArguments::addOptions(QCommandLineParser& parser) const { parser.addOptions(options_); }
 
-QJsonObject ExperimentArguments::baseJson(const QCommandLineParser& parser, std::string& source) const {
+QJsonObject ExperimentArguments::baseJson(const QCommandLineParser& parser, const QString& forkConfig,
+                                          std::string& source) const {
+    if (!forkConfig.isEmpty()) {
+        if (parser.isSet("config") || parser.isSet("preset"))
+            throw InputError("--fork-from: the experiment is the forked run's; give no --config or --preset");
+        source = forkConfig.toStdString();
+        return readExperimentJson(forkConfig);
+    }
     if (parser.isSet("config") && parser.isSet("preset"))
         throw InputError("--config and --preset: give only one of them");
     if (parser.isSet("config")) {
@@ -107,9 +114,9 @@ QJsonObject ExperimentArguments::baseJson(const QCommandLineParser& parser, std:
     return {};
 }
 
-Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) const {
+Experiment ExperimentArguments::experiment(const QCommandLineParser& parser, const QString& forkConfig) const {
     std::string source;
-    QJsonObject json = baseJson(parser, source);
+    QJsonObject json = baseJson(parser, forkConfig, source);
 
     for (const char* flag : kTextFlags)
         if (parser.isSet(flag)) json[flag] = parser.value(flag);
@@ -146,8 +153,18 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser) con
             runs[i] = run;
         }
     }
-    if (parser.isSet("optimizer")) json["runs"] = parseOptimizerList(parser.value("optimizer"));
-    else if (fileRuns.isArray()) json["runs"] = runs;
+    if (parser.isSet("optimizer")) {
+        QJsonArray listed = parseOptimizerList(parser.value("optimizer"));
+        const QJsonObject forked = forkConfig.isEmpty() ? QJsonObject() : runs.first().toObject();
+        for (qsizetype i = 0; i < listed.size(); ++i) {
+            QJsonObject run = listed[i].toObject();
+            if (run.value("optimizer") != forked.value("optimizer")) continue;
+            for (auto it = forked.begin(); it != forked.end(); ++it)
+                if (it.key() != "label" && !run.contains(it.key())) run.insert(it.key(), it.value());
+            listed[i] = run;
+        }
+        json["runs"] = listed;
+    } else if (fileRuns.isArray()) json["runs"] = runs;
 
     Experiment experiment = experimentFromJson(json, source);
     makeLabelsUnique(experiment.runs);

@@ -21,12 +21,15 @@ public:
     // Adds the experiment options to a parser (shared by `train` and its help text).
     void addOptions(QCommandLineParser& parser) const;
     // Builds and validates the experiment. Throws InputError naming the flag or file.
-    Experiment experiment(const QCommandLineParser& parser) const;
+    // `forkConfig`: a run's config.json to fork from (train --fork-from), the base instead of
+    // --config/--preset; a listed run with that run's optimizer inherits its hyper-parameters
+    // (under flags and its own KEY=VALUE), so it continues with the same settings.
+    Experiment experiment(const QCommandLineParser& parser, const QString& forkConfig = {}) const;
     // Flags given for hyper-parameters that no run reads (worth a warning).
     std::vector<std::string> unusedParameterFlags(const QCommandLineParser& parser, const Experiment& experiment) const;
 
 private:
-    QJsonObject baseJson(const QCommandLineParser& parser, std::string& source) const;
+    QJsonObject baseJson(const QCommandLineParser& parser, const QString& forkConfig, std::string& source) const;
     QList<QCommandLineOption> options_;
 };
 

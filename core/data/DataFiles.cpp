@@ -39,10 +39,10 @@ std::optional<std::uint32_t> gzipDeclaredSize(QByteArrayView gz) {
     return std::uint32_t{end[-4]} | std::uint32_t{end[-3]} << 8 | std::uint32_t{end[-2]} << 16 | std::uint32_t{end[-1]} << 24;
 }
 
-QByteArray gzipCompress(QByteArrayView data) {
+QByteArray gzipCompress(QByteArrayView data, GzipLevel level) {
     ZStream<deflateEnd> s;
     // windowBits 15 + 16 selects the gzip wrapper.
-    if (deflateInit2(&s.z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&s.z, level == GzipLevel::Fastest ? Z_BEST_SPEED : Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         throw std::runtime_error("zlib deflateInit2 failed");
     QByteArray out(static_cast<qsizetype>(deflateBound(&s.z, static_cast<uLong>(data.size()))), '\0');
     s.z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));

@@ -6,18 +6,27 @@ Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggreg
     : name_(std::move(name)), hp_(hp), aggregation_(aggregation),
       secondMomentSharing_(hp.secondMomentMean, hp.bias) {}
 
-bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
-    if (states_.empty()) {
-        states_.resize(parameters.size());
-        for (std::size_t l = 0; l < parameters.size(); ++l) {
-            if (l < columnsPerInput_.size()) states_[l].columnsPerInput = columnsPerInput_[l];
-            allocate(parameters[l], states_[l]);
-            states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
-            aggregation_.reserveScratch(parameters[l], states_[l].groupMeans);
-            secondMomentSharing_.reserveScratch(parameters[l], states_[l].secondMomentRows,
-                                                states_[l].secondMomentColumns);
-        }
+void Optimizer::allocateState(const Parameters& parameters) {
+    states_.clear();
+    states_.resize(parameters.size());
+    for (std::size_t l = 0; l < parameters.size(); ++l) {
+        if (l < columnsPerInput_.size()) states_[l].columnsPerInput = columnsPerInput_[l];
+        allocate(parameters[l], states_[l]);
+        states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
+        aggregation_.reserveScratch(parameters[l], states_[l].groupMeans);
+        secondMomentSharing_.reserveScratch(parameters[l], states_[l].secondMomentRows,
+                                            states_[l].secondMomentColumns);
     }
+}
+
+std::vector<LayerState>& Optimizer::restoreState(const Parameters& parameters, long stepCount) {
+    allocateState(parameters);
+    step_ = stepCount;
+    return states_;
+}
+
+bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
+    if (states_.empty()) allocateState(parameters);
     ++step_;
     bool finite = true;
     for (std::size_t l = 0; l < parameters.size(); ++l) {

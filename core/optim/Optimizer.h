@@ -31,6 +31,21 @@ struct LayerState {
     Eigen::Index columnsPerInput = 1;  // the layer's weight columns per input (fan-out groups; k*k conv)
 };
 
+// The buffers that carry a rule's state from one step to the next, by name (the keys of a
+// training-state file, train/TrainingState.h); the rest of LayerState is scratch that every step
+// rebuilds. The one list every rule's state is saved and restored through: a new buffer is one line here.
+template <typename State, typename Visit>
+void forEachStateBuffer(State& state, Visit&& visit) {
+    visit("first_moment", state.firstMoment);
+    visit("second_moment", state.secondMoment);
+    visit("max_second_moment", state.maxSecondMoment);
+    visit("centred_mean", state.centredMean);
+    visit("update", state.update);
+    visit("row_second_moment", state.rowSecondMoment);
+    visit("column_second_moment", state.columnSecondMoment);
+    visit("tensor_scales", state.tensorScales);
+}
+
 // The two tensors of a layer matrix, for rules that treat them apart: the weights [out x in] and
 // the bias vector (the last column).
 template <typename M>
@@ -57,6 +72,11 @@ public:
     // step. Without it every layer is dense (one column per input).
     void setColumnsPerInput(std::vector<Eigen::Index> columnsPerInput) { columnsPerInput_ = std::move(columnsPerInput); }
 
+    // For continuing from a saved state: allocates the state for `parameters` as the first step
+    // would (zero-filled, the rule's buffers only), sets the step count (the bias corrections
+    // continue from it) and returns the layers' states for the caller to fill.
+    std::vector<LayerState>& restoreState(const Parameters& parameters, long stepCount);
+
     const std::string& name() const { return name_; }
     const HyperParameters& hyperParameters() const { return hp_; }
     const MomentumAggregation& aggregation() const { return aggregation_; }
@@ -81,6 +101,7 @@ protected:
     void shareSecondMoment(LayerState& state) const;
 
 private:
+    void allocateState(const Parameters& parameters);
     std::string name_;
     HyperParameters hp_;
     MomentumAggregation aggregation_;

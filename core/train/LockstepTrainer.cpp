@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/ExperimentJson.h"
 
 #include <algorithm>
 #include <chrono>
@@ -96,6 +97,138 @@ LockstepTrainer::~LockstepTrainer() = default;
 const Parameters& LockstepTrainer::parameters(int run) const { return runs_.at(run)->network.parameters(); }
 const Optimizer& LockstepTrainer::optimizer(int run) const { return *runs_.at(run)->optimizer; }
 const RunResult& LockstepTrainer::result(int run) const { return runs_.at(run)->result; }
+
+TrainingState LockstepTrainer::trainingState(int index) const {
+    const Run& run = *runs_.at(index);
+    const NetworkSpec& network = experiment_.network;
+    TrainingState state;
+    state.network = network.text();
+    state.activation = toString(network.activation);
+    state.loss = toString(network.loss);
+    state.data = experiment_.data;
+    state.seed = experiment_.seed;
+    state.batchSize = batchSize_;
+    state.trainSamples = static_cast<long>(order_.size());
+    state.step = step_;
+    state.epoch = step_ > 0 ? static_cast<int>((step_ - 1) / stepsPerEpoch_ + 1) : 1;
+    state.dataOrder = order_;
+    state.shuffleState = shuffle_.state();
+    state.label = run.spec.label;
+    state.optimizer = run.spec.optimizer;
+    state.hyperParameters = toJson(run.spec);
+    state.optimizerSteps = run.optimizer->stepCount();
+    state.wallMs = run.result.wallMs;
+    state.parameters = run.network.parameters();
+    for (std::size_t l = 0; l < run.optimizer->layerCount(); ++l) {
+        std::map<std::string, Matrix>& buffers = state.optimizerBuffers.emplace_back();
+        forEachStateBuffer(run.optimizer->layerState(l), [&](const char* name, const auto& buffer) {
+            if (buffer.size() > 0) buffers[name] = buffer;
+        });
+    }
+    return state;
+}
+
+namespace {
+
+// The buffers of `file` into the freshly allocated `states`: each buffer the rule keeps must be
+// there with its shape, and no other.
+void restoreOptimizerState(const TrainingState& file, std::vector<LayerState>& states) {
+    const std::string source = file.source.toStdString();
+    if (file.optimizerBuffers.size() != states.size())
+        throw InputError(source + ": layers: the " + file.optimizer + " state has " +
+                         std::to_string(file.optimizerBuffers.size()) + " layers; expected " +
+                         std::to_string(states.size()));
+    for (std::size_t l = 0; l < states.size(); ++l) {
+        const std::map<std::string, Matrix>& saved = file.optimizerBuffers[l];
+        std::size_t used = 0;
+        forEachStateBuffer(states[l], [&](const char* name, auto& buffer) {
+            const std::string field = source + ": layers[" + std::to_string(l) + "]." + name;
+            const auto found = saved.find(name);
+            if (buffer.size() == 0) {
+                if (found != saved.end())
+                    throw InputError(field + ": " + file.optimizer +
+                                     " with this run's settings keeps no such buffer (were other settings saved?)");
+                return;
+            }
+            if (found == saved.end())
+                throw InputError(field + ": missing; " + file.optimizer + " with this run's settings keeps it");
+            if (found->second.rows() != buffer.rows() || found->second.cols() != buffer.cols())
+                throw InputError(field + ": is " + std::to_string(found->second.rows()) + " x " +
+                                 std::to_string(found->second.cols()) + "; expected " + std::to_string(buffer.rows()) +
+                                 " x " + std::to_string(buffer.cols()));
+            buffer = found->second;
+            ++used;
+        });
+        if (used != saved.size())  // names are checked on reading; a leftover is one the rule does not keep
+            throw InputError(source + ": layers[" + std::to_string(l) + "]: holds buffers " + file.optimizer +
+                             " does not keep");
+    }
+}
+
+}  // namespace
+
+void LockstepTrainer::resumeFrom(const TrainingState& state, const std::vector<bool>& continueOptimizer) {
+    const std::string source = state.source.toStdString();
+    auto mismatch = [&](const std::string& field, const std::string& saved, const std::string& here) {
+        if (saved != here)
+            throw InputError(source + ": " + field + ": the state was saved with " + saved + "; this experiment has " + here);
+    };
+    const NetworkSpec& network = experiment_.network;
+    mismatch("network", state.network, network.text());
+    mismatch("activation", state.activation, toString(network.activation));
+    mismatch("loss", state.loss, toString(network.loss));
+    mismatch("data", state.data, experiment_.data);
+    mismatch("seed", std::to_string(state.seed), std::to_string(experiment_.seed));
+    mismatch("batch", std::to_string(state.batchSize), std::to_string(batchSize_));
+    mismatch("train_samples", std::to_string(state.trainSamples), std::to_string(order_.size()));
+    if (state.step >= totalSteps_)
+        throw InputError(source + ": step: " + std::to_string(state.step) + "; the experiment ends at step " +
+                         std::to_string(totalSteps_) + ", nothing would be left to train (give more --steps)");
+    mismatch("epoch", std::to_string(state.epoch), std::to_string((state.step - 1) / stepsPerEpoch_ + 1));
+    // A permutation of the samples, else a corrupt file would index outside the data.
+    std::vector<bool> seen(order_.size(), false);
+    if (state.dataOrder.size() != order_.size())
+        throw InputError(source + ": data_order: has " + std::to_string(state.dataOrder.size()) + " indices; expected " +
+                         std::to_string(order_.size()));
+    for (std::size_t i = 0; i < state.dataOrder.size(); ++i) {
+        const Eigen::Index index = state.dataOrder[i];
+        if (index >= static_cast<Eigen::Index>(seen.size()) || seen[index])
+            throw InputError(source + ": data_order[" + std::to_string(i) + "]: " + std::to_string(index) +
+                             " is not a permutation of the " + std::to_string(order_.size()) + " samples");
+        seen[index] = true;
+    }
+    Random shuffle(0);
+    if (!shuffle.setState(state.shuffleState))
+        throw InputError(source + ": shuffle_state: not a state of the shuffling stream (mt19937_64)");
+    if (state.parameters.size() != initialParameters_.size())
+        throw InputError(source + ": layers: has " + std::to_string(state.parameters.size()) + "; network " +
+                         network.text() + " has " + std::to_string(initialParameters_.size()) + " with parameters");
+    for (std::size_t l = 0; l < initialParameters_.size(); ++l) {
+        const Matrix& saved = state.parameters[l];
+        if (saved.rows() != initialParameters_[l].rows() || saved.cols() != initialParameters_[l].cols())
+            throw InputError(source + ": layers[" + std::to_string(l) + "].parameters: is " + std::to_string(saved.rows()) +
+                             " x " + std::to_string(saved.cols()) + "; network " + network.text() + " has " +
+                             std::to_string(initialParameters_[l].rows()) + " x " +
+                             std::to_string(initialParameters_[l].cols()) + " (outputs x inputs + bias)");
+    }
+    if (continueOptimizer.size() != runs_.size())
+        throw std::invalid_argument("LockstepTrainer::resumeFrom: one continueOptimizer flag per run");
+    for (std::size_t i = 0; i < runs_.size(); ++i)
+        if (continueOptimizer[i] && runs_[i]->spec.optimizer != state.optimizer)
+            throw InputError(source + ": optimizer: the state holds " + state.optimizer + "'s state; run " +
+                             runs_[i]->spec.label + " is " + runs_[i]->spec.optimizer + " (it can only start fresh)");
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+        Run& run = *runs_[i];
+        run.network.setParameters(state.parameters, source);
+        if (continueOptimizer[i])
+            restoreOptimizerState(state, run.optimizer->restoreState(state.parameters, state.optimizerSteps));
+        run.result.steps = state.step;
+        run.result.wallMs = state.wallMs;
+    }
+    order_ = state.dataOrder;
+    shuffle_ = shuffle;
+    step_ = state.step;
+}
 
 bool LockstepTrainer::anyRunning() const {
     return std::any_of(runs_.begin(), runs_.end(), [](const auto& run) {

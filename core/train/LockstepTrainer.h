@@ -8,6 +8,7 @@
 #include "train/Experiment.h"
 #include "train/InitialWeights.h"
 #include "train/RunControl.h"
+#include "train/TrainingState.h"
 #include "train/TrainingObserver.h"
 
 #include <atomic>
@@ -27,6 +28,17 @@ public:
     ~LockstepTrainer();
 
     void addObserver(TrainingObserver* observer) { observers_.push_back(observer); }
+
+    // Continues from a saved state (train/TrainingState.h) instead of step 0; call before run().
+    // Every run starts from the state's weights; the data order and the shuffling stream continue
+    // and step numbers continue from state.step. Run i takes over the saved optimizer state when
+    // continueOptimizer[i] (it must be the same rule: the continuation is then bit-identical to
+    // never having stopped), else its optimizer starts fresh (zero buffers, step count 0).
+    // Throws InputError naming the file and the field when the state does not fit the experiment
+    // (after which the trainer is not to be run).
+    void resumeFrom(const TrainingState& state, const std::vector<bool>& continueOptimizer);
+    // Run `run` as it stands after the last step, for a training-state file.
+    TrainingState trainingState(int run) const;
 
     // Trains until every run has finished or the control asks to stop.
     void run(RunControl& control);

@@ -66,6 +66,12 @@ QString RunFolderLayout::snapshotsFile(int run) const { return inRun(run, runfol
 QString RunFolderLayout::diagnosticsFile(int run) const { return inRun(run, runfolder::kDiagnostics); }
 QString RunFolderLayout::curvatureFile(int run) const { return inRun(run, runfolder::kCurvature); }
 QString RunFolderLayout::hessianSpectrumFile(int run) const { return inRun(run, runfolder::kHessianSpectrum); }
+QString RunFolderLayout::stateDirectory(int run) const { return QDir(runDirectory(run)).filePath(runfolder::kStateFolder); }
+QString RunFolderLayout::stateFile(int run, long step) const { return trainingStateFile(runDirectory(run), step); }
+
+QString trainingStateFile(const QString& runDirectory, long step) {
+    return QDir(runDirectory).filePath(QString("%1/step-%2.json.gz").arg(runfolder::kStateFolder).arg(step));
+}
 
 std::string RunFolderLayout::initialWeightsRelative(int run) const {
     return relativeInRun(run, runfolder::kInitialWeights).toStdString();

@@ -5,11 +5,12 @@
 //   several:     DIR/<label>/{config.json, metrics.csv, weights_initial.json, weights_final.json,
 //                             summary.csv}    (each a complete single-run folder)
 //                DIR/summary.csv              (every run)
-// On request (core/diagnostics): diagnostics.csv, curvature.csv, hessian_spectrum.csv beside the
-// run's metrics.csv.
 // A run's summary.csv (its final figures and status) is written when it finishes; a folder
-// without it was killed.
-//   with train --snapshots-every N: snapshots.bin beside each metrics.csv (train/SnapshotFile.h)
+// without it was killed. On request, beside each run's metrics.csv:
+//   train --snapshots-every N:   snapshots.bin (train/SnapshotFile.h)
+//   train --diagnostics-every N: diagnostics.csv, curvature.csv, hessian_spectrum.csv (core/diagnostics)
+//   train --save-state-every N:  state/step-K.json.gz, K = N, 2N, ... (train/TrainingState.h), for
+//                                `train --fork-from RUN --at-step K`
 // (CSV columns: train/RunCsv.h; weights: train/WeightsFile.h.) The one place that knows the names.
 #include <QString>
 
@@ -29,7 +30,11 @@ inline constexpr const char* kSnapshots = "snapshots.bin";
 inline constexpr const char* kDiagnostics = "diagnostics.csv";
 inline constexpr const char* kCurvature = "curvature.csv";
 inline constexpr const char* kHessianSpectrum = "hessian_spectrum.csv";
+inline constexpr const char* kStateFolder = "state";
 }  // namespace runfolder
+
+// RUN/state/step-K.json.gz: the training state of the run in folder `runDirectory` at step K.
+QString trainingStateFile(const QString& runDirectory, long step);
 
 // Run labels are free text (shown in tables and plots); on disk each becomes a name by one rule,
 // used for the run folders, the GUI's CSV export (NAME.csv) and the report (runs/NAME.csv):
@@ -66,6 +71,8 @@ public:
     QString hessianSpectrumFile(int run) const;
     QString runSummaryFile(int run) const;  // the run's own summary.csv (DIR/summary.csv for a single run)
     QString snapshotsFile(int run) const;  // only with train --snapshots-every
+    QString stateDirectory(int run) const;        // RUN/state
+    QString stateFile(int run, long step) const;  // RUN/state/step-K.json.gz
     // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.
     std::string initialWeightsRelative(int run) const;
 

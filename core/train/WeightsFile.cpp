@@ -3,7 +3,7 @@
 #include "InputError.h"
 #include "io/Files.h"
 #include "io/JsonFile.h"
-#include "io/NumberText.h"
+#include "io/JsonNumbers.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,45 +15,6 @@
 namespace ml {
 
 namespace {
-
-// A float as a JSON value: its shortest text, or the documented string for the values JSON cannot
-// hold. -0 is written 0: Qt's JSON reader keeps whole numbers as integers, so it would read "-0"
-// (or "-0.0") as 0 anyway, and this way a file read and written again is the same bytes.
-void appendJsonNumber(QByteArray& out, float value) {
-    if (std::isnan(value)) return void(out.append("\"nan\""));
-    if (std::isinf(value)) return void(out.append(value > 0 ? "\"inf\"" : "\"-inf\""));
-    appendShortest(out, value == 0.0f ? 0.0f : value);
-}
-
-// [v0,v1,...]
-template <typename Values>
-void appendJsonArray(QByteArray& out, const Values& values) {
-    out.append('[');
-    for (Eigen::Index i = 0; i < values.size(); ++i) {
-        if (i > 0) out.append(',');
-        appendJsonNumber(out, values(i));
-    }
-    out.append(']');
-}
-
-float numberFromJson(const QJsonValue& value, const std::string& context) {
-    if (value.isDouble()) {
-        // A finite number beyond float's range would silently become infinity. The limit is the
-        // midpoint between FLT_MAX and 2^128: below it a number rounds to FLT_MAX (whose shortest
-        // text, 3.4028235e+38, is a little above FLT_MAX itself); from it on, to infinity.
-        constexpr double kRoundsToInfinity = 0x1.ffffffp127;
-        const double number = value.toDouble();
-        if (std::abs(number) >= kRoundsToInfinity)
-            throw InputError(context + ": " + QString::number(number, 'g', 6).toStdString() +
-                             " is outside float's range (at most about 3.4e+38); write \"inf\" or \"-inf\" for infinity");
-        return static_cast<float>(number);
-    }
-    const QString text = value.toString();
-    if (text == "nan") return NAN;
-    if (text == "inf") return INFINITY;
-    if (text == "-inf") return -INFINITY;
-    throw InputError(context + ": expected a number (or \"nan\", \"inf\", \"-inf\")");
-}
 
 // What the network holds at one parameter layer: its token and the dimensions of its weight, as
 // written in the file ([out][in] dense, [out][in][kh][kw] conv).
@@ -87,7 +48,7 @@ std::vector<ExpectedLayer> expectedLayers(const NetworkSpec& network) {
 void readNested(const QJsonValue& value, const std::vector<qsizetype>& dimensions, std::size_t depth,
                 const std::string& context, std::vector<float>& out) {
     if (depth == dimensions.size()) {
-        out.push_back(numberFromJson(value, context));
+        out.push_back(floatFromJson(value, context));
         return;
     }
     if (!value.isArray())
