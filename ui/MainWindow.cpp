@@ -3,6 +3,7 @@
 #include "AppSettings.h"
 #include "experiment/ExperimentPanel.h"
 #include "export/ExportController.h"
+#include "study/StudyWindow.h"
 #include "InputError.h"
 #include "model/ComparisonHistory.h"
 #include "model/RunComparison.h"
@@ -194,6 +195,10 @@ void MainWindow::buildMenus() {
     QAction* openFolder = file->addAction(tr("Open run folder…"), this, &MainWindow::chooseRunFolder);
     openFolder->setShortcut(QKeySequence::Open);
     openFolder->setToolTip(tr("View a folder written by momentum-lab-cli train --out DIR"));
+    const StudyWindow::FigureExporter exportFigure = [this](const NamedFigure& figure) { exporter_->exportFigure(figure); };
+    file->addAction(tr("Open study…"), this, [this, exportFigure] { StudyWindow::chooseAndOpen(this, exportFigure); })
+        ->setToolTip(tr("View a folder written by momentum-lab-cli study STUDY.json --out DIR"));
+    file->addAction(tr("Run study…"), this, [this, exportFigure] { StudyWindow::runStudy(this, exportFigure); });
     QAction* openExperiment = file->addAction(tr("Open experiment…"), this, &MainWindow::openExperimentFile);
     openExperiment->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction* saveExperiment = file->addAction(tr("Save experiment…"), exporter_, &ExportController::exportExperiment);

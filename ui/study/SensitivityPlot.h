@@ -1,0 +1,29 @@
+#pragma once
+// Hyper-parameter sensitivity of one task: every tuning trial's selection score (validation)
+// against one searched hyper-parameter, one line per optimizer, on a log x axis (learning rates
+// span decades). Diverged trials (infinite score) cannot be drawn; the legend counts them.
+#include "study/StudyResults.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+
+namespace ml {
+
+class SensitivityPlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit SensitivityPlot(QWidget* parent = nullptr);
+
+    void show(const StudyResults& results, const QString& task, const QString& parameter);
+    QCustomPlot* plot() const { return plot_; }
+    int lineCount() const;  // optimizers drawn
+
+private:
+    QCustomPlot* plot_;
+};
+
+// The selection metric's score as an axis names it ("final validation loss").
+QString selectionScoreTitle(const QString& selection);
+
+}  // namespace ml

@@ -1,0 +1,146 @@
+#include "study/StudyWindow.h"
+
+#include "AppSettings.h"
+#include "study/SensitivityPlot.h"
+#include "study/StudyBandPlot.h"
+#include "study/StudyResultsTable.h"
+#include "study/StudyRunDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace ml {
+
+StudyWindow::StudyWindow(StudyResults results, FigureExporter exporter, QWidget* parent)
+    : QWidget(parent, Qt::Window),
+      results_(std::move(results)),
+      exporter_(std::move(exporter)),
+      header_(new QLabel(this)),
+      task_(new QComboBox(this)),
+      series_(new QComboBox(this)),
+      statistic_(new QComboBox(this)),
+      logY_(new QCheckBox(tr("Log y"), this)),
+      parameter_(new QComboBox(this)),
+      table_(new StudyResultsTable(this)),
+      bands_(new StudyBandPlot(this)),
+      sensitivity_(new SensitivityPlot(this)) {
+    setAttribute(Qt::WA_DeleteOnClose);
+    setWindowTitle(tr("Study: %1").arg(results_.name));
+    header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    header_->setWordWrap(true);
+    QString header = tr("<b>%1</b> — %2<br>%3 of %4 trials finished; tuned on %5; test figures over the final seeds.")
+                         .arg(results_.name.toHtmlEscaped(), results_.folder.toHtmlEscaped())
+                         .arg(results_.finishedTrials)
+                         .arg(results_.totalTrials)
+                         .arg(selectionScoreTitle(results_.selection));
+    if (std::isfinite(results_.target)) header += tr(" Target loss %1.").arg(results_.target);
+    if (results_.aggregated) header += tr(" (Results aggregated on opening.)");
+    header_->setText(header);
+
+    task_->addItems(results_.tasks);
+    task_->setObjectName("task");
+    for (const char* series : {"test_loss", "train_loss", "test_accuracy"}) series_->addItem(seriesTitle(series), series);
+    series_->setObjectName("series");
+    statistic_->addItem(tr("median + IQR"));
+    statistic_->addItem(tr("mean + 95 % CI"));
+    statistic_->setObjectName("statistic");
+    parameter_->addItems(results_.parameters);
+    parameter_->setObjectName("parameter");
+    auto* exportBands = new QPushButton(tr("Export band plot…"), this);
+    auto* exportSensitivity = new QPushButton(tr("Export sensitivity plot…"), this);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Task"), this));
+    controls->addWidget(task_);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Band plot"), this));
+    controls->addWidget(series_);
+    controls->addWidget(statistic_);
+    controls->addWidget(logY_);
+    controls->addWidget(exportBands);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Sensitivity to"), this));
+    controls->addWidget(parameter_);
+    controls->addWidget(exportSensitivity);
+    controls->addStretch(1);
+
+    auto* plots = new QSplitter(Qt::Horizontal, this);
+    plots->addWidget(bands_);
+    plots->addWidget(sensitivity_);
+    plots->setStretchFactor(0, 3);
+    plots->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    split->addWidget(plots);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(header_);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
+
+    table_->setResults(results_);
+    for (QComboBox* box : {task_, series_, statistic_, parameter_})
+        connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
+    connect(logY_, &QCheckBox::toggled, this, &StudyWindow::refresh);
+    connect(exportBands, &QPushButton::clicked, this, [this] { exporter_(figures().at(0)); });
+    connect(exportSensitivity, &QPushButton::clicked, this, [this] { exporter_(figures().at(1)); });
+    refresh();
+    resize(1200, 720);
+}
+
+void StudyWindow::refresh() {
+    const QString task = task_->currentText();
+    const QString series = series_->currentData().toString();
+    bands_->show(results_, task, series,
+                 statistic_->currentIndex() == 0 ? StudyBandPlot::Statistic::MedianIqr : StudyBandPlot::Statistic::MeanCi,
+                 logY_->isChecked());
+    sensitivity_->show(results_, task, parameter_->currentText());
+}
+
+std::vector<NamedFigure> StudyWindow::figures() const {
+    const QString task = task_->currentText();
+    const QString series = series_->currentData().toString();
+    return {{"study-band-" + task + "-" + series, tr("%1: %2 over the seeds (%3)").arg(task, seriesTitle(series), statistic_->currentText()),
+             Figure::ofPlot(bands_->plot())},
+            {"study-sensitivity-" + task + "-" + parameter_->currentText(),
+             tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())}};
+}
+
+StudyWindow* StudyWindow::open(const QString& directory, QWidget* parent, FigureExporter exporter) {
+    try {
+        auto* window = new StudyWindow(loadStudyResults(directory), std::move(exporter), parent);
+        window->show();
+        return window;
+    } catch (const std::exception& error) {
+        QMessageBox::warning(parent, tr("Cannot open the study"), QString::fromStdString(error.what()));
+        return nullptr;
+    }
+}
+
+StudyWindow* StudyWindow::chooseAndOpen(QWidget* parent, FigureExporter exporter) {
+    const QString directory = QFileDialog::getExistingDirectory(
+        parent, tr("Open a study folder (momentum-lab-cli study STUDY.json --out DIR)"), AppSettings::lastDirectory());
+    if (directory.isEmpty()) return nullptr;
+    AppSettings::setLastDirectory(directory);
+    return open(directory, parent, std::move(exporter));
+}
+
+void StudyWindow::runStudy(QWidget* parent, FigureExporter exporter) {
+    auto* dialog = new StudyRunDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &StudyRunDialog::finished, parent, [parent, exporter](const QString& folder) { open(folder, parent, exporter); });
+    dialog->show();
+}
+
+}  // namespace ml

@@ -1,0 +1,62 @@
+#pragma once
+// A finished (or partly finished) study folder in its own window: the results table on top, the
+// band plot and the sensitivity plot below, with their choices (task, series, median + IQR or
+// mean + CI, log axis, searched hyper-parameter) and the export of both figures through the app's
+// one figure export (ExportController::exportFigure: PNG, PDF, SVG at the remembered size).
+#include "export/ReportWriter.h"
+#include "study/StudyResults.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace ml {
+
+class SensitivityPlot;
+class StudyBandPlot;
+class StudyResultsTable;
+
+class StudyWindow : public QWidget {
+    Q_OBJECT
+public:
+    using FigureExporter = std::function<void(const NamedFigure&)>;
+
+    StudyWindow(StudyResults results, FigureExporter exporter, QWidget* parent = nullptr);
+
+    // Asks for a study folder and opens it in a new window (a message box names what is wrong with
+    // a folder that is not a readable study). Returns the window, or nullptr.
+    static StudyWindow* chooseAndOpen(QWidget* parent, FigureExporter exporter);
+    // Opens `directory`; on failure shows the message under `parent` and returns nullptr.
+    static StudyWindow* open(const QString& directory, QWidget* parent, FigureExporter exporter);
+    // "Run study…": the run dialog (study/StudyRunDialog.h); its finished study opens in a window.
+    static void runStudy(QWidget* parent, FigureExporter exporter);
+
+    const StudyResults& results() const { return results_; }
+    StudyResultsTable* table() const { return table_; }
+    StudyBandPlot* bandPlot() const { return bands_; }
+    SensitivityPlot* sensitivityPlot() const { return sensitivity_; }
+    std::vector<NamedFigure> figures() const;  // the band plot and the sensitivity plot, as shown
+
+public Q_SLOTS:
+    void refresh();  // redraws both plots from the controls
+
+private:
+    StudyResults results_;
+    FigureExporter exporter_;
+    QLabel* header_;
+    QComboBox* task_;
+    QComboBox* series_;
+    QComboBox* statistic_;
+    QCheckBox* logY_;
+    QComboBox* parameter_;
+    StudyResultsTable* table_;
+    StudyBandPlot* bands_;
+    SensitivityPlot* sensitivity_;
+};
+
+}  // namespace ml
