@@ -428,6 +428,10 @@ void MainWindow::chooseRunFolder() {
     openRunFolder(directory);
 }
 
+void MainWindow::openStudy(const QString& directory) {
+    StudyWindow::open(directory, this, [this](const NamedFigure& figure) { exporter_->exportFigure(figure); });
+}
+
 void MainWindow::openRunFolder(const QString& directory) {
     RunFolder folder;
     std::vector<SharedSnapshot> finalWeights;

@@ -49,6 +49,7 @@ public:
     bool overlayKept(int number);
 
     void openRunFolder(const QString& directory);
+    void openStudy(const QString& directory);  // a study folder, in its own window (ui/study/StudyWindow.h)
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -23,6 +23,7 @@ SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     layout->addWidget(plot_);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->legend->setVisible(true);
+    plot_->legend->setBrush(QColor(255, 255, 255, 190));  // the curves stay visible behind it
 }
 
 int SensitivityPlot::lineCount() const { return plot_->graphCount(); }

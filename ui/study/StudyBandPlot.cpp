@@ -17,6 +17,7 @@ StudyBandPlot::StudyBandPlot(QWidget* parent) : QWidget(parent), plot_(new QCust
     layout->addWidget(plot_);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->legend->setVisible(true);
+    plot_->legend->setBrush(QColor(255, 255, 255, 190));  // the curves stay visible behind it
     plot_->xAxis->setLabel(tr("step"));
 }
 

@@ -29,9 +29,11 @@ public:
 
 StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
     setColumnCount(ColumnCount);
-    setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned configuration"), tr("Seeds"), tr("Test loss median"),
-                               tr("Test loss mean"), tr("CI low"), tr("CI high"), tr("Accuracy median"), tr("Accuracy mean"),
-                               tr("CI low"), tr("CI high"), tr("Steps to target (median)")});
+    setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned"), tr("Seeds"), tr("Loss median"), tr("Loss mean"),
+                               tr("CI low"), tr("CI high"), tr("Acc. median"), tr("Acc. mean"), tr("CI low"), tr("CI high"),
+                               tr("Steps to target")});
+    horizontalHeaderItem(Configuration)->setToolTip(tr("The configuration phase 1 chose on validation data"));
+    horizontalHeaderItem(StepsToTarget)->setToolTip(tr("Median over the seeds of the first step whose test loss reached the target"));
     horizontalHeaderItem(LossCiLow)->setToolTip(tr("95 % bootstrap confidence interval of the mean test loss over the seeds"));
     horizontalHeaderItem(AccuracyCiLow)->setToolTip(tr("95 % bootstrap confidence interval of the mean test accuracy"));
     horizontalHeaderItem(LossMedian)->setToolTip(tr("Median of the final test loss over the seeds; the tooltip gives the interquartile range"));
@@ -39,6 +41,7 @@ StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
     setSelectionBehavior(QAbstractItemView::SelectRows);
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
     setSortingEnabled(true);
 }
 
@@ -65,6 +68,7 @@ void StudyResultsTable::setResults(const StudyResults& results) {
             ->setToolTip(tr("interquartile range %1 … %2").arg(r.testAccuracy.q1, 0, 'g', 4).arg(r.testAccuracy.q3, 0, 'g', 4));
     }
     setColumnHidden(StepsToTarget, std::isnan(results.target));
+    if (!std::isnan(results.target)) horizontalHeaderItem(StepsToTarget)->setText(tr("Steps to %1").arg(results.target));
     setSortingEnabled(true);
 }
 

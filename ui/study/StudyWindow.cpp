@@ -7,6 +7,7 @@
 #include "study/StudyRunDialog.h"
 
 #include <QCheckBox>
+#include <QHeaderView>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -16,6 +17,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ml {
@@ -81,8 +83,11 @@ StudyWindow::StudyWindow(StudyResults results, FigureExporter exporter, QWidget*
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(table_);
     split->addWidget(plots);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 2);
+    // The table as tall as its rows (up to a third of the window), the plots the rest.
+    const int tableHeight = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() + 24 +
+                            static_cast<int>(results_.optimizerResults.size()) * table_->verticalHeader()->defaultSectionSize();
+    split->setSizes({std::min(tableHeight, 240), 480});
+    split->setStretchFactor(1, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header_);
