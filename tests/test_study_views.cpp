@@ -22,6 +22,9 @@
 #include <QTimer>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -91,7 +94,7 @@ private Q_SLOTS:
         const StudyResults results = loadStudyResults(study_);
         QVERIFY(!results.aggregated);  // the CLI aggregated already
         QCOMPARE(results.finishedTrials, 12);  // 2 optimizers x (3 tuning trials + 3 seeds)
-        StudyWindow window(results, [](const NamedFigure&) {});
+        StudyWindow window(results, StudyWindowHooks{});
         const StudyResultsTable& table = *window.table();
         QCOMPARE(table.rowCount(), 2);
 
@@ -142,7 +145,7 @@ private Q_SLOTS:
 
     // One filled band per optimizer, between its lower and upper curve, around its centre line.
     void bandPlotHasOneBandPerOptimizer() {
-        StudyWindow window(loadStudyResults(study_), [](const NamedFigure&) {});
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
         for (int statistic = 0; statistic < 2; ++statistic) {
             window.findChild<QComboBox*>("statistic")->setCurrentIndex(statistic);
             QCustomPlot* plot = window.bandPlot()->plot();
@@ -175,7 +178,7 @@ private Q_SLOTS:
     }
 
     void sensitivityPlotHasOneLinePerOptimizerOnALogAxis() {
-        StudyWindow window(loadStudyResults(study_), [](const NamedFigure&) {});
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
         QCOMPARE(window.findChild<QComboBox*>("parameter")->currentText(), QString("lr"));
         QCustomPlot* plot = window.sensitivityPlot()->plot();
         QCOMPARE(window.sensitivityPlot()->lineCount(), 2);
@@ -188,10 +191,28 @@ private Q_SLOTS:
         }
     }
 
+    // Clicking a trial in the sensitivity plot opens that trial's run folder (its lr in config.json).
+    void sensitivityPointOpensItsTrial() {
+        QStringList opened;
+        StudyWindow window(loadStudyResults(study_), {{}, [&](const QString& folder) { opened << folder; }});
+        window.resize(1200, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCustomPlot* plot = window.sensitivityPlot()->plot();
+        plot->replot();
+        const QCPGraph* line = plot->graph(1);  // neuron-mean: lr 0.03, 0.1 (defaults), 0.3
+        const QPointF pixel = line->coordsToPixels(line->data()->at(2)->key, line->data()->at(2)->value);
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, pixel.toPoint());
+        QCOMPARE(opened.size(), 1);
+        QVERIFY2(opened.front().contains("/tune/") && opened.front().contains("/neuron-mean/trial-"), qPrintable(opened.front()));
+        const QJsonObject config = QJsonDocument::fromJson(readFileBytes(opened.front() + "/config.json")).object();
+        QCOMPARE(config["runs"].toArray().at(0).toObject()["lr"].toDouble(), 0.3);
+    }
+
     // Both figures go through the app's figure export, and render as PNG, PDF and SVG.
     void figuresExport() {
         QStringList exported;
-        StudyWindow window(loadStudyResults(study_), [&](const NamedFigure& figure) { exported << figure.name; });
+        StudyWindow window(loadStudyResults(study_), {[&](const NamedFigure& figure) { exported << figure.name; }, {}});
         for (QPushButton* button : window.findChildren<QPushButton*>()) button->click();
         const QString task = window.results().tasks.front();
         QCOMPARE(exported, (QStringList{"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr"}));
@@ -240,7 +261,7 @@ private Q_SLOTS:
             for (QWidget* w : QApplication::topLevelWidgets())
                 if (auto* box = qobject_cast<QMessageBox*>(w)) box->accept();
         });
-        QVERIFY(StudyWindow::open(damaged, nullptr, [](const NamedFigure&) {}) == nullptr);
+        QVERIFY(StudyWindow::open(damaged, nullptr, StudyWindowHooks{}) == nullptr);
     }
 
     // The run dialog trains the same study as the CLI on its worker thread: cancelled at once it

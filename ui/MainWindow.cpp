@@ -195,10 +195,9 @@ void MainWindow::buildMenus() {
     QAction* openFolder = file->addAction(tr("Open run folder…"), this, &MainWindow::chooseRunFolder);
     openFolder->setShortcut(QKeySequence::Open);
     openFolder->setToolTip(tr("View a folder written by momentum-lab-cli train --out DIR"));
-    const StudyWindow::FigureExporter exportFigure = [this](const NamedFigure& figure) { exporter_->exportFigure(figure); };
-    file->addAction(tr("Open study…"), this, [this, exportFigure] { StudyWindow::chooseAndOpen(this, exportFigure); })
+    file->addAction(tr("Open study…"), this, [this] { StudyWindow::chooseAndOpen(this, studyHooks()); })
         ->setToolTip(tr("View a folder written by momentum-lab-cli study STUDY.json --out DIR"));
-    file->addAction(tr("Run study…"), this, [this, exportFigure] { StudyWindow::runStudy(this, exportFigure); });
+    file->addAction(tr("Run study…"), this, [this] { StudyWindow::runStudy(this, studyHooks()); });
     QAction* openExperiment = file->addAction(tr("Open experiment…"), this, &MainWindow::openExperimentFile);
     openExperiment->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction* saveExperiment = file->addAction(tr("Save experiment…"), exporter_, &ExportController::exportExperiment);
@@ -428,8 +427,15 @@ void MainWindow::chooseRunFolder() {
     openRunFolder(directory);
 }
 
-void MainWindow::openStudy(const QString& directory) {
-    StudyWindow::open(directory, this, [this](const NamedFigure& figure) { exporter_->exportFigure(figure); });
+void MainWindow::openStudy(const QString& directory) { StudyWindow::open(directory, this, studyHooks()); }
+
+StudyWindowHooks MainWindow::studyHooks() {
+    return {[this](const NamedFigure& figure) { exporter_->exportFigure(figure); },
+            [this](const QString& folder) {
+                openRunFolder(folder);
+                raise();
+                activateWindow();
+            }};
 }
 
 void MainWindow::openRunFolder(const QString& directory) {

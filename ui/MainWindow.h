@@ -20,6 +20,7 @@ class RunHistoryPanel;
 class RunSelection;
 class ExperimentPanel;
 class ExportController;
+struct StudyWindowHooks;
 class LayerHeatmapPanel;
 class NetworkDiagramPanel;
 class NeuronInspector;
@@ -55,6 +56,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    StudyWindowHooks studyHooks();  // figure export and run folders for study windows
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
     void sizeDocks();

@@ -24,15 +24,26 @@ SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->legend->setVisible(true);
     plot_->legend->setBrush(QColor(255, 255, 255, 190));  // the curves stay visible behind it
+    plot_->setToolTip(tr("Click a trial to open its run in the main window"));
+    connect(plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* plottable, int index, QMouseEvent*) {
+        for (int line = 0; line < plot_->graphCount(); ++line)
+            if (plot_->graph(line) == plottable && !trialFolder(line, index).isEmpty()) Q_EMIT trialClicked(trialFolder(line, index));
+    });
 }
 
 int SensitivityPlot::lineCount() const { return plot_->graphCount(); }
 
+QString SensitivityPlot::trialFolder(int line, int point) const {
+    if (line < 0 || line >= static_cast<int>(folders_.size()) || point < 0 || point >= static_cast<int>(folders_[line].size())) return {};
+    return folders_[line][point];
+}
+
 void SensitivityPlot::show(const StudyResults& results, const QString& task, const QString& parameter) {
     plot_->clearGraphs();
+    folders_.clear();
     bool positive = true;
     for (int o = 0; o < results.optimizers.size(); ++o) {
-        std::map<double, double> byValue;  // sorted by the parameter's value
+        std::map<double, const SensitivityPoint*> byValue;  // sorted by the parameter's value
         int diverged = 0;
         for (const SensitivityPoint& p : results.sensitivity) {
             if (p.task != task || p.optimizer != results.optimizers[o] || p.parameter != parameter) continue;
@@ -40,12 +51,16 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
                 ++diverged;
                 continue;
             }
-            byValue[p.value] = p.score;
+            byValue[p.value] = &p;
             positive = positive && p.value > 0;
         }
         if (byValue.empty() && diverged == 0) continue;
         QCPGraph* graph = plot_->addGraph();
-        for (const auto& [value, score] : byValue) graph->addData(value, score);
+        folders_.emplace_back();
+        for (const auto& [value, point] : byValue) {
+            graph->addData(value, point->score);
+            folders_.back().push_back(point->folder);
+        }
         graph->setPen(QPen(runColor(o), 1.5));
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, runColor(o), 7));
         graph->setName(diverged ? tr("%1 (%n diverged)", nullptr, diverged).arg(results.optimizers[o]) : results.optimizers[o]);

@@ -85,7 +85,7 @@ void readSensitivity(const QString& path, StudyResults& results) {
         SensitivityPoint point{text(f[0]), text(f[1]), text(f[3]),
                                static_cast<int>(csvNumber(f[2], path, record.line, "trial", false)),
                                csvNumber(f[4], path, record.line, "value", false),
-                               csvNumber(f[5], path, record.line, "score", true)};
+                               csvNumber(f[5], path, record.line, "score", true), QString()};
         if (!results.parameters.contains(point.parameter)) results.parameters.append(point.parameter);
         results.sensitivity.push_back(std::move(point));
     }
@@ -132,6 +132,13 @@ StudyResults loadStudyResults(const QString& directory) {
     }
     readBands(resultsDir.filePath("bands.csv"), results);
     readSensitivity(resultsDir.filePath("sensitivity.csv"), results);
+    for (SensitivityPoint& point : results.sensitivity) {
+        const int task = static_cast<int>(results.tasks.indexOf(point.task));
+        const int optimizer = static_cast<int>(results.optimizers.indexOf(point.optimizer));
+        if (task < 0 || optimizer < 0) continue;
+        const std::vector<int> trials = plan.tuningTrials(task, optimizer);
+        if (point.trial >= 0 && point.trial < static_cast<int>(trials.size())) point.folder = layout.trialDirectory(trials[point.trial]);
+    }
     return results;
 }
 

@@ -39,6 +39,7 @@ struct SensitivityPoint {
     QString task, optimizer, parameter;
     int trial = 0;  // the optimizer's trial number (0 = the untuned defaults)
     double value = 0, score = 0;  // score: infinity when the trial diverged
+    QString folder;               // the trial's run folder (tune/TASK/LABEL/trial-N)
 };
 
 struct StudyResults {

@@ -22,10 +22,10 @@
 
 namespace ml {
 
-StudyWindow::StudyWindow(StudyResults results, FigureExporter exporter, QWidget* parent)
+StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* parent)
     : QWidget(parent, Qt::Window),
       results_(std::move(results)),
-      exporter_(std::move(exporter)),
+      hooks_(std::move(hooks)),
       header_(new QLabel(this)),
       task_(new QComboBox(this)),
       series_(new QComboBox(this)),
@@ -98,8 +98,15 @@ StudyWindow::StudyWindow(StudyResults results, FigureExporter exporter, QWidget*
     for (QComboBox* box : {task_, series_, statistic_, parameter_})
         connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
     connect(logY_, &QCheckBox::toggled, this, &StudyWindow::refresh);
-    connect(exportBands, &QPushButton::clicked, this, [this] { exporter_(figures().at(0)); });
-    connect(exportSensitivity, &QPushButton::clicked, this, [this] { exporter_(figures().at(1)); });
+    connect(exportBands, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure) hooks_.exportFigure(figures().at(0));
+    });
+    connect(exportSensitivity, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure) hooks_.exportFigure(figures().at(1));
+    });
+    connect(sensitivity_, &SensitivityPlot::trialClicked, this, [this](const QString& folder) {
+        if (hooks_.openRunFolder) hooks_.openRunFolder(folder);
+    });
     refresh();
     resize(1200, 720);
 }
@@ -122,9 +129,9 @@ std::vector<NamedFigure> StudyWindow::figures() const {
              tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())}};
 }
 
-StudyWindow* StudyWindow::open(const QString& directory, QWidget* parent, FigureExporter exporter) {
+StudyWindow* StudyWindow::open(const QString& directory, QWidget* parent, const StudyWindowHooks& hooks) {
     try {
-        auto* window = new StudyWindow(loadStudyResults(directory), std::move(exporter), parent);
+        auto* window = new StudyWindow(loadStudyResults(directory), hooks, parent);
         window->show();
         return window;
     } catch (const std::exception& error) {
@@ -133,18 +140,18 @@ StudyWindow* StudyWindow::open(const QString& directory, QWidget* parent, Figure
     }
 }
 
-StudyWindow* StudyWindow::chooseAndOpen(QWidget* parent, FigureExporter exporter) {
+StudyWindow* StudyWindow::chooseAndOpen(QWidget* parent, const StudyWindowHooks& hooks) {
     const QString directory = QFileDialog::getExistingDirectory(
         parent, tr("Open a study folder (momentum-lab-cli study STUDY.json --out DIR)"), AppSettings::lastDirectory());
     if (directory.isEmpty()) return nullptr;
     AppSettings::setLastDirectory(directory);
-    return open(directory, parent, std::move(exporter));
+    return open(directory, parent, hooks);
 }
 
-void StudyWindow::runStudy(QWidget* parent, FigureExporter exporter) {
+void StudyWindow::runStudy(QWidget* parent, const StudyWindowHooks& hooks) {
     auto* dialog = new StudyRunDialog(parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &StudyRunDialog::finished, parent, [parent, exporter](const QString& folder) { open(folder, parent, exporter); });
+    connect(dialog, &StudyRunDialog::finished, parent, [parent, hooks](const QString& folder) { open(folder, parent, hooks); });
     dialog->show();
 }
 

@@ -17,6 +17,13 @@ class QLabel;
 
 namespace ml {
 
+// What a study window asks of the app: the one figure export, and showing a run folder (a trial)
+// in the main window's views. Either may be empty (tests).
+struct StudyWindowHooks {
+    std::function<void(const NamedFigure&)> exportFigure;
+    std::function<void(const QString& runFolder)> openRunFolder;
+};
+
 class SensitivityPlot;
 class StudyBandPlot;
 class StudyResultsTable;
@@ -24,17 +31,15 @@ class StudyResultsTable;
 class StudyWindow : public QWidget {
     Q_OBJECT
 public:
-    using FigureExporter = std::function<void(const NamedFigure&)>;
-
-    StudyWindow(StudyResults results, FigureExporter exporter, QWidget* parent = nullptr);
+    StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* parent = nullptr);
 
     // Asks for a study folder and opens it in a new window (a message box names what is wrong with
     // a folder that is not a readable study). Returns the window, or nullptr.
-    static StudyWindow* chooseAndOpen(QWidget* parent, FigureExporter exporter);
+    static StudyWindow* chooseAndOpen(QWidget* parent, const StudyWindowHooks& hooks);
     // Opens `directory`; on failure shows the message under `parent` and returns nullptr.
-    static StudyWindow* open(const QString& directory, QWidget* parent, FigureExporter exporter);
+    static StudyWindow* open(const QString& directory, QWidget* parent, const StudyWindowHooks& hooks);
     // "Run study…": the run dialog (study/StudyRunDialog.h); its finished study opens in a window.
-    static void runStudy(QWidget* parent, FigureExporter exporter);
+    static void runStudy(QWidget* parent, const StudyWindowHooks& hooks);
 
     const StudyResults& results() const { return results_; }
     StudyResultsTable* table() const { return table_; }
@@ -47,7 +52,7 @@ public Q_SLOTS:
 
 private:
     StudyResults results_;
-    FigureExporter exporter_;
+    StudyWindowHooks hooks_;
     QLabel* header_;
     QComboBox* task_;
     QComboBox* series_;
