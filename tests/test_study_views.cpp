@@ -7,6 +7,7 @@
 #include "export/Figure.h"
 #include "io/Files.h"
 #include "stats/Descriptive.h"
+#include "study/HyperParameterHeatmap.h"
 #include "study/SensitivityPlot.h"
 #include "study/Study.h"
 #include "study/StudyBandPlot.h"
@@ -32,6 +33,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <set>
 #include <iostream>
 #include <sstream>
 
@@ -209,13 +211,55 @@ private Q_SLOTS:
         QCOMPARE(config["runs"].toArray().at(0).toObject()["lr"].toDouble(), 0.3);
     }
 
+    // Two searched hyper-parameters (lr x momentum, quasi-random): one cell per trial, coloured by
+    // its score; clicking a cell opens that trial, whose config.json holds the cell's values.
+    void heatmapCellOpensItsTrial() {
+        writeFile(tmp_.filePath("two.json"), R"({
+  "name": "two", "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
+  "seed": 3, "batch": 32, "steps": 40, "eval-every": 20,
+  "runs": [{"optimizer": "momentum", "lr": 0.1, "momentum": 0.9}],
+  "study": {"budget": 5, "search": {"*": {"lr": {"log-uniform": [0.01, 1]}, "momentum": {"uniform": [0.5, 0.95]}}}, "seeds": 2}
+})");
+        const QString folder = tmp_.filePath("two");
+        QCOMPARE(runStudyCli({"study", tmp_.filePath("two.json"), "--out", folder, "--jobs", "2", "--quiet"}), 0);
+        QStringList opened;
+        StudyWindow window(loadStudyResults(folder), {{}, [&](const QString& run) { opened << run; }});
+        window.resize(1200, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QComboBox*>("heatX")->setCurrentText("lr");
+        window.findChild<QComboBox*>("heatY")->setCurrentText("momentum");
+        QCOMPARE(window.heatmap()->trialCount(), 5);
+
+        // Trial 3's cell: its column and row are the ranks of its values among the trials'.
+        std::set<double> lrs, momenta;
+        double lr = NAN, momentum = NAN;
+        QString trialFolder;
+        for (const SensitivityPoint& p : window.results().sensitivity) {
+            (p.parameter == "lr" ? lrs : momenta).insert(p.value);
+            if (p.trial == 3) (p.parameter == "lr" ? lr : momentum) = p.value, trialFolder = p.folder;
+        }
+        const int column = static_cast<int>(std::distance(lrs.begin(), lrs.find(lr)));
+        const int row = static_cast<int>(std::distance(momenta.begin(), momenta.find(momentum)));
+        QCOMPARE(window.heatmap()->folderAt(column, row), trialFolder);
+        QCustomPlot* plot = window.heatmap()->plot();
+        plot->replot();
+        const QPoint pixel(qRound(plot->xAxis->coordToPixel(column)), qRound(plot->yAxis->coordToPixel(row)));
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, pixel);
+        QCOMPARE(opened, QStringList{trialFolder});
+        const QJsonObject run = QJsonDocument::fromJson(readFileBytes(trialFolder + "/config.json")).object()["runs"].toArray().at(0).toObject();
+        QVERIFY(std::abs(run["lr"].toDouble() - lr) <= 1e-6 * lr);
+        QVERIFY(std::abs(run["momentum"].toDouble() - momentum) <= 1e-6);
+    }
+
     // Both figures go through the app's figure export, and render as PNG, PDF and SVG.
     void figuresExport() {
         QStringList exported;
         StudyWindow window(loadStudyResults(study_), {[&](const NamedFigure& figure) { exported << figure.name; }, {}});
         for (QPushButton* button : window.findChildren<QPushButton*>()) button->click();
         const QString task = window.results().tasks.front();
-        QCOMPARE(exported, (QStringList{"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr"}));
+        QCOMPARE(exported, (QStringList{"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr",
+                                        "study-heatmap-" + task + "-momentum-lr-lr"}));
         for (const NamedFigure& figure : window.figures()) {
             const FigureOptions options{600, 400, 96, figure.caption};
             QVERIFY(figure.figure.render(FigureFormat::Png, options).startsWith("\x89PNG"));

@@ -1,6 +1,7 @@
 #include "study/StudyWindow.h"
 
 #include "AppSettings.h"
+#include "study/HyperParameterHeatmap.h"
 #include "study/SensitivityPlot.h"
 #include "study/StudyBandPlot.h"
 #include "study/StudyResultsTable.h"
@@ -15,6 +16,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -34,7 +36,11 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
       parameter_(new QComboBox(this)),
       table_(new StudyResultsTable(this)),
       bands_(new StudyBandPlot(this)),
-      sensitivity_(new SensitivityPlot(this)) {
+      sensitivity_(new SensitivityPlot(this)),
+      heatOptimizer_(new QComboBox(this)),
+      heatX_(new QComboBox(this)),
+      heatY_(new QComboBox(this)),
+      heatmap_(new HyperParameterHeatmap(this)) {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Study: %1").arg(results_.name));
     header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -75,9 +81,30 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     controls->addWidget(exportSensitivity);
     controls->addStretch(1);
 
+    heatOptimizer_->addItems(results_.optimizers);
+    heatOptimizer_->setObjectName("heatOptimizer");
+    heatX_->addItems(results_.parameters);
+    heatX_->setObjectName("heatX");
+    heatY_->addItems(results_.parameters);
+    heatY_->setObjectName("heatY");
+    heatY_->setCurrentIndex(std::min<int>(1, static_cast<int>(results_.parameters.size()) - 1));
+    auto* exportHeatmap = new QPushButton(tr("Export…"), this);
+    auto* heatPage = new QWidget(this);
+    auto* heatControls = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{heatOptimizer_, new QLabel(tr("x"), this), heatX_, new QLabel(tr("y"), this), heatY_, exportHeatmap})
+        heatControls->addWidget(w);
+    heatControls->addStretch(1);
+    auto* heatLayout = new QVBoxLayout(heatPage);
+    heatLayout->setContentsMargins(0, 0, 0, 0);
+    heatLayout->addLayout(heatControls);
+    heatLayout->addWidget(heatmap_, 1);
+    auto* tuning = new QTabWidget(this);
+    tuning->addTab(sensitivity_, tr("Sensitivity"));
+    tuning->addTab(heatPage, tr("Heat-map"));
+    tuning->setCurrentIndex(results_.parameters.size() >= 2 ? 1 : 0);  // two searched parameters: the map says more
     auto* plots = new QSplitter(Qt::Horizontal, this);
     plots->addWidget(bands_);
-    plots->addWidget(sensitivity_);
+    plots->addWidget(tuning);
     plots->setStretchFactor(0, 3);
     plots->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -95,7 +122,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     layout->addWidget(split, 1);
 
     table_->setResults(results_);
-    for (QComboBox* box : {task_, series_, statistic_, parameter_})
+    for (QComboBox* box : {task_, series_, statistic_, parameter_, heatOptimizer_, heatX_, heatY_})
         connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
     connect(logY_, &QCheckBox::toggled, this, &StudyWindow::refresh);
     connect(exportBands, &QPushButton::clicked, this, [this] {
@@ -104,9 +131,14 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     connect(exportSensitivity, &QPushButton::clicked, this, [this] {
         if (hooks_.exportFigure) hooks_.exportFigure(figures().at(1));
     });
-    connect(sensitivity_, &SensitivityPlot::trialClicked, this, [this](const QString& folder) {
-        if (hooks_.openRunFolder) hooks_.openRunFolder(folder);
+    connect(exportHeatmap, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure) hooks_.exportFigure(figures().at(2));
     });
+    const auto openRun = [this](const QString& folder) {
+        if (hooks_.openRunFolder) hooks_.openRunFolder(folder);
+    };
+    connect(sensitivity_, &SensitivityPlot::trialClicked, this, openRun);
+    connect(heatmap_, &HyperParameterHeatmap::trialClicked, this, openRun);
     refresh();
     resize(1200, 720);
 }
@@ -118,6 +150,7 @@ void StudyWindow::refresh() {
                  statistic_->currentIndex() == 0 ? StudyBandPlot::Statistic::MedianIqr : StudyBandPlot::Statistic::MeanCi,
                  logY_->isChecked());
     sensitivity_->show(results_, task, parameter_->currentText());
+    heatmap_->show(results_, task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText());
 }
 
 std::vector<NamedFigure> StudyWindow::figures() const {
@@ -126,7 +159,10 @@ std::vector<NamedFigure> StudyWindow::figures() const {
     return {{"study-band-" + task + "-" + series, tr("%1: %2 over the seeds (%3)").arg(task, seriesTitle(series), statistic_->currentText()),
              Figure::ofPlot(bands_->plot())},
             {"study-sensitivity-" + task + "-" + parameter_->currentText(),
-             tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())}};
+             tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())},
+            {"study-heatmap-" + task + "-" + heatOptimizer_->currentText() + "-" + heatX_->currentText() + "-" + heatY_->currentText(),
+             tr("%1, %2: %3 × %4").arg(task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText()),
+             Figure::ofPlot(heatmap_->plot())}};
 }
 
 StudyWindow* StudyWindow::open(const QString& directory, QWidget* parent, const StudyWindowHooks& hooks) {

@@ -24,6 +24,7 @@ struct StudyWindowHooks {
     std::function<void(const QString& runFolder)> openRunFolder;
 };
 
+class HyperParameterHeatmap;
 class SensitivityPlot;
 class StudyBandPlot;
 class StudyResultsTable;
@@ -45,7 +46,8 @@ public:
     StudyResultsTable* table() const { return table_; }
     StudyBandPlot* bandPlot() const { return bands_; }
     SensitivityPlot* sensitivityPlot() const { return sensitivity_; }
-    std::vector<NamedFigure> figures() const;  // the band plot and the sensitivity plot, as shown
+    HyperParameterHeatmap* heatmap() const { return heatmap_; }
+    std::vector<NamedFigure> figures() const;  // the band plot, the sensitivity plot and the heat-map, as shown
 
 public Q_SLOTS:
     void refresh();  // redraws both plots from the controls
@@ -62,6 +64,10 @@ private:
     StudyResultsTable* table_;
     StudyBandPlot* bands_;
     SensitivityPlot* sensitivity_;
+    QComboBox* heatOptimizer_;
+    QComboBox* heatX_;
+    QComboBox* heatY_;
+    HyperParameterHeatmap* heatmap_;
 };
 
 }  // namespace ml
