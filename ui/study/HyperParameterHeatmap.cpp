@@ -90,15 +90,23 @@ void HyperParameterHeatmap::show(const StudyResults& results, const QString& tas
             cross->setText(QStringLiteral("×"));
         }
     }
-    QCPColorGradient gradient(QCPColorGradient::gpThermal);
-    gradient.setNanHandling(QCPColorGradient::nhTransparent);
-    map_->setGradient(gradient.inverted());  // lower score (better) is brighter
+    QCPColorGradient gradient = QCPColorGradient(QCPColorGradient::gpThermal).inverted();  // lower score (better) is brighter
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);  // no trial there: no colour
+
     map_->setInterpolate(false);
     scale_->setVisible(true);
+    // Scores of a bad learning rate can be many times the good ones: a log colour axis keeps the good ones apart.
+    bool positive = true;
+    for (const auto& [number, t] : trials) positive = positive && (!std::isfinite(t.score) || t.score > 0);
+    scale_->setDataScaleType(positive ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (positive) scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     scale_->axis()->setLabel(selectionScoreTitle(results.selection));
     map_->setColorScale(scale_);
+    scale_->setGradient(gradient);  // after setColorScale: the scale's gradient is the map's
     map_->rescaleDataRange(true);
     plot_->xAxis->setTicker(xTicks);
+    plot_->xAxis->setTickLabelRotation(xv.size() > 8 ? 60 : 0);
     plot_->yAxis->setTicker(yTicks);
     plot_->xAxis->setLabel(x);
     plot_->yAxis->setLabel(y);

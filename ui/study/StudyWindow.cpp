@@ -105,8 +105,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     auto* plots = new QSplitter(Qt::Horizontal, this);
     plots->addWidget(bands_);
     plots->addWidget(tuning);
-    plots->setStretchFactor(0, 3);
-    plots->setStretchFactor(1, 2);
+    plots->setSizes({620, 560});
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(table_);
     split->addWidget(plots);
