@@ -1,8 +1,11 @@
-// momentum-lab: the desktop app. Usage: momentum-lab [RUN_DIR]
-// (RUN_DIR: a folder written by `momentum-lab-cli train --out DIR`, opened for viewing).
+// momentum-lab: the desktop app. Usage: momentum-lab [RUN_DIR | STUDY_DIR]
+// (RUN_DIR: a folder written by `momentum-lab-cli train --out DIR`, opened for viewing;
+// STUDY_DIR: one written by `momentum-lab-cli study STUDY.json --out DIR`, opened in a study window).
 #include "MainWindow.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QIcon>
 
 int main(int argc, char* argv[]) {
@@ -15,6 +18,9 @@ int main(int argc, char* argv[]) {
     ml::MainWindow window;
     window.show();
     const QStringList arguments = QApplication::arguments();
-    if (arguments.size() > 1) window.openRunFolder(arguments.at(1));
+    if (arguments.size() > 1 && QFileInfo::exists(QDir(arguments.at(1)).filePath("study.json")))
+        window.openStudy(arguments.at(1));
+    else if (arguments.size() > 1)
+        window.openRunFolder(arguments.at(1));
     return QApplication::exec();
 }

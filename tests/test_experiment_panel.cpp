@@ -188,6 +188,24 @@ private Q_SLOTS:
         QVERIFY(adamForm->note("bias").isEmpty());
         QVERIFY(!fanOut.contains("--") && !factored.contains("--"));
     }
+
+    // A study trial's experiment (holdout validation or test) lost its holdout when edited in the
+    // panel: trained again, it evaluated on the test split instead of the one it was tuned on.
+    void editedExperimentKeepsItsHoldout() {
+        for (const Holdout holdout : {Holdout::Validation, Holdout::Test}) {
+            Experiment experiment = sineExperiment(10);
+            experiment.holdout = holdout;
+            ExperimentPanel panel;
+            panel.setExperiment(experiment);
+            panel.findChild<QSpinBox*>("length")->setValue(20);
+            const Experiment edited = panel.experiment();
+            QCOMPARE(edited.steps, 20L);
+            QVERIFY(edited.holdout == holdout);
+        }
+        ExperimentPanel panel;  // and a plain experiment stays plain
+        panel.setExperiment(sineExperiment(10));
+        QVERIFY(panel.experiment().holdout == Holdout::None);
+    }
 };
 
 QTEST_MAIN(TestExperimentPanel)

@@ -3,6 +3,7 @@
 #include "AppSettings.h"
 #include "experiment/ExperimentPanel.h"
 #include "export/ExportController.h"
+#include "study/StudyWindow.h"
 #include "InputError.h"
 #include "model/ComparisonHistory.h"
 #include "model/RunComparison.h"
@@ -209,6 +210,9 @@ void MainWindow::buildMenus() {
     QAction* openFolder = file->addAction(tr("Open run folder…"), this, &MainWindow::chooseRunFolder);
     openFolder->setShortcut(QKeySequence::Open);
     openFolder->setToolTip(tr("View a folder written by momentum-lab-cli train --out DIR"));
+    file->addAction(tr("Open study…"), this, [this] { StudyWindow::chooseAndOpen(this, studyHooks()); })
+        ->setToolTip(tr("View a folder written by momentum-lab-cli study STUDY.json --out DIR"));
+    file->addAction(tr("Run study…"), this, [this] { StudyWindow::runStudy(this, studyHooks()); });
     QAction* openExperiment = file->addAction(tr("Open experiment…"), this, &MainWindow::openExperimentFile);
     openExperiment->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QAction* saveExperiment = file->addAction(tr("Save experiment…"), exporter_, &ExportController::exportExperiment);
@@ -438,6 +442,17 @@ void MainWindow::chooseRunFolder() {
     if (directory.isEmpty()) return;
     AppSettings::setLastDirectory(directory);
     openRunFolder(directory);
+}
+
+void MainWindow::openStudy(const QString& directory) { StudyWindow::open(directory, this, studyHooks()); }
+
+StudyWindowHooks MainWindow::studyHooks() {
+    return {[this](const NamedFigure& figure) { exporter_->exportFigure(figure); },
+            [this](const QString& folder) {
+                openRunFolder(folder);
+                raise();
+                activateWindow();
+            }};
 }
 
 void MainWindow::openRunFolder(const QString& directory) {

@@ -20,6 +20,7 @@ class RunHistoryPanel;
 class RunSelection;
 class ExperimentPanel;
 class ExportController;
+struct StudyWindowHooks;
 class LayerHeatmapPanel;
 class NetworkDiagramPanel;
 class NeuronInspector;
@@ -49,12 +50,14 @@ public:
     bool overlayKept(int number);
 
     void openRunFolder(const QString& directory);
+    void openStudy(const QString& directory);  // a study folder, in its own window (ui/study/StudyWindow.h)
 
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:
+    StudyWindowHooks studyHooks();  // figure export and run folders for study windows
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
     void sizeDocks();

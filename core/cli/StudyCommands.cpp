@@ -23,7 +23,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <numeric>
 #include <unistd.h>
 
 namespace ml {
@@ -67,12 +66,6 @@ private:
     bool enabled_;
     Clock::time_point start_ = Clock::now();
 };
-
-std::vector<int> range(int begin, int end) {
-    std::vector<int> list(std::max(0, end - begin));
-    std::iota(list.begin(), list.end(), begin);
-    return list;
-}
 
 QString trialCommand(const QString& cli, const StudyLayout& layout, const QString& trial) {
     return shellQuoted(cli) + " study " + shellQuoted(absolute(layout.studyFile())) + " --out " +
@@ -218,13 +211,13 @@ int study(const QStringList& arguments) {
     }
 
     const int jobs = wholeOption(parser, "jobs", QThread::idealThreadCount(), 1);
-    const std::vector<int> tuning = unfinishedTrials(layout, range(0, plan.tuningCount()));
-    const std::vector<int> finals = unfinishedTrials(layout, range(plan.tuningCount(), plan.trialCount()));
-    TrialProgress progress(static_cast<int>(tuning.size() + finals.size()), !quiet && isatty(STDERR_FILENO));
+    const PendingTrials pending = pendingTrials(layout);
+    TrialProgress progress(pending.count(), !quiet && isatty(STDERR_FILENO));
     {
         const StopOnSignals stopOnSignals(control);
-        runTrials(layout, tuning, jobs, control, [&](int) { progress.finished("phase 1"); });
-        if (!control.stopRequested()) runTrials(layout, finals, jobs, control, [&](int) { progress.finished("phase 2"); });
+        runPendingTrials(layout, pending, jobs, control, [&](int trial) {
+            progress.finished(plan.trial(trial).phase == StudyPhase::Tuning ? "phase 1" : "phase 2");
+        });
         stopSignal = stopOnSignals.received();
     }
     progress.end();
@@ -234,7 +227,7 @@ int study(const QStringList& arguments) {
         return kExitSignalBase + stopSignal;
     }
     if (!quiet)
-        std::fprintf(stderr, "%zu trials in %.1f s on %d thread(s)\n", tuning.size() + finals.size(), progress.secondsSoFar(), jobs);
+        std::fprintf(stderr, "%d trials in %.1f s on %d thread(s)\n", pending.count(), progress.secondsSoFar(), jobs);
     const AggregateReport report = aggregateStudy(layout);
     if (!quiet) printResults(layout, report);
     return kExitOk;

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace ml {
@@ -90,6 +91,20 @@ int runTrials(const StudyLayout& layout, const std::vector<int>& trials, int job
     work();  // the calling thread is one of the workers
     for (std::thread& worker : workers) worker.join();
     if (error) std::rethrow_exception(error);
+    return finished;
+}
+
+PendingTrials pendingTrials(const StudyLayout& layout) {
+    std::vector<int> tuning(layout.plan().tuningCount()), finals(layout.plan().trialCount() - layout.plan().tuningCount());
+    std::iota(tuning.begin(), tuning.end(), 0);
+    std::iota(finals.begin(), finals.end(), layout.plan().tuningCount());
+    return {unfinishedTrials(layout, tuning), unfinishedTrials(layout, finals)};
+}
+
+int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, int jobs, RunControl& control,
+                     const std::function<void(int trial)>& onFinished) {
+    int finished = runTrials(layout, pending.tuning, jobs, control, onFinished);
+    if (!control.stopRequested()) finished += runTrials(layout, pending.finals, jobs, control, onFinished);  // needs phase 1
     return finished;
 }
 

@@ -32,4 +32,16 @@ std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<i
 int runTrials(const StudyLayout& layout, const std::vector<int>& trials, int jobs, RunControl& control,
               const std::function<void(int trial)>& onFinished = {});
 
+// What a (resumed) study still has to run: its unfinished tuning trials and final runs.
+struct PendingTrials {
+    std::vector<int> tuning, finals;
+    int count() const { return static_cast<int>(tuning.size() + finals.size()); }
+};
+PendingTrials pendingTrials(const StudyLayout& layout);
+// Phases 1 and 2 as `momentum-lab-cli study` and the desktop app run them: the pending tuning
+// trials, then (unless the control stopped them) the final runs, each phase on `jobs` threads.
+// Returns the trials that finished; errors as runTrials.
+int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, int jobs, RunControl& control,
+                     const std::function<void(int trial)>& onFinished = {});
+
 }  // namespace ml

@@ -50,14 +50,18 @@ QList<QByteArray> splitFields(const QByteArray& record) {
     return fields;
 }
 
-struct CsvRecord {
-    qsizetype line;  // 1-based line where the record starts
-    QList<QByteArray> fields;
-};
+// A whole number from 0 to `max` (step and epoch columns), checked before the conversion.
+long parseCount(const QByteArray& cell, const QString& path, qsizetype line, const char* column, long max) {
+    const double value = csvNumber(cell, path, line, column, false);
+    if (!(value >= 0 && value <= static_cast<double>(max)) || std::floor(value) != value)
+        throw InputError(path.toStdString() + ":" + std::to_string(line) + ": column " + column + ": '" +
+                         cell.toStdString() + "' is not a whole number from 0 to " + std::to_string(max));
+    return static_cast<long>(value);
+}
 
-// The data records of a CSV whose first line must be `header`, each with `header`'s columns.
-// Blank lines are skipped; a quoted field may span lines.
-std::vector<CsvRecord> dataRecords(const QByteArray& csv, const QByteArray& header, const QString& path) {
+}  // namespace
+
+std::vector<CsvRecord> csvRecords(const QByteArray& csv, const QByteArray& header, const QString& path) {
     QList<QByteArray> lines = csv.split('\n');
     if (lines.back().isEmpty()) lines.pop_back();
     std::vector<CsvRecord> records;
@@ -84,7 +88,7 @@ std::vector<CsvRecord> dataRecords(const QByteArray& csv, const QByteArray& head
     return records;
 }
 
-double parseCell(const QByteArray& cell, const QString& path, qsizetype line, const char* column, bool optional) {
+double csvNumber(const QByteArray& cell, const QString& path, qsizetype line, const char* column, bool optional) {
     const std::string where = path.toStdString() + ":" + std::to_string(line) + ": column " + column;
     if (cell.isEmpty()) {
         if (optional) return NAN;
@@ -95,17 +99,6 @@ double parseCell(const QByteArray& cell, const QString& path, qsizetype line, co
     if (!ok) throw InputError(where + ": '" + cell.toStdString() + "' is not a number");
     return value;
 }
-
-// A whole number from 0 to `max` (step and epoch columns), checked before the conversion.
-long parseCount(const QByteArray& cell, const QString& path, qsizetype line, const char* column, long max) {
-    const double value = parseCell(cell, path, line, column, false);
-    if (!(value >= 0 && value <= static_cast<double>(max)) || std::floor(value) != value)
-        throw InputError(path.toStdString() + ":" + std::to_string(line) + ": column " + column + ": '" +
-                         cell.toStdString() + "' is not a whole number from 0 to " + std::to_string(max));
-    return static_cast<long>(value);
-}
-
-}  // namespace
 
 QByteArray metricsHeader() { return "step,epoch,train_loss,test_loss,test_accuracy,wall_ms\n"; }
 
@@ -179,7 +172,7 @@ void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::func
         if (cells.size() != 6)
             throw InputError(file + ":" + std::to_string(line) + ": has " + std::to_string(cells.size()) + " fields; expected 6");
         double values[6];
-        for (int c = 2; c < 6; ++c) values[c] = parseCell(cells[c], path, line, columns[c], c <= 4);
+        for (int c = 2; c < 6; ++c) values[c] = csvNumber(cells[c], path, line, columns[c], c <= 4);
         StepMetrics m;
         m.run = run;
         m.step = parseCount(cells[0], path, line, columns[0], kMaxCount);
@@ -205,18 +198,18 @@ std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& p
 }
 
 std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& path) {
-    const std::vector<CsvRecord> rows = dataRecords(csv, summaryHeader(), path);
+    const std::vector<CsvRecord> rows = csvRecords(csv, summaryHeader(), path);
     std::vector<RunResult> results;
     for (const CsvRecord& row : rows) {
         const QList<QByteArray>& cells = row.fields;
         const qsizetype r = row.line;
         RunResult result;
         result.label = cells[0].toStdString();
-        result.finalTrainLoss = static_cast<float>(parseCell(cells[1], path, r, "final_train_loss", true));
-        result.finalTestLoss = static_cast<float>(parseCell(cells[2], path, r, "final_test_loss", true));
-        result.finalTestAccuracy = static_cast<float>(parseCell(cells[3], path, r, "final_test_accuracy", true));
+        result.finalTrainLoss = static_cast<float>(csvNumber(cells[1], path, r, "final_train_loss", true));
+        result.finalTestLoss = static_cast<float>(csvNumber(cells[2], path, r, "final_test_loss", true));
+        result.finalTestAccuracy = static_cast<float>(csvNumber(cells[3], path, r, "final_test_accuracy", true));
         result.steps = parseCount(cells[4], path, r, "steps", kMaxCount);
-        result.wallMs = parseCell(cells[5], path, r, "wall_ms", false);
+        result.wallMs = csvNumber(cells[5], path, r, "wall_ms", false);
         const std::optional<ParsedStatus> status = parseStatusText(cells[6].toStdString());
         if (!status)
             throw InputError(path.toStdString() + ":" + std::to_string(r) + ": column status: '" +

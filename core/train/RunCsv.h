@@ -11,6 +11,7 @@
 
 #include <QByteArray>
 #include <QIODevice>
+#include <QList>
 #include <QString>
 
 #include <functional>
@@ -37,5 +38,16 @@ void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::func
 std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& path, int run);
 // One result per line, with its label.
 std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& path);
+
+// The RFC 4180 reader under both (also for the study's results files, whose labels may be quoted):
+// the data records of a CSV whose first line must be `header`, each with `header`'s columns. Blank
+// lines are skipped; a quoted field may span lines. InputError "PATH:LINE: ..." otherwise.
+struct CsvRecord {
+    qsizetype line;  // 1-based line where the record starts
+    QList<QByteArray> fields;
+};
+std::vector<CsvRecord> csvRecords(const QByteArray& csv, const QByteArray& header, const QString& path);
+// A number cell ("inf" too); an empty one is NaN when `optional`, else an InputError naming the column.
+double csvNumber(const QByteArray& cell, const QString& path, qsizetype line, const char* column, bool optional);
 
 }  // namespace ml

@@ -152,6 +152,7 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     evalEvery_->setValue(static_cast<int>(experiment.evalEvery));
     runs_->setRuns(experiment.runs);
     initWeightsFile_ = experiment.initWeightsFile;
+    holdout_ = experiment.holdout;
     shownData_ = data_->currentText().trimmed();
     clearInvalidMark(network_);
     clearInvalidMark(data_);
@@ -174,6 +175,7 @@ Experiment ExperimentPanel::experiment() const {
     (lengthUnit_->currentIndex() == 1 ? experiment.epochs : experiment.steps) = length_->value();
     experiment.evalEvery = evalEvery_->value();
     experiment.initWeightsFile = initWeightsFile_;
+    experiment.holdout = holdout_;
     experiment.runs = runs_->runs();
     if (experiment.runs.empty()) throw InputError("Optimizer runs: add at least one run");
     experiment.validate();

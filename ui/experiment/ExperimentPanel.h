@@ -52,6 +52,7 @@ private:
     bool settingExperiment_ = false;
     QString shownData_;  // the data set the network's sizes were last checked against
     std::string initWeightsFile_;  // kept from the loaded experiment (no editor)
+    Holdout holdout_ = Holdout::None;  // kept too: a study trial's experiment evaluates on validation or test
 };
 
 }  // namespace ml

@@ -1,0 +1,342 @@
+// The desktop study views on a study folder made here by the CLI: the results table shows core's
+// aggregation (summary.csv and the final runs' own test losses), the band plot one band per
+// optimizer, the sensitivity plot one line per optimizer on a log axis, both figures export, and
+// folders that are not readable studies give messages naming the folder or file.
+#include "TestSupport.h"
+#include "cli/Cli.h"
+#include "export/Figure.h"
+#include "io/Files.h"
+#include "stats/Descriptive.h"
+#include "study/HyperParameterHeatmap.h"
+#include "study/SensitivityPlot.h"
+#include "study/Study.h"
+#include "study/StudyBandPlot.h"
+#include "study/StudyResultsTable.h"
+#include "study/StudyRunDialog.h"
+#include "study/StudyWindow.h"
+#include "study/TrialOutcome.h"
+#include "train/RunCsv.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QMessageBox>
+#include <QTimer>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <set>
+#include <iostream>
+#include <sstream>
+
+using namespace ml;
+
+namespace {
+
+// tests/studies/tiny.json: two optimizers, 3 tuning trials each, 3 seeds, 60 steps (under a second).
+const char* const kTinyStudy = R"({
+  "name": "tiny",
+  "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
+  "seed": 3, "batch": 32, "steps": 60, "eval-every": 20,
+  "runs": [{"optimizer": "momentum", "lr": 0.1}, {"optimizer": "neuron-mean", "lr": 0.1}],
+  "study": {"budget": 3, "search": {"*": {"lr": {"grid": [0.03, 0.3]}}}, "seeds": 3, "target": 0.5}
+})";
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+int runStudyCli(const QStringList& arguments) {
+    std::ostringstream sink;
+    std::streambuf* previous = std::cerr.rdbuf(sink.rdbuf());
+    const int status = runCli(QStringList{"momentum-lab-cli"} + arguments);
+    std::cerr.rdbuf(previous);
+    return status;
+}
+
+QString messageOf(const QString& folder) {
+    return test::inputErrorOf([&] { loadStudyResults(folder); });
+}
+
+double cell(const StudyResultsTable& table, int row, int column) { return table.item(row, column)->data(Qt::UserRole).toDouble(); }
+
+bool near(double a, double b) {  // summary.csv keeps 9 significant digits
+    return (std::isnan(a) && std::isnan(b)) || a == b || std::abs(a - b) <= 1e-8 * std::max(std::abs(a), std::abs(b));
+}
+
+}  // namespace
+
+class TestStudyViews : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir tmp_;
+    QString study_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(tmp_.isValid());
+        writeFile(tmp_.filePath("tiny.json"), kTinyStudy);
+        study_ = tmp_.filePath("study");
+        QCOMPARE(runStudyCli({"study", tmp_.filePath("tiny.json"), "--out", study_, "--jobs", "2", "--quiet"}), 0);
+    }
+
+    // Every number of the table is core's: summary.csv of the aggregation, and the mean is the
+    // plain mean of the final runs' last test losses, read from their own folders.
+    void tableShowsCoresAggregate() {
+        const StudyResults results = loadStudyResults(study_);
+        QVERIFY(!results.aggregated);  // the CLI aggregated already
+        QCOMPARE(results.finishedTrials, 12);  // 2 optimizers x (3 tuning trials + 3 seeds)
+        StudyWindow window(results, StudyWindowHooks{});
+        const StudyResultsTable& table = *window.table();
+        QCOMPARE(table.rowCount(), 2);
+
+        const std::vector<CsvRecord> summary = csvRecords(
+            readFileBytes(study_ + "/results/summary.csv"),
+            "task,optimizer,seeds,test_loss_median,test_loss_q1,test_loss_q3,test_loss_mean,test_loss_ci_low,test_loss_ci_high,"
+            "test_accuracy_median,test_accuracy_q1,test_accuracy_q3,test_accuracy_mean,test_accuracy_ci_low,"
+            "test_accuracy_ci_high,target,steps_to_target_median,reached_target",
+            "summary.csv");
+        QCOMPARE(summary.size(), std::size_t(2));
+        const StudyPlan plan(loadStudy(study_ + "/study.json"));
+        const StudyLayout layout(study_, plan);
+        for (int row = 0; row < 2; ++row) {
+            const QList<QByteArray>& f = summary[static_cast<std::size_t>(row)].fields;
+            QCOMPARE(table.item(row, StudyResultsTable::Optimizer)->text(), QString::fromUtf8(f[1]));
+            QCOMPARE(cell(table, row, StudyResultsTable::Seeds), 3.0);
+            const std::pair<int, int> columns[] = {
+                {StudyResultsTable::LossMedian, 3},     {StudyResultsTable::LossMean, 6},       {StudyResultsTable::LossCiLow, 7},
+                {StudyResultsTable::LossCiHigh, 8},     {StudyResultsTable::AccuracyMedian, 9}, {StudyResultsTable::AccuracyMean, 12},
+                {StudyResultsTable::AccuracyCiLow, 13}, {StudyResultsTable::AccuracyCiHigh, 14}, {StudyResultsTable::StepsToTarget, 16}};
+            for (const auto& [column, csvColumn] : columns) {
+                const double expected = csvNumber(f[csvColumn], "summary.csv", row + 2, "", true);
+                QVERIFY2(near(cell(table, row, column), expected),
+                         qPrintable(QString("row %1 column %2: %3 vs %4").arg(row).arg(column).arg(cell(table, row, column)).arg(expected)));
+            }
+            QVERIFY(table.item(row, StudyResultsTable::Configuration)->text().startsWith("lr="));
+
+            std::vector<double> losses;
+            for (const int trial : plan.finalTrials(0, row)) losses.push_back(finalEvaluatedLoss(readTrialOutcome(layout, trial)->metrics));
+            QVERIFY(near(cell(table, row, StudyResultsTable::LossMean), stats::mean(losses)));
+            QVERIFY(near(cell(table, row, StudyResultsTable::LossMedian), stats::median(losses)));
+        }
+    }
+
+    // Without results (a study run with --list / --trial, or through Slurm before its last job),
+    // opening it aggregates first; the numbers are the same.
+    void missingResultsAreAggregatedOnOpening() {
+        const StudyResults before = loadStudyResults(study_);
+        QDir(study_ + "/results").removeRecursively();
+        const StudyResults after = loadStudyResults(study_);
+        QVERIFY(after.aggregated);
+        QVERIFY(QFile::exists(study_ + "/results/results.json"));
+        QCOMPARE(after.optimizerResults.size(), before.optimizerResults.size());
+        for (std::size_t i = 0; i < after.optimizerResults.size(); ++i)
+            QCOMPARE(after.optimizerResults[i].testLoss.ciHigh, before.optimizerResults[i].testLoss.ciHigh);
+        QCOMPARE(after.bands.size(), before.bands.size());
+    }
+
+    // One filled band per optimizer, between its lower and upper curve, around its centre line.
+    void bandPlotHasOneBandPerOptimizer() {
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
+        for (int statistic = 0; statistic < 2; ++statistic) {
+            window.findChild<QComboBox*>("statistic")->setCurrentIndex(statistic);
+            QCustomPlot* plot = window.bandPlot()->plot();
+            QCOMPARE(window.bandPlot()->bandCount(), 2);
+            int filled = 0;
+            for (int g = 0; g < plot->graphCount(); ++g) {
+                QCPGraph* upper = plot->graph(g);
+                QCPGraph* lower = upper->channelFillGraph();
+                if (!lower) continue;
+                ++filled;
+                QCPGraph* centre = plot->graph(g + 1);  // drawn right after its band
+                QCOMPARE(centre->data()->size(), upper->data()->size());
+                QVERIFY(centre->data()->size() >= 3);  // test loss at steps 20, 40, 60 (and step 0)
+                for (int i = 0; i < centre->data()->size(); ++i) {
+                    QVERIFY(lower->data()->at(i)->value <= centre->data()->at(i)->value + 1e-12);
+                    QVERIFY(centre->data()->at(i)->value <= upper->data()->at(i)->value + 1e-12);
+                }
+            }
+            QCOMPARE(filled, 2);
+            QCOMPARE(plot->legend->itemCount(), 2);
+        }
+        // The median line is bands.csv's test-loss median of the first optimizer.
+        window.findChild<QComboBox*>("statistic")->setCurrentIndex(0);
+        const StudyBand* band = window.results().band(window.results().tasks.front(), "momentum", "test_loss");
+        QVERIFY(band);
+        const QCPGraph* centre = window.bandPlot()->plot()->graph(2);
+        QCOMPARE(centre->data()->size(), static_cast<int>(band->points.size()));
+        QCOMPARE(centre->data()->at(1)->value, band->points[1].value.median);
+        QCOMPARE(centre->data()->at(1)->key, static_cast<double>(band->points[1].step));
+    }
+
+    void sensitivityPlotHasOneLinePerOptimizerOnALogAxis() {
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
+        QCOMPARE(window.findChild<QComboBox*>("parameter")->currentText(), QString("lr"));
+        QCustomPlot* plot = window.sensitivityPlot()->plot();
+        QCOMPARE(window.sensitivityPlot()->lineCount(), 2);
+        QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        // The budget of 3: the defaults (lr 0.1) and the grid 0.03, 0.3, sorted by lr.
+        for (int g = 0; g < 2; ++g) {
+            QCOMPARE(plot->graph(g)->data()->size(), 3);
+            QCOMPARE(plot->graph(g)->data()->at(0)->key, 0.03);
+            QCOMPARE(plot->graph(g)->data()->at(2)->key, 0.3);
+        }
+    }
+
+    // Clicking a trial in the sensitivity plot opens that trial's run folder (its lr in config.json).
+    void sensitivityPointOpensItsTrial() {
+        QStringList opened;
+        StudyWindow window(loadStudyResults(study_), {{}, [&](const QString& folder) { opened << folder; }});
+        window.resize(1200, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCustomPlot* plot = window.sensitivityPlot()->plot();
+        plot->replot();
+        const QCPGraph* line = plot->graph(1);  // neuron-mean: lr 0.03, 0.1 (defaults), 0.3
+        const QPointF pixel = line->coordsToPixels(line->data()->at(2)->key, line->data()->at(2)->value);
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, pixel.toPoint());
+        QCOMPARE(opened.size(), 1);
+        QVERIFY2(opened.front().contains("/tune/") && opened.front().contains("/neuron-mean/trial-"), qPrintable(opened.front()));
+        const QJsonObject config = QJsonDocument::fromJson(readFileBytes(opened.front() + "/config.json")).object();
+        QCOMPARE(config["runs"].toArray().at(0).toObject()["lr"].toDouble(), 0.3);
+    }
+
+    // Two searched hyper-parameters (lr x momentum, quasi-random): one cell per trial, coloured by
+    // its score; clicking a cell opens that trial, whose config.json holds the cell's values.
+    void heatmapCellOpensItsTrial() {
+        writeFile(tmp_.filePath("two.json"), R"({
+  "name": "two", "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
+  "seed": 3, "batch": 32, "steps": 40, "eval-every": 20,
+  "runs": [{"optimizer": "momentum", "lr": 0.1, "momentum": 0.9}],
+  "study": {"budget": 5, "search": {"*": {"lr": {"log-uniform": [0.01, 1]}, "momentum": {"uniform": [0.5, 0.95]}}}, "seeds": 2}
+})");
+        const QString folder = tmp_.filePath("two");
+        QCOMPARE(runStudyCli({"study", tmp_.filePath("two.json"), "--out", folder, "--jobs", "2", "--quiet"}), 0);
+        QStringList opened;
+        StudyWindow window(loadStudyResults(folder), {{}, [&](const QString& run) { opened << run; }});
+        window.resize(1200, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QComboBox*>("heatX")->setCurrentText("lr");
+        window.findChild<QComboBox*>("heatY")->setCurrentText("momentum");
+        QCOMPARE(window.heatmap()->trialCount(), 5);
+
+        // Trial 3's cell: its column and row are the ranks of its values among the trials'.
+        std::set<double> lrs, momenta;
+        double lr = NAN, momentum = NAN;
+        QString trialFolder;
+        for (const SensitivityPoint& p : window.results().sensitivity) {
+            (p.parameter == "lr" ? lrs : momenta).insert(p.value);
+            if (p.trial == 3) (p.parameter == "lr" ? lr : momentum) = p.value, trialFolder = p.folder;
+        }
+        const int column = static_cast<int>(std::distance(lrs.begin(), lrs.find(lr)));
+        const int row = static_cast<int>(std::distance(momenta.begin(), momenta.find(momentum)));
+        QCOMPARE(window.heatmap()->folderAt(column, row), trialFolder);
+        QCustomPlot* plot = window.heatmap()->plot();
+        plot->replot();
+        const QPoint pixel(qRound(plot->xAxis->coordToPixel(column)), qRound(plot->yAxis->coordToPixel(row)));
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, pixel);
+        QCOMPARE(opened, QStringList{trialFolder});
+        const QJsonObject run = QJsonDocument::fromJson(readFileBytes(trialFolder + "/config.json")).object()["runs"].toArray().at(0).toObject();
+        QVERIFY(std::abs(run["lr"].toDouble() - lr) <= 1e-6 * lr);
+        QVERIFY(std::abs(run["momentum"].toDouble() - momentum) <= 1e-6);
+    }
+
+    // Both figures go through the app's figure export, and render as PNG, PDF and SVG.
+    void figuresExport() {
+        QStringList exported;
+        StudyWindow window(loadStudyResults(study_), {[&](const NamedFigure& figure) { exported << figure.name; }, {}});
+        for (QPushButton* button : window.findChildren<QPushButton*>()) button->click();
+        const QString task = window.results().tasks.front();
+        QCOMPARE(exported, (QStringList{"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr",
+                                        "study-heatmap-" + task + "-momentum-lr-lr"}));
+        for (const NamedFigure& figure : window.figures()) {
+            const FigureOptions options{600, 400, 96, figure.caption};
+            QVERIFY(figure.figure.render(FigureFormat::Png, options).startsWith("\x89PNG"));
+            QVERIFY(figure.figure.render(FigureFormat::Pdf, options).startsWith("%PDF"));
+            QVERIFY(figure.figure.render(FigureFormat::Svg, options).contains("<svg"));
+        }
+        const QString path = tmp_.filePath("band.svg");
+        window.figures().front().figure.save(path, {600, 400, 96, "band"});
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+
+    void badFoldersGiveClearMessages() {
+        const QString missing = tmp_.filePath("nowhere");
+        QString message = messageOf(missing);
+        QVERIFY2(message.contains(missing) && message.contains("not a folder"), qPrintable(message));
+
+        const QString empty = tmp_.filePath("empty");
+        QVERIFY(QDir().mkpath(empty));
+        message = messageOf(empty);
+        QVERIFY2(message.contains(empty) && message.contains("no study.json"), qPrintable(message));
+
+        const QString broken = tmp_.filePath("broken");
+        QVERIFY(QDir().mkpath(broken));
+        writeFile(broken + "/study.json", "{\"name\": \"x\",\n \"runs\": [}");
+        message = messageOf(broken);
+        QVERIFY2(message.contains(broken + "/study.json:2:"), qPrintable(message));
+
+        const QString unstarted = tmp_.filePath("unstarted");
+        QVERIFY(QDir().mkpath(unstarted));
+        writeFile(unstarted + "/study.json", kTinyStudy);
+        message = messageOf(unstarted);
+        QVERIFY2(message.contains(unstarted) && message.contains("no trial"), qPrintable(message));
+
+        // A damaged results file is named with its line, not shown half-read.
+        const QString damaged = tmp_.filePath("damaged");
+        QCOMPARE(runStudyCli({"study", tmp_.filePath("tiny.json"), "--out", damaged, "--jobs", "2", "--quiet"}), 0);
+        writeFile(damaged + "/results/bands.csv", "task,optimizer,series,step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n"
+                                                  "t,momentum,test_loss,20,3,0.5,0.4,0.6,0.5,x,0.6\n");
+        message = messageOf(damaged);
+        QVERIFY2(message.contains("bands.csv:2: column mean_ci_low"), qPrintable(message));
+        // And the window's opener shows it instead of a window (the message box is closed by the test).
+        QTimer::singleShot(0, [] {
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(w)) box->accept();
+        });
+        QVERIFY(StudyWindow::open(damaged, nullptr, StudyWindowHooks{}) == nullptr);
+    }
+
+    // The run dialog trains the same study as the CLI on its worker thread: cancelled at once it
+    // stops (nothing aggregated), started again it resumes, and its results equal the CLI's.
+    void runDialogRunsTheCliStudy() {
+        const QString folder = tmp_.filePath("from-dialog");
+        StudyRunDialog dialog;
+        dialog.setStudy(tmp_.filePath("tiny.json"), folder, 2);
+        QSignalSpy finished(&dialog, &StudyRunDialog::finished);
+        QSignalSpy failed(&dialog, &StudyRunDialog::failed);
+        dialog.start();
+        QVERIFY(dialog.running());
+        dialog.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.running(), 20000);
+        QCOMPARE(finished.size(), 0);
+        QVERIFY(!QFile::exists(folder + "/results/summary.csv"));
+
+        dialog.start();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(failed.size(), 0);
+        QCOMPARE(finished.front().front().toString(), folder);
+        for (const char* file : {"summary.csv", "bands.csv", "sensitivity.csv", "paired.csv"})
+            QCOMPARE(readFileBytes(folder + "/results/" + file), readFileBytes(study_ + "/results/" + file));
+    }
+
+    // "inf" (a score that never reached its target, a diverged trial) reads back as infinity.
+    void infinityReadsBack() {
+        QVERIFY(std::isinf(csvNumber("inf", "x.csv", 2, "score", false)));
+        QVERIFY(std::isnan(csvNumber("", "x.csv", 2, "score", true)));
+    }
+};
+
+QTEST_MAIN(TestStudyViews)
+#include "test_study_views.moc"

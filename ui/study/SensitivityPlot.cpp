@@ -1,0 +1,85 @@
+#include "study/SensitivityPlot.h"
+
+#include "model/RunPalette.h"
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace ml {
+
+QString selectionScoreTitle(const QString& selection) {
+    if (selection == "best-validation-accuracy") return QObject::tr("1 − best validation accuracy");
+    if (selection == "steps-to-target") return QObject::tr("steps to the target (validation)");
+    return QObject::tr("final validation loss");
+}
+
+SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->legend->setVisible(true);
+    plot_->legend->setBrush(QColor(255, 255, 255, 190));  // the curves stay visible behind it
+    plot_->setToolTip(tr("Click a trial to open its run in the main window"));
+    connect(plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* plottable, int index, QMouseEvent*) {
+        for (int line = 0; line < plot_->graphCount(); ++line)
+            if (plot_->graph(line) == plottable && !trialFolder(line, index).isEmpty()) Q_EMIT trialClicked(trialFolder(line, index));
+    });
+}
+
+int SensitivityPlot::lineCount() const { return plot_->graphCount(); }
+
+QString SensitivityPlot::trialFolder(int line, int point) const {
+    if (line < 0 || line >= static_cast<int>(folders_.size()) || point < 0 || point >= static_cast<int>(folders_[line].size())) return {};
+    return folders_[line][point];
+}
+
+void SensitivityPlot::show(const StudyResults& results, const QString& task, const QString& parameter) {
+    plot_->clearGraphs();
+    folders_.clear();
+    bool positive = true;
+    for (int o = 0; o < results.optimizers.size(); ++o) {
+        std::map<double, const SensitivityPoint*> byValue;  // sorted by the parameter's value
+        int diverged = 0;
+        for (const SensitivityPoint& p : results.sensitivity) {
+            if (p.task != task || p.optimizer != results.optimizers[o] || p.parameter != parameter) continue;
+            if (!std::isfinite(p.score)) {
+                ++diverged;
+                continue;
+            }
+            byValue[p.value] = &p;
+            positive = positive && p.value > 0;
+        }
+        if (byValue.empty() && diverged == 0) continue;
+        QCPGraph* graph = plot_->addGraph();
+        folders_.emplace_back();
+        for (const auto& [value, point] : byValue) {
+            graph->addData(value, point->score);
+            folders_.back().push_back(point->folder);
+        }
+        graph->setPen(QPen(runColor(o), 1.5));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, runColor(o), 7));
+        graph->setName(diverged ? tr("%1 (%n diverged)", nullptr, diverged).arg(results.optimizers[o]) : results.optimizers[o]);
+    }
+    plot_->xAxis->setLabel(parameter);
+    plot_->yAxis->setLabel(selectionScoreTitle(results.selection));
+    if (positive) {
+        plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    } else {
+        plot_->xAxis->setScaleType(QCPAxis::stLinear);
+        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    plot_->rescaleAxes();
+    // Room around the outermost trials (a factor on the log axis, a margin on the linear one).
+    const QCPRange x = plot_->xAxis->range();
+    plot_->xAxis->setRange(positive ? QCPRange(x.lower / 1.5, x.upper * 1.5) : QCPRange(x.lower - 0.05 * x.size(), x.upper + 0.05 * x.size()));
+    plot_->yAxis->scaleRange(1.1, plot_->yAxis->range().center());
+    plot_->replot();
+}
+
+}  // namespace ml

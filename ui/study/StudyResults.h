@@ -1,0 +1,65 @@
+#pragma once
+// A study folder (core/study/StudyLayout.h) as the desktop views read it: core's aggregation
+// (study/StudyAggregate.h, the files of docs/study.md) parsed back into values. Opening a folder
+// whose results are missing or older than its finished trials runs the aggregation first, so the
+// views always show what `momentum-lab-cli aggregate DIR` would write. No widgets: Qt Core only.
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace ml {
+
+// Median with interquartile range and mean with its 95 % bootstrap interval, over the final seeds.
+struct SeedSummary {
+    double median = 0, q1 = 0, q3 = 0, mean = 0, ciLow = 0, ciHigh = 0;  // NaN where none
+};
+
+struct StudyOptimizerResult {
+    QString task, optimizer;
+    QString configuration;  // the tuned configuration ("lr=0.03"); empty while phase 1 is unfinished
+    int seeds = 0;          // final runs finished
+    SeedSummary testLoss, testAccuracy;
+    double stepsToTargetMedian = 0;  // NaN without a target; infinity when most seeds never reach it
+};
+
+struct StudyBandPoint {
+    long step = 0;
+    int seeds = 0;
+    SeedSummary value;
+};
+
+struct StudyBand {
+    QString task, optimizer, series;  // series: train_loss, test_loss, test_accuracy (bands.csv)
+    std::vector<StudyBandPoint> points;
+};
+
+// One tuning trial: the selection score (validation) against one searched hyper-parameter.
+struct SensitivityPoint {
+    QString task, optimizer, parameter;
+    int trial = 0;  // the optimizer's trial number (0 = the untuned defaults)
+    double value = 0, score = 0;  // score: infinity when the trial diverged
+    QString folder;               // the trial's run folder (tune/TASK/LABEL/trial-N)
+};
+
+struct StudyResults {
+    QString folder;
+    QString name;
+    QString selection;  // the selection metric ("final-validation-loss")
+    double target = 0;  // NaN without one
+    int finishedTrials = 0, totalTrials = 0;
+    bool aggregated = false;  // the aggregation ran when the folder was opened
+    QStringList tasks, optimizers, parameters;  // in the study's order
+    std::vector<StudyOptimizerResult> optimizerResults;  // task-major, in the study's order
+    std::vector<StudyBand> bands;
+    std::vector<SensitivityPoint> sensitivity;
+
+    const StudyBand* band(const QString& task, const QString& optimizer, const QString& series) const;
+};
+
+// Reads the study folder `directory`. Throws InputError with a message naming the folder or file
+// and what was expected (not a folder, no study.json, an unreadable results file) and FileError
+// when the aggregation cannot write its results.
+StudyResults loadStudyResults(const QString& directory);
+
+}  // namespace ml

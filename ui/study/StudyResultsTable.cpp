@@ -1,0 +1,75 @@
+#include "study/StudyResultsTable.h"
+
+#include "model/RunPalette.h"
+
+#include <QHeaderView>
+
+#include <cmath>
+
+namespace ml {
+
+namespace {
+
+// Sorts by the exact value (UserRole), never by the rounded text; "none" (NaN) sorts last.
+class NumberItem : public QTableWidgetItem {
+public:
+    explicit NumberItem(double value) {
+        setData(Qt::UserRole, value);
+        setText(std::isnan(value) ? QStringLiteral("–") : std::isinf(value) ? QStringLiteral("never") : QString::number(value, 'g', 4));
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    bool operator<(const QTableWidgetItem& other) const override {
+        const double a = data(Qt::UserRole).toDouble(), b = other.data(Qt::UserRole).toDouble();
+        if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
+        return a < b;
+    }
+};
+
+}  // namespace
+
+StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
+    setColumnCount(ColumnCount);
+    setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned"), tr("Seeds"), tr("Loss median"), tr("Loss mean"),
+                               tr("CI low"), tr("CI high"), tr("Acc. median"), tr("Acc. mean"), tr("CI low"), tr("CI high"),
+                               tr("Steps to target")});
+    horizontalHeaderItem(Configuration)->setToolTip(tr("The configuration phase 1 chose on validation data"));
+    horizontalHeaderItem(StepsToTarget)->setToolTip(tr("Median over the seeds of the first step whose test loss reached the target"));
+    horizontalHeaderItem(LossCiLow)->setToolTip(tr("95 % bootstrap confidence interval of the mean test loss over the seeds"));
+    horizontalHeaderItem(AccuracyCiLow)->setToolTip(tr("95 % bootstrap confidence interval of the mean test accuracy"));
+    horizontalHeaderItem(LossMedian)->setToolTip(tr("Median of the final test loss over the seeds; the tooltip gives the interquartile range"));
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    verticalHeader()->hide();
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    setSortingEnabled(true);
+}
+
+void StudyResultsTable::setResults(const StudyResults& results) {
+    setSortingEnabled(false);
+    clearContents();
+    setRowCount(static_cast<int>(results.optimizerResults.size()));
+    for (int row = 0; row < rowCount(); ++row) {
+        const StudyOptimizerResult& r = results.optimizerResults[static_cast<std::size_t>(row)];
+        auto* task = new QTableWidgetItem(r.task);
+        auto* optimizer = new QTableWidgetItem(r.optimizer);
+        optimizer->setForeground(runColor(static_cast<int>(results.optimizers.indexOf(r.optimizer))));
+        auto* configuration = new QTableWidgetItem(r.configuration.isEmpty() ? tr("(tuning unfinished)") : r.configuration);
+        setItem(row, Task, task);
+        setItem(row, Optimizer, optimizer);
+        setItem(row, Configuration, configuration);
+        setItem(row, Seeds, new NumberItem(r.seeds));
+        const double values[] = {r.testLoss.median,     r.testLoss.mean,     r.testLoss.ciLow,     r.testLoss.ciHigh,
+                                 r.testAccuracy.median, r.testAccuracy.mean, r.testAccuracy.ciLow, r.testAccuracy.ciHigh,
+                                 r.stepsToTargetMedian};
+        for (int c = LossMedian; c <= StepsToTarget; ++c) setItem(row, c, new NumberItem(values[c - LossMedian]));
+        item(row, LossMedian)->setToolTip(tr("interquartile range %1 … %2").arg(r.testLoss.q1, 0, 'g', 4).arg(r.testLoss.q3, 0, 'g', 4));
+        item(row, AccuracyMedian)
+            ->setToolTip(tr("interquartile range %1 … %2").arg(r.testAccuracy.q1, 0, 'g', 4).arg(r.testAccuracy.q3, 0, 'g', 4));
+    }
+    setColumnHidden(StepsToTarget, std::isnan(results.target));
+    if (!std::isnan(results.target)) horizontalHeaderItem(StepsToTarget)->setText(tr("Steps to %1").arg(results.target));
+    setSortingEnabled(true);
+}
+
+}  // namespace ml

@@ -1,0 +1,193 @@
+#include "study/StudyWindow.h"
+
+#include "AppSettings.h"
+#include "study/HyperParameterHeatmap.h"
+#include "study/SensitivityPlot.h"
+#include "study/StudyBandPlot.h"
+#include "study/StudyResultsTable.h"
+#include "study/StudyRunDialog.h"
+
+#include <QCheckBox>
+#include <QHeaderView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ml {
+
+StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* parent)
+    : QWidget(parent, Qt::Window),
+      results_(std::move(results)),
+      hooks_(std::move(hooks)),
+      header_(new QLabel(this)),
+      task_(new QComboBox(this)),
+      series_(new QComboBox(this)),
+      statistic_(new QComboBox(this)),
+      logY_(new QCheckBox(tr("Log y"), this)),
+      parameter_(new QComboBox(this)),
+      table_(new StudyResultsTable(this)),
+      bands_(new StudyBandPlot(this)),
+      sensitivity_(new SensitivityPlot(this)),
+      heatOptimizer_(new QComboBox(this)),
+      heatX_(new QComboBox(this)),
+      heatY_(new QComboBox(this)),
+      heatmap_(new HyperParameterHeatmap(this)) {
+    setAttribute(Qt::WA_DeleteOnClose);
+    setWindowTitle(tr("Study: %1").arg(results_.name));
+    header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    header_->setWordWrap(true);
+    QString header = tr("<b>%1</b> — %2<br>%3 of %4 trials finished; tuned on %5; test figures over the final seeds.")
+                         .arg(results_.name.toHtmlEscaped(), results_.folder.toHtmlEscaped())
+                         .arg(results_.finishedTrials)
+                         .arg(results_.totalTrials)
+                         .arg(selectionScoreTitle(results_.selection));
+    if (std::isfinite(results_.target)) header += tr(" Target loss %1.").arg(results_.target);
+    if (results_.aggregated) header += tr(" (Results aggregated on opening.)");
+    header_->setText(header);
+
+    task_->addItems(results_.tasks);
+    task_->setObjectName("task");
+    for (const char* series : {"test_loss", "train_loss", "test_accuracy"}) series_->addItem(seriesTitle(series), series);
+    series_->setObjectName("series");
+    statistic_->addItem(tr("median + IQR"));
+    statistic_->addItem(tr("mean + 95 % CI"));
+    statistic_->setObjectName("statistic");
+    parameter_->addItems(results_.parameters);
+    parameter_->setObjectName("parameter");
+    auto* exportBands = new QPushButton(tr("Export band plot…"), this);
+    auto* exportSensitivity = new QPushButton(tr("Export sensitivity plot…"), this);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Task"), this));
+    controls->addWidget(task_);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Band plot"), this));
+    controls->addWidget(series_);
+    controls->addWidget(statistic_);
+    controls->addWidget(logY_);
+    controls->addWidget(exportBands);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Sensitivity to"), this));
+    controls->addWidget(parameter_);
+    controls->addWidget(exportSensitivity);
+    controls->addStretch(1);
+
+    heatOptimizer_->addItems(results_.optimizers);
+    heatOptimizer_->setObjectName("heatOptimizer");
+    heatX_->addItems(results_.parameters);
+    heatX_->setObjectName("heatX");
+    heatY_->addItems(results_.parameters);
+    heatY_->setObjectName("heatY");
+    heatY_->setCurrentIndex(std::min<int>(1, static_cast<int>(results_.parameters.size()) - 1));
+    auto* exportHeatmap = new QPushButton(tr("Export…"), this);
+    auto* heatPage = new QWidget(this);
+    auto* heatControls = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{heatOptimizer_, new QLabel(tr("x"), this), heatX_, new QLabel(tr("y"), this), heatY_, exportHeatmap})
+        heatControls->addWidget(w);
+    heatControls->addStretch(1);
+    auto* heatLayout = new QVBoxLayout(heatPage);
+    heatLayout->setContentsMargins(0, 0, 0, 0);
+    heatLayout->addLayout(heatControls);
+    heatLayout->addWidget(heatmap_, 1);
+    auto* tuning = new QTabWidget(this);
+    tuning->addTab(sensitivity_, tr("Sensitivity"));
+    tuning->addTab(heatPage, tr("Heat-map"));
+    tuning->setCurrentIndex(results_.parameters.size() >= 2 ? 1 : 0);  // two searched parameters: the map says more
+    auto* plots = new QSplitter(Qt::Horizontal, this);
+    plots->addWidget(bands_);
+    plots->addWidget(tuning);
+    plots->setSizes({620, 560});
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    split->addWidget(plots);
+    // The table as tall as its rows (up to a third of the window), the plots the rest.
+    const int tableHeight = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() + 24 +
+                            static_cast<int>(results_.optimizerResults.size()) * table_->verticalHeader()->defaultSectionSize();
+    split->setSizes({std::min(tableHeight, 240), 480});
+    split->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(header_);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
+
+    table_->setResults(results_);
+    for (QComboBox* box : {task_, series_, statistic_, parameter_, heatOptimizer_, heatX_, heatY_})
+        connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
+    connect(logY_, &QCheckBox::toggled, this, &StudyWindow::refresh);
+    connect(exportBands, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure) hooks_.exportFigure(figures().at(0));
+    });
+    connect(exportSensitivity, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure) hooks_.exportFigure(figures().at(1));
+    });
+    connect(exportHeatmap, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure) hooks_.exportFigure(figures().at(2));
+    });
+    const auto openRun = [this](const QString& folder) {
+        if (hooks_.openRunFolder) hooks_.openRunFolder(folder);
+    };
+    connect(sensitivity_, &SensitivityPlot::trialClicked, this, openRun);
+    connect(heatmap_, &HyperParameterHeatmap::trialClicked, this, openRun);
+    refresh();
+    resize(1200, 720);
+}
+
+void StudyWindow::refresh() {
+    const QString task = task_->currentText();
+    const QString series = series_->currentData().toString();
+    bands_->show(results_, task, series,
+                 statistic_->currentIndex() == 0 ? StudyBandPlot::Statistic::MedianIqr : StudyBandPlot::Statistic::MeanCi,
+                 logY_->isChecked());
+    sensitivity_->show(results_, task, parameter_->currentText());
+    heatmap_->show(results_, task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText());
+}
+
+std::vector<NamedFigure> StudyWindow::figures() const {
+    const QString task = task_->currentText();
+    const QString series = series_->currentData().toString();
+    return {{"study-band-" + task + "-" + series, tr("%1: %2 over the seeds (%3)").arg(task, seriesTitle(series), statistic_->currentText()),
+             Figure::ofPlot(bands_->plot())},
+            {"study-sensitivity-" + task + "-" + parameter_->currentText(),
+             tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())},
+            {"study-heatmap-" + task + "-" + heatOptimizer_->currentText() + "-" + heatX_->currentText() + "-" + heatY_->currentText(),
+             tr("%1, %2: %3 × %4").arg(task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText()),
+             Figure::ofPlot(heatmap_->plot())}};
+}
+
+StudyWindow* StudyWindow::open(const QString& directory, QWidget* parent, const StudyWindowHooks& hooks) {
+    try {
+        auto* window = new StudyWindow(loadStudyResults(directory), hooks, parent);
+        window->show();
+        return window;
+    } catch (const std::exception& error) {
+        QMessageBox::warning(parent, tr("Cannot open the study"), QString::fromStdString(error.what()));
+        return nullptr;
+    }
+}
+
+StudyWindow* StudyWindow::chooseAndOpen(QWidget* parent, const StudyWindowHooks& hooks) {
+    const QString directory = QFileDialog::getExistingDirectory(
+        parent, tr("Open a study folder (momentum-lab-cli study STUDY.json --out DIR)"), AppSettings::lastDirectory());
+    if (directory.isEmpty()) return nullptr;
+    AppSettings::setLastDirectory(directory);
+    return open(directory, parent, hooks);
+}
+
+void StudyWindow::runStudy(QWidget* parent, const StudyWindowHooks& hooks) {
+    auto* dialog = new StudyRunDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &StudyRunDialog::finished, parent, [parent, hooks](const QString& folder) { open(folder, parent, hooks); });
+    dialog->show();
+}
+
+}  // namespace ml
