@@ -456,7 +456,7 @@ void NetworkDiagramView::paintPools(QPainter& painter, const Frame& frame) const
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
     QStringList notes;
     if (units_.hasConv() && !compact_)
-        notes << tr("Squares are channels; a line is a kernel, coloured by its mean.");
+        notes << tr("Squares are channels; a line from a channel stands for its k×k kernel (or its flattened pixels), coloured by the mean.");
     if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; }))
         notes << tr("%1: not kept by this optimizer.").arg(displayName(quantity_));
     const DiagramLayout& layout = frame.layout;
