@@ -4,7 +4,9 @@
 // of a real conv network trained a few steps on digits (1x8x8).
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
+#include "session/FolderSnapshots.h"
 #include "train/LockstepTrainer.h"
+#include "train/RunFolderWriter.h"
 #include "views/ChannelUnits.h"
 #include "views/KernelGrid.h"
 #include "views/KernelImagePlot.h"
@@ -16,6 +18,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -42,8 +45,9 @@ NetworkSpec specOf(const std::string& text) {
     return spec;
 }
 
-// Momentum and the per-channel neuron mean, 3 steps of batch 32 (every quantity is non-zero).
-std::vector<Snapshot> trainConv(const std::string& network = kNetwork) {
+// Momentum and the per-channel neuron mean, 3 steps of batch 32 (every quantity is non-zero);
+// with `folder`, also written there as the CLI's --out does.
+std::vector<Snapshot> trainConv(const std::string& network = kNetwork, const QString& folder = {}) {
     Experiment experiment;
     experiment.network = specOf(network);
     experiment.data = "digits";
@@ -54,8 +58,14 @@ std::vector<Snapshot> trainConv(const std::string& network = kNetwork) {
     LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
     LastSnapshots observer;
     trainer.addObserver(&observer);
+    std::unique_ptr<RunFolderWriter> writer;
+    if (!folder.isEmpty()) {
+        writer = std::make_unique<RunFolderWriter>(folder, trainer);
+        trainer.addObserver(writer.get());
+    }
     RunControl control;
     trainer.run(control);
+    if (writer) writer->finish();
     return observer.last;
 }
 
@@ -169,6 +179,19 @@ private Q_SLOTS:
         int drawn = 0;
         for (int c = 0; c < 32; ++c) drawn += !view.neuronCenter(0, c).isNull();
         QCOMPARE(drawn, kMaxDrawnNeurons);
+    }
+
+    // A run folder's final weights carry the conv layers' k*k columns per input, like live
+    // snapshots: the heat-map and inspector (which see no spec) read them as conv layers too.
+    void folderSnapshotsKnowTheirKernels() {
+        QTemporaryDir dir;
+        trainConv(kNetwork, dir.filePath("run"));
+        const std::vector<SharedSnapshot> final = finalSnapshots(readRunFolder(dir.filePath("run")));
+        QCOMPARE(int(final.size()), 2);
+        QCOMPARE(final[0]->layers.at(0).columnsPerInput, 9);
+        QCOMPARE(final[0]->layers.at(1).columnsPerInput, 1);
+        QCOMPARE(networkUnits(*final[0], std::nullopt).layers.at(0).kernel, 3);
+        QCOMPARE(layerTitle(*final[0], 0), QStringLiteral("layer 1: conv 3×3, 1 → 4 channels"));
     }
 
     // The grid: out rows by in columns of k x k kernels, gaps between them, the bias after a gap.

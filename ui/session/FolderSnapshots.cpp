@@ -19,9 +19,15 @@ std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
         snapshot.bias = run.spec.hp.bias;
         snapshot.statistic = run.spec.hp.momentumMeanStat;
         snapshot.secondMomentScope = run.spec.hp.secondMomentMean;
+        // Weight columns per input, as the trainer's snapshots carry them (k*k for a conv kernel):
+        // the per-channel shared momentum and the conv views group by it.
+        std::vector<Eigen::Index> columnsPerInput;
+        for (const LayerToken& token : folder.experiment.network.layers)
+            if (token.hasParameters()) columnsPerInput.push_back(token.kind == LayerToken::Kind::Conv ? Eigen::Index{token.kernel} * token.kernel : 1);
         for (const Matrix& layer : run.finalWeights) {
             LayerSnapshot layerSnapshot;
             layerSnapshot.parameters = layer;
+            if (snapshot.layers.size() < columnsPerInput.size()) layerSnapshot.columnsPerInput = columnsPerInput[snapshot.layers.size()];
             snapshot.layers.push_back(std::move(layerSnapshot));
         }
         snapshots.push_back(std::make_shared<const Snapshot>(std::move(snapshot)));
