@@ -12,6 +12,7 @@
 #include "views/KernelImagePlot.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
+#include "views/NeuronHistoryPlot.h"
 #include "views/NeuronInspector.h"
 #include "views/RunSelection.h"
 
@@ -258,8 +259,10 @@ private Q_SLOTS:
         selection.deliver(snapshots_);
         NeuronInspector inspector(&selection);
         inspector.resize(900, 700);
+        inspector.setImageShape({8, 8});
         inspector.setNeuron(0, 2);
         QVERIFY(inspector.tabs()->isTabEnabled(2));
+        QVERIFY(!inspector.tabs()->isTabEnabled(1));  // "As image": the kernels are no 8x8 image
         KernelImagePlot* kernels = inspector.kernels();
         QCOMPARE(kernels->columnCount(), 2);
         kernels->replot(QCustomPlot::rpImmediateRefresh);
@@ -277,6 +280,10 @@ private Q_SLOTS:
         const double largest = double(std::max(snapshots_[0].layers[0].parameters.row(2).head(9).cwiseAbs().maxCoeff(),
                                         snapshots_[1].layers[0].parameters.row(2).head(9).cwiseAbs().maxCoeff()));
         QCOMPARE(kernels->scale(0)->dataRange().upper, largest);
+        // "Over steps" names a kernel's weights by input channel and kernel position.
+        QCOMPARE(inspector.plot()->graph(0)->name(), QStringLiteral("in channel 0, (0, 0)"));
+        QCOMPARE(connectionName(1, 2 * 9 + 5, 8 * 9, {}, 9), QStringLiteral("in channel 2, (1, 2)"));
+        QCOMPARE(connectionName(1, 8 * 9, 8 * 9, {}, 9), QStringLiteral("bias"));
         inspector.setNeuron(1, 3);
         QVERIFY(!inspector.tabs()->isTabEnabled(2));
     }

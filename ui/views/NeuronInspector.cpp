@@ -140,6 +140,7 @@ void NeuronInspector::showKernels() {
     const bool applies = conv.isConv() && neuron_ >= 0 && neuron_ < conv.outputs;
     tabs_->setTabEnabled(2, applies);
     if (!applies) return kernels_->clearImages();
+    tabs_->setTabEnabled(1, false);  // a conv layer's inputs are no image of the data
     std::vector<KernelImagePlot::Column> columns;
     for (const RunSelection::Panel& panel : panels) {
         KernelImagePlot::Column column{panel.caption, {}};
