@@ -32,7 +32,7 @@ void paintPool(QPainter& painter, double top, double bottom, double x, const QSt
     painter.restore();
 }
 
-QString channelCaption(const NetworkUnits& units, int column, int columnCount) {
+QString channelCaption(const NetworkUnits& units, int column) {
     QStringList lines;
     if (column == 0) {
         lines << QStringLiteral("layer 0: %1 input channel%2").arg(units.layers.front().inputs).arg(units.layers.front().inputs == 1 ? "" : "s");
@@ -45,7 +45,6 @@ QString channelCaption(const NetworkUnits& units, int column, int columnCount) {
     if (!layer.outputShape.isEmpty()) conv += QStringLiteral(" → ") + layer.outputShape;
     if (!layer.poolAfter.isEmpty()) conv += QStringLiteral(", ") + layer.poolAfter;
     lines << conv;
-    Q_UNUSED(columnCount)
     return lines.join(QLatin1Char('\n'));
 }
 

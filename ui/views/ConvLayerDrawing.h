@@ -8,7 +8,7 @@
 //   paintChannel(painter, centre, r, fill)  one channel box of half-side r
 //   paintPool(painter, top, bottom, x, text)  a thin box from top to bottom at x, text above it
 //   poolOffset(r)                       where the pooling box sits right of a channel column
-//   channelCaption(units, c, count)     "layer 1: 4 channels\nconv 3×3 → 4×6×6\nmax 2×2"
+//   channelCaption(units, c)            "layer 1: 4 channels\nconv 3×3 → 4×6×6, max 2×2"
 //   unitName(units, c, n)               "layer 1, channel 0" in a channel column, else neuronName
 //   kernelTooltip(layer, quantityName)  "mean of momentum over the 3×3 kernel" (or its group)
 #include "views/ChannelUnits.h"
@@ -25,7 +25,7 @@ bool isChannelColumn(const NetworkUnits& units, int column);
 void paintChannel(QPainter& painter, QPointF center, double radius, const QColor& fill);
 void paintPool(QPainter& painter, double top, double bottom, double x, const QString& text);
 double poolOffset(double radius);
-QString channelCaption(const NetworkUnits& units, int column, int columnCount);
+QString channelCaption(const NetworkUnits& units, int column);
 QString unitName(const NetworkUnits& units, int column, int unit);
 QString kernelTooltip(const UnitLayer& layer, const QString& quantity);
 

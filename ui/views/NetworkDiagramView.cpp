@@ -423,7 +423,7 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
 // Under a column: its name and size, and for a run that shares state, its group size.
 QString NetworkDiagramView::captionOf(int column, int columnCount, int size) const {
     const QString groups = column > 0 ? sharingCaption(*snapshot_, column - 1) : QString();
-    const QString caption = isChannelColumn(units_, column) ? channelCaption(units_, column, columnCount)
+    const QString caption = isChannelColumn(units_, column) ? channelCaption(units_, column)
                                                             : layerCaption(column, columnCount, size);
     return groups.isEmpty() ? caption : caption + QLatin1Char('\n') + groups;
 }
