@@ -374,6 +374,7 @@ void MainWindow::startOver(const Experiment& next) {
         diagram_->setSelectedNeuron(-1, -1);
     }
     training_ = next;
+    diagram_->setNetwork(next.network);  // names the pooling layers of a conv network
     stopped_ = false;
     shownRecord_ = 0;
     selection_->clear();

@@ -70,8 +70,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    network_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]+(-[0-9]+)*-?"), network_));
-    network_->setToolTip(tr("Layer sizes, inputs first: 1-2-2-1, 4-3, 784-128-10"));
+    // Only the characters of --network tokens; checkNetwork() names a token that does not fit.
+    network_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]+(x[0-9]*)*(-[0-9a-z]*)*"), network_));
+    network_->setToolTip(tr("Layer sizes, inputs first: 1-2-2-1, 4-3, 784-128-10; image input and conv layers: "
+                            "1x8x8-conv4k3-pool2-10 (conv{C}k{K}[s{S}][p{P}], pool{K}, avgpool{K})"));
     data_->setEditable(true);
     data_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     data_->setMinimumContentsLength(12);

@@ -1,6 +1,7 @@
 #include "session/FolderSnapshots.h"
 
 #include "InputError.h"
+#include "nn/Network.h"
 #include "views/RunSelection.h"
 #include "train/SnapshotFile.h"
 
@@ -26,7 +27,7 @@ long finalStep(const RunRecord& run) {
     return last ? last->step : run.result.steps;
 }
 
-SharedSnapshot finalSnapshot(const RunRecord& run, int index) {
+SharedSnapshot finalSnapshot(const RunRecord& run, int index, const std::vector<Eigen::Index>& columnsPerInput) {
     Snapshot snapshot;
     snapshot.run = index;
     snapshot.label = run.spec.label;
@@ -42,22 +43,33 @@ SharedSnapshot finalSnapshot(const RunRecord& run, int index) {
     for (const Matrix& layer : run.finalWeights) {
         LayerSnapshot layerSnapshot;
         layerSnapshot.parameters = layer;
+        if (snapshot.layers.size() < columnsPerInput.size())
+            layerSnapshot.columnsPerInput = columnsPerInput[snapshot.layers.size()];
         snapshot.layers.push_back(std::move(layerSnapshot));
     }
     return std::make_shared<const Snapshot>(std::move(snapshot));
+}
+
+// Weight columns per input, as the trainer's snapshots carry them (k*k for a conv kernel):
+// the per-channel shared momentum and the conv views group by it.
+std::vector<Eigen::Index> weightColumnsPerInput(const RunFolder& folder) {
+    return Network(folder.experiment.network).columnsPerInput();
 }
 
 }  // namespace
 
 std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
     std::vector<SharedSnapshot> snapshots;
+    const std::vector<Eigen::Index> columnsPerInput = weightColumnsPerInput(folder);
     for (std::size_t i = 0; i < folder.runs.size(); ++i)
-        if (!folder.runs[i].finalWeights.empty()) snapshots.push_back(finalSnapshot(folder.runs[i], int(i)));
+        if (!folder.runs[i].finalWeights.empty())
+            snapshots.push_back(finalSnapshot(folder.runs[i], int(i), columnsPerInput));
     return snapshots;
 }
 
 std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSelection& selection) {
     std::vector<std::string> problems;
+    const std::vector<Eigen::Index> columnsPerInput = weightColumnsPerInput(folder);
     std::vector<SharedSnapshot> batch;
     std::size_t batchBytes = 0;
     auto flush = [&] {
@@ -81,7 +93,7 @@ std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSele
                 problems.push_back(run.spec.label + ": " + error.what());
             }
         }
-        if (!run.finalWeights.empty() && finalStep(run) > lastSaved) batch.push_back(finalSnapshot(run, int(i)));
+        if (!run.finalWeights.empty() && finalStep(run) > lastSaved) batch.push_back(finalSnapshot(run, int(i), columnsPerInput));
         flush();  // one run at a time
     }
     return problems;

@@ -124,6 +124,16 @@ void useIntegerTicks(QCPAxis* axis) {
     axis->setTicker(ticker);
 }
 
+void keepPixelsSquare(QCPColorMap* map) {
+    const int w = map->data()->keySize(), h = map->data()->valueSize();
+    const QRect area = map->keyAxis()->axisRect()->rect();
+    if (w <= 0 || h <= 0 || area.width() <= 0 || area.height() <= 0) return;
+    const double pixelsPerCell = std::min(area.width() / double(w), area.height() / double(h));
+    const double halfWidth = area.width() / pixelsPerCell / 2.0, halfHeight = area.height() / pixelsPerCell / 2.0;
+    map->keyAxis()->setRange((w - 1) / 2.0 - halfWidth, (w - 1) / 2.0 + halfWidth);
+    map->valueAxis()->setRange((h - 1) / 2.0 - halfHeight, (h - 1) / 2.0 + halfHeight);
+}
+
 QString formatValue(double value) {
     if (value == 0.0) return QStringLiteral("0");
     if (std::isnan(value)) return QStringLiteral("NaN");

@@ -57,6 +57,10 @@ void applyDivergingScale(QCPColorScale* colorScale, const DivergingColorScale& s
 // Integer-only ticks (cells are indices): steps of 1, 2, 5, 10, ... as the axis needs.
 void useIntegerTicks(QCPAxis* axis);
 
+// Square cells whatever the axis rect's shape: both axes get the same pixels per cell and the
+// map's data is centred (call after each layout, e.g. on QCustomPlot::afterLayout).
+void keepPixelsSquare(QCPColorMap* map);
+
 // Shortest readable text for a value on a scale: "0.0123", "-1.5e-05".
 QString formatValue(double value);
 

@@ -1,6 +1,7 @@
 #include "views/LayerHeatmapView.h"
 
 #include "views/RedrawWhenShown.h"
+#include "views/ChannelUnits.h"
 #include "views/ViewControls.h"
 
 #include <QCheckBox>
@@ -12,7 +13,21 @@
 
 namespace ml {
 
+namespace {
+
+int kernelOf(const Snapshot& snapshot, int layer) {
+    const NetworkUnits units = networkUnits(snapshot, std::nullopt);
+    return layer < static_cast<int>(units.layers.size()) ? units.layers[static_cast<std::size_t>(layer)].kernel : 0;
+}
+
+}  // namespace
+
 QString layerTitle(const Snapshot& snapshot, int layer) {
+    const NetworkUnits units = networkUnits(snapshot, std::nullopt);
+    if (layer < static_cast<int>(units.layers.size()) && units.layers[static_cast<std::size_t>(layer)].isConv()) {
+        const UnitLayer& conv = units.layers[static_cast<std::size_t>(layer)];
+        return QStringLiteral("layer %1: conv %2×%2, %3 → %4 channels").arg(layer + 1).arg(conv.kernel).arg(conv.inputs).arg(conv.outputs);
+    }
     const Matrix& parameters = snapshot.layers[static_cast<std::size_t>(layer)].parameters;
     return QStringLiteral("layer %1: %2 → %3").arg(layer + 1).arg(parameters.cols() - 1).arg(parameters.rows());
 }
@@ -26,8 +41,14 @@ LayerHeatmapView::LayerHeatmapView(QWidget* parent) : QWidget(parent) {
         for (std::size_t k = 0; k < cells_.size(); ++k) {
             const Cell& cell = cells_[k];
             if (!cell.rect->rect().contains(event->position().toPoint()) || cell.map->data()->isEmpty()) continue;
-            const int column = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
-            const int row = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
+            int column = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
+            int row = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
+            if (cell.grid) {  // a kernel pixel: its matrix entry (gaps are not clickable)
+                const auto source = cell.grid->sourceOf(column, row);
+                if (!source) continue;
+                Q_EMIT cellClicked(static_cast<int>(k), source->first, source->second);
+                continue;
+            }
             if (row >= 0 && row < cell.map->data()->valueSize() && column >= 0 && column < cell.map->data()->keySize())
                 Q_EMIT cellClicked(static_cast<int>(k), row, column);
         }
@@ -131,7 +152,7 @@ void LayerHeatmapView::showSnapshot(const Snapshot& snapshot) {
     snapshot_ = snapshot;
     const int l = std::clamp(layer_, 0, std::max(0, static_cast<int>(snapshot.layers.size()) - 1));
     maps_ = {{QStringLiteral("%1 · step %2").arg(QString::fromStdString(snapshot.label)).arg(snapshot.step),
-              snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_), QString()}};
+              snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_), QString(), kernelOf(snapshot, l)}};
     layerText_ = snapshot.layers.empty() ? QString() : layerTitle(snapshot, l);
     redraw();
 }
@@ -155,6 +176,12 @@ void LayerHeatmapView::drawCell(Cell& cell, const Map& map) {
         cell.message->setText(maps_.empty() ? tr("No snapshot yet: start a run.") : tr("%1: %2").arg(displayName(quantity_), map.missing.isEmpty() ? tr("not kept by this optimizer") : map.missing));
         return;
     }
+    cell.grid.reset();
+    if (map.kernel > 0 && (values.cols() - 1) % (Eigen::Index{map.kernel} * map.kernel) == 0) return drawKernels(cell, map);
+    cell.rect->axis(QCPAxis::atBottom)->setLabel(tr("input i"));
+    cell.rect->axis(QCPAxis::atLeft)->setLabel(tr("neuron j"));
+    useIntegerTicks(cell.rect->axis(QCPAxis::atBottom));
+    useIntegerTicks(cell.rect->axis(QCPAxis::atLeft));
     const int inputs = static_cast<int>(values.cols()) - 1;
     const int columns = showBias_ ? inputs + 1 : inputs;
     const int rows = static_cast<int>(values.rows());
@@ -168,6 +195,34 @@ void LayerHeatmapView::drawCell(Cell& cell, const Map& map) {
     cell.biasLine->point1->setCoords(inputs - 0.5, 0);
     cell.biasLine->point2->setCoords(inputs - 0.5, 1);
     cell.biasLabel->position->setCoords(inputs, -0.5);
+}
+
+// A conv layer: the grid of kernels as one image, ticks naming the channels at kernel centres.
+void LayerHeatmapView::drawKernels(Cell& cell, const Map& map) {
+    const Matrix& values = map.values;
+    const int inputs = static_cast<int>((values.cols() - 1) / (Eigen::Index{map.kernel} * map.kernel));
+    cell.grid.emplace(static_cast<int>(values.rows()), inputs, map.kernel, showBias_);
+    const KernelGrid& grid = *cell.grid;
+    const Matrix pixels = grid.image(values);
+    QCPColorMapData* data = cell.map->data();
+    data->setSize(grid.width(), grid.height());
+    data->setRange(QCPRange(0, grid.width() - 1), QCPRange(0, grid.height() - 1));
+    for (int y = 0; y < grid.height(); ++y)
+        for (int x = 0; x < grid.width(); ++x) data->setCell(x, y, pixels(y, x));
+    auto channelTicks = [](QCPAxis* axis, int count, const KernelGrid& g, const QString& label) {
+        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+        const int step = std::max(1, count / 16);  // at most about 16 labels
+        for (int c = 0; c < count; c += step) ticker->addTick(g.kernelCenter(c), QString::number(c));
+        axis->setTicker(ticker);
+        axis->setLabel(label);
+    };
+    channelTicks(cell.rect->axis(QCPAxis::atBottom), inputs, grid, tr("input channel (k×k kernels)"));
+    channelTicks(cell.rect->axis(QCPAxis::atLeft), grid.outputs(), grid, tr("output channel"));
+    cell.rect->axis(QCPAxis::atBottom)->setRange(-0.5, grid.width() - 0.5);
+    cell.rect->axis(QCPAxis::atLeft)->setRange(-0.5, grid.height() - 0.5);
+    cell.biasLine->point1->setCoords(grid.biasX() - 1, 0);
+    cell.biasLine->point2->setCoords(grid.biasX() - 1, 1);
+    cell.biasLabel->position->setCoords(grid.biasX(), -0.5);
 }
 
 void LayerHeatmapView::redraw() {
@@ -232,7 +287,7 @@ void LayerHeatmapPanel::refresh() {
         maps.push_back({panel.caption, panel.ready() && l < static_cast<int>(panel.snapshot->layers.size())
                                            ? RunSelection::values(panel, l, quantity)
                                            : Matrix(),
-                        panel.snapshot ? missingQuantityReason(*panel.snapshot) : QString()});
+                        panel.snapshot ? missingQuantityReason(*panel.snapshot) : QString(), kernelOf(*first->snapshot, l)});
     view_->showMatrices(std::move(maps), layerTitle(*first->snapshot, l));
 }
 

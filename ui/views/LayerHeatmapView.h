@@ -3,6 +3,8 @@
 // to neuron j (x: "input i", y: "neuron j", neuron 0 at the top); the last column is the bias,
 // marked by a line and the label "bias", or hidden with the "bias" check box. Colours: the shared
 // diverging scale (blue - white - red, symmetric ±max|value| unless fixed), with a QCPColorScale.
+// A conv layer (Map::kernel > 0) is a grid of its k×k kernels instead (views/KernelGrid.h): one
+// row of kernels per output channel, one column per input channel, on the same one colour scale.
 // Fast enough for 784-128-10 while training (see the test for the measured redraw time).
 //
 // Several runs are small multiples in ONE QCustomPlot: one map per panel of the shared
@@ -23,6 +25,7 @@
 //     setLayer(l), setQuantity(q), setShowBias(bool), setColorLimit(l): through the controls
 //     layer(), view(); signal connectionClicked(layer, neuron, input)
 #include "views/DivergingColorScale.h"
+#include "views/KernelGrid.h"
 #include "views/Quantity.h"
 #include "views/RunSelection.h"
 
@@ -45,7 +48,7 @@ namespace ml {
 class ColorLimitSpinBox;
 class QuantitySelector;
 
-// "layer 1: 784 → 128" (parameter layer `layer` of the snapshot).
+// "layer 1: 784 → 128" (parameter layer `layer` of the snapshot); "layer 1: conv 3×3, 1 → 4 channels".
 QString layerTitle(const Snapshot& snapshot, int layer);
 
 class LayerHeatmapView : public QWidget {
@@ -53,8 +56,9 @@ class LayerHeatmapView : public QWidget {
 public:
     struct Map {
         QString caption;
-        Matrix values;  // empty: not kept
+        Matrix values;    // empty: not kept
         QString missing;  // why values is empty (views/Quantity.h: missingQuantityReason)
+        int kernel = 0;   // a conv layer's kernel side: values drawn as a KernelGrid; 0: dense
     };
     explicit LayerHeatmapView(QWidget* parent = nullptr);
 
@@ -82,11 +86,13 @@ private:
         QCPItemStraightLine* biasLine = nullptr;
         QCPItemText* biasLabel = nullptr;
         QCPItemText* message = nullptr;
+        std::optional<KernelGrid> grid;  // a conv layer's layout (pixel -> matrix entry)
     };
     void buildPlot();
     void ensureCells(int count);
     void redraw();
     void drawCell(Cell& cell, const Map& map);
+    void drawKernels(Cell& cell, const Map& map);
 
     QCustomPlot* plot_ = nullptr;
     QCPLayoutGrid* grid_ = nullptr;

@@ -1,6 +1,7 @@
 #include "views/NetworkDiagramView.h"
 
 #include "views/RedrawWhenShown.h"
+#include "views/ConvLayerDrawing.h"
 #include "views/NeuronNames.h"
 #include "views/SharingGroups.h"
 #include "views/ViewControls.h"
@@ -37,14 +38,6 @@ double distanceToSegment(QPointF p, QPointF a, QPointF b) {
 
 QString preciseValue(float value) { return QString::number(static_cast<double>(value), 'g', 4); }
 
-
-std::vector<int> layerSizes(const Snapshot& snapshot) {
-    std::vector<int> sizes;
-    if (snapshot.layers.empty()) return sizes;
-    sizes.push_back(static_cast<int>(snapshot.layers.front().parameters.cols()) - 1);
-    for (const LayerSnapshot& layer : snapshot.layers) sizes.push_back(static_cast<int>(layer.parameters.rows()));
-    return sizes;
-}
 
 }  // namespace
 
@@ -88,8 +81,10 @@ NetworkDiagramView::NetworkDiagramView(QWidget* parent) : QWidget(parent) {
 }
 
 void NetworkDiagramView::showSnapshot(const Snapshot& snapshot) {
-    const bool shapeChanged = !snapshot_ || layerSizes(*snapshot_) != layerSizes(snapshot);
+    const std::vector<int> before = snapshot_ ? units_.columnSizes() : std::vector<int>();
     snapshot_ = snapshot;
+    units_ = networkUnits(snapshot, network_);
+    const bool shapeChanged = before != units_.columnSizes();
     if (shapeChanged) selectedLayer_ = -2, selectedNeuron_ = -1;
     ownValues_ = true;
     caption_ = QString::fromStdString(snapshot.label) + QStringLiteral(" · step %1").arg(snapshot.step);
@@ -99,9 +94,11 @@ void NetworkDiagramView::showSnapshot(const Snapshot& snapshot) {
 
 void NetworkDiagramView::showPanel(const Snapshot& snapshot, std::vector<Matrix> values, const QString& caption) {
     snapshot_ = snapshot;
+    units_ = networkUnits(snapshot, network_);
     ownValues_ = false;
     values_ = std::move(values);
     values_.resize(snapshot.layers.size());
+    for (std::size_t l = 0; l < values_.size(); ++l) values_[l] = unitMeans(values_[l], units_.layers[l].columnsPerInput);
     caption_ = caption;
     shown_.clear();
     chooseShownNeurons();
@@ -112,6 +109,15 @@ void NetworkDiagramView::showPanel(const Snapshot& snapshot, std::vector<Matrix>
 void NetworkDiagramView::setQuantity(Quantity quantity) {
     quantity_ = quantity;
     if (ownValues_) recomputeValues();
+    update();
+}
+
+void NetworkDiagramView::setNetwork(const NetworkSpec& network) {
+    network_ = network;
+    if (!snapshot_) return;
+    if (!ownValues_) return clear();  // showPanel's values were grouped by the old units: wait for the next
+    units_ = networkUnits(*snapshot_, network_);
+    recomputeValues();
     update();
 }
 
@@ -139,7 +145,7 @@ void NetworkDiagramView::recomputeValues() {
     shown_.clear();
     if (!snapshot_) return;
     for (int l = 0; l < static_cast<int>(snapshot_->layers.size()); ++l)
-        values_.push_back(extractQuantity(*snapshot_, l, quantity_));
+        values_.push_back(unitMeans(extractQuantity(*snapshot_, l, quantity_), units_.layers[static_cast<std::size_t>(l)].columnsPerInput));
     chooseShownNeurons();
     fitToDrawn();
 }
@@ -162,7 +168,7 @@ void NetworkDiagramView::fitToDrawn() {
 // Per column, the kMaxDrawnNeurons neurons with the largest summed |quantity| over their
 // incoming and outgoing connections (all neurons of narrower columns), in index order.
 void NetworkDiagramView::chooseShownNeurons() {
-    const std::vector<int> sizes = layerSizes(*snapshot_);
+    const std::vector<int> sizes = units_.columnSizes();
     for (std::size_t c = 0; c < sizes.size(); ++c) {
         std::vector<int> neurons(static_cast<std::size_t>(sizes[c]));
         std::iota(neurons.begin(), neurons.end(), 0);
@@ -207,7 +213,7 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     frame.captionLines = snapshot_ && !sharingCaption(*snapshot_, 0).isEmpty() ? 3 : 2;
     frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
                                all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : frame.captionLines + 2.0));
-    if (snapshot_) frame.layout = DiagramLayout(layerSizes(*snapshot_), shown_, frame.networkArea);
+    if (snapshot_) frame.layout = DiagramLayout(units_.columnSizes(), shown_, frame.networkArea);
     return frame;
 }
 
@@ -250,14 +256,20 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     auto valueText = [&missing](float value) { return std::isnan(value) ? missing : preciseValue(value); };
     switch (hit.kind) {
     case Hit::Kind::None: return {};
-    case Hit::Kind::Connection:
+    case Hit::Kind::Connection: {
+        const UnitLayer& layer = units_.layers[static_cast<std::size_t>(hit.layer)];
+        if (layer.columnsPerInput > 1)  // a kernel (or a flattened channel): no single connection to follow
+            return tr("%1 → %2\n%3: %4")
+                .arg(unitName(units_, hit.layer, hit.column), unitName(units_, hit.layer + 1, hit.row), kernelTooltip(layer, quantity),
+                     valueText(valueAt(hit.layer, hit.row, hit.column)));
         return tr("%1 → %2 (click to follow it)\n%3: %4")
             .arg(neuronName(hit.layer, hit.column), neuronName(hit.layer + 1, hit.row), quantity,
                  valueText(valueAt(hit.layer, hit.row, hit.column)));
+    }
     case Hit::Kind::Neuron: {
-        if (hit.layer < 0) return neuronName(0, hit.row);
+        if (hit.layer < 0) return unitName(units_, 0, hit.row);
         const Matrix& parameters = snapshot_->layers[static_cast<std::size_t>(hit.layer)].parameters;
-        QStringList lines{tr("%1 (click to inspect)").arg(neuronName(hit.layer + 1, hit.row)),
+        QStringList lines{tr("%1 (click to inspect)").arg(unitName(units_, hit.layer + 1, hit.row)),
                           tr("bias %1: %2").arg(quantity, valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)))};
         return (lines + sharingLines(*snapshot_, hit.layer)).join(QLatin1Char('\n'));
     }
@@ -283,7 +295,14 @@ bool NetworkDiagramView::event(QEvent* event) {
 void NetworkDiagramView::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !snapshot_) return QWidget::mousePressEvent(event);
     const Hit hit = hitAt(frameFor(size()), event->position());
-    if (hit.kind == Hit::Kind::Connection) return Q_EMIT connectionClicked(hit.layer, hit.row, hit.column);
+    if (hit.kind == Hit::Kind::Connection) {
+        // A kernel line stands for k*k connections: the inspector shows the whole channel.
+        if (units_.layers[static_cast<std::size_t>(hit.layer)].columnsPerInput > 1) {
+            setSelectedNeuron(hit.layer, hit.row);
+            return Q_EMIT neuronClicked(hit.layer, hit.row);
+        }
+        return Q_EMIT connectionClicked(hit.layer, hit.row, hit.column);
+    }
     if (hit.kind != Hit::Kind::Neuron || hit.layer < 0) return QWidget::mousePressEvent(event);
     setSelectedNeuron(hit.layer, hit.row);
     Q_EMIT neuronClicked(hit.layer, hit.row);
@@ -303,6 +322,7 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
     paintTitle(painter, frame);
     if (snapshot_) {
         paintConnections(painter, frame);
+        paintPools(painter, frame);
         paintNeurons(painter, frame);
         paintNotes(painter, frame);
         if (compact_) return painter.restore();
@@ -376,9 +396,13 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
             }
             const bool hasBias = c > 0 && biasColumn >= 0;
             const QColor fill = hasBias ? scale_.colorAt(valueAt(c - 1, n, biasColumn)) : kInputFill;
-            painter.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2));
-            painter.setBrush(fill);
-            painter.drawEllipse(center, r, r);
+            if (isChannelColumn(units_, c)) {
+                paintChannel(painter, center, r, fill);
+            } else {
+                painter.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2));
+                painter.setBrush(fill);
+                painter.drawEllipse(center, r, r);
+            }
             paintIndex(painter, center, r, n, fill);
         }
         const int size = layout.drawnNeurons(c) + layout.hiddenNeurons(c);
@@ -401,7 +425,8 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
 // Under a column: its name and size, and for a run that shares state, its group size.
 QString NetworkDiagramView::captionOf(int column, int columnCount, int size) const {
     const QString groups = column > 0 ? sharingCaption(*snapshot_, column - 1) : QString();
-    const QString caption = layerCaption(column, columnCount, size);
+    const QString caption = isChannelColumn(units_, column) ? channelCaption(units_, column)
+                                                            : layerCaption(column, columnCount, size);
     return groups.isEmpty() ? caption : caption + QLatin1Char('\n') + groups;
 }
 
@@ -418,8 +443,22 @@ void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double ra
     painter.restore();
 }
 
+// A thin box right of each conv column that a pooling layer follows.
+void NetworkDiagramView::paintPools(QPainter& painter, const Frame& frame) const {
+    const DiagramLayout& layout = frame.layout;
+    for (int c = 1; c < layout.columnCount(); ++c) {
+        const QString& pool = units_.layers[static_cast<std::size_t>(c - 1)].poolAfter;
+        if (pool.isEmpty() || layout.drawnNeurons(c) == 0) continue;
+        const double r = layout.radius();
+        paintPool(painter, layout.center(c, 0).y() - r, layout.center(c, layout.drawnNeurons(c) - 1).y() + r,
+                  layout.center(c, 0).x() + poolOffset(r), pool);
+    }
+}
+
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
     QStringList notes;
+    if (units_.hasConv() && !compact_)
+        notes << tr("Squares are channels; a line from a channel stands for its k×k kernel (or its flattened pixels), coloured by the mean.");
     if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; }))
         notes << tr("%1: %2.").arg(displayName(quantity_), snapshot_ ? missingQuantityReason(*snapshot_) : QString());
     const DiagramLayout& layout = frame.layout;
@@ -497,6 +536,11 @@ NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* paren
 }
 
 void NetworkDiagramPanel::setQuantity(Quantity quantity) { quantities_->setQuantity(quantity); }
+
+void NetworkDiagramPanel::setNetwork(const NetworkSpec& network) {
+    network_ = network;
+    for (NetworkDiagramView* canvas : canvases_) canvas->setNetwork(network);
+}
 Quantity NetworkDiagramPanel::quantity() const { return quantities_->quantity(); }
 
 void NetworkDiagramPanel::ensureCanvases(int count) {
@@ -508,6 +552,7 @@ void NetworkDiagramPanel::ensureCanvases(int count) {
     }
     while (static_cast<int>(canvases_.size()) < count) {
         auto* canvas = new NetworkDiagramView(grid_);
+        if (network_) canvas->setNetwork(*network_);
         connect(canvas, &NetworkDiagramView::neuronClicked, this, [this](int layer, int neuron) {
             setSelectedNeuron(layer, neuron);
             Q_EMIT neuronClicked(layer, neuron);

@@ -9,6 +9,10 @@
 // ("layer 1, neuron 0", the input column being layer 0). For a run that shares state
 // (--momentum-mean, --second-moment-mean) each column's caption and each neuron's tooltip give the
 // group size (views/SharingGroups.h).
+// Convolutional networks (views/ChannelUnits.h, views/ConvLayerDrawing.h): a conv layer is a
+// column of channel boxes, one line per (input channel, output channel) kernel coloured by the
+// mean over its k×k weights; a dense layer after a conv has one line per channel (the mean over
+// its flattened pixels); pooling layers (known from setNetwork) are thin boxes beside the channels.
 //
 // Layer convention (as everywhere): parameter layer l is a matrix [out x (in+1)]; neuron j of
 // column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
@@ -23,6 +27,8 @@
 //   clear()                  forgets the snapshot and the selection
 //   render(painter, size)    paints the diagram (title, connections, neurons, legend) into any
 //                            painter, e.g. for PNG/SVG/PDF export; the widget paints through it
+//   setNetwork(spec)         the run's --network (names pooling layers; ignored when it does not
+//                            fit the snapshot's matrices)
 //   setSelectedNeuron(l, j)  highlights a neuron (l = -1 or j = -1: none)
 //   neuronCenter(l, j)       centre of a drawn neuron in widget coordinates (null when not drawn)
 //   toolTipAt(point)         the text the tooltip shows there ("" when nothing is near)
@@ -33,10 +39,12 @@
 // Public API of NetworkDiagramPanel (control bar: quantity, colour range; over one canvas per
 // panel of the shared RunSelection, all on ONE colour limit: the largest fittedLimit, or the
 // user's fixed one)
+//   setNetwork(spec)         passed to every canvas
 //   setQuantity(q)           selects q in the quantity combo (and so in the canvases)
 //   refresh()                redraws from the selection (connected to its signals)
 //   canvases(), view() (the first canvas), renderAll(painter, size) (every canvas, tiled)
 //   signals neuronClicked(int layer, int neuron), connectionClicked(layer, neuron, input)
+#include "views/ChannelUnits.h"
 #include "views/DivergingColorScale.h"
 #include "views/Quantity.h"
 #include "views/RunSelection.h"
@@ -91,6 +99,10 @@ public:
     void showSnapshot(const Snapshot& snapshot);
     void showPanel(const Snapshot& snapshot, std::vector<Matrix> values, const QString& caption);
     void setQuantity(Quantity quantity);
+    void setNetwork(const NetworkSpec& network);
+    const NetworkUnits& units() const { return units_; }
+    // What the lines and boxes show: per parameter layer [out x (input units + 1)].
+    const std::vector<Matrix>& drawnValues() const { return values_; }
     void setColorLimit(double limit);
     double fittedLimit() const { return fittedLimit_; }
     double colorLimit() const { return scale_.limit(); }
@@ -142,11 +154,14 @@ private:
     void paintConnections(QPainter& painter, const Frame& frame) const;
     void paintNeurons(QPainter& painter, const Frame& frame) const;
     void paintNotes(QPainter& painter, const Frame& frame) const;
+    void paintPools(QPainter& painter, const Frame& frame) const;
     void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
     QString captionOf(int column, int columnCount, int size) const;
 
     std::optional<Snapshot> snapshot_;
-    std::vector<Matrix> values_;  // the quantity per parameter layer (empty: not kept)
+    std::optional<NetworkSpec> network_;
+    NetworkUnits units_;          // snapshot_ as columns of neurons or channels
+    std::vector<Matrix> values_;  // the quantity per parameter layer, one column per input unit (empty: not kept)
     bool ownValues_ = true;       // values_ come from snapshot_ and quantity_ (not showPanel)
     QString caption_;
     double fittedLimit_ = 0.0;
@@ -181,6 +196,7 @@ public:
     explicit NetworkDiagramPanel(RunSelection* selection, QWidget* parent = nullptr);
 
     void setQuantity(Quantity quantity);  // through the combo, so both stay in step
+    void setNetwork(const NetworkSpec& network);
     Quantity quantity() const;
     void refresh();
     void setSelectedNeuron(int layer, int neuron);
@@ -206,6 +222,7 @@ private:
     QWidget* grid_;
     ColourLegend* legend_;
     std::vector<NetworkDiagramView*> canvases_;
+    std::optional<NetworkSpec> network_;
     int selectedLayer_ = -1;
     int selectedNeuron_ = -1;
 };

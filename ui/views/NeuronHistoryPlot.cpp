@@ -56,8 +56,13 @@ bool valueRange(const std::vector<QCPGraph*>& graphs, const QCPRange& keys, bool
 
 }  // namespace
 
-QString connectionName(int layer, int column, int inputs, ImageShape shape) {
+QString connectionName(int layer, int column, int inputs, ImageShape shape, int columnsPerInput) {
     if (column == inputs) return QStringLiteral("bias");
+    const int kernel = static_cast<int>(std::lround(std::sqrt(double(columnsPerInput))));
+    if (columnsPerInput > 1 && kernel * kernel == columnsPerInput) {
+        const int within = column % columnsPerInput;
+        return QStringLiteral("in channel %1, (%2, %3)").arg(column / columnsPerInput).arg(within / kernel).arg(within % kernel);
+    }
     if (layer == 0 && shape.valid() && inputs == shape.height * shape.width)
         return QStringLiteral("pixel (%1, %2)").arg(column / shape.width).arg(column % shape.width);
     return neuronName(layer, column);
@@ -174,6 +179,7 @@ const Snapshot* NeuronHistoryPlot::showNeuron(int layer, int neuron, int column,
 void NeuronHistoryPlot::chooseConnections(const Snapshot& snapshot) {
     const LayerSnapshot& layer = snapshot.layers[static_cast<std::size_t>(layer_)];
     inputCount_ = static_cast<int>(layer.parameters.cols()) - 1;
+    columnsPerInput_ = static_cast<int>(layer.columnsPerInput);
     hasMomentum_ = layer.firstMoment.size() > 0;
     missingMomentum_ = missingQuantityReason(snapshot);
     chosenAtStep_ = snapshot.step;
@@ -210,7 +216,7 @@ void NeuronHistoryPlot::rebuildGraphs() {
                 QCPGraph* graph = addGraph(keys, values);
                 const QColor color = following ? runColor(track.source.run) : connectionColor(static_cast<int>(k));
                 graph->setPen(QPen(color, following ? 2.0 : 1.0, following ? Qt::SolidLine : runStyle(static_cast<int>(t))));
-                graph->setName(following ? track.source.label : connectionName(layer_, connections_[k], inputCount_, shape_));
+                graph->setName(following ? track.source.label : connectionName(layer_, connections_[k], inputCount_, shape_, columnsPerInput_));
                 // Legend: the connection colours once (first run), or the runs when following one connection.
                 if (panel == &momentum_ && (following || t == 0)) graph->addToLegend(legend_);
                 track.graphs.push_back(graph);
@@ -330,7 +336,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     }
     QString title = neuronName(layer_ + 1, neuron_);
     if (snapshot && column_ >= 0 && column_ <= inputCount_) {
-        title = tr("connection %1 → %2").arg(connectionName(layer_, column_, inputCount_, shape_), title);
+        title = tr("connection %1 → %2").arg(connectionName(layer_, column_, inputCount_, shape_, columnsPerInput_), title);
     }
     if (!snapshot) {
         title_->setText(title + tr(" · waiting for a snapshot"));

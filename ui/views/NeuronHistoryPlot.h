@@ -41,8 +41,9 @@ inline constexpr int kMarkerThreshold = 60;
 
 // Whether the snapshot's network has neuron `neuron` in parameter layer `layer`.
 bool hasNeuron(const Snapshot& snapshot, int layer, int neuron);
-// "layer 0, neuron 3", "pixel (2, 5)" for image inputs, or "bias".
-QString connectionName(int layer, int column, int inputs, ImageShape shape);
+// "layer 0, neuron 3", "pixel (2, 5)" for image inputs, or "bias"; a conv kernel's weight
+// (columnsPerInput = k*k > 1): "in channel 0, (1, 2)".
+QString connectionName(int layer, int column, int inputs, ImageShape shape, int columnsPerInput = 1);
 
 class NeuronHistoryPlot : public QCustomPlot {
     Q_OBJECT
@@ -98,6 +99,7 @@ private:
     int neuron_ = -1;
     int column_ = -1;
     int inputCount_ = 0;
+    int columnsPerInput_ = 1;
     bool hasMomentum_ = true;
     bool robust_ = true;
     bool fitting_ = false;  // fitVisible() is moving axes: no feedback

@@ -70,17 +70,8 @@ void NeuronImagePlot::rebuild(int rows) {
 // Square image pixels whatever the widget's shape: both axes get the same pixels per cell and the
 // image is centred.
 void NeuronImagePlot::keepPixelsSquare() {
-    for (auto& row : images_) {
-        for (Image& image : row) {
-            const int w = image.map->data()->keySize(), h = image.map->data()->valueSize();
-            const QRect area = image.rect->rect();
-            if (w <= 0 || h <= 0 || area.width() <= 0 || area.height() <= 0) continue;
-            const double pixelsPerCell = std::min(area.width() / double(w), area.height() / double(h));
-            const double halfWidth = area.width() / pixelsPerCell / 2.0, halfHeight = area.height() / pixelsPerCell / 2.0;
-            image.rect->axis(QCPAxis::atBottom)->setRange((w - 1) / 2.0 - halfWidth, (w - 1) / 2.0 + halfWidth);
-            image.rect->axis(QCPAxis::atLeft)->setRange((h - 1) / 2.0 - halfHeight, (h - 1) / 2.0 + halfHeight);
-        }
-    }
+    for (auto& row : images_)
+        for (Image& image : row) ml::keepPixelsSquare(image.map);
 }
 
 bool NeuronImagePlot::applies(const Snapshot& snapshot, int layer) const {

@@ -1,11 +1,13 @@
 #include "views/NeuronInspector.h"
 
-#include "views/RedrawWhenShown.h"
-#include "views/Quantity.h"
-
+#include "views/ChannelUnits.h"
+#include "views/KernelImagePlot.h"
 #include "views/NeuronImagePlot.h"
+#include "views/Quantity.h"
+#include "views/RedrawWhenShown.h"
 
 #include <QCheckBox>
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -30,12 +32,16 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     history_ = new NeuronHistoryPlot(scroll);
     scroll->setWidget(history_);
     images_ = new NeuronImagePlot(tabs_);
+    kernels_ = new KernelImagePlot(tabs_);
     // Both tabs have one fixed minimum: the plots' own minimum grows with what they show (the
     // image tab's colour scales), which made the dock jump when the tab was switched.
-    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(images_)}) page->setMinimumSize(kMinimumPlotSize);
+    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(images_), static_cast<QWidget*>(kernels_)})
+        page->setMinimumSize(kMinimumPlotSize);
     tabs_->addTab(scroll, tr("Over steps"));
     tabs_->addTab(images_, tr("As image"));
+    tabs_->addTab(kernels_, tr("Kernels"));
     tabs_->setTabEnabled(1, false);
+    tabs_->setTabEnabled(2, false);
 
     stripHeight_ = new QSpinBox(this);
     stripHeight_->setRange(60, 600);
@@ -85,6 +91,7 @@ void NeuronInspector::setConnection(int layer, int neuron, int input) {
     neuron_ = neuron;
     column_ = layer < 0 || neuron < 0 ? -1 : input;
     images_->setNeuron(layer, neuron);
+    kernels_->setChannel(layer, neuron);
     updateImageTab();
     replay();
 }
@@ -125,8 +132,32 @@ void NeuronInspector::showImages() {
             rows.push_back({panel.caption, rowOf(Quantity::Weight), rowOf(Quantity::FirstMoment), missingQuantityReason(*panel.snapshot)});
         }
     }
+    showKernels();
     if (rows.empty()) return images_->clearImages();
     images_->showRows(rows);
+}
+
+// The chosen channel's kernels, when the layer is a convolution (the tab is enabled only then).
+void NeuronInspector::showKernels() {
+    const std::vector<RunSelection::Panel> panels = selection_->panels();
+    const auto first = std::find_if(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
+    UnitLayer conv;
+    if (first != panels.end() && layer_ >= 0 && layer_ < static_cast<int>(first->snapshot->layers.size()))
+        conv = networkUnits(*first->snapshot, std::nullopt).layers[static_cast<std::size_t>(layer_)];
+    const bool applies = conv.isConv() && neuron_ >= 0 && neuron_ < conv.outputs;
+    tabs_->setTabEnabled(2, applies);
+    if (!applies) return kernels_->clearImages();
+    tabs_->setTabEnabled(1, false);  // a conv layer's inputs are no image of the data
+    std::vector<KernelImagePlot::Column> columns;
+    for (const RunSelection::Panel& panel : panels) {
+        KernelImagePlot::Column column{panel.caption, {}};
+        for (const Quantity quantity : KernelImagePlot::quantities()) {
+            const Matrix values = panel.ready() ? RunSelection::values(panel, layer_, quantity) : Matrix();
+            column.rows.push_back(values.rows() > neuron_ ? Matrix(values.row(neuron_)) : Matrix());
+        }
+        columns.push_back(std::move(column));
+    }
+    kernels_->showColumns(conv.kernel, conv.inputs, columns);
 }
 
 }  // namespace ml

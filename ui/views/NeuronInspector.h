@@ -6,7 +6,8 @@
 // the runs; for image data (setImageShape, first-layer neurons whose input count is
 // height*width) "As image" (NeuronImagePlot) shows one row per panel at the selection's step.
 // Strips are as tall as the "strip height" box says (the plot scrolls when they do not fit);
-// "robust y" leaves the first-step spike out of the y-ranges (default on).
+// "robust y" leaves the first-step spike out of the y-ranges (default on). For a channel of a
+// conv layer, "Kernels" (KernelImagePlot) shows its kernels as small images, per quantity and panel.
 //
 // Public API
 //   setNeuron(layer, neuron) the neuron's incoming connections; (-1, -1) = nothing selected
@@ -14,7 +15,7 @@
 //   layer(), neuron(), connection() (-1: the whole neuron)
 //   setImageShape(shape)     invalid shape: no image tab
 //   setHistoryCapacity(n)    at most n plotted steps per run
-//   history(), plot(), imagePlot(), images()
+//   history(), plot(), imagePlot(), images(), kernels()
 #include "data/Dataset.h"
 #include "views/NeuronHistoryPlot.h"
 #include "views/RunSelection.h"
@@ -27,6 +28,7 @@ class QTabWidget;
 
 namespace ml {
 
+class KernelImagePlot;
 class NeuronImagePlot;
 
 class NeuronInspector : public QWidget {
@@ -47,16 +49,20 @@ public:
     QCustomPlot* plot() const;
     QCustomPlot* imagePlot() const;
     NeuronImagePlot* images() const { return images_; }
+    KernelImagePlot* kernels() const { return kernels_; }
+    QTabWidget* tabs() const { return tabs_; }
 
 private:
     void replay();
     void showImages();
+    void showKernels();
     void updateImageTab();
 
     RunSelection* selection_;
     QTabWidget* tabs_ = nullptr;
     NeuronHistoryPlot* history_ = nullptr;
     NeuronImagePlot* images_ = nullptr;
+    KernelImagePlot* kernels_ = nullptr;
     QSpinBox* stripHeight_ = nullptr;
     QCheckBox* robust_ = nullptr;
     int layer_ = -1;
