@@ -28,7 +28,7 @@ void paintPool(QPainter& painter, double top, double bottom, double x, const QSt
     painter.drawRect(QRectF(x - kWidth / 2, top, kWidth, bottom - top));
     const QFontMetricsF metrics(painter.font());
     painter.setPen(Qt::darkGray);
-    painter.drawText(QRectF(x - 50, top - metrics.height() * 1.1, 100, metrics.height()), Qt::AlignCenter, text);
+    painter.drawText(QRectF(x - 50, top - metrics.height() * 1.5, 100, metrics.height()), Qt::AlignCenter, text);  // clear of the selection ring
     painter.restore();
 }
 

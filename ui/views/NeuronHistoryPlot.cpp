@@ -331,7 +331,7 @@ void NeuronHistoryPlot::updateMarkers() {
 
 void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     if (layer_ < 0 || neuron_ < 0) {
-        title_->setText(tr("Click a neuron (or a connection) in the network diagram to inspect it."));
+        title_->setText(tr("Click a neuron (or a connection)\nin the network diagram to inspect it."));
         return;
     }
     QString title = neuronName(layer_ + 1, neuron_);
@@ -351,13 +351,13 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     } else {
         const int incoming = inputCount_ + 1;
         if (incoming > static_cast<int>(connections_.size()))
-            title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4) + neuron mean (bold)")
+            title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4)\n+ neuron mean (bold)")
                          .arg(connections_.size())
                          .arg(incoming)
                          .arg(hasMomentum_ ? tr("momentum") : tr("gradient"))
                          .arg(chosenAtStep_);
         else
-            title += tr("\nall %1 incoming connections (bias included) + neuron mean (bold)").arg(incoming);
+            title += tr("\nall %1 incoming connections (bias included)\n+ neuron mean (bold)").arg(incoming);
         if (tracks_.size() > 1) {
             static const QString styles[] = {tr("solid"), tr("dashed"), tr("dotted"), tr("dash-dot"), tr("dash-dot-dot")};
             QStringList legend;

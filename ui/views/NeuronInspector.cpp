@@ -30,6 +30,10 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     history_ = new NeuronHistoryPlot(scroll);
+    // The strips scroll vertically only: a long title or legend must not push them sideways
+    // behind a scroll bar in a narrow dock (1366 x 768).
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    history_->setMinimumWidth(kMinimumPlotSize.width() / 2);
     scroll->setWidget(history_);
     images_ = new NeuronImagePlot(tabs_);
     kernels_ = new KernelImagePlot(tabs_);
