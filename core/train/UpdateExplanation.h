@@ -1,0 +1,52 @@
+#pragma once
+// One connection's update taken apart into what its rule adds up (the desktop app's update
+// explainer). One recipe serves every rule it explains; the rule's kind only fills its numbers:
+//   g    = the rule's gradient: g + wd*w_before (coupled decay), weight rows centred with
+//          --gradient-centralization
+//   C(a) = what the first moment carries into the step: (1-lambda)*a + lambda*M(a) with the
+//          run's MomentumAggregation, a itself without sharing
+//   a_t  = decay*C(a_{t-1}) + gain*g         (sgd: none)
+//   d    = a_t;  nesterov: g + mu*a_t;  sgd: g
+//   D    = sqrt(v_t)/sqrt(1-b2^t) + eps      (adam family; 1 otherwise)
+//   dw   = -scale*d/D;  adamw also -lr*wd*w_before
+// with (decay, gain, scale) = (mu, 1-tau, lr) for momentum / neuron-mean / nesterov (step 1:
+// (0, 1): b_1 = g), (beta, 1-beta, lr) for sgdm-ema, (b1, 1-b1, lr/(1-b1^t)) for adam, adamw and
+// adam-mini. The step before (t-1) comes from its snapshot when one was recorded; otherwise the
+// carried part is inferred as a_t - gain*g (carriedInferred) and a_{t-1}, M(a_{t-1}) are unknown.
+// Other rules (rmsprop, adagrad, the layer-wise and factored ones) and amsgrad (v_hat is not
+// recorded) are not explained: `reason` says so.
+#include "train/Experiment.h"
+#include "train/Snapshot.h"
+
+#include <string>
+
+namespace ml {
+
+struct UpdateExplanation {
+    bool explained = false;
+    std::string reason;  // why not, when !explained
+    long step = 0;
+    bool carriedInferred = false;  // the step before was not recorded (see above)
+    bool hasFirstMoment = false;   // sgd keeps none
+    bool hasSecondMoment = false;  // the adam family
+    double decay = 0.0, gain = 0.0, scale = 0.0;  // the recipe's numbers at this step
+    double gradient = NAN;      // g (the rule's gradient)
+    double ownMomentum = NAN;   // a_{t-1} of this connection
+    double neuronMean = NAN;    // M(a_{t-1}) of this connection's group (fan-in mean without sharing)
+    double carried = NAN;       // decay*C(a_{t-1})
+    double firstMoment = NAN;   // a_t as recombined: carried + gain*g
+    double recordedFirstMoment = NAN;
+    double secondMoment = NAN;  // v_t
+    double denominator = 1.0;   // D
+    double decayTerm = 0.0;     // adamw's -lr*wd*w_before
+    double recombined = NAN;    // dw from the parts
+    double update = NAN;        // dw as recorded
+    std::string formula;        // the rule's lines with this step's numbers filled in
+};
+
+// Explains the update of connection (row, column) of `layer` at `now`'s step for the run `spec`
+// (its optimizer and hyper-parameters); `before` is the run's snapshot of the step before, or null.
+UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const Snapshot* before, int layer, int row,
+                                int column);
+
+}  // namespace ml

@@ -1,0 +1,144 @@
+// The update explainer's decomposition (train/UpdateExplanation.h): on snapshots of a real short
+// training, the parts of every connection's update recombine to the recorded update, for the
+// momentum, neuron-mean and adam families, with and without the step before recorded.
+#include "cli/ExperimentArguments.h"
+#include "train/ExperimentJson.h"
+#include "train/LockstepTrainer.h"
+#include "train/UpdateExplanation.h"
+
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <map>
+
+using namespace ml;
+
+namespace {
+
+// Every snapshot of every run, by run and step.
+struct SnapshotRecorder : TrainingObserver {
+    std::map<std::pair<int, long>, SharedSnapshot> snapshots;
+    bool wantsSnapshot(int, long) override { return true; }
+    void snapshotTaken(const SharedSnapshot& snapshot) override { snapshots[{snapshot->run, snapshot->step}] = snapshot; }
+};
+
+Experiment sineExperiment(const QString& optimizers, long steps) {
+    QJsonObject json{{"network", "1-4-3-1"}, {"activation", "tanh"}, {"loss", "mse"},   {"data", "toy:sine"},
+                     {"batch", 16},          {"steps", static_cast<double>(steps)}, {"seed", 5}};
+    json["runs"] = parseOptimizerList(optimizers);
+    Experiment experiment = experimentFromJson(json, "test");
+    makeLabelsUnique(experiment.runs);
+    return experiment;
+}
+
+bool close(double a, double b, double relative = 2e-5) {
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b)) + 1e-10;
+}
+
+}  // namespace
+
+class TestExplainer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void partsRecombineToTheRecordedUpdate_data();
+    void partsRecombineToTheRecordedUpdate();
+    void neuronMeanCarriesTheMeanMomentumItsOwn();
+    void unexplainedRulesSayWhy();
+};
+
+void TestExplainer::partsRecombineToTheRecordedUpdate_data() {
+    QTest::addColumn<QString>("optimizer");
+    QTest::newRow("momentum") << "momentum:lr=0.05";
+    QTest::newRow("neuron-mean") << "neuron-mean:lr=0.05";
+    QTest::newRow("neuron-mean blend, dampening") << "neuron-mean:lr=0.05:momentum-mean-blend=0.5:dampening=0.2";
+    QTest::newRow("momentum fan-out, signed-abs-mean, bias join")
+        << "momentum:lr=0.05:momentum-mean=fan-out:momentum-mean-stat=signed-abs-mean:bias=join";
+    QTest::newRow("momentum, weight decay, gradient centralization")
+        << "momentum:lr=0.05:weight-decay=0.01:gradient-centralization=true";
+    QTest::newRow("nesterov") << "nesterov:lr=0.05";
+    QTest::newRow("sgd") << "sgd:lr=0.1";
+    QTest::newRow("sgdm-ema") << "sgdm-ema:lr=0.1";
+    QTest::newRow("adam") << "adam:lr=0.01";
+    QTest::newRow("adam neuron mean, weight decay") << "adam:lr=0.01:momentum-mean=fan-in:weight-decay=0.01";
+    QTest::newRow("adamw") << "adamw:lr=0.01:weight-decay=0.1";
+    QTest::newRow("adam-mini") << "adam-mini:lr=0.01";
+}
+
+void TestExplainer::partsRecombineToTheRecordedUpdate() {
+    QFETCH(QString, optimizer);
+    const long steps = 12;
+    const Experiment experiment = sineExperiment(optimizer, steps);
+    LockstepTrainer trainer(experiment, loadExperimentData(experiment));
+    SnapshotRecorder recorder;
+    trainer.addObserver(&recorder);
+    RunControl control;
+    trainer.run(control);
+    QCOMPARE(static_cast<long>(recorder.snapshots.size()), steps);
+
+    int checked = 0;
+    for (long step = 1; step <= steps; ++step) {
+        const Snapshot& now = *recorder.snapshots.at({0, step});
+        const Snapshot* before = step > 1 ? recorder.snapshots.at({0, step - 1}).get() : nullptr;
+        for (int layer = 0; layer < static_cast<int>(now.layers.size()); ++layer) {
+            const Matrix& update = now.layers[static_cast<std::size_t>(layer)].update;
+            for (int row = 0; row < update.rows(); ++row)
+                for (int column = 0; column < update.cols(); ++column) {
+                    // With the step before (parts from a_{t-1}) and without it (carried part inferred).
+                    for (const Snapshot* previous : {before, static_cast<const Snapshot*>(nullptr)}) {
+                        const UpdateExplanation e = explainUpdate(experiment.runs[0], now, previous, layer, row, column);
+                        QVERIFY2(e.explained, e.reason.c_str());
+                        QCOMPARE(e.carriedInferred, e.hasFirstMoment && step > 1 && previous == nullptr);
+                        QVERIFY2(close(e.recombined, update(row, column)),
+                                 qPrintable(QStringLiteral("step %1 layer %2 (%3, %4): %5 vs recorded %6")
+                                                .arg(step).arg(layer).arg(row).arg(column)
+                                                .arg(e.recombined, 0, 'g', 9).arg(update(row, column), 0, 'g', 9)));
+                        if (e.hasFirstMoment) QVERIFY(close(e.firstMoment, e.recordedFirstMoment));
+                        QVERIFY(!e.formula.empty());
+                        ++checked;
+                    }
+                }
+        }
+    }
+    QVERIFY(checked > 100);
+}
+
+// What neuron-mean changes for one weight: it carries its neuron's mean momentum where momentum
+// carries the connection's own.
+void TestExplainer::neuronMeanCarriesTheMeanMomentumItsOwn() {
+    const Experiment experiment = sineExperiment("momentum:lr=0.05,neuron-mean:lr=0.05", 6);
+    LockstepTrainer trainer(experiment, loadExperimentData(experiment));
+    SnapshotRecorder recorder;
+    trainer.addObserver(&recorder);
+    RunControl control;
+    trainer.run(control);
+    for (int run = 0; run < 2; ++run) {
+        const Snapshot& now = *recorder.snapshots.at({run, 6});
+        const Snapshot& before = *recorder.snapshots.at({run, 5});
+        const UpdateExplanation e = explainUpdate(experiment.runs[static_cast<std::size_t>(run)], now, &before, 1, 2, 1);
+        QVERIFY(e.explained);
+        QVERIFY(e.ownMomentum != e.neuronMean);
+        const double carriedValue = run == 0 ? e.ownMomentum : e.neuronMean;
+        QVERIFY(close(e.carried, 0.9 * carriedValue));
+        QVERIFY(e.formula.find(run == 0 ? "0.9\u00b7a\u2032" : "0.9\u00b7M(a\u2032)") != std::string::npos);
+    }
+}
+
+void TestExplainer::unexplainedRulesSayWhy() {
+    const Experiment experiment = sineExperiment("lamb,adam:amsgrad=true", 2);
+    LockstepTrainer trainer(experiment, loadExperimentData(experiment));
+    SnapshotRecorder recorder;
+    trainer.addObserver(&recorder);
+    RunControl control;
+    trainer.run(control);
+    const UpdateExplanation lamb = explainUpdate(experiment.runs[0], *recorder.snapshots.at({0, 2}), nullptr, 0, 0, 0);
+    QVERIFY(!lamb.explained);
+    QVERIFY(lamb.reason.find("lamb") != std::string::npos);
+    const UpdateExplanation amsgrad = explainUpdate(experiment.runs[1], *recorder.snapshots.at({1, 2}), nullptr, 0, 0, 0);
+    QVERIFY(!amsgrad.explained);
+    QVERIFY(amsgrad.reason.find("amsgrad") != std::string::npos);
+    QVERIFY(!explainUpdate(experiment.runs[1], *recorder.snapshots.at({1, 2}), nullptr, 5, 0, 0).explained);
+}
+
+QTEST_GUILESS_MAIN(TestExplainer)
+#include "test_explainer.moc"
