@@ -16,6 +16,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -288,6 +289,15 @@ private Q_SLOTS:
         const QList<QByteArray> wholeRows = test::maskWallTime(readAll(whole + "/metrics.csv")).split('\n');
         const QList<QByteArray> sameRows = test::maskWallTime(readAll(same + "/metrics.csv")).split('\n');
         QCOMPARE(sameRows.mid(1), wholeRows.mid(21));
+        // Provenance: the fork's config.json names the run and step it continues; it reads back.
+        const Experiment forked = loadExperiment(same + "/config.json");
+        QCOMPARE(forked.forkedFrom, (ForkOrigin{"momentum", "momentum", 20, QDir::cleanPath(QFileInfo(half).absoluteFilePath()).toStdString()}));
+        QVERIFY(!loadExperiment(whole + "/config.json").forkedFrom.valid());
+        QJsonObject bad = toJson(forked);
+        bad["forked-from"] = 3;
+        QVERIFY(test::inputErrorOf([&] { experimentFromJson(bad, "c.json"); }).contains("c.json: forked-from: expected an object"));
+        bad["forked-from"] = QJsonObject{{"run", "momentum"}, {"optimizer", "momentum"}, {"step", 0}};
+        QVERIFY(test::inputErrorOf([&] { experimentFromJson(bad, "c.json"); }).contains("c.json: forked-from: step"));
 
         r = cli({"train", "--fork-from", half, "--at-step", "20", "--steps", "40", "--optimizer", "adam,neuron-mean",
                  "--quiet", "--out", twins});

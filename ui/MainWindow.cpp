@@ -6,13 +6,16 @@
 #include "study/StudyWindow.h"
 #include "InputError.h"
 #include "model/ComparisonHistory.h"
+#include "model/RunSummaryModel.h"
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
+#include "session/ForkDialog.h"
 #include "session/ProgressIndicator.h"
 #include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"
 #include "train/ExperimentJson.h"
+#include "train/Fork.h"
 #include "train/Presets.h"
 #include "train/RunFolderReader.h"
 #include "views/ComparisonBar.h"
@@ -23,6 +26,7 @@
 #include "views/RunHistoryPanel.h"
 #include "views/RunSelection.h"
 #include "views/SummaryPanel.h"
+#include "views/UpdateExplainer.h"
 
 #include <QAction>
 #include <QApplication>
@@ -32,6 +36,8 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -90,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent)
                  })},
                 {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
                 {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
+                {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot())},
             };
         },
         [this] { return toJson(experiment_->experiment()); });
@@ -143,6 +150,9 @@ void MainWindow::buildDocks() {
     heatmap_ = new LayerHeatmapPanel(selection_);
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
+    explainer_ = new UpdateExplainer(selection_);
+    explainerDock_ = addDock(tr("Update explainer"), "explainerDock", explainer_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(inspectorDock_, explainerDock_);
     // The run history shares the summary's place (a tab beside it).
     historyPanel_ = new RunHistoryPanel(history_);
     QDockWidget* historyDock = addDock(tr("Run history"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
@@ -225,6 +235,9 @@ void MainWindow::buildMenus() {
 
     QMenu* training = menuBar()->addMenu(tr("&Training"));
     training->addActions(actions_->all());
+    training->addSeparator();
+    training->addAction(tr("Fork here\u2026"), this, [this] { forkHere(); })
+        ->setToolTip(tr("Continue a paused or finished run from its current state as two or more branches"));
 
     QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
     for (const Preset& preset : presets()) {
@@ -271,6 +284,7 @@ void MainWindow::wireSession() {
     connect(speed_, &SpeedControl::speedChanged, session_, &TrainingSession::setMaxStepsPerSecond);
 
     connect(session_, &TrainingSession::stateChanged, this, [this](SessionState state) {
+        if (state == SessionState::Finished && pendingFork_) return launchFork();
         actions_->updateFor(state);
         experiment_->setEnabled(!session_->isBusy());
         progress_->setPaused(state == SessionState::Paused);
@@ -316,11 +330,28 @@ void MainWindow::wireViews() {
     auto follow = [this](int layer, int neuron, int input) {
         diagram_->setSelectedNeuron(layer, neuron);
         inspector_->setConnection(layer, neuron, input);
+        explainer_->setConnection(layer, neuron, input);
+        // The explainer stays in front when it is (clicking through connections there).
+        if (explainerDock_->isVisible() && !explainerDock_->visibleRegion().isEmpty()) return;
         inspectorDock_->show();
         inspectorDock_->raise();
     };
     connect(diagram_, &NetworkDiagramPanel::connectionClicked, this, follow);
     connect(heatmap_, &LayerHeatmapPanel::connectionClicked, this, follow);
+    // The run list's context menu: fork the run under the pointer.
+    QTableView* runs = summary_->table();
+    runs->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(runs, &QTableView::customContextMenuRequested, this, [this, runs](const QPoint& at) {
+        const QModelIndex index = runs->indexAt(at);
+        if (!index.isValid()) return;
+        const int run = summaryRun(index);
+        QMenu menu(runs);
+        QAction* fork = menu.addAction(tr("Fork here\u2026"), this, [this, run] { forkHere(run); });
+        fork->setEnabled(forkRefusal(run).isEmpty());
+        fork->setToolTip(forkRefusal(run));
+        menu.setToolTipsVisible(true);
+        menu.exec(runs->viewport()->mapToGlobal(at));
+    });
     connect(historyPanel_, &RunHistoryPanel::showRequested, this, &MainWindow::showKept);
     connect(historyPanel_, &RunHistoryPanel::overlayRequested, this, &MainWindow::overlayKept);
 }
@@ -369,8 +400,10 @@ void MainWindow::resetTraining() {
 // that names a neuron of another network is dropped (the same network keeps it, to compare).
 void MainWindow::startOver(const Experiment& next) {
     keepCurrent();
+    liveOnScreen_ = false;
     if (next.network.text() != training_.network.text()) {
         inspector_->setNeuron(-1, -1);
+        explainer_->setConnection(-1, -1, -1);
         diagram_->setSelectedNeuron(-1, -1);
     }
     training_ = next;
@@ -389,7 +422,110 @@ void MainWindow::planArrived(const TrainingPlan& plan) {
     updateTitle();
     imageShape_ = plan.imageShape;
     inspector_->setImageShape(plan.imageShape);
+    explainer_->setRunSpecs(training_.runs);
     selection_->begin(labelsOf(plan.labels));
+    liveOnScreen_ = true;
+    // A fork shows the comparison it came from beside its branches.
+    if (overlayAfterPlan_ > 0) overlayKept(std::exchange(overlayAfterPlan_, 0));
+}
+
+QString MainWindow::forkRefusal(int run) const {
+    switch (session_->state()) {
+    case SessionState::Running:
+        return tr("The training is running: pause it (F6) or let it finish, then fork (a running run's state changes "
+                  "with every step)");
+    case SessionState::Stopping: return tr("The training is stopping: fork once it has stopped");
+    case SessionState::Idle: break;
+    case SessionState::Paused:
+    case SessionState::Finished:
+        if (!liveOnScreen_) break;
+        if (run < 0 || run >= comparison_->ownRunCount()) return tr("Choose a run of the training on screen to fork");
+        if (session_->state() == SessionState::Paused) return {};
+        if (run < static_cast<int>(session_->endStates().size()) && session_->endStates()[static_cast<std::size_t>(run)].step > 0)
+            return {};
+        return tr("Run %1 has no state to continue (it diverged, or took no step)").arg(selection_->labels().value(run));
+    }
+    return tr("Fork here continues a paused or finished training of this window; a run folder forks with "
+              "momentum-lab-cli train --fork-from RUN --at-step K (states saved by --save-state-every N)");
+}
+
+bool MainWindow::forkRun(int run, const std::vector<RunSpec>& branches, long untilStep, QString* refusal) {
+    QString reason = forkRefusal(run);
+    if (reason.isEmpty() && branches.empty()) reason = tr("Choose at least one branch");
+    if (!reason.isEmpty()) {
+        if (refusal) *refusal = reason;
+        statusBar()->showMessage(reason, 10000);
+        return false;
+    }
+    pendingFork_ = PendingFork{run, branches, untilStep};
+    // A paused training ends first: its worker hands over every run's state as it stops.
+    if (session_->state() == SessionState::Paused) session_->stop();
+    else launchFork();
+    return true;
+}
+
+void MainWindow::launchFork() {
+    const PendingFork fork = *std::exchange(pendingFork_, std::nullopt);
+    actions_->updateFor(session_->state());
+    const std::vector<TrainingState>& states = session_->endStates();
+    if (fork.run >= static_cast<int>(states.size()) || states[static_cast<std::size_t>(fork.run)].step <= 0) {
+        const QString message = tr("Cannot fork: run %1 has no state to continue").arg(fork.run + 1);
+        statusBar()->showMessage(message, 10000);
+        return;
+    }
+    auto start = std::make_shared<ForkStart>();
+    start->state = states[static_cast<std::size_t>(fork.run)];
+    start->state.source = tr("the state of run %1 at step %2").arg(QString::fromStdString(start->state.label)).arg(start->state.step);
+    Experiment experiment;
+    try {
+        experiment = forkExperiment(training_, start->state, fork.branches, fork.untilStep);
+        experiment.validate();
+    } catch (const InputError& error) {
+        statusBar()->showMessage(QString::fromStdString(error.what()), 15000);
+        QMessageBox::warning(this, tr("Cannot fork"), QString::fromStdString(error.what()));
+        return;
+    }
+    start->continueOptimizer = continuesSavedState(experiment, start->state);
+    startOver(experiment);  // keeps the source comparison in the run history
+    overlayAfterPlan_ = shownRecord_ > 0 ? shownRecord_ : (history_->records().empty() ? 0 : history_->records().back().number);
+    shownRecord_ = 0;
+    session_->start(experiment, false, start);
+    statusBar()->showMessage(tr("Forked %1 at step %2 into %3 branches").arg(QString::fromStdString(start->state.label))
+                                 .arg(start->state.step).arg(experiment.runs.size()), 8000);
+}
+
+int MainWindow::summaryRun(const QModelIndex& row) const {
+    const auto* sorted = qobject_cast<const QSortFilterProxyModel*>(row.model());
+    return sorted ? sorted->mapToSource(row).row() : row.row();
+}
+
+void MainWindow::forkHere(int run) {
+    if (run < 0) {
+        const QModelIndexList rows = summary_->table()->selectionModel() ? summary_->table()->selectionModel()->selectedRows() : QModelIndexList();
+        if (!rows.isEmpty()) run = summaryRun(rows.front());
+        else {
+            const auto own = std::find_if(selection_->shown().begin(), selection_->shown().end(),
+                                          [this](int shown) { return shown < comparison_->ownRunCount(); });
+            run = own != selection_->shown().end() ? *own : 0;
+        }
+    }
+    const QString refusal = forkRefusal(run);
+    if (!refusal.isEmpty()) {
+        statusBar()->showMessage(refusal, 10000);
+        QMessageBox::information(this, tr("Fork here"), refusal);
+        return;
+    }
+    const RunSpec& source = training_.runs.at(static_cast<std::size_t>(run));
+    const long step = session_->state() == SessionState::Paused ? session_->stepsDone()
+                                                                : session_->endStates()[static_cast<std::size_t>(run)].step;
+    ForkDialog dialog(source, step, session_->totalSteps(), this);
+    while (dialog.exec() == QDialog::Accepted) {
+        try {
+            if (forkRun(run, dialog.branches(), dialog.untilStep())) return;
+        } catch (const InputError& error) {
+            QMessageBox::warning(&dialog, tr("Fork here"), QString::fromStdString(error.what()));
+        }
+    }
 }
 
 // The comparison on screen goes into the run history (once; a record shown again unchanged is
@@ -414,6 +550,7 @@ bool MainWindow::showKept(int number) {
     comparison_->show(record);
     imageShape_ = record.imageShape;
     inspector_->setImageShape(record.imageShape);
+    explainer_->setRunSpecs(record.experiment.runs);
     selection_->begin(labelsOf(record.labels), record.archives);
     shownRecord_ = record.number;
     folderSource_ = record.source;
@@ -432,6 +569,9 @@ bool MainWindow::overlayKept(int number) {
     archives.resize(static_cast<std::size_t>(record->runCount()));  // runs without a record stay empty
     for (auto& archive : archives)
         if (!archive) archive = std::make_shared<SnapshotArchive>();
+    std::vector<RunSpec> specs = record->experiment.runs;
+    specs.resize(static_cast<std::size_t>(record->runCount()));
+    explainer_->appendRunSpecs(specs);
     selection_->addRuns(labels, archives);
     statusBar()->showMessage(tr("Overlaid %1").arg(record->title()), 8000);
     return true;
@@ -472,6 +612,9 @@ void MainWindow::openRunFolder(const QString& directory) {
     QStringList labels;
     for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
     imageShape_ = {};
+    std::vector<RunSpec> specs;
+    for (const RunRecord& run : folder.runs) specs.push_back(run.spec);
+    explainer_->setRunSpecs(specs);
     selection_->begin(labels);
     // Without saved snapshots the folder keeps the final weights only: show them, coloured by weight.
     const bool anySaved = std::any_of(folder.runs.begin(), folder.runs.end(), [](const RunRecord& run) { return !run.snapshotsFile.isEmpty(); });

@@ -9,8 +9,12 @@
 
 #include <QMainWindow>
 
+#include <optional>
+#include <vector>
+
 class QDockWidget;
 class QLabel;
+class QModelIndex;
 
 namespace ml {
 
@@ -30,6 +34,7 @@ class SpeedControl;
 class SummaryPanel;
 class TrainingActions;
 class TrainingSession;
+class UpdateExplainer;
 struct TrainingPlan;
 
 class MainWindow : public QMainWindow {
@@ -44,10 +49,21 @@ public:
     ConvergencePlot* convergencePlot() const { return plot_; }
     TrainingActions* trainingActions() const { return actions_; }
     RunSelection* runSelection() const { return selection_; }
+    UpdateExplainer* updateExplainer() const { return explainer_; }
     ComparisonHistory* runHistory() const { return history_; }
     // The run history's record `number` shown again / overlaid (false: unknown, or training runs).
     bool showKept(int number);
     bool overlayKept(int number);
+
+    // "Fork here" (twin runs): run `run` of the training on screen, paused or finished, continues
+    // from its full state at its current step as `branches` until `untilStep`, in lockstep, as a
+    // new comparison with the source comparison overlaid. A paused training is stopped first (it
+    // is kept in the run history). False, with the reason in `refusal`, when it cannot be forked
+    // (running, stopping, nothing trained here, diverged, ...).
+    bool forkRun(int run, const std::vector<RunSpec>& branches, long untilStep, QString* refusal = nullptr);
+    // The same with the branches chosen in a dialog (ForkDialog); run -1: the run selected in the
+    // summary table, else the first run shown.
+    void forkHere(int run = -1);
 
     void openRunFolder(const QString& directory);
     void openStudy(const QString& directory);  // a study folder, in its own window (ui/study/StudyWindow.h)
@@ -68,6 +84,17 @@ private:
     void wireSession();
     void wireViews();
 
+    QString forkRefusal(int run) const;
+    int summaryRun(const QModelIndex& row) const;  // the run of a summary-table row (it sorts)
+    void launchFork();
+    struct PendingFork {
+        int run = 0;
+        std::vector<RunSpec> branches;
+        long untilStep = 0;
+    };
+    std::optional<PendingFork> pendingFork_;  // waits for the paused training to stop
+    int overlayAfterPlan_ = 0;  // a run-history record to overlay once the next training's plan arrives
+    bool liveOnScreen_ = false;  // the session's (last) training is what the views show
     void startTraining();
     void stepTraining();
     void resetTraining();
@@ -97,6 +124,8 @@ private:
     LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
+    UpdateExplainer* explainer_ = nullptr;
+    QDockWidget* explainerDock_ = nullptr;
     QDockWidget* diagramDock_ = nullptr;
     QDockWidget* summaryDock_ = nullptr;
     TrainingActions* actions_ = nullptr;

@@ -12,6 +12,7 @@
 #include "io/Files.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/ExperimentJson.h"
+#include "train/Fork.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderLayout.h"
 #include "train/RunFolderWriter.h"
@@ -98,8 +99,7 @@ TrainingState readForkedState(const QString& runDirectory, long step) {
 // Resumes every run of `trainer` from `state`: a run with the saved optimizer continues its state,
 // any other starts its optimizer fresh. Says which on stdout unless quiet.
 void forkFrom(LockstepTrainer& trainer, const TrainingState& state, bool quiet) {
-    std::vector<bool> continues;
-    for (const RunSpec& run : trainer.experiment().runs) continues.push_back(run.optimizer == state.optimizer);
+    const std::vector<bool> continues = continuesSavedState(trainer.experiment(), state);
     trainer.resumeFrom(state, continues);
     if (quiet) return;
     std::printf("forked from %s (run %s, %s) at step %ld:\n", qPrintable(state.source), state.label.c_str(),
@@ -168,7 +168,11 @@ int train(const QStringList& arguments) {
     std::optional<TrainingState> forkState;
     if (parser.isSet("fork-from")) forkState = readForkedState(parser.value("fork-from"), positiveOption(parser, "at-step", 0, kMaxCount));
 
-    const Experiment experiment = experimentArguments.experiment(parser, forkConfig);
+    Experiment experiment = experimentArguments.experiment(parser, forkConfig);
+    // The fork's config.json names where it comes from (provenance; training reads nothing from it).
+    if (forkState)
+        experiment.forkedFrom = {forkState->label, forkState->optimizer, forkState->step,
+                                 QDir::cleanPath(QFileInfo(parser.value("fork-from")).absoluteFilePath()).toStdString()};
     DiagnosticsOptions diagnostics(parser, experiment.network);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";

@@ -22,6 +22,17 @@ struct RunSpec {
     HyperParameters hp;
 };
 
+// Where a fork's runs come from (twin runs): the source run's label and rule, the step whose
+// state they continue, and the run folder it was read from (empty: a training in the desktop app).
+// Recorded in config.json ("forked-from") for provenance; training reads nothing from it.
+struct ForkOrigin {
+    std::string run, optimizer;
+    long step = 0;
+    std::string folder;
+    bool valid() const { return step > 0; }
+    bool operator==(const ForkOrigin&) const = default;
+};
+
 struct Experiment {
     std::string name = "experiment";
     NetworkSpec network;
@@ -34,6 +45,7 @@ struct Experiment {
     Holdout holdout = Holdout::None;  // which part of the data trains and which evaluates (studies)
     std::string initWeightsFile;  // empty: seeded Glorot initialisation (the caller loads the file)
     std::vector<RunSpec> runs;
+    ForkOrigin forkedFrom;  // set for twin runs only
 
     // Throws InputError naming the offending field.
     void validate() const;

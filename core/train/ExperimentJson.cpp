@@ -26,7 +26,7 @@ decltype(auto) named(const std::string& where, Parse&& parse) {
 }
 
 const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
-                                       "steps", "epochs", "eval-every", "holdout", "init", "runs"};
+                                       "steps", "epochs", "eval-every", "holdout", "init", "runs", "forked-from"};
 
 bool isExperimentKey(const QString& key) {
     for (const char* known : kExperimentKeys)
@@ -165,6 +165,13 @@ QJsonObject toJson(const Experiment& experiment) {
     // Written only when set, so that the config.json of ordinary runs stays as it was.
     if (experiment.holdout != Holdout::None) json["holdout"] = QString::fromStdString(toString(experiment.holdout));
     if (!experiment.initWeightsFile.empty()) json["init"] = QString::fromStdString(experiment.initWeightsFile);
+    if (experiment.forkedFrom.valid()) {
+        QJsonObject origin{{"run", QString::fromStdString(experiment.forkedFrom.run)},
+                           {"optimizer", QString::fromStdString(experiment.forkedFrom.optimizer)},
+                           {"step", static_cast<double>(experiment.forkedFrom.step)}};
+        if (!experiment.forkedFrom.folder.empty()) origin["folder"] = QString::fromStdString(experiment.forkedFrom.folder);
+        json["forked-from"] = origin;
+    }
     QJsonArray runs;
     for (const RunSpec& run : experiment.runs) runs.append(toJson(run));
     // No runs yet (the CLI's --optimizer supplies them): no key, as read; "runs": [] is refused.
@@ -193,6 +200,20 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     experiment.evalEvery = requireCount(json, "eval-every", 0, source);
     experiment.holdout = holdoutFromString(requireString(json, "holdout", "none", source), source + ": holdout");
     experiment.initWeightsFile = requireString(json, "init", "", source);
+    if (json.contains("forked-from")) {
+        const std::string where = source + ": forked-from";
+        if (!json.value("forked-from").isObject())
+            throw InputError(where + ": expected an object {\"run\", \"optimizer\", \"step\", \"folder\"}");
+        const QJsonObject origin = json.value("forked-from").toObject();
+        for (auto it = origin.begin(); it != origin.end(); ++it)
+            if (it.key() != "run" && it.key() != "optimizer" && it.key() != "step" && it.key() != "folder")
+                throw InputError(where + ": unknown key '" + it.key().toStdString() + "'");
+        experiment.forkedFrom.run = requireString(origin, "run", "", where);
+        experiment.forkedFrom.optimizer = requireString(origin, "optimizer", "", where);
+        experiment.forkedFrom.step = requireCount(origin, "step", 0, where);
+        experiment.forkedFrom.folder = requireString(origin, "folder", "", where);
+        if (experiment.forkedFrom.step <= 0) throw InputError(where + ": step: expected a step > 0");
+    }
 
     const QJsonValue runs = json.value("runs");
     if (!runs.isUndefined() && !runs.isArray()) throw InputError(source + ": runs: expected an array of runs");

@@ -13,6 +13,7 @@
 // The training thread never waits for the GUI: it only takes a short lock to append.
 #include "train/TrainingObserver.h"
 #include "train/TrainingPlan.h"
+#include "train/TrainingState.h"
 
 #include <QString>
 
@@ -33,6 +34,9 @@ struct FinishedRun {
 struct TrainingEnd {
     bool failed = false;
     QString message;  // the InputError text when failed
+    // Each run's state as the training ended (weights, optimizer state, step, data order): what
+    // "Fork here" continues. Empty when the training failed before it began.
+    std::vector<TrainingState> states;
 };
 
 inline constexpr std::size_t kSmallNetworkParameters = 4096;

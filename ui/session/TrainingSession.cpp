@@ -23,8 +23,9 @@ TrainingSession::~TrainingSession() {
     thread_.wait();
 }
 
-bool TrainingSession::start(const Experiment& experiment, bool paused) {
+bool TrainingSession::start(const Experiment& experiment, bool paused, std::shared_ptr<const ForkStart> fork) {
     if (isBusy()) return false;
+    endStates_.clear();
     control_ = std::make_shared<RunControl>();
     control_->setMaxStepsPerSecond(maxStepsPerSecond_);
     control_->setPaused(paused);
@@ -36,7 +37,8 @@ bool TrainingSession::start(const Experiment& experiment, bool paused) {
     timing_.enabled = timed;
     timing_.clock.start();
     QMetaObject::invokeMethod(
-        worker_, [worker = worker_, experiment, control = control_, feed = feed_] { worker->train(experiment, control, feed); },
+        worker_,
+        [worker = worker_, experiment, control = control_, feed = feed_, fork] { worker->train(experiment, control, feed, fork); },
         Qt::QueuedConnection);
     timer_.start();
     setState(paused ? SessionState::Paused : SessionState::Running);
@@ -81,6 +83,7 @@ void TrainingSession::stop() {
 
 void TrainingSession::reset() {
     discarding_ = true;
+    endStates_.clear();
     if (isBusy()) {
         control_->requestStop();
         setState(SessionState::Stopping);
@@ -115,6 +118,7 @@ void TrainingSession::deliver() {
     control_.reset();
     const bool discarded = discarding_;
     discarding_ = false;
+    if (!discarded) endStates_ = std::move(delivery.end->states);
     if (delivery.end->failed && !discarded) Q_EMIT failed(delivery.end->message);
     setState(discarded ? SessionState::Idle : SessionState::Finished);
 }

@@ -6,6 +6,7 @@
 // Controls (pause, single step, stop, speed) only flip RunControl's thread-safe flags, so the GUI
 // never blocks on the worker. The destructor requests a stop and joins the thread.
 #include "session/TrainingFeed.h"
+#include "session/TrainingWorker.h"
 #include "train/Experiment.h"
 #include "train/RunControl.h"
 
@@ -39,9 +40,15 @@ public:
     bool isBusy() const { return state_ == SessionState::Running || state_ == SessionState::Paused ||
                                  state_ == SessionState::Stopping; }
     const QThread* trainingThread() const { return &thread_; }
+    long stepsDone() const { return feed_ ? feed_->stepsDone() : 0; }  // of the training under way
+    long totalSteps() const { return totalSteps_; }
 
     // Starts training `experiment` (validated by the caller). Refused (false) while busy.
-    bool start(const Experiment& experiment, bool paused = false);
+    // With `fork`, the runs continue its state (twin runs, "Fork here").
+    bool start(const Experiment& experiment, bool paused = false, std::shared_ptr<const ForkStart> fork = nullptr);
+    // Every run's state as the last training ended (Finished; empty before, while busy and after
+    // a failure): what "Fork here" continues. A paused training is stopped first (stop()).
+    const std::vector<TrainingState>& endStates() const { return endStates_; }
     void pause();
     void resume();
     void togglePause();
@@ -75,6 +82,7 @@ private:
     SessionState state_ = SessionState::Idle;
     double maxStepsPerSecond_ = 0.0;
     long totalSteps_ = 0;
+    std::vector<TrainingState> endStates_;
     bool discarding_ = false;
     // MOMENTUM_LAB_TIMING=1: every 5 s, log the delivery period and the GUI time spent per delivery.
     struct Timing {

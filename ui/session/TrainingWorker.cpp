@@ -9,16 +9,26 @@
 
 namespace ml {
 
+namespace {
+TrainingEnd failure(const QString& message) {
+    TrainingEnd end;
+    end.failed = true;
+    end.message = message;
+    return end;
+}
+}  // namespace
+
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 
 TrainingWorker::~TrainingWorker() = default;
 
 void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunControl> control,
-                           std::shared_ptr<TrainingFeed> feed) {
+                           std::shared_ptr<TrainingFeed> feed, std::shared_ptr<const ForkStart> fork) {
     TrainingEnd end;
     try {
         trainer_ = std::make_unique<LockstepTrainer>(experiment, loadExperimentData(experiment),
                                                      loadInitialWeights(experiment));
+        if (fork) trainer_->resumeFrom(fork->state, fork->continueOptimizer);
         TrainingPlan plan;
         for (const RunSpec& run : trainer_->experiment().runs) plan.labels.push_back(run.label);
         plan.totalSteps = trainer_->totalSteps();
@@ -28,10 +38,15 @@ void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunCont
         feed->announce(plan);
         trainer_->addObserver(feed.get());
         trainer_->run(*control);
+        // The loop has ended: nothing moves any more, so the states are read safely here.
+        // A diverged run's state is not meant to continue: an empty state (step 0) stands for it.
+        for (int run = 0; run < trainer_->runCount(); ++run)
+            end.states.push_back(trainer_->result(run).status == RunStatus::Diverged ? TrainingState{}
+                                                                                     : trainer_->trainingState(run));
     } catch (const InputError& error) {
-        end = {true, QString::fromStdString(error.what())};
+        end = failure(QString::fromStdString(error.what()));
     } catch (const std::exception& error) {
-        end = {true, tr("Training failed: %1").arg(QString::fromStdString(error.what()))};
+        end = failure(tr("Training failed: %1").arg(QString::fromStdString(error.what())));
     }
     trainer_.reset();
     feed->end(end);

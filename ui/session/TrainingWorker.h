@@ -15,6 +15,12 @@ namespace ml {
 
 class LockstepTrainer;
 
+// A training that continues a saved state (twin runs): LockstepTrainer::resumeFrom's arguments.
+struct ForkStart {
+    TrainingState state;
+    std::vector<bool> continueOptimizer;  // per run
+};
+
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
@@ -22,8 +28,10 @@ public:
     ~TrainingWorker() override;
 
     // Runs on the worker thread (queued from the GUI). Ends with feed->end(...) in every case.
+    // With `fork`, the runs continue its state instead of starting at step 0. The end carries
+    // every run's final state (TrainingEnd::states), captured here on the worker thread.
     void train(const Experiment& experiment, std::shared_ptr<RunControl> control,
-               std::shared_ptr<TrainingFeed> feed);
+               std::shared_ptr<TrainingFeed> feed, std::shared_ptr<const ForkStart> fork = nullptr);
 
 private:
     std::unique_ptr<LockstepTrainer> trainer_;

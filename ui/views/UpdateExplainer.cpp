@@ -1,0 +1,212 @@
+#include "views/UpdateExplainer.h"
+
+#include "model/RunPalette.h"
+#include "views/NeuronHistoryPlot.h"
+#include "views/NeuronNames.h"
+#include "views/RedrawWhenShown.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ml {
+
+namespace {
+
+constexpr int kPlayIntervalMs = 200;  // one recorded step per tick: a 100-step history in 20 s
+// The bars on the left axis, in this order; Δw sits last, on the right axis.
+const QStringList kPartNames{"g", "own a\u2032\u1d62\u2c7c", "mean M(a\u2032)\u1d62", "carried", "new a", "D = \u221av\u0302+\u03b5", "\u0394w \u2192"};
+constexpr int kUpdateBar = 7;
+
+std::vector<double> leftParts(const UpdateExplanation& e) {
+    const double none = std::nan("");
+    return {e.gradient,
+            e.hasFirstMoment ? e.ownMomentum : none,
+            e.hasFirstMoment ? e.neuronMean : none,
+            e.hasFirstMoment ? e.carried : none,
+            e.hasFirstMoment ? e.firstMoment : none,
+            e.hasSecondMoment ? e.denominator : none};
+}
+
+}  // namespace
+
+UpdateExplainer::UpdateExplainer(RunSelection* selection, QWidget* parent) : QWidget(parent), selection_(selection) {
+    title_ = new QLabel(this);
+    title_->setWordWrap(true);
+    play_ = new QToolButton(this);
+    play_->setCheckable(true);
+    play_->setText(tr("Play"));
+    play_->setToolTip(tr("Walk through the recorded steps (the step scrubber follows); press again to pause"));
+    timer_ = new QTimer(this);
+    timer_->setInterval(kPlayIntervalMs);
+    connect(timer_, &QTimer::timeout, this, &UpdateExplainer::advance);
+    connect(play_, &QToolButton::toggled, this, &UpdateExplainer::setPlaying);
+
+    plot_ = new QCustomPlot(this);
+    plot_->setMinimumSize(320, 160);
+    plot_->yAxis->setLabel(tr("g, moments, D"));
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setLabel(tr("\u0394w"));
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < kPartNames.size(); ++i) ticker->addTick(i + 1, kPartNames[i]);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(0.4, kPartNames.size() + 0.6);
+    plot_->xAxis->grid()->setVisible(false);
+    leftBars_ = new QCPBarsGroup(plot_);
+    rightBars_ = new QCPBarsGroup(plot_);
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(QFont(font().family(), font().pointSize() - 1));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    formulas_ = new QPlainTextEdit(this);
+    formulas_->setReadOnly(true);
+    formulas_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    formulas_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(plot_);
+    split->addWidget(formulas_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(play_);
+    bar->addWidget(title_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    auto* hidden = new RedrawWhenShown(this, [this] { refresh(); });
+    for (auto signal : {&RunSelection::selectionChanged, &RunSelection::stepChanged})
+        connect(selection_, signal, this, [hidden] { hidden->request(); });
+    // While training follows the latest step, every new snapshot changes what is shown.
+    connect(selection_, &RunSelection::snapshotsArrived, this, [this, hidden] {
+        if (selection_->step() < 0) hidden->request();
+    });
+    refresh();
+}
+
+void UpdateExplainer::setRunSpecs(std::vector<RunSpec> specs) {
+    specs_ = std::move(specs);
+    refresh();
+}
+
+void UpdateExplainer::appendRunSpecs(const std::vector<RunSpec>& specs) {
+    specs_.insert(specs_.end(), specs.begin(), specs.end());
+    refresh();
+}
+
+void UpdateExplainer::setConnection(int layer, int neuron, int input) {
+    layer_ = layer;
+    neuron_ = neuron;
+    column_ = layer < 0 || neuron < 0 ? -1 : input;
+    refresh();
+}
+
+bool UpdateExplainer::playing() const { return timer_->isActive(); }
+
+void UpdateExplainer::setPlaying(bool playing) {
+    if (playing == this->playing()) return;
+    if (playing) {
+        const std::vector<long> steps = selection_->steps();
+        // From the start when following the live step or standing at the end.
+        if (!steps.empty() && (selection_->step() < 0 || selection_->step() >= steps.back())) selection_->setStep(steps.front());
+        timer_->start();
+    } else {
+        timer_->stop();
+    }
+    play_->setChecked(playing);
+    play_->setText(playing ? tr("Pause") : tr("Play"));
+}
+
+void UpdateExplainer::advance() {
+    const std::vector<long> steps = selection_->steps();
+    const auto next = std::upper_bound(steps.begin(), steps.end(), selection_->step());
+    if (next == steps.end()) return setPlaying(false);
+    selection_->setStep(*next);
+}
+
+void UpdateExplainer::refresh() {
+    explanations_.clear();
+    QStringList text;
+    if (column_ < 0) {
+        title_->setText(tr("Click a connection (diagram edge or heat-map cell) to take its update apart."));
+    } else {
+        const Snapshot* any = nullptr;
+        for (const int run : selection_->shown()) {
+            const Snapshot* now = selection_->store().at(run, selection_->step());
+            if (!now) continue;
+            any = any ? any : now;
+            const QString label = selection_->labels().value(run);
+            if (run >= static_cast<int>(specs_.size())) {
+                text << tr("%1: its optimizer settings are not known here").arg(label);
+                continue;
+            }
+            const Snapshot* before = now->step > 1 ? selection_->store().at(run, now->step - 1) : nullptr;
+            const UpdateExplanation e =
+                explainUpdate(specs_[static_cast<std::size_t>(run)], *now, before, layer_, neuron_, column_);
+            text << tr("%1 (%2) \u00b7 step %3").arg(label, QString::fromStdString(specs_[static_cast<std::size_t>(run)].optimizer)).arg(now->step);
+            text << (e.explained ? QString::fromStdString(e.formula) : tr("not explained: %1").arg(QString::fromStdString(e.reason)));
+            text << QString();
+            if (e.explained) explanations_.emplace_back(run, e);
+        }
+        QString name = neuronName(layer_ + 1, neuron_);
+        if (any && layer_ < static_cast<int>(any->layers.size())) {
+            const LayerSnapshot& layer = any->layers[static_cast<std::size_t>(layer_)];
+            const int inputs = static_cast<int>(layer.parameters.cols()) - 1;
+            name = tr("connection %1 \u2192 %2").arg(connectionName(layer_, column_, inputs, {}, static_cast<int>(layer.columnsPerInput)), name);
+        }
+        title_->setText(any ? name : name + tr(" \u00b7 waiting for a snapshot"));
+        if (std::any_of(explanations_.begin(), explanations_.end(), [](const auto& e) { return e.second.carriedInferred; }))
+            text << tr("(inferred: the step before was not recorded, so the carried part is a \u2212 gain\u00b7g and a\u2032, M(a\u2032) are unknown)");
+    }
+    formulas_->setPlainText(text.join('\n'));
+    draw();
+}
+
+void UpdateExplainer::draw() {
+    plot_->clearPlottables();
+    auto* left = leftBars_;
+    auto* right = rightBars_;
+    const double width = 0.8 / std::max<std::size_t>(1, explanations_.size());
+    double leftLimit = 0.0, rightLimit = 0.0;
+    for (const auto& [run, e] : explanations_) {
+        const QColor color = runColor(run);
+        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+        bars->setName(selection_->labels().value(run));
+        bars->setBrush(color);
+        bars->setPen(QPen(color.darker(130)));
+        bars->setWidth(width);
+        bars->setBarsGroup(left);
+        const std::vector<double> parts = leftParts(e);
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            if (!std::isfinite(parts[i])) continue;
+            bars->addData(static_cast<double>(i + 1), parts[i]);
+            leftLimit = std::max(leftLimit, std::abs(parts[i]));
+        }
+        auto* update = new QCPBars(plot_->xAxis, plot_->yAxis2);
+        update->setBrush(QBrush(color, Qt::Dense3Pattern));
+        update->setPen(QPen(color.darker(130)));
+        update->setWidth(width);
+        update->setBarsGroup(right);
+        update->addData(kUpdateBar, e.update);
+        update->removeFromLegend();
+        rightLimit = std::max(rightLimit, std::abs(e.update));
+    }
+    // Symmetric ranges: zero at the same height on both axes, so signs compare at a glance.
+    plot_->yAxis->setRange(-1.1 * (leftLimit > 0 ? leftLimit : 1.0), 1.1 * (leftLimit > 0 ? leftLimit : 1.0));
+    plot_->yAxis2->setRange(-1.1 * (rightLimit > 0 ? rightLimit : 1.0), 1.1 * (rightLimit > 0 ? rightLimit : 1.0));
+    plot_->legend->setVisible(!explanations_.empty());
+    plot_->replot();
+}
+
+}  // namespace ml
