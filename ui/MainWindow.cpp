@@ -44,6 +44,7 @@
 #include <QScreen>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -352,6 +353,10 @@ void MainWindow::wireViews() {
         menu.setToolTipsVisible(true);
         menu.exec(runs->viewport()->mapToGlobal(at));
     });
+    // The explainer's Play is the step scrubber's.
+    auto* scrubber = findChild<ComparisonBar*>();
+    connect(explainer_, &UpdateExplainer::playToggled, scrubber, &ComparisonBar::setPlaying);
+    connect(scrubber->playButton(), &QToolButton::toggled, explainer_, &UpdateExplainer::showPlaying);
     connect(historyPanel_, &RunHistoryPanel::showRequested, this, &MainWindow::showKept);
     connect(historyPanel_, &RunHistoryPanel::overlayRequested, this, &MainWindow::overlayKept);
 }

@@ -10,7 +10,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSplitter>
-#include <QTimer>
+#include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -22,9 +22,9 @@ namespace ml {
 
 namespace {
 
-constexpr int kPlayIntervalMs = 200;  // one recorded step per tick: a 100-step history in 20 s
 // The bars on the left axis, in this order; Δw sits last, on the right axis.
-const QStringList kPartNames{"g", "own a\u2032\u1d62\u2c7c", "mean M(a\u2032)\u1d62", "carried", "new a", "D = \u221av\u0302+\u03b5", "\u0394w \u2192"};
+// Short: the dock is narrow at 1366 x 768 (the formulas below spell each one out).
+const QStringList kPartNames{"g", "a\u2032", "M(a\u2032)", "carried", "a", "D", "\u0394w \u2192"};
 constexpr int kUpdateBar = 7;
 
 std::vector<double> leftParts(const UpdateExplanation& e) {
@@ -45,10 +45,7 @@ UpdateExplainer::UpdateExplainer(RunSelection* selection, QWidget* parent) : QWi
     play_ = new QToolButton(this);
     play_->setCheckable(true);
     play_->setText(tr("Play"));
-    play_->setToolTip(tr("Walk through the recorded steps (the step scrubber follows); press again to pause"));
-    timer_ = new QTimer(this);
-    timer_->setInterval(kPlayIntervalMs);
-    connect(timer_, &QTimer::timeout, this, &UpdateExplainer::advance);
+    play_->setToolTip(tr("Replay the recorded steps (the step scrubber's \u25b6); press again to pause"));
     connect(play_, &QToolButton::toggled, this, &UpdateExplainer::setPlaying);
 
     plot_ = new QCustomPlot(this);
@@ -63,9 +60,16 @@ UpdateExplainer::UpdateExplainer(RunSelection* selection, QWidget* parent) : QWi
     plot_->xAxis->grid()->setVisible(false);
     leftBars_ = new QCPBarsGroup(plot_);
     rightBars_ = new QCPBarsGroup(plot_);
-    plot_->legend->setVisible(true);
+    plot_->xAxis->setTickLabelFont(QFont(font().family(), font().pointSize() - 1));
+    // The legend in a row of its own above the bars, which it would otherwise cover.
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setFont(QFont(font().family(), font().pointSize() - 1));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->legend->setVisible(true);
 
     formulas_ = new QPlainTextEdit(this);
     formulas_->setReadOnly(true);
@@ -112,27 +116,17 @@ void UpdateExplainer::setConnection(int layer, int neuron, int input) {
     refresh();
 }
 
-bool UpdateExplainer::playing() const { return timer_->isActive(); }
+bool UpdateExplainer::playing() const { return play_->isChecked(); }
 
 void UpdateExplainer::setPlaying(bool playing) {
-    if (playing == this->playing()) return;
-    if (playing) {
-        const std::vector<long> steps = selection_->steps();
-        // From the start when following the live step or standing at the end.
-        if (!steps.empty() && (selection_->step() < 0 || selection_->step() >= steps.back())) selection_->setStep(steps.front());
-        timer_->start();
-    } else {
-        timer_->stop();
-    }
-    play_->setChecked(playing);
-    play_->setText(playing ? tr("Pause") : tr("Play"));
+    showPlaying(playing);
+    Q_EMIT playToggled(playing);
 }
 
-void UpdateExplainer::advance() {
-    const std::vector<long> steps = selection_->steps();
-    const auto next = std::upper_bound(steps.begin(), steps.end(), selection_->step());
-    if (next == steps.end()) return setPlaying(false);
-    selection_->setStep(*next);
+void UpdateExplainer::showPlaying(bool playing) {
+    const QSignalBlocker quiet(play_);
+    play_->setChecked(playing);
+    play_->setText(playing ? tr("Pause") : tr("Play"));
 }
 
 void UpdateExplainer::refresh() {

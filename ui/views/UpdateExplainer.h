@@ -4,13 +4,13 @@
 // Bars (one colour per run): the gradient g, the connection's own first moment a' of the step
 // before, its neuron's mean M(a'), the part carried into this step, the new first moment a, the
 // adam denominator D on the left axis, and the update Δw on the right axis (lr times smaller).
-// Below them each run's formula with this step's numbers. Play walks the selection's recorded
-// steps (the comparison bar's scrubber follows); pause stops there.
+// Below them each run's formula with this step's numbers. Its Play button is the comparison
+// bar's (ComparisonBar, the step scrubber): playToggled asks it, showPlaying mirrors it.
 //
 // Public API
 //   setRunSpecs(specs)         the selection's runs' optimizers, by run index (overlaid runs appended)
 //   setConnection(layer, neuron, input)  the connection (input = column; bias = inputs); -1: none
-//   setPlaying(on), playing()  step through the recorded steps
+//   setPlaying(on), playing()  asks the scrubber to play (playToggled); showPlaying(on) follows it
 //   explanations()             what is shown, one per shown run (run index, explanation)
 //   plot(), formulas()
 #include "train/Experiment.h"
@@ -26,7 +26,6 @@ class QCPBarsGroup;
 class QCustomPlot;
 class QLabel;
 class QPlainTextEdit;
-class QTimer;
 class QToolButton;
 
 namespace ml {
@@ -41,15 +40,18 @@ public:
     void setConnection(int layer, int neuron, int input);
     void setPlaying(bool playing);
     bool playing() const;
+    void showPlaying(bool playing);
 
     const std::vector<std::pair<int, UpdateExplanation>>& explanations() const { return explanations_; }
     QCustomPlot* plot() const { return plot_; }
     QPlainTextEdit* formulas() const { return formulas_; }
 
+Q_SIGNALS:
+    void playToggled(bool playing);
+
 private:
     void refresh();
     void draw();
-    void advance();
 
     RunSelection* selection_;
     std::vector<RunSpec> specs_;
@@ -60,7 +62,6 @@ private:
     QPlainTextEdit* formulas_ = nullptr;
     QLabel* title_ = nullptr;
     QToolButton* play_ = nullptr;
-    QTimer* timer_ = nullptr;
     int layer_ = -1, neuron_ = -1, column_ = -1;
 };
 
