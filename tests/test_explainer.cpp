@@ -63,6 +63,8 @@ void TestExplainer::partsRecombineToTheRecordedUpdate_data() {
     QTest::newRow("adam neuron mean, weight decay") << "adam:lr=0.01:momentum-mean=fan-in:weight-decay=0.01";
     QTest::newRow("adamw") << "adamw:lr=0.01:weight-decay=0.1";
     QTest::newRow("adam-mini") << "adam-mini:lr=0.01";
+    QTest::newRow("momentum layer mean") << "momentum:lr=0.05:momentum-mean=layer:bias=join";
+    QTest::newRow("adam, second moment shared fan-out") << "adam:lr=0.01:second-moment-mean=fan-out";
 }
 
 void TestExplainer::partsRecombineToTheRecordedUpdate() {
