@@ -110,6 +110,14 @@ private Q_SLOTS:
         }
         QCOMPARE(compared, int(steps - forkStep));
         QVERIFY(differing > 0);
+
+        // A finished training forks too, from its runs' final states (here a branch of the fork).
+        QVERIFY2(window.forkRun(1, {spec("momentum")}, steps + 10, &refusal), qPrintable(refusal));
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->state() == SessionState::Finished &&
+                                     window.comparison()->experiment().forkedFrom.step == steps,
+                                 20000);
+        QCOMPARE(window.comparison()->experiment().runs.front().label, std::string("momentum@20\u2192neuron-mean@60\u2192momentum"));
+        QCOMPARE(window.comparison()->experiment().forkedFrom.run, std::string("momentum@20\u2192neuron-mean"));
     }
 
     void forkingARunningRunIsRefused() {
