@@ -17,6 +17,7 @@
 #include "train/RunFolderReader.h"
 #include "views/ComparisonBar.h"
 #include "views/ConvergencePlot.h"
+#include "views/LandscapeView.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
@@ -149,6 +150,10 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(summaryDock_, historyDock);
     summaryDock_->raise();
     inspectorDock_->raise();
+    // The loss landscape is computed on request: hidden until opened from the View menu.
+    landscape_ = new LandscapeView(selection_);
+    landscapeDock_ = addDock(tr("Loss landscape"), "landscapeDock", landscape_, Qt::RightDockWidgetArea);
+    landscapeDock_->hide();
 }
 
 // The docks' first sizes, as shares of the window (a saved layout replaces them). On a screen
@@ -374,6 +379,7 @@ void MainWindow::startOver(const Experiment& next) {
         diagram_->setSelectedNeuron(-1, -1);
     }
     training_ = next;
+    landscape_->setExperiment(next);  // the network and data its losses are taken with
     diagram_->setNetwork(next.network);  // names the pooling layers of a conv network
     stopped_ = false;
     shownRecord_ = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // The desktop app's window. It only lays the views out (central convergence plot; docks for the
-// experiment, summary, network diagram, layer heat-map and neuron inspector), builds the menus
+// experiment, summary, network diagram, layer heat-map, neuron inspector and loss landscape), builds the menus
 // and wires signals between the TrainingSession, the RunComparison and the views. Snapshots reach
 // the views through one RunSelection (views/RunSelection.h), which also holds every run's
 // recorded snapshots; past comparisons are kept in a ComparisonHistory.
@@ -21,6 +21,7 @@ class RunSelection;
 class ExperimentPanel;
 class ExportController;
 struct StudyWindowHooks;
+class LandscapeView;
 class LayerHeatmapPanel;
 class NetworkDiagramPanel;
 class NeuronInspector;
@@ -44,6 +45,7 @@ public:
     ConvergencePlot* convergencePlot() const { return plot_; }
     TrainingActions* trainingActions() const { return actions_; }
     RunSelection* runSelection() const { return selection_; }
+    LandscapeView* landscapeView() const { return landscape_; }
     ComparisonHistory* runHistory() const { return history_; }
     // The run history's record `number` shown again / overlaid (false: unknown, or training runs).
     bool showKept(int number);
@@ -96,6 +98,8 @@ private:
     NetworkDiagramPanel* diagram_ = nullptr;
     LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
+    LandscapeView* landscape_ = nullptr;
+    QDockWidget* landscapeDock_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     QDockWidget* diagramDock_ = nullptr;
     QDockWidget* summaryDock_ = nullptr;
