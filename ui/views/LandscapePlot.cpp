@@ -37,9 +37,14 @@ LandscapePlot::LandscapePlot(QWidget* parent) : QWidget(parent), plot_(new QCust
     auto* margins = new QCPMarginGroup(plot_);
     plot_->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    plot_->legend->setVisible(true);
-    plot_->legend->setBrush(QColor(255, 255, 255, 210));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row under the map, so it never hides part of the surface.
+    auto* legendRow = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(1, 0, legendRow);
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    legendRow->addElement(0, 0, plot_->legend);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     clear();
 }
 
@@ -105,7 +110,7 @@ void LandscapePlot::show(const Landscape& landscape, std::vector<Track> tracks, 
         auto* marker = new QCPCurve(plot_->xAxis, plot_->yAxis);
         marker->removeFromLegend();
         marker->setLineStyle(QCPCurve::lsNone);
-        marker->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(Qt::white, 1.5), tracks_[k].color, 11));
+        marker->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::white, 2), QBrush(tracks_[k].color), 13));
         markers_.push_back(marker);
     }
     plot_->legend->setVisible(!tracks_.empty());

@@ -71,6 +71,7 @@ LandscapeView::LandscapeView(RunSelection* selection, QWidget* parent)
         ends_[k]->point1->setCoords(k, 0);
         ends_[k]->point2->setCoords(k, 1);
         ends_[k]->setPen(QPen(runColor(k), 1.5, Qt::DashLine));
+        ends_[k]->setVisible(false);  // until a slice is drawn
     }
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(plot_);
