@@ -68,7 +68,7 @@ int landscape(const QStringList& arguments) {
     std::cout << gridSize << " x " << gridSize << " grid" << (landscape.slice ? " and slice" : "") << " ("
               << planeDirectionsName(directions) << " directions, " << landscape.weights << " weights, "
               << landscape.examples << " examples) in " << QString::number(ms, 'f', 1).toStdString() << " ms; "
-              << trajectories.size() << " runs -> " << out.path().toStdString() << "\n";
+              << trajectories.size() << (trajectories.size() == 1 ? " run -> " : " runs -> ") << out.path().toStdString() << "\n";
     return kExitOk;
 }
 

@@ -38,7 +38,8 @@ RecordedTrajectories readTrajectories(const RunFolder& folder) {
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         const RunRecord& run = folder.runs[i];
         if (run.snapshotsFile.isEmpty()) {
-            result.skipped.push_back(run.spec.label + ": no " + runfolder::kSnapshots);
+            result.skipped.push_back(run.spec.label + ": " +
+                                     (run.problem.empty() ? std::string("no ") + runfolder::kSnapshots : run.problem));
             continue;
         }
         Trajectory trajectory = readTrajectory(run, folder.experiment.network, int(i));
