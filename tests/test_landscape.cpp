@@ -1,6 +1,7 @@
 // The shared loss landscape (core/landscape): the principal plane of trajectories that lie in a
 // known plane, projections, the grid against the analytic loss of a quadratic problem, Li et al.'s
 // filter normalisation, cancelling, and the CLI command with its files and refusals.
+#include "AllocationCounter.h"
 #include "TestSupport.h"
 #include "cli/Cli.h"
 #include "data/DenseDataset.h"
@@ -232,6 +233,38 @@ private slots:
         const LossSlice slice = LossSlice::compute(probe, plane.first().cast<float>(), plane.second().cast<float>(), 30, sliceControl);
         QVERIFY(!slice.complete);
         QCOMPARE(slice.loss.size(), std::size_t(3));
+    }
+
+    // One Network copy and one weight buffer serve every point: a grid of 64 points allocates as
+    // much as one of 4 (the result matrix), whatever the number of evaluation chunks.
+    void gridPointsDoNotAllocate_data() {
+        QTest::addColumn<int>("examples");
+        QTest::newRow("one chunk") << 300;
+        QTest::newRow("two chunk sizes") << 1500;
+    }
+    void gridPointsDoNotAllocate() {
+        if (!ml::allocationCountingAvailable()) QSKIP("sanitizer build: its runtime owns malloc, nothing is counted");
+        QFETCH(int, examples);
+        const DenseDataset data = randomRegression(examples, 3, 2, 4);
+        const NetworkSpec s = spec("3-5-2", Activation::Tanh, LossKind::Mse);
+        Network network(s);
+        network.initializeGlorotUniform(2);
+        const LandscapePlane plane = LandscapePlane::filterNormalisedRandom(network.parameters(), 3);
+        LossProbe probe(s, data);
+        LossGrid::compute(probe, plane, {}, 2);  // warm-up: the evaluation buffers reach their sizes
+        auto allocationsOf = [&](int size) {
+            const std::size_t before = ml::heapAllocationCount();
+            const LossGrid grid = LossGrid::compute(probe, plane, {}, size);
+            return ml::heapAllocationCount() - before;
+        };
+        QCOMPARE(allocationsOf(8), allocationsOf(2));
+        // Split over two networks or not, the loss is the mean over every example.
+        Eigen::VectorXf weights;
+        plane.pointAt(0.3, -0.2, weights);
+        unflattenInto(weights, network.parameters());
+        const float whole = network.evaluate(data).loss;
+        QVERIFY2(std::abs(probe.lossAt(weights) - whole) <= 1e-6f * whole,
+                 qPrintable(QString("%1 vs %2").arg(probe.lossAt(weights)).arg(whole)));
     }
 
     void cliWritesTheThreeFiles() {

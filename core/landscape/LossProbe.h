@@ -1,8 +1,10 @@
 #pragma once
-// The training loss at any point of weight space, on a fixed subset of the training data: one
-// Network copy (its own buffers) and the subset converted once into EvaluationChunks, so that a
-// grid of thousands of points allocates nothing per point. The loss is the network's data loss
-// (Network::evaluate: mean over the examples; no weight decay term).
+// The training loss at any point of weight space, on a fixed subset of the training data,
+// converted once into EvaluationChunks, so that a grid of thousands of points allocates nothing per
+// point. A Network copy (its own buffers) evaluates the whole chunks of kChunkSize examples; when
+// the subset ends in a shorter chunk, a second copy evaluates that one (one network alternating
+// between two batch sizes would re-size its buffers at every point). The loss is the network's
+// data loss (Network::evaluate: mean over the examples; no weight-decay term).
 #include "data/Dataset.h"
 #include "data/EvaluationChunks.h"
 #include "nn/Network.h"
@@ -10,6 +12,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace ml {
 
@@ -32,14 +35,19 @@ class LossProbe {
 public:
     LossProbe(const NetworkSpec& spec, const Dataset& examples);
     Eigen::Index parameterCount() const { return parameterCount_; }
-    Eigen::Index exampleCount() const { return examples_.size(); }
+    Eigen::Index exampleCount() const { return exampleCount_; }
     // The loss with the network's weights set to `weights` (flattened, nn/FlatParameters.h).
     float lossAt(const Eigen::VectorXf& weights);
 
 private:
-    Network network_;
-    EvaluationChunks examples_;
-    Eigen::Index parameterCount_;
+    // The examples that fill whole chunks, and those of the last, shorter chunk (none: empty).
+    struct Part {
+        Network network;
+        EvaluationChunks examples;
+    };
+    std::vector<Part> parts_;
+    Eigen::Index exampleCount_ = 0;
+    Eigen::Index parameterCount_ = 0;
 };
 
 }  // namespace ml
