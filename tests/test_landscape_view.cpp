@@ -69,6 +69,8 @@ private slots:
         QSignalSpy computed(&view, &LandscapeView::computed);
         view.compute();
         QVERIFY(view.busy());
+        // Training goes on while the landscape is computed: the picture keeps the points it had.
+        selection.deliver(std::vector<Snapshot>{snapshotAt(0, 6), snapshotAt(1, 6)});
         QVERIFY(computed.wait(20000));
         QVERIFY(!view.busy());
 
@@ -84,12 +86,14 @@ private slots:
 
         const auto& markers = view.landscapePlot()->markers();
         QCOMPARE(markers.size(), std::size_t(2));
-        QCOMPARE(markerPosition(markers[0]), curvePoint(curves[0], 4));  // live: the last point
+        QCOMPARE(markerPosition(markers[0]), curvePoint(curves[0], 4));  // live: the last computed point
         selection.setStep(2);
         QCOMPARE(markerPosition(markers[0]), curvePoint(curves[0], 1));
         QCOMPARE(markerPosition(markers[1]), curvePoint(curves[1], 1));
         selection.setStep(4);
         QCOMPARE(markerPosition(markers[0]), curvePoint(curves[0], 3));
+        selection.setStep(6);  // after the computed points: the last of them
+        QCOMPARE(markerPosition(markers[1]), curvePoint(curves[1], 4));
 
         QCOMPARE(view.slicePlot()->graph(0)->dataCount(), LossSlice::kDefaultPoints);
     }

@@ -104,9 +104,11 @@ void LandscapeView::compute() {
     if (computation_->busy()) return;
     std::vector<Trajectory> trajectories;
     computedRuns_.clear();
+    computedSteps_.clear();
     for (const int run : selection_->shown()) {
         Trajectory trajectory = trajectoryOf(*selection_, run);
         if (trajectory.points.empty()) continue;
+        computedSteps_.push_back(trajectory.steps);  // the archive may grow while computing
         trajectories.push_back(std::move(trajectory));
         computedRuns_.push_back(run);
     }
@@ -141,7 +143,7 @@ void LandscapeView::finished(const std::shared_ptr<const Landscape>& landscape, 
         std::vector<LandscapePlot::Track> tracks;
         for (std::size_t k = 0; k < computedRuns_.size(); ++k) {
             const int run = computedRuns_[k];
-            tracks.push_back({selection_->labels().value(run), runColor(run), trajectoryOf(*selection_, run).steps});
+            tracks.push_back({selection_->labels().value(run), runColor(run), computedSteps_[k]});
         }
         const bool principal = directions_->currentData().toInt() == int(PlaneDirections::Principal);
         plot_->show(*landscape, std::move(tracks), principal ? tr("principal direction 1") : tr("random direction 1"),

@@ -52,6 +52,7 @@ private:
     Experiment experiment_;
     LandscapeComputation* computation_;
     std::vector<int> computedRuns_;  // the selection's runs of the trajectories being computed
+    std::vector<std::vector<long>> computedSteps_;  // their recorded steps at Compute
     QComboBox* directions_;
     QSpinBox* gridSize_;
     QPushButton* computeButton_;
