@@ -20,6 +20,7 @@
 #include "train/RunFolderReader.h"
 #include "views/ComparisonBar.h"
 #include "views/ConvergencePlot.h"
+#include "views/LandscapeView.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
@@ -160,6 +161,17 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(summaryDock_, historyDock);
     summaryDock_->raise();
     inspectorDock_->raise();
+    // The loss landscape is computed on request: hidden until opened from the View menu. Opened the
+    // first time, it becomes a tab in the diagram's place (a square plot needs that room).
+    landscape_ = new LandscapeView(selection_);
+    landscapeDock_ = addDock(tr("Loss landscape"), "landscapeDock", landscape_, Qt::RightDockWidgetArea);
+    landscapeDock_->hide();
+    connect(landscapeDock_->toggleViewAction(), &QAction::triggered, this, [this](bool shown) {
+        if (!shown) return;
+        if (tabifiedDockWidgets(landscapeDock_).isEmpty() && !diagramDock_->isHidden() && !diagramDock_->isFloating())
+            tabifyDockWidget(diagramDock_, landscapeDock_);
+        landscapeDock_->raise();
+    });
 }
 
 // The docks' first sizes, as shares of the window (a saved layout replaces them). On a screen
@@ -412,6 +424,7 @@ void MainWindow::startOver(const Experiment& next) {
         diagram_->setSelectedNeuron(-1, -1);
     }
     training_ = next;
+    landscape_->setExperiment(next);  // the network and data its losses are taken with
     diagram_->setNetwork(next.network);  // names the pooling layers of a conv network
     stopped_ = false;
     shownRecord_ = 0;

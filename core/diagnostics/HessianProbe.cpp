@@ -1,6 +1,7 @@
 #include "diagnostics/HessianProbe.h"
 
 #include "InputError.h"
+#include "nn/FlatParameters.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -10,25 +11,6 @@
 #include <vector>
 
 namespace ml {
-
-namespace {
-
-Eigen::Index totalSize(const Parameters& parameters) {
-    Eigen::Index size = 0;
-    for (const Matrix& layer : parameters) size += layer.size();
-    return size;
-}
-
-// flat[offset..] <- the layers, or the layers <- flat, in one fixed order.
-void flatten(const Parameters& parameters, Eigen::VectorXf& flat) {
-    Eigen::Index offset = 0;
-    for (const Matrix& layer : parameters) {
-        flat.segment(offset, layer.size()) = Eigen::Map<const Eigen::VectorXf>(layer.data(), layer.size());
-        offset += layer.size();
-    }
-}
-
-}  // namespace
 
 Batch fixedBatch(const Dataset& data, long size) {
     std::vector<Eigen::Index> indices(static_cast<std::size_t>(std::min<long>(size, static_cast<long>(data.size()))));
@@ -41,8 +23,8 @@ Batch fixedBatch(const Dataset& data, long size) {
 HessianProbe::HessianProbe(const NetworkSpec& spec, Batch batch)
     : network_(spec), batch_(std::move(batch)) {
     const Parameters& parameters = network_.parameters();
-    point_.resize(totalSize(parameters));
-    flatten(parameters, point_);
+    point_.resize(ml::parameterCount(parameters));
+    flattenInto(parameters, point_);
     plusGradient_ = zerosLike(parameters);
     minusGradient_ = zerosLike(parameters);
     vector_.resize(point_.size());
@@ -51,7 +33,7 @@ HessianProbe::HessianProbe(const NetworkSpec& spec, Batch batch)
 
 void HessianProbe::setPoint(const Parameters& parameters) {
     network_.checkShapes(parameters, "the probed weights");
-    flatten(parameters, point_);
+    flattenInto(parameters, point_);
 }
 
 // gradient <- g(w + step * direction), evaluated in the probe's own network.

@@ -23,13 +23,6 @@ void appendCell(QByteArray& out, float value) {
 // Milliseconds to the microsecond.
 void appendMilliseconds(QByteArray& out, double ms) { appendFixed(out, ms, 3); }
 
-// RFC 4180 quoting: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
-QByteArray csvField(const std::string& text) {
-    QByteArray field = QByteArray::fromStdString(text);
-    if (!field.contains(',') && !field.contains('"') && !field.contains('\n') && !field.contains('\r')) return field;
-    return '"' + field.replace('"', "\"\"") + '"';
-}
-
 QList<QByteArray> splitFields(const QByteArray& record) {
     if (!record.contains('"')) return record.split(',');
     QList<QByteArray> fields(1);
@@ -60,6 +53,12 @@ long parseCount(const QByteArray& cell, const QString& path, qsizetype line, con
 }
 
 }  // namespace
+
+QByteArray csvField(const std::string& text) {
+    QByteArray field = QByteArray::fromStdString(text);
+    if (!field.contains(',') && !field.contains('"') && !field.contains('\n') && !field.contains('\r')) return field;
+    return '"' + field.replace('"', "\"\"") + '"';
+}
 
 std::vector<CsvRecord> csvRecords(const QByteArray& csv, const QByteArray& header, const QString& path) {
     QList<QByteArray> lines = csv.split('\n');

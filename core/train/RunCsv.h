@@ -19,6 +19,9 @@
 
 namespace ml {
 
+// RFC 4180 quoting: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
+QByteArray csvField(const std::string& text);
+
 QByteArray metricsHeader();
 // Appends one row to `out` (no allocation when its capacity suffices: the run folder's log reuses
 // one buffer); metricsRow() is the same row on its own.

@@ -3,7 +3,12 @@
 #include "InputError.h"
 #include "nn/Network.h"
 #include "views/RunSelection.h"
+#include "train/RunFolderLayout.h"
 #include "train/SnapshotFile.h"
+#include "train/WeightsFile.h"
+
+#include <QDir>
+#include <QFileInfo>
 
 #include <cstddef>
 
@@ -82,8 +87,15 @@ std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSele
         long lastSaved = 0;
         if (!run.snapshotsFile.isEmpty()) {
             try {
+                // The weights before step 1 ride along, as in a live training ("weight minus initial
+                // weight", the landscape's step 0).
+                std::shared_ptr<const Parameters> initial;
+                const QString initialFile = QDir(run.directory).filePath(runfolder::kInitialWeights);
+                if (QFileInfo(initialFile).isFile())
+                    initial = std::make_shared<const Parameters>(loadWeightsFile(initialFile, folder.experiment.network));
                 SnapshotFileReader reader(run.snapshotsFile, int(i));
                 while (std::optional<Snapshot> snapshot = reader.next()) {
+                    snapshot->initialParameters = initial;
                     lastSaved = snapshot->step;
                     batchBytes += bytesOf(*snapshot);
                     batch.push_back(std::make_shared<const Snapshot>(std::move(*snapshot)));

@@ -1,7 +1,8 @@
 #pragma once
 // A CLI run folder's snapshots for the snapshot views, into the same RunSelection as a live
 // training:
-//  - snapshots.bin (train --snapshots-every N): every saved step, all quantities;
+//  - snapshots.bin (train --snapshots-every N): every saved step, all quantities, each carrying
+//    the run's weights_initial.json as Snapshot::initialParameters (as a live training's do);
 //  - weights_final.json: the final weights only (Snapshot::weightsOnly, so views say "not saved
 //    in this folder"), used where a run saved no snapshot at or after its last step.
 // Runs without weights_final.json (e.g. an interrupted training) or with unreadable ones
