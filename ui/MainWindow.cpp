@@ -375,6 +375,7 @@ void MainWindow::startOver(const Experiment& next) {
     }
     training_ = next;
     diagram_->setNetwork(next.network);  // names the pooling layers of a conv network
+    inspector_->setExperiment(next);     // the feature maps' network and test data
     stopped_ = false;
     shownRecord_ = 0;
     selection_->clear();
