@@ -113,14 +113,14 @@ std::optional<FeatureMapView::Place> FeatureMapView::place() const {
         Place place;
         place.convLayer = l;
         place.convShape = shapes[l];
-        place.activationName = tr("after %1").arg(QString::fromStdString(toString(spec.activation)));
+        place.activationName = (QString::fromStdString(toString(spec.activation)));
         if (l + 1 < spec.layers.size() && (spec.layers[l + 1].kind == LayerToken::Kind::MaxPool ||
                                            spec.layers[l + 1].kind == LayerToken::Kind::AvgPool)) {
             const LayerToken& pool = spec.layers[l + 1];
             place.pooled = true;
             place.poolShape = shapes[l + 1];
-            place.poolName = tr("after %1 pooling %2×%2")
-                                 .arg(pool.kind == LayerToken::Kind::MaxPool ? tr("max") : tr("average"))
+            place.poolName = tr("%1 %2×%2")
+                                 .arg(pool.kind == LayerToken::Kind::MaxPool ? tr("max") : tr("avg"))
                                  .arg(pool.kernel);
         }
         return place;
@@ -192,7 +192,7 @@ void FeatureMapView::rebuild(int columns, bool pooled) {
     scale_ = new QCPColorScale(plot_);
     scale_->setBarWidth(8);
     body->addElement(0, 2, scale_);
-    body->setColumnStretchFactors({1.0, double(columns), 0.1});
+    body->setColumnStretchFactors({0.7, double(columns), 0.1});
     for (int c = 0; c < columns; ++c)
         for (int r = 0; r < 2; ++r) {
             if (r == 1 && !pooled) {  // no pooling: one row
@@ -238,7 +238,7 @@ void FeatureMapView::refresh() {
                         .arg(classText));
     fill(inputMap_, inputImage(sample.inputs, experiment_.network.input));
     inputMap_->rescaleDataRange(true);
-    inputMap_->keyAxis()->setLabel(tr("input"));
+    inputMap_->keyAxis()->setLabel(tr("the input"));
     double largest = 0.0;
     for (int c = 0; c < columns_; ++c) {
         const RunSelection::Panel& panel = panels[static_cast<std::size_t>(c)];
@@ -256,12 +256,16 @@ void FeatureMapView::refresh() {
         }
         const bool shown = maps.activation.size() > 0;
         const QString missing = !panel.ready() ? tr(" (no snapshot)") : shown ? QString() : tr(" (another network)");
-        for (int r = 0; r < (where->pooled ? 2 : 1); ++r) {
+        const int rows = where->pooled ? 2 : 1;
+        for (int r = 0; r < rows; ++r) {
             const Matrix& image = r == 0 ? maps.activation : maps.pooled;
             fill(map(r, c), image);
             if (image.size() > 0) largest = std::max(largest, maxAbs(image));
-            const QString what = r == 0 ? where->activationName : where->poolName;
-            map(r, c)->keyAxis()->setLabel(QStringLiteral("%1: %2%3").arg(panel.caption, what, missing));
+            // Row names on the left of the first column, the run under its column: labels stay
+            // short enough for small maps in a narrow dock.
+            map(r, c)->valueAxis()->setLabel(c == 0 ? (r == 0 ? where->activationName : where->poolName) : QString());
+            QString caption = panel.caption;
+            map(r, c)->keyAxis()->setLabel(r + 1 == rows ? caption.replace(QStringLiteral(" · "), QStringLiteral("\n")) + missing : QString());
         }
     }
     DivergingColorScale scale;
