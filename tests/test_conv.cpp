@@ -123,6 +123,39 @@ private slots:
         }
     }
 
+    // layerOutputs: a 3x3 identity kernel (centre 1, padding 1) reproduces the input after the
+    // activation (relu), the max pooling after it takes each 2x2 window's largest value, and the
+    // last entry is forward()'s output.
+    void layerOutputsAreEachLayersActivations() {
+        const NetworkSpec spec = specOf("1x4x4-conv2k3p1-pool2-3", Activation::Relu);
+        Network network(spec);
+        network.initializeGlorotUniform(3);
+        Matrix& kernels = network.parameters()[0];
+        kernels.setZero();
+        kernels(0, 4) = 1.0f;   // channel 0: the identity (centre of the 3x3 kernel)
+        kernels(1, 4) = -1.0f;  // channel 1: the negated input, plus a bias of 0.5
+        kernels(1, 9) = 0.5f;
+        BatchMatrix input(1, 16);
+        for (int i = 0; i < 16; ++i) input(0, i) = float(i % 5) - 2.0f;  // negative and positive pixels
+        const std::vector<BatchMatrix> outputs = network.layerOutputs(input);
+        QCOMPARE(int(outputs.size()), 3);
+        QCOMPARE(outputs[0].cols(), Eigen::Index(2 * 16));
+        QCOMPARE(outputs[1].cols(), Eigen::Index(2 * 4));
+        for (int i = 0; i < 16; ++i) {
+            QCOMPARE(outputs[0](0, i), std::max(input(0, i), 0.0f));
+            QCOMPARE(outputs[0](0, 16 + i), std::max(0.5f - input(0, i), 0.0f));
+        }
+        for (int y = 0; y < 2; ++y)
+            for (int x = 0; x < 2; ++x) {
+                float largest = 0.0f;
+                for (int i = 0; i < 2; ++i)
+                    for (int j = 0; j < 2; ++j) largest = std::max(largest, outputs[0](0, (2 * y + i) * 4 + 2 * x + j));
+                QCOMPARE(outputs[1](0, y * 2 + x), largest);
+            }
+        const BatchMatrix last = outputs[2];
+        QVERIFY(network.forward(input) == last);
+    }
+
     // ------------------------------------------------------------ gradient checks
     // Central differences of the batch loss against computeGradients for every parameter of every
     // layer: conv with stride and padding (first and later layers, so its input gradient counts),

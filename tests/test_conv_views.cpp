@@ -1,13 +1,15 @@
 // The desktop views of a convolutional network (issue 14): the diagram's channel columns and
 // kernel lines (views/ChannelUnits.h, views/ConvLayerDrawing.h), the heat-map's grid of kernels
-// (views/KernelGrid.h) and the inspector's "Kernels" tab (views/KernelImagePlot.h), on snapshots
-// of a real conv network trained a few steps on digits (1x8x8).
+// (views/KernelGrid.h), the inspector's "Kernels" tab (views/KernelImagePlot.h) on snapshots of a
+// real conv network trained a few steps on digits (1x8x8), and its "Feature maps" tab
+// (views/FeatureMapView.h) on hand-made kernels.
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/FolderSnapshots.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderWriter.h"
 #include "views/ChannelUnits.h"
+#include "views/FeatureMapView.h"
 #include "views/KernelGrid.h"
 #include "views/KernelImagePlot.h"
 #include "views/LayerHeatmapView.h"
@@ -286,6 +288,79 @@ private Q_SLOTS:
         QCOMPARE(connectionName(1, 8 * 9, 8 * 9, {}, 9), QStringLiteral("bias"));
         inspector.setNeuron(1, 3);
         QVERIFY(!inspector.tabs()->isTabEnabled(2));
+    }
+
+    // The Feature maps tab: channel 1 of a hand-made conv layer is the identity kernel (centre 1,
+    // padding 1), so its map after relu is the test image itself (digits are >= 0) and its max
+    // pooling the largest pixel of each 2x2 window; at step 2 the kernel is doubled, so are the
+    // maps. Scrubbing to another step and choosing another test example redraw them.
+    void featureMapsOfAnIdentityKernel() {
+        Experiment experiment;
+        experiment.network = specOf("1x8x8-conv2k3p1-pool2-10");
+        experiment.data = "digits";
+        const std::shared_ptr<const Dataset> test = loadDataSplit("digits", experiment.seed).test;
+        auto snapshotAt = [](long step, float identity) {
+            Snapshot s;
+            s.label = "hand-made";
+            s.step = step;
+            s.layers.resize(2);
+            s.layers[0].parameters = Matrix::Zero(2, 9 + 1);
+            s.layers[0].parameters(0, 0) = -1.0f;  // channel 0: something else
+            s.layers[0].parameters(1, 4) = identity;
+            s.layers[0].columnsPerInput = 9;
+            s.layers[1].parameters = Matrix::Constant(10, 2 * 16 + 1, 0.1f);
+            return s;
+        };
+        RunSelection selection;
+        selection.begin({QStringLiteral("hand-made")});
+        selection.deliver(std::vector<Snapshot>{snapshotAt(1, 1.0f)});
+        selection.deliver(std::vector<Snapshot>{snapshotAt(2, 2.0f)});
+        NeuronInspector inspector(&selection);
+        inspector.resize(900, 700);
+        inspector.setExperiment(experiment);
+        inspector.setNeuron(0, 1);
+        QVERIFY(inspector.tabs()->isTabEnabled(3));
+        inspector.tabs()->setCurrentIndex(3);
+        FeatureMapView* view = inspector.featureMaps();
+        QVERIFY2(view->message().isEmpty(), qPrintable(view->message()));
+        QCOMPARE(view->columnCount(), 1);
+        QVERIFY(view->hasPooling());
+
+        auto checkMaps = [&](int example, float factor) {
+            Batch batch;
+            const std::array<Eigen::Index, 1> indices{example};
+            test->gather(indices, batch);
+            QCPColorMapData* input = view->inputMap()->data();
+            QCPColorMapData* activation = view->map(0, 0)->data();
+            QCPColorMapData* pooled = view->map(1, 0)->data();
+            QCOMPARE(activation->keySize(), 8);
+            QCOMPARE(activation->valueSize(), 8);
+            QCOMPARE(pooled->keySize(), 4);
+            QCOMPARE(pooled->valueSize(), 4);
+            for (int y = 0; y < 8; ++y)
+                for (int x = 0; x < 8; ++x) {
+                    const float pixel = batch.inputs(0, y * 8 + x);
+                    QCOMPARE(float(input->cell(x, y)), pixel);
+                    QCOMPARE(float(activation->cell(x, y)), std::max(factor * pixel, 0.0f));
+                }
+            for (int y = 0; y < 4; ++y)
+                for (int x = 0; x < 4; ++x) {
+                    float largest = 0.0f;
+                    for (int i = 0; i < 2; ++i)
+                        for (int j = 0; j < 2; ++j) largest = std::max(largest, factor * batch.inputs(0, (2 * y + i) * 8 + 2 * x + j));
+                    QCOMPARE(float(pooled->cell(x, y)), largest);
+                }
+        };
+        checkMaps(0, 2.0f);  // live: the latest step
+        selection.setStep(1);
+        checkMaps(0, 1.0f);
+        view->setExample(7);
+        checkMaps(7, 1.0f);
+        selection.setStep(2);
+        checkMaps(7, 2.0f);
+        // A dense neuron has no feature maps.
+        inspector.setNeuron(1, 3);
+        QVERIFY(!inspector.tabs()->isTabEnabled(3));
     }
 
 private:

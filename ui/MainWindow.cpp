@@ -426,6 +426,7 @@ void MainWindow::startOver(const Experiment& next) {
     training_ = next;
     landscape_->setExperiment(next);  // the network and data its losses are taken with
     diagram_->setNetwork(next.network);  // names the pooling layers of a conv network
+    inspector_->setExperiment(next);     // the feature maps' network and test data
     stopped_ = false;
     shownRecord_ = 0;
     selection_->clear();

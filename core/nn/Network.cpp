@@ -108,6 +108,15 @@ const BatchMatrix& Network::forward(const BatchMatrix& inputs, Pass& pass) {
 
 const BatchMatrix& Network::forward(const BatchMatrix& inputs) { return forward(inputs, evaluation_); }
 
+std::vector<BatchMatrix> Network::layerOutputs(const BatchMatrix& inputs) {
+    const BatchMatrix& output = forward(inputs, evaluation_);
+    std::vector<BatchMatrix> outputs;
+    // The forward pass records each layer's input: layer l's output is layer l+1's input.
+    for (std::size_t l = 1; l < layers_.size(); ++l) outputs.push_back(*evaluation_.inputs[l]);
+    outputs.push_back(output);
+    return outputs;
+}
+
 float Network::computeGradients(const Batch& batch, Parameters& gradients) {
     Pass& pass = training_;
     const BatchMatrix& output = forward(batch.inputs, pass);

@@ -58,6 +58,11 @@ public:
     float computeGradients(const Batch& batch, Parameters& gradients);
     // Output pre-activations for a batch (valid until the next call).
     const BatchMatrix& forward(const BatchMatrix& inputs);
+    // Every layer's output for a batch, in layer order, by the same forward pass: after the
+    // layer's activation (conv, hidden dense), after pooling (pool), the last one linear. Each is
+    // [batch x outputs of that layer], a sample's C x H x W values in channel-row-column order
+    // (feature maps for the views; copies, so they stay valid).
+    std::vector<BatchMatrix> layerOutputs(const BatchMatrix& inputs);
     // Loss and accuracy over a whole data set, in chunks. Evaluating the same data repeatedly (or
     // with several networks): convert it once into EvaluationChunks and pass those.
     Evaluation evaluate(const Dataset& data);

@@ -1,6 +1,7 @@
 #include "views/NeuronInspector.h"
 
 #include "views/ChannelUnits.h"
+#include "views/FeatureMapView.h"
 #include "views/KernelImagePlot.h"
 #include "views/NeuronImagePlot.h"
 #include "views/Quantity.h"
@@ -37,15 +38,19 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     scroll->setWidget(history_);
     images_ = new NeuronImagePlot(tabs_);
     kernels_ = new KernelImagePlot(tabs_);
-    // Both tabs have one fixed minimum: the plots' own minimum grows with what they show (the
+    featureMaps_ = new FeatureMapView(selection_, tabs_);
+    // The tabs have one fixed minimum: the plots' own minimum grows with what they show (the
     // image tab's colour scales), which made the dock jump when the tab was switched.
-    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(images_), static_cast<QWidget*>(kernels_)})
+    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(images_), static_cast<QWidget*>(kernels_),
+                           static_cast<QWidget*>(featureMaps_)})
         page->setMinimumSize(kMinimumPlotSize);
     tabs_->addTab(scroll, tr("Over steps"));
     tabs_->addTab(images_, tr("As image"));
     tabs_->addTab(kernels_, tr("Kernels"));
-    tabs_->setTabEnabled(1, false);
-    tabs_->setTabEnabled(2, false);
+    tabs_->addTab(featureMaps_, tr("Feature maps"));
+    for (int tab = 1; tab < tabs_->count(); ++tab) tabs_->setTabEnabled(tab, false);
+    // Feature maps run the networks and may load the test data: only while their tab is shown.
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] { showFeatureMaps(); });
 
     stripHeight_ = new QSpinBox(this);
     stripHeight_->setRange(60, 600);
@@ -96,6 +101,7 @@ void NeuronInspector::setConnection(int layer, int neuron, int input) {
     column_ = layer < 0 || neuron < 0 ? -1 : input;
     images_->setNeuron(layer, neuron);
     kernels_->setChannel(layer, neuron);
+    featureMaps_->setChannel(layer, neuron);
     updateImageTab();
     replay();
 }
@@ -104,6 +110,11 @@ void NeuronInspector::setImageShape(ImageShape shape) {
     images_->setImageShape(shape);
     history_->setImageShape(shape);
     updateImageTab();
+}
+
+void NeuronInspector::setExperiment(const Experiment& experiment) {
+    featureMaps_->setExperiment(experiment);
+    showFeatureMaps();
 }
 
 // The image tab is available for first-layer neurons of image data (sizes are checked per snapshot).
@@ -150,6 +161,8 @@ void NeuronInspector::showKernels() {
         conv = networkUnits(*first->snapshot, std::nullopt).layers[static_cast<std::size_t>(layer_)];
     const bool applies = conv.isConv() && neuron_ >= 0 && neuron_ < conv.outputs;
     tabs_->setTabEnabled(2, applies);
+    tabs_->setTabEnabled(3, applies);
+    showFeatureMaps();
     if (!applies) return kernels_->clearImages();
     tabs_->setTabEnabled(1, false);  // a conv layer's inputs are no image of the data
     std::vector<KernelImagePlot::Column> columns;
@@ -162,6 +175,15 @@ void NeuronInspector::showKernels() {
         columns.push_back(std::move(column));
     }
     kernels_->showColumns(conv.kernel, conv.inputs, columns);
+}
+
+}  // namespace ml
+
+namespace ml {
+
+// Only while the tab is shown: the maps run every shown network and may load the test data.
+void NeuronInspector::showFeatureMaps() {
+    if (tabs_->currentWidget() == featureMaps_) featureMaps_->refresh();
 }
 
 }  // namespace ml

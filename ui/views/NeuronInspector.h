@@ -7,16 +7,19 @@
 // height*width) "As image" (NeuronImagePlot) shows one row per panel at the selection's step.
 // Strips are as tall as the "strip height" box says (the plot scrolls when they do not fit);
 // "robust y" leaves the first-step spike out of the y-ranges (default on). For a channel of a
-// conv layer, "Kernels" (KernelImagePlot) shows its kernels as small images, per quantity and panel.
+// conv layer, "Kernels" (KernelImagePlot) shows its kernels as small images, per quantity and panel,
+// and "Feature maps" (FeatureMapView) what the channel makes of a chosen test image.
 //
 // Public API
 //   setNeuron(layer, neuron) the neuron's incoming connections; (-1, -1) = nothing selected
 //   setConnection(layer, neuron, input)  follows one connection (input = column; bias = inputs)
 //   layer(), neuron(), connection() (-1: the whole neuron)
 //   setImageShape(shape)     invalid shape: no image tab
+//   setExperiment(e)         the network and data of the comparison on screen (feature maps)
 //   setHistoryCapacity(n)    at most n plotted steps per run
-//   history(), plot(), imagePlot(), images(), kernels()
+//   history(), plot(), imagePlot(), images(), kernels(), featureMaps()
 #include "data/Dataset.h"
+#include "train/Experiment.h"
 #include "views/NeuronHistoryPlot.h"
 #include "views/RunSelection.h"
 
@@ -28,6 +31,7 @@ class QTabWidget;
 
 namespace ml {
 
+class FeatureMapView;
 class KernelImagePlot;
 class NeuronImagePlot;
 
@@ -42,6 +46,7 @@ public:
     int neuron() const { return neuron_; }
     int connection() const { return column_; }
     void setImageShape(ImageShape shape);
+    void setExperiment(const Experiment& experiment);
     void setHistoryCapacity(int capacity);
     void setStripHeight(int pixels);
 
@@ -50,12 +55,14 @@ public:
     QCustomPlot* imagePlot() const;
     NeuronImagePlot* images() const { return images_; }
     KernelImagePlot* kernels() const { return kernels_; }
+    FeatureMapView* featureMaps() const { return featureMaps_; }
     QTabWidget* tabs() const { return tabs_; }
 
 private:
     void replay();
     void showImages();
     void showKernels();
+    void showFeatureMaps();
     void updateImageTab();
 
     RunSelection* selection_;
@@ -63,6 +70,7 @@ private:
     NeuronHistoryPlot* history_ = nullptr;
     NeuronImagePlot* images_ = nullptr;
     KernelImagePlot* kernels_ = nullptr;
+    FeatureMapView* featureMaps_ = nullptr;
     QSpinBox* stripHeight_ = nullptr;
     QCheckBox* robust_ = nullptr;
     int layer_ = -1;
