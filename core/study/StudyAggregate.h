@@ -5,6 +5,9 @@
 // differ, appear only in time-to-target.csv).
 #include "study/StudyLayout.h"
 
+#include "stats/Bootstrap.h"
+
+#include <QJsonObject>
 #include <QString>
 
 #include <vector>
@@ -21,6 +24,14 @@ struct AggregateReport {
     int totalTrials = 0;
     std::vector<QString> files;  // written, in order
 };
+
+// The optimizer the others are compared with unless the user picks another: the one labelled
+// "momentum" (the rule this app studies), else the first. results.json names it as "baseline".
+int defaultBaseline(const Study& study);
+
+// The final test loss per seed of one optimizer entry of results.json (tasks[].optimizers[]);
+// empty when the entry has none (no final run finished, or a results.json from before they were written).
+stats::SeededValues finalTestLosses(const QJsonObject& optimizerEntry);
 
 // Throws FileError (a file cannot be written) or InputError (a finished trial's files are unreadable).
 AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions& options = {});
