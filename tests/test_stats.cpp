@@ -34,6 +34,10 @@ private Q_SLOTS:
         QVERIFY(std::isnan(median(std::vector<double>{})));
         const Spread s = spreadOf(std::vector<double>{10, 20, 30, 40, 50});
         QVERIFY(near(s.median, 30) && near(s.lowerQuartile, 20) && near(s.upperQuartile, 40));
+        // Tukey's fence: 40 + 1.5 * (40 - 20) = 70; an outlier moves it little (Q3 4 -> 4, Q1 2).
+        QVERIFY(near(upperFence(std::vector<double>{10, 20, 30, 40, 50}), 70));
+        QVERIFY(near(upperFence(std::vector<double>{1, 2, 3, 4, 1000}), 4 + 1.5 * (4 - 2)));
+        QVERIFY(std::isnan(upperFence(std::vector<double>{})));
     }
 
     void bootstrapMeanIntervalMatchesTheory() {

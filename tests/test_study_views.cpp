@@ -358,6 +358,35 @@ private Q_SLOTS:
         QCOMPARE(window.profilePlot()->lineCount(), 2);
     }
 
+    // One nearly diverged trial (a finite but huge score) does not set the colour range: it ends
+    // at Tukey's fence of the log scores, counted here from the inputs.
+    void heatmapColourRangeIgnoresAnOutlier() {
+        StudyResults results;
+        results.selection = "final-validation-loss";
+        const std::vector<double> scores{0.5, 0.6, 0.7, 0.8, 1000};
+        std::vector<double> logs;
+        for (int k = 0; k < 5; ++k) {
+            results.sensitivity.push_back({"t", "o", "lr", k, 0.01 * (k + 1), scores[k], {}});
+            results.sensitivity.push_back({"t", "o", "momentum", k, 0.5 + 0.1 * k, scores[k], {}});
+            logs.push_back(std::log10(scores[k]));
+        }
+        HyperParameterHeatmap map;
+        map.show(results, "t", "o", "lr", "momentum");
+        auto* colours = qobject_cast<QCPColorMap*>(map.plot()->plottable(0));
+        QVERIFY(colours);
+        const double q1 = std::log10(0.6), q3 = std::log10(0.8);  // sorted logs, quartiles at positions 1 and 3
+        QVERIFY(near(colours->dataRange().upper, std::pow(10.0, q3 + 1.5 * (q3 - q1))));
+        QCOMPARE(colours->dataRange().lower, 0.5);
+        QCOMPARE(map.clippedCount(), 1);
+        QVERIFY(colours->colorScale()->label().contains("1 outlier"));
+        // Without the outlier nothing is clipped: the range is the scores' own.
+        results.sensitivity.resize(8);
+        map.show(results, "t", "o", "lr", "momentum");
+        colours = qobject_cast<QCPColorMap*>(map.plot()->plottable(0));
+        QCOMPARE(map.clippedCount(), 0);
+        QCOMPARE(colours->dataRange().upper, 0.8);
+    }
+
     // Every study figure exports as pgfplots: the .tex reads the CSV beside it, whose columns are
     // the plotted points; pdflatex compiles it when TeX Live with pgfplots is installed.
     void figuresExportAsPgfplots() {
