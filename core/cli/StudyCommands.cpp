@@ -128,7 +128,8 @@ void printResults(const StudyLayout& layout, const AggregateReport& report) {
                               : std::isnan(better)                      ? QString("-")
                                                                         : QString::number(better, 'f', 2);
             std::printf("%-14s %-16s %-22s %5d  %-30s %-30s %s\n", task["task"].toString().toStdString().c_str(),
-                        entry["optimizer"].toString().toStdString().c_str(), entry["configuration"].toString().toStdString().c_str(),
+                        entry["optimizer"].toString().toStdString().c_str(),
+                        roundedConfiguration(entry["configuration"].toString()).toStdString().c_str(),
                         entry["seeds"].toInt(),
                         (n(loss["median"]) + " [" + n(loss["q1"]) + ", " + n(loss["q3"]) + "]").toStdString().c_str(),
                         (n(acc["mean"]) + " [" + n(acc["ci_low"]) + ", " + n(acc["ci_high"]) + "]").toStdString().c_str(),

@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include <cfloat>
 #include <cmath>
@@ -161,6 +162,20 @@ stats::SeededValues finalTestLosses(const QJsonObject& entry) {
         result.values.push_back(loss.isDouble() ? loss.toDouble() : kInfinity);
     }
     return result;
+}
+
+// "lr=0.0316227766016838 momentum=0.9" -> "lr=0.03162 momentum=0.9": each value to 4 significant digits.
+QString roundedConfiguration(const QString& configuration) {
+    static const QRegularExpression number(QStringLiteral("=([-+0-9.eE]+)"));
+    QString text;
+    qsizetype from = 0;
+    for (const QRegularExpressionMatch& m : number.globalMatch(configuration)) {
+        bool ok = false;
+        const double value = m.captured(1).toDouble(&ok);
+        text += configuration.mid(from, m.capturedStart(1) - from) + (ok ? QString::number(value, 'g', 4) : m.captured(1));
+        from = m.capturedEnd(1);
+    }
+    return text + configuration.mid(from);
 }
 
 int defaultBaseline(const Study& study) {

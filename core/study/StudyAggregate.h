@@ -33,6 +33,10 @@ int defaultBaseline(const Study& study);
 // empty when the entry has none (no final run finished, or a results.json from before they were written).
 stats::SeededValues finalTestLosses(const QJsonObject& optimizerEntry);
 
+// A configuration as describePoint writes it, each value to 4 significant digits, for tables
+// ("lr=0.0316227766016838 momentum=0.9" -> "lr=0.03162 momentum=0.9"); the files keep every digit.
+QString roundedConfiguration(const QString& configuration);
+
 // Throws FileError (a file cannot be written) or InputError (a finished trial's files are unreadable).
 AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions& options = {});
 

@@ -1,5 +1,6 @@
 #include "export/ReportWriter.h"
 
+#include "export/PgfplotsFigure.h"
 #include "model/RunComparison.h"
 #include "io/Files.h"
 #include "train/ExperimentJson.h"
@@ -36,6 +37,13 @@ QStringList ReportWriter::write(const QString& directory) const {
         options.title = named.caption;
         for (FigureFormat format : {FigureFormat::Png, FigureFormat::Pdf, FigureFormat::Svg})
             save(named.name + "." + suffixOf(format), named.figure.render(format, options));
+        if (named.figure.plot()) {  // a plot also as pgfplots, with the CSV it reads
+            const PgfplotsFiles tex = PgfplotsFigure(*named.figure.plot())
+                                          .render(named.name + ".csv", PgfplotsFigure::millimetres(options.width),
+                                                  PgfplotsFigure::millimetres(options.height), named.caption);
+            save(named.name + ".csv", tex.csv);
+            save(named.name + ".tex", tex.tex);
+        }
         stems << named.name;
     }
     const MetricsHistory& history = runs_.history();

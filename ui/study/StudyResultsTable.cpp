@@ -1,9 +1,9 @@
 #include "study/StudyResultsTable.h"
 
 #include "model/RunPalette.h"
+#include "study/StudyAggregate.h"
 
 #include <QHeaderView>
-#include <QRegularExpression>
 
 #include <cmath>
 
@@ -25,20 +25,6 @@ public:
         return a < b;
     }
 };
-
-// "lr=0.0316227766016838 momentum=0.9" -> "lr=0.03162 momentum=0.9": each value to 4 significant digits.
-QString roundedConfiguration(const QString& configuration) {
-    static const QRegularExpression number(QStringLiteral("=([-+0-9.eE]+)"));
-    QString text;
-    qsizetype from = 0;
-    for (const QRegularExpressionMatch& m : number.globalMatch(configuration)) {
-        bool ok = false;
-        const double value = m.captured(1).toDouble(&ok);
-        text += configuration.mid(from, m.capturedStart(1) - from) + (ok ? QString::number(value, 'g', 4) : m.captured(1));
-        from = m.capturedEnd(1);
-    }
-    return text + configuration.mid(from);
-}
 
 const StudyOptimizerResult* resultOf(const StudyResults& results, const QString& task, const QString& optimizer) {
     for (const StudyOptimizerResult& r : results.optimizerResults)
