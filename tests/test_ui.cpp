@@ -519,6 +519,8 @@ private Q_SLOTS:
         const QByteArray texText = tex.readAll();
         QVERIFY(texText.contains("{convergence.csv}") && texText.contains("width=211.7mm"));
         QVERIFY(QFileInfo(QDir(out).filePath("convergence.csv")).size() > 100);
+        QFile index(QDir(out).filePath("index.html"));
+        QVERIFY(index.open(QIODevice::ReadOnly) && index.readAll().contains("href=\"convergence.tex\""));
         QVERIFY(QSvgRenderer(QDir(out).filePath("network-diagram.svg")).isValid());  // final weights of run 0
         QVERIFY(QFileInfo(QDir(out).filePath("runs/adam.csv")).size() > 0);
 

@@ -93,7 +93,11 @@ QByteArray ReportWriter::indexHtml(const QStringList& figureStems) const {
         const QString& stem = figureStems[i];
         html += "<h2>" + escaped(figures_[static_cast<std::size_t>(i)].caption) + "</h2>\n<p><img src=\"" + stem +
                 ".png\" alt=\"" + escaped(stem) + "\"></p>\n<p>Also as <a href=\"" + stem + ".pdf\">PDF</a> and <a href=\"" +
-                stem + ".svg\">SVG</a>.</p>\n";
+                stem + ".svg\">SVG</a>" +
+                (figures_[static_cast<std::size_t>(i)].figure.plot()
+                     ? ", and as pgfplots: <a href=\"" + stem + ".tex\">" + stem + ".tex</a> with <a href=\"" + stem + ".csv\">" + stem + ".csv</a>"
+                     : QString()) +
+                ".</p>\n";
     }
     html += "</body></html>\n";
     return html.toUtf8();
