@@ -4,6 +4,7 @@
 // folders that are not readable studies give messages naming the folder or file.
 #include "TestSupport.h"
 #include "cli/Cli.h"
+#include "export/ExportCommand.h"
 #include "export/Figure.h"
 #include "export/PgfplotsFigure.h"
 #include "study/PerformanceProfilePlot.h"
@@ -452,6 +453,20 @@ private Q_SLOTS:
             QVERIFY2(latex.exitCode() == 0, latex.readAllStandardOutput().right(3000).constData());
             QVERIFY(QFileInfo(dir.filePath(figure.name + ".pdf")).size() > 1000);
         }
+    }
+
+    // export --study: the study's figures for its task in every format, and its results files.
+    void exportCommandIncludesTheStudy() {
+        const StudyPlan plan(loadStudy(study_ + "/study.json"));
+        const QString run = StudyLayout(study_, plan).trialDirectory(plan.finalTrials(0, 0).front());
+        const QString out = tmp_.filePath("report");
+        QCOMPARE(runExportCommand({run, "--out", out, "--study", study_, "--width", "400", "--height", "300", "--dpi", "96"}), 0);
+        const QString task = loadStudyResults(study_).tasks.front();
+        for (const QString& stem : {"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr"})
+            for (const char* suffix : {".png", ".pdf", ".svg", ".tex", ".csv"})
+                QVERIFY2(QFileInfo(out + "/study/" + stem + suffix).size() > 0, qPrintable(stem + suffix));
+        QCOMPARE(readFileBytes(out + "/study/results-summary.csv"), readFileBytes(study_ + "/results/summary.csv"));
+        QCOMPARE(runExportCommand({run, "--out", out, "--study", tmp_.filePath("nowhere")}), 2);
     }
 
     void badFoldersGiveClearMessages() {

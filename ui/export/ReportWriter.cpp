@@ -19,6 +19,27 @@ QString escaped(const QString& text) { return text.toHtmlEscaped(); }
 
 }  // namespace
 
+QStringList writeFigureFiles(const QString& directory, const NamedFigure& figure, FigureOptions options) {
+    const QDir dir(directory);
+    QStringList written;
+    const auto save = [&](const QString& name, const QByteArray& bytes) {
+        writeFileAtomically(dir.filePath(name), bytes);
+        written << name;
+    };
+    options.title = figure.caption;
+    for (FigureFormat format : {FigureFormat::Png, FigureFormat::Pdf, FigureFormat::Svg})
+        save(figure.name + "." + suffixOf(format), figure.figure.render(format, options));
+    if (figure.figure.plot()) {  // a plot also as pgfplots, with the CSV it reads
+        const PgfplotsFiles tex =
+            PgfplotsFigure(*figure.figure.plot())
+                .render(figure.name + ".csv", PgfplotsFigure::millimetres(options.width), PgfplotsFigure::millimetres(options.height),
+                        figure.caption);
+        save(figure.name + ".csv", tex.csv);
+        save(figure.name + ".tex", tex.tex);
+    }
+    return written;
+}
+
 ReportWriter::ReportWriter(const RunComparison& runs, std::vector<NamedFigure> figures, FigureOptions options)
     : runs_(runs), figures_(std::move(figures)), options_(std::move(options)) {}
 
@@ -33,17 +54,7 @@ QStringList ReportWriter::write(const QString& directory) const {
     };
     QStringList stems;
     for (const NamedFigure& named : figures_) {
-        FigureOptions options = options_;
-        options.title = named.caption;
-        for (FigureFormat format : {FigureFormat::Png, FigureFormat::Pdf, FigureFormat::Svg})
-            save(named.name + "." + suffixOf(format), named.figure.render(format, options));
-        if (named.figure.plot()) {  // a plot also as pgfplots, with the CSV it reads
-            const PgfplotsFiles tex = PgfplotsFigure(*named.figure.plot())
-                                          .render(named.name + ".csv", PgfplotsFigure::millimetres(options.width),
-                                                  PgfplotsFigure::millimetres(options.height), named.caption);
-            save(named.name + ".csv", tex.csv);
-            save(named.name + ".tex", tex.tex);
-        }
+        written << writeFigureFiles(directory, named, options_);
         stems << named.name;
     }
     const MetricsHistory& history = runs_.history();

@@ -21,6 +21,10 @@ struct NamedFigure {
     Figure figure;
 };
 
+// Writes `figure` as DIRECTORY/STEM.png, .pdf, .svg and, for a plot, .tex + .csv (pgfplots), STEM
+// being figure.name; returns the file names written, relative to `directory`.
+QStringList writeFigureFiles(const QString& directory, const NamedFigure& figure, FigureOptions options);
+
 class ReportWriter {
 public:
     ReportWriter(const RunComparison& runs, std::vector<NamedFigure> figures, FigureOptions options);

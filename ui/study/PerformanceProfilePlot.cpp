@@ -63,7 +63,8 @@ void PerformanceProfilePlot::show(const StudyResults& results) {
     }
     plot_->xAxis->setRange(1.0, kTauMax);
     plot_->yAxis->setRange(-0.03, 1.03);
-    plot_->yAxis->setLabel(tr("ρ(τ): fraction of the %1 tasks (cost: %2)").arg(costs.size()).arg(results.profileCost));
+    plot_->yAxis->setLabel(tr("ρ(τ): fraction of the %1 tasks").arg(costs.size()));
+    plot_->xAxis->setLabel(tr("τ: %1 within a factor τ of the best").arg(results.profileCost));
     plot_->replot();
 }
 
