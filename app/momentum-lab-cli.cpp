@@ -17,7 +17,7 @@ std::unique_ptr<QCoreApplication> offscreenWidgetsApplication(int& argc, char** 
 
 int main(int argc, char** argv) {
     ml::CommandTable commands = ml::coreCommands();
-    commands.add({"export", "render a run folder's plots (PNG, PDF, SVG) headlessly",
+    commands.add({"export", "render a run folder's plots (PNG, PDF, SVG, pgfplots) headlessly, and a study's with --study",
                   [](const QStringList& arguments) { return ml::runExportCommand(arguments.mid(2)); },
                   offscreenWidgetsApplication});
     return ml::runMain(argc, argv, commands);

@@ -34,6 +34,10 @@ private Q_SLOTS:
         QVERIFY(std::isnan(median(std::vector<double>{})));
         const Spread s = spreadOf(std::vector<double>{10, 20, 30, 40, 50});
         QVERIFY(near(s.median, 30) && near(s.lowerQuartile, 20) && near(s.upperQuartile, 40));
+        // Tukey's fence: 40 + 1.5 * (40 - 20) = 70; an outlier moves it little (Q3 4 -> 4, Q1 2).
+        QVERIFY(near(upperFence(std::vector<double>{10, 20, 30, 40, 50}), 70));
+        QVERIFY(near(upperFence(std::vector<double>{1, 2, 3, 4, 1000}), 4 + 1.5 * (4 - 2)));
+        QVERIFY(std::isnan(upperFence(std::vector<double>{})));
     }
 
     void bootstrapMeanIntervalMatchesTheory() {
@@ -69,6 +73,35 @@ private Q_SLOTS:
         QVERIFY(near(withFailure.probabilityABetter, 0.5));
         QVERIFY(std::isnan(withFailure.meanDifference.estimate));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, comparePaired(a, std::vector<double>{1}));
+    }
+
+    void probabilityBetterPairsBySeedElseAllPairs() {
+        // The expected value is counted here from the inputs the way a reader would by hand.
+        const auto countWins = [](const std::vector<std::pair<double, double>>& pairs) {
+            double wins = 0;
+            for (const auto& [x, y] : pairs) wins += x < y ? 1.0 : x == y ? 0.5 : 0.0;
+            return wins / static_cast<double>(pairs.size());
+        };
+        // Seeds 2, 3, 4 are common; seed 1 of A and seed 5 of B have no partner and are left out.
+        const SeededValues a{{1, 2, 3, 4}, {0.1, 0.5, 0.9, kInf}};
+        const SeededValues b{{2, 3, 4, 5}, {0.6, 0.9, 0.3, 9.0}};
+        const BetterProbability paired = probabilityBetter(a, b);
+        QVERIFY(paired.paired);
+        QCOMPARE(paired.pairs, 3);
+        QVERIFY(near(paired.probability, countWins({{0.5, 0.6}, {0.9, 0.9}, {kInf, 0.3}})));  // (1 + 0.5 + 0) / 3
+        // Swapping A and B gives the complement.
+        QVERIFY(near(probabilityBetter(b, a).probability, 1.0 - paired.probability));
+        // No common seed: every seed of A against every seed of B.
+        const SeededValues c{{7, 8}, {0.4, 0.7}};
+        const BetterProbability all = probabilityBetter(a, c);
+        QVERIFY(!all.paired);
+        QCOMPARE(all.pairs, 8);
+        std::vector<std::pair<double, double>> pairs;
+        for (const double x : a.values)
+            for (const double y : c.values) pairs.emplace_back(x, y);
+        QVERIFY(near(all.probability, countWins(pairs)));  // 0.1 and 0.5 beat 0.7; 0.1 beats 0.4: 3 / 8
+        QVERIFY(std::isnan(probabilityBetter(a, SeededValues{}).probability));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, probabilityBetter(a, SeededValues{{1}, {}}));
     }
 
     void seedBandsAlignByStep() {

@@ -4,7 +4,10 @@
 // folders that are not readable studies give messages naming the folder or file.
 #include "TestSupport.h"
 #include "cli/Cli.h"
+#include "export/ExportCommand.h"
 #include "export/Figure.h"
+#include "export/PgfplotsFigure.h"
+#include "study/PerformanceProfilePlot.h"
 #include "io/Files.h"
 #include "stats/Descriptive.h"
 #include "study/HyperParameterHeatmap.h"
@@ -26,7 +29,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -82,6 +87,20 @@ class TestStudyViews : public QObject {
     QTemporaryDir tmp_;
     QString study_;
 
+    // lr x momentum, quasi-random (heat-maps with cells), run once on first use.
+    QString twoParameterStudy() {
+        if (QFileInfo::exists(tmp_.filePath("two/study.json"))) return tmp_.filePath("two");
+        writeFile(tmp_.filePath("two.json"), R"({
+  "name": "two", "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
+  "seed": 3, "batch": 32, "steps": 40, "eval-every": 20,
+  "runs": [{"optimizer": "momentum", "lr": 0.1, "momentum": 0.9}],
+  "study": {"budget": 5, "search": {"*": {"lr": {"log-uniform": [0.01, 1]}, "momentum": {"uniform": [0.5, 0.95]}}}, "seeds": 2}
+})");
+        const QString folder = tmp_.filePath("two");
+        if (runStudyCli({"study", tmp_.filePath("two.json"), "--out", folder, "--jobs", "2", "--quiet"}) != 0) return {};
+        return folder;
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(tmp_.isValid());
@@ -129,6 +148,46 @@ private Q_SLOTS:
             QVERIFY(near(cell(table, row, StudyResultsTable::LossMean), stats::mean(losses)));
             QVERIFY(near(cell(table, row, StudyResultsTable::LossMedian), stats::median(losses)));
         }
+    }
+
+    // P(better than the baseline): counted here from the final runs' own folders, seed by seed
+    // (both optimizers ran the same 3 seeds, so it is paired); the default baseline is momentum.
+    void betterThanBaselineCountsSeedWins() {
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
+        QCOMPARE(window.baselineChooser()->currentText(), QString("momentum"));
+        const StudyPlan plan(loadStudy(study_ + "/study.json"));
+        const StudyLayout layout(study_, plan);
+        const auto finalLosses = [&](int optimizer) {
+            std::vector<double> losses;  // in seed order: finalTrials are
+            for (const int trial : plan.finalTrials(0, optimizer)) {
+                const TrialOutcome outcome = *readTrialOutcome(layout, trial);
+                const double loss = finalEvaluatedLoss(outcome.metrics);
+                losses.push_back(outcome.diverged() || std::isnan(loss) ? INFINITY : loss);
+            }
+            return losses;
+        };
+        const std::vector<double> momentum = finalLosses(0), neuronMean = finalLosses(1);
+        QCOMPARE(momentum.size(), std::size_t(3));
+        double wins = 0;
+        for (std::size_t s = 0; s < 3; ++s) wins += neuronMean[s] < momentum[s] ? 1 : neuronMean[s] == momentum[s] ? 0.5 : 0;
+        const StudyResultsTable& table = *window.table();
+        QCOMPARE(table.item(0, StudyResultsTable::BetterThanBaseline)->text(), QString("baseline"));
+        QCOMPARE(cell(table, 1, StudyResultsTable::BetterThanBaseline), wins / 3);
+        QVERIFY(table.horizontalHeaderItem(StudyResultsTable::BetterThanBaseline)->text().contains("momentum"));
+        // The other baseline: the complement.
+        window.baselineChooser()->setCurrentIndex(1);
+        QCOMPARE(table.item(1, StudyResultsTable::BetterThanBaseline)->text(), QString("baseline"));
+        QCOMPARE(cell(table, 0, StudyResultsTable::BetterThanBaseline), 1.0 - wins / 3);
+    }
+
+    // The tuned configuration shows 4 significant digits; the tooltip keeps every digit.
+    void tunedConfigurationIsRounded() {
+        StudyResults results = loadStudyResults(study_);
+        results.optimizerResults[0].configuration = "lr=0.0316227766016838 momentum=0.9";
+        StudyResultsTable table;
+        table.setResults(results, "momentum");
+        QCOMPARE(table.item(0, StudyResultsTable::Configuration)->text(), QString("lr=0.03162 momentum=0.9"));
+        QCOMPARE(table.item(0, StudyResultsTable::Configuration)->toolTip(), QString("lr=0.0316227766016838 momentum=0.9"));
     }
 
     // Without results (a study run with --list / --trial, or through Slurm before its last job),
@@ -214,14 +273,7 @@ private Q_SLOTS:
     // Two searched hyper-parameters (lr x momentum, quasi-random): one cell per trial, coloured by
     // its score; clicking a cell opens that trial, whose config.json holds the cell's values.
     void heatmapCellOpensItsTrial() {
-        writeFile(tmp_.filePath("two.json"), R"({
-  "name": "two", "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
-  "seed": 3, "batch": 32, "steps": 40, "eval-every": 20,
-  "runs": [{"optimizer": "momentum", "lr": 0.1, "momentum": 0.9}],
-  "study": {"budget": 5, "search": {"*": {"lr": {"log-uniform": [0.01, 1]}, "momentum": {"uniform": [0.5, 0.95]}}}, "seeds": 2}
-})");
-        const QString folder = tmp_.filePath("two");
-        QCOMPARE(runStudyCli({"study", tmp_.filePath("two.json"), "--out", folder, "--jobs", "2", "--quiet"}), 0);
+        const QString folder = twoParameterStudy();
         QStringList opened;
         StudyWindow window(loadStudyResults(folder), {{}, [&](const QString& run) { opened << run; }});
         window.resize(1200, 720);
@@ -269,6 +321,152 @@ private Q_SLOTS:
         const QString path = tmp_.filePath("band.svg");
         window.figures().front().figure.save(path, {600, 400, 96, "band"});
         QVERIFY(QFileInfo(path).size() > 1000);
+    }
+
+    // Dolan–Moré over two tasks, the areas counted here from the costs: task 1 A 10 B 20 (ratios 1, 2),
+    // task 2 A 30 B 15 (ratios 2, 1): both optimizers have rho(1) = 1/2, rho(2) = 1 and the area
+    // up to 4 is the mean of (4 - ratio).
+    void performanceProfileStepsAndAreas() {
+        StudyResults results = loadStudyResults(study_);
+        QCOMPARE(results.profileCosts.size(), std::size_t(1));  // one task: one row, no profile drawn
+        PerformanceProfilePlot plot;
+        plot.show(results);
+        QCOMPARE(plot.lineCount(), 0);
+
+        results.tasks = QStringList{"a", "b"};
+        results.profileCosts = {{10, 20}, {30, 15}, };
+        results.profileCosts.push_back({12, INFINITY});  // a third task B never finished: it never counts for B
+        plot.show(results);
+        QCOMPARE(plot.lineCount(), 2);
+        for (int o = 0; o < 2; ++o) {
+            double area = 0;
+            for (const std::vector<double>& costs : results.profileCosts) {
+                const double ratio = costs[o] / std::min(costs[0], costs[1]);
+                if (ratio <= 4) area += 4 - ratio;
+            }
+            QVERIFY(near(plot.area(o), area / 3));
+            QVERIFY(plot.plot()->graph(o)->name().contains(QString::number(area / 3, 'f', 2)));
+            QCOMPARE(plot.plot()->graph(o)->lineStyle(), QCPGraph::lsStepLeft);
+        }
+        // A: best on tasks 1 and 3 (rho(1) = 2/3), within 2 on all (rho(2) = 1).
+        const auto rho = [&](int o, double tau) { return plot.plot()->graph(o)->data()->findBegin(tau, false)->value; };
+        QVERIFY(near(rho(0, 1.0), 2.0 / 3) && near(rho(0, 2.0), 1.0));
+        QVERIFY(near(rho(1, 1.0), 1.0 / 3) && near(rho(1, 2.0), 2.0 / 3) && near(rho(1, 4.0), 2.0 / 3));
+
+        // The window shows it (and exports it) only with several tasks.
+        StudyWindow window(results, StudyWindowHooks{});
+        QCOMPARE(window.figures().size(), std::size_t(4));
+        QCOMPARE(window.profilePlot()->lineCount(), 2);
+    }
+
+    // One nearly diverged trial (a finite but huge score) does not set the colour range: it ends
+    // at Tukey's fence of the log scores, counted here from the inputs.
+    void heatmapColourRangeIgnoresAnOutlier() {
+        StudyResults results;
+        results.selection = "final-validation-loss";
+        const std::vector<double> scores{0.5, 0.6, 0.7, 0.8, 1000};
+        std::vector<double> logs;
+        for (int k = 0; k < 5; ++k) {
+            results.sensitivity.push_back({"t", "o", "lr", k, 0.01 * (k + 1), scores[k], {}});
+            results.sensitivity.push_back({"t", "o", "momentum", k, 0.5 + 0.1 * k, scores[k], {}});
+            logs.push_back(std::log10(scores[k]));
+        }
+        HyperParameterHeatmap map;
+        map.show(results, "t", "o", "lr", "momentum");
+        auto* colours = qobject_cast<QCPColorMap*>(map.plot()->plottable(0));
+        QVERIFY(colours);
+        const double q1 = std::log10(0.6), q3 = std::log10(0.8);  // sorted logs, quartiles at positions 1 and 3
+        QVERIFY(near(colours->dataRange().upper, std::pow(10.0, q3 + 1.5 * (q3 - q1))));
+        QCOMPARE(colours->dataRange().lower, 0.5);
+        QCOMPARE(map.clippedCount(), 1);
+        QVERIFY(colours->colorScale()->label().contains("1 outlier"));
+        // Without the outlier nothing is clipped: the range is the scores' own.
+        results.sensitivity.resize(8);
+        map.show(results, "t", "o", "lr", "momentum");
+        colours = qobject_cast<QCPColorMap*>(map.plot()->plottable(0));
+        QCOMPARE(map.clippedCount(), 0);
+        QCOMPARE(colours->dataRange().upper, 0.8);
+    }
+
+    // Every study figure exports as pgfplots: the .tex reads the CSV beside it, whose columns are
+    // the plotted points; pdflatex compiles it when TeX Live with pgfplots is installed.
+    void figuresExportAsPgfplots() {
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
+        // The lr x momentum study of heatmapCellOpensItsTrial, for a heat-map with cells.
+        StudyWindow two(loadStudyResults(twoParameterStudy()), StudyWindowHooks{});
+        two.findChild<QComboBox*>("heatX")->setCurrentText("lr");
+        two.findChild<QComboBox*>("heatY")->setCurrentText("momentum");
+        std::vector<NamedFigure> figures = window.figures();
+        figures.push_back(two.figures().at(2));
+        QTemporaryDir dir;
+        for (const NamedFigure& figure : figures) {
+            QVERIFY(figure.figure.plot());
+            const QString tex = dir.filePath(figure.name + ".tex");
+            figure.figure.save(tex, {605, 340, 300, figure.caption});
+            const QByteArray text = readFileBytes(tex);
+            QVERIFY2(text.contains("width=160.1mm, height=90.0mm"), text.constData());  // 605 x 340 px at 96 per inch
+            QVERIFY(QFileInfo::exists(dir.filePath(figure.name + ".csv")));
+            if (figure.figure.plot()->plottableCount() > 0) QVERIFY2(text.contains("{" + figure.name.toUtf8() + ".csv}"), text.constData());
+        }
+        // The heat-map: one row per cell, the score where a trial is, nan elsewhere.
+        const QByteArray mapTex = readFileBytes(dir.filePath(figures.back().name + ".tex"));
+        QVERIFY(mapTex.contains("matrix plot*") && mapTex.contains("colorbar"));
+        const QByteArray mapCsv = readFileBytes(dir.filePath(figures.back().name + ".csv"));
+        auto* map = qobject_cast<QCPColorMap*>(figures.back().figure.plot()->plottable(0));
+        QVERIFY(map);
+        const int cells = map->data()->keySize() * map->data()->valueSize();
+        QCOMPARE(mapCsv.count("\n") - 1, cells);
+        QCOMPARE(mapCsv.count(",nan\n"), cells - two.heatmap()->trialCount());
+        // The band plot's CSV: each drawn median line's points, column by column.
+        const NamedFigure band = window.figures().front();
+        const QByteArray csv = readFileBytes(dir.filePath(band.name + ".csv"));
+        const QList<QByteArray> lines = csv.trimmed().split('\n');
+        const QList<QByteArray> header = lines.front().split(',');
+        int checked = 0;
+        for (int g = 0; g < band.figure.plot()->graphCount(); ++g) {
+            const QCPGraph* graph = band.figure.plot()->graph(g);
+            if (!band.figure.plot()->legend->hasItemWithPlottable(graph)) continue;  // a band's edge
+            const qsizetype x = header.indexOf(graph->name().toUtf8() + "_x"), y = header.indexOf(graph->name().toUtf8() + "_y");
+            QVERIFY2(x >= 0 && y >= 0, lines.front().constData());
+            QVERIFY(graph->dataCount() > 1);
+            for (int i = 0; i < graph->dataCount(); ++i) {
+                const QList<QByteArray> row = lines[i + 1].split(',');
+                QVERIFY(near(row[x].toDouble(), graph->data()->at(i)->key));
+                QVERIFY(near(row[y].toDouble(), graph->data()->at(i)->value));
+            }
+            ++checked;
+        }
+        QCOMPARE(checked, 2);
+        const QByteArray tex = readFileBytes(dir.filePath(band.name + ".tex"));
+        QVERIFY2(tex.contains("\\addlegendentry{momentum}") && tex.contains("fill between"), tex.constData());
+
+        // Compiled by pdflatex when TeX Live has pgfplots (texlive-pictures, texlive-latex-extra).
+        QProcess which;
+        which.start("kpsewhich", {"pgfplots.sty"});
+        if (!which.waitForFinished(20000) || which.exitCode() != 0 || QStandardPaths::findExecutable("pdflatex").isEmpty())
+            QSKIP("pdflatex with pgfplots is not installed (kpsewhich pgfplots.sty): the .tex files are not compiled");
+        for (const NamedFigure& figure : figures) {
+            QProcess latex;
+            latex.setWorkingDirectory(dir.path());
+            latex.start("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", figure.name + ".tex"});
+            QVERIFY(latex.waitForFinished(120000));
+            QVERIFY2(latex.exitCode() == 0, latex.readAllStandardOutput().right(3000).constData());
+            QVERIFY(QFileInfo(dir.filePath(figure.name + ".pdf")).size() > 1000);
+        }
+    }
+
+    // export --study: the study's figures for its task in every format, and its results files.
+    void exportCommandIncludesTheStudy() {
+        const StudyPlan plan(loadStudy(study_ + "/study.json"));
+        const QString run = StudyLayout(study_, plan).trialDirectory(plan.finalTrials(0, 0).front());
+        const QString out = tmp_.filePath("report");
+        QCOMPARE(runExportCommand({run, "--out", out, "--study", study_, "--width", "400", "--height", "300", "--dpi", "96"}), 0);
+        const QString task = loadStudyResults(study_).tasks.front();
+        for (const QString& stem : {"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr"})
+            for (const char* suffix : {".png", ".pdf", ".svg", ".tex", ".csv"})
+                QVERIFY2(QFileInfo(out + "/study/" + stem + suffix).size() > 0, qPrintable(stem + suffix));
+        QCOMPARE(readFileBytes(out + "/study/results-summary.csv"), readFileBytes(study_ + "/results/summary.csv"));
+        QCOMPARE(runExportCommand({run, "--out", out, "--study", tmp_.filePath("nowhere")}), 2);
     }
 
     void badFoldersGiveClearMessages() {

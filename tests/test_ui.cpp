@@ -513,6 +513,14 @@ private Q_SLOTS:
         QVERIFY(pdf.read(4) == "%PDF");
         QVERIFY(QSvgRenderer(QDir(out).filePath("convergence.svg")).isValid());
         QVERIFY(QFileInfo(QDir(out).filePath("index.html")).size() > 0);
+        // The convergence plot as pgfplots too: the .tex reads the CSV beside it (800 px = 211.7 mm).
+        QFile tex(QDir(out).filePath("convergence.tex"));
+        QVERIFY(tex.open(QIODevice::ReadOnly));
+        const QByteArray texText = tex.readAll();
+        QVERIFY(texText.contains("{convergence.csv}") && texText.contains("width=211.7mm"));
+        QVERIFY(QFileInfo(QDir(out).filePath("convergence.csv")).size() > 100);
+        QFile index(QDir(out).filePath("index.html"));
+        QVERIFY(index.open(QIODevice::ReadOnly) && index.readAll().contains("href=\"convergence.tex\""));
         QVERIFY(QSvgRenderer(QDir(out).filePath("network-diagram.svg")).isValid());  // final weights of run 0
         QVERIFY(QFileInfo(QDir(out).filePath("runs/adam.csv")).size() > 0);
 

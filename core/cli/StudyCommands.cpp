@@ -21,6 +21,7 @@
 #include <QThread>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -109,23 +110,32 @@ void emitSlurm(const StudyLayout& layout, const QString& cli, int throttle) {
 }
 
 void printResults(const StudyLayout& layout, const AggregateReport& report) {
-    const Study& study = layout.plan().study();
     std::printf("%d of %d trials finished; results in %s\n", report.finishedTrials, report.totalTrials,
                 layout.resultsDirectory().toStdString().c_str());
     const QJsonObject results = readJsonObject(QDir(layout.resultsDirectory()).filePath("results.json"));
-    std::printf("%-14s %-16s %-22s %5s  %-30s %-30s\n", "task", "optimizer", "chosen", "seeds", "test loss median [IQR]",
-                "test accuracy mean [95% CI]");
-    for (const QJsonValue& task : results["tasks"].toArray())
+    const QString baseline = results["baseline"].toString();
+    std::printf("%-14s %-16s %-22s %5s  %-30s %-30s %s\n", "task", "optimizer", "chosen", "seeds", "test loss median [IQR]",
+                "test accuracy mean [95% CI]", ("P(loss < " + baseline + ")").toStdString().c_str());
+    for (const QJsonValue& task : results["tasks"].toArray()) {
+        stats::SeededValues baselineLosses;
+        for (const QJsonValue& entry : task["optimizers"].toArray())
+            if (entry["optimizer"].toString() == baseline) baselineLosses = finalTestLosses(entry.toObject());
         for (const QJsonValue& entry : task["optimizers"].toArray()) {
             const QJsonObject loss = entry["test_loss"].toObject(), acc = entry["test_accuracy"].toObject();
             const auto n = [](const QJsonValue& v) { return v.isDouble() ? QString::number(v.toDouble(), 'f', 4) : v.toString("-"); };
-            std::printf("%-14s %-16s %-22s %5d  %-30s %-30s\n", task["task"].toString().toStdString().c_str(),
-                        entry["optimizer"].toString().toStdString().c_str(), entry["configuration"].toString().toStdString().c_str(),
+            const double better = stats::probabilityBetter(finalTestLosses(entry.toObject()), baselineLosses).probability;
+            const QString p = entry["optimizer"].toString() == baseline ? QString("baseline")
+                              : std::isnan(better)                      ? QString("-")
+                                                                        : QString::number(better, 'f', 2);
+            std::printf("%-14s %-16s %-22s %5d  %-30s %-30s %s\n", task["task"].toString().toStdString().c_str(),
+                        entry["optimizer"].toString().toStdString().c_str(),
+                        roundedConfiguration(entry["configuration"].toString()).toStdString().c_str(),
                         entry["seeds"].toInt(),
                         (n(loss["median"]) + " [" + n(loss["q1"]) + ", " + n(loss["q3"]) + "]").toStdString().c_str(),
-                        (n(acc["mean"]) + " [" + n(acc["ci_low"]) + ", " + n(acc["ci_high"]) + "]").toStdString().c_str());
+                        (n(acc["mean"]) + " [" + n(acc["ci_low"]) + ", " + n(acc["ci_high"]) + "]").toStdString().c_str(),
+                        p.toStdString().c_str());
         }
-    (void)study;
+    }
 }
 
 // A path, or the id of a shipped study (resources/studies/N-ID.json -> :/studies/).

@@ -2,8 +2,10 @@
 // Percentile bootstrap (Efron & Tibshirani 1993, ch. 13): resample the seeds with replacement,
 // recompute the statistic, take the (1-level)/2 and (1+level)/2 quantiles. Seeded, so a report's
 // intervals are the same every time it is made.
+#include <cmath>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace ml::stats {
 
@@ -31,5 +33,22 @@ struct PairedComparison {
 // Throws std::invalid_argument when the two samples differ in length.
 PairedComparison comparePaired(std::span<const double> a, std::span<const double> b,
                                const BootstrapOptions& options = {});
+
+// One optimizer's metric per seed (lower is better; infinity = diverged or never reached; no NaN).
+struct SeededValues {
+    std::vector<std::uint64_t> seeds;
+    std::vector<double> values;  // values[i] belongs to seeds[i]
+};
+
+// The probability that a seed of A beats a seed of B (ties count one half). Paired by seed over the
+// seeds both have (lockstep pairing: the same seed means the same initial weights and batches);
+// when they share no seed, over all |A| x |B| pairs (the common-language effect size, McGraw &
+// Wong 1992). NaN when either is empty. Throws std::invalid_argument when seeds and values differ in length.
+struct BetterProbability {
+    double probability = NAN;
+    int pairs = 0;        // the comparisons counted
+    bool paired = false;  // true: over common seeds; false: all pairs
+};
+BetterProbability probabilityBetter(const SeededValues& a, const SeededValues& b);
 
 }  // namespace ml::stats

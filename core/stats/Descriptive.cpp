@@ -29,4 +29,9 @@ Spread spreadOf(std::span<const double> values) {
     return {quantile(values, 0.5), quantile(values, 0.25), quantile(values, 0.75)};
 }
 
+double upperFence(std::span<const double> values) {
+    const Spread s = spreadOf(values);
+    return s.upperQuartile + 1.5 * (s.upperQuartile - s.lowerQuartile);
+}
+
 }  // namespace ml::stats

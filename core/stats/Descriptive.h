@@ -18,4 +18,7 @@ struct Spread {
 };
 Spread spreadOf(std::span<const double> values);
 
+// Tukey's upper fence, Q3 + 1.5 (Q3 - Q1): above it a value is an outlier. NaN for an empty sample.
+double upperFence(std::span<const double> values);
+
 }  // namespace ml::stats

@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include <cfloat>
 #include <cmath>
@@ -150,6 +151,39 @@ QByteArray bandFigure(const std::string& task, const std::vector<std::pair<std::
 
 }  // namespace
 
+stats::SeededValues finalTestLosses(const QJsonObject& entry) {
+    stats::SeededValues result;
+    const QJsonArray seeds = entry["final_seeds"].toArray(), losses = entry["final_test_loss"].toArray();
+    if (seeds.size() != losses.size()) return result;
+    for (qsizetype i = 0; i < seeds.size(); ++i) {
+        const QJsonValue loss = losses[i];
+        result.seeds.push_back(static_cast<std::uint64_t>(seeds[i].toInteger()));
+        // "inf" (diverged) and null (no value, counted as diverged) both lose every comparison.
+        result.values.push_back(loss.isDouble() ? loss.toDouble() : kInfinity);
+    }
+    return result;
+}
+
+// "lr=0.0316227766016838 momentum=0.9" -> "lr=0.03162 momentum=0.9": each value to 4 significant digits.
+QString roundedConfiguration(const QString& configuration) {
+    static const QRegularExpression number(QStringLiteral("=([-+0-9.eE]+)"));
+    QString text;
+    qsizetype from = 0;
+    for (const QRegularExpressionMatch& m : number.globalMatch(configuration)) {
+        bool ok = false;
+        const double value = m.captured(1).toDouble(&ok);
+        text += configuration.mid(from, m.capturedStart(1) - from) + (ok ? QString::number(value, 'g', 4) : m.captured(1));
+        from = m.capturedEnd(1);
+    }
+    return text + configuration.mid(from);
+}
+
+int defaultBaseline(const Study& study) {
+    for (std::size_t o = 0; o < study.optimizers.size(); ++o)
+        if (study.optimizers[o].label == "momentum") return static_cast<int>(o);
+    return 0;
+}
+
 AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions& options) {
     const StudyPlan& plan = layout.plan();
     const Study& study = plan.study();
@@ -279,6 +313,14 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                        "," + num(accSpread.lowerQuartile) + "," + num(accSpread.upperQuartile) + "," + num(accMean.estimate) +
                        "," + num(accMean.low) + "," + num(accMean.high) + "," + (study.hasTarget() ? num(study.target) : "") +
                        "," + num(stepsMedian) + "," + (study.hasTarget() ? QByteArray::number(reached) : "") + "\n";
+            // Per seed, for P(better than a baseline) (stats::probabilityBetter) in the CLI and the app.
+            QJsonArray seedArray, lossArray;
+            for (std::size_t i = 0; i < seeds.size(); ++i) {
+                seedArray.append(static_cast<qint64>(seeds[i]));
+                lossArray.append(jsonNumber(losses[i]));
+            }
+            entry["final_seeds"] = seedArray;
+            entry["final_test_loss"] = lossArray;
             entry["test_loss"] = QJsonObject{{"median", jsonNumber(lossSpread.median)}, {"q1", jsonNumber(lossSpread.lowerQuartile)},
                                              {"q3", jsonNumber(lossSpread.upperQuartile)}, {"mean", jsonNumber(lossMean.estimate)},
                                              {"ci_low", jsonNumber(lossMean.low)}, {"ci_high", jsonNumber(lossMean.high)}};
@@ -387,10 +429,18 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
     json["trials_finished"] = report.finishedTrials;
     json["trials_total"] = report.totalTrials;
     json["selection"] = QString::fromStdString(toString(study.selection));
+    json["baseline"] = QString::fromStdString(label(defaultBaseline(study)));
     if (study.hasTarget()) json["target"] = study.target;
     json["profile_cost"] = study.hasTarget() ? "median steps to target" : "median final test loss";
     json["tasks"] = taskJson;
     if (profileOk) json["profile_area_tau_4"] = areas;
+    QJsonArray costRows;  // [task][optimizer], for views that draw the profile (stats::PerformanceProfile)
+    for (const auto& row : profileCosts) {
+        QJsonArray costs;
+        for (const double cost : row) costs.append(jsonNumber(cost));
+        costRows.append(costs);
+    }
+    json["profile_costs"] = costRows;
     out.write("results.json", QJsonDocument(json).toJson(QJsonDocument::Indented));
     return report;
 }

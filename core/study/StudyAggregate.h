@@ -5,6 +5,9 @@
 // differ, appear only in time-to-target.csv).
 #include "study/StudyLayout.h"
 
+#include "stats/Bootstrap.h"
+
+#include <QJsonObject>
 #include <QString>
 
 #include <vector>
@@ -21,6 +24,18 @@ struct AggregateReport {
     int totalTrials = 0;
     std::vector<QString> files;  // written, in order
 };
+
+// The optimizer the others are compared with unless the user picks another: the one labelled
+// "momentum" (the rule this app studies), else the first. results.json names it as "baseline".
+int defaultBaseline(const Study& study);
+
+// The final test loss per seed of one optimizer entry of results.json (tasks[].optimizers[]);
+// empty when the entry has none (no final run finished, or a results.json from before they were written).
+stats::SeededValues finalTestLosses(const QJsonObject& optimizerEntry);
+
+// A configuration as describePoint writes it, each value to 4 significant digits, for tables
+// ("lr=0.0316227766016838 momentum=0.9" -> "lr=0.03162 momentum=0.9"); the files keep every digit.
+QString roundedConfiguration(const QString& configuration);
 
 // Throws FileError (a file cannot be written) or InputError (a finished trial's files are unreadable).
 AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions& options = {});

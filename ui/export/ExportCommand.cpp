@@ -1,6 +1,8 @@
 #include "export/ExportCommand.h"
 
 #include "export/ReportWriter.h"
+#include "study/StudyReport.h"
+#include "study/StudyResults.h"
 #include "InputError.h"
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
@@ -20,6 +22,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <optional>
 
 namespace ml {
 
@@ -36,6 +39,7 @@ struct ExportArguments {
     double smoothing = 0.0;
     bool hyperParameters = false;
     FigureOptions figure;  // report-sized by default (FigureOptions.h)
+    QString studyDirectory;  // --study: a study folder whose figures go into OUT/study
 };
 
 void addOptions(QCommandLineParser& parser) {
@@ -62,6 +66,8 @@ void addOptions(QCommandLineParser& parser) {
         {"width-cm", "Figure width in centimetres (instead of --width).", "CM"},
         {"height-cm", "Figure height in centimetres (instead of --height).", "CM"},
         {"dpi", "PNG resolution (default 300); PDF and SVG are vector drawings of the same size.", "DPI"},
+        {"study", "Also a study folder (momentum-lab-cli study --out): its figures for every task, in every format, "
+                  "and its results files, into DIR/study.", "STUDY_DIR"},
     });
     parser.addHelpOption();
 }
@@ -206,10 +212,12 @@ int runExportCommand(const QStringList& arguments) {
         return 0;
     }
     ExportArguments parsed;
+    std::optional<StudyResults> study;
     RunFolder folder;
     std::vector<Snapshot> diagrams;
     try {
         parsed = parse(parser);
+        if (parser.isSet("study")) study = loadStudyResults(parser.value("study"));
         folder = chooseRuns(readRunFolder(parsed.runDirectory), parsed.runs);
         for (const std::string& problem : folder.problems())
             err << "momentum-lab-cli export: warning: run " << QString::fromStdString(problem) << "\n";
@@ -228,6 +236,9 @@ int runExportCommand(const QStringList& arguments) {
     } catch (const InputError& error) {
         err << "momentum-lab-cli export: " << error.what() << "\n(momentum-lab-cli export --help lists the options)\n";
         return 2;
+    } catch (const std::exception& error) {  // a study whose results cannot be written on opening
+        err << "momentum-lab-cli export: " << error.what() << "\n";
+        return 1;
     }
     try {
         RunComparison runs;
@@ -251,6 +262,10 @@ int runExportCommand(const QStringList& arguments) {
         }
         const ReportWriter report(runs, std::move(figures), parsed.figure);
         for (const QString& file : report.write(parsed.outDirectory)) out << QDir(parsed.outDirectory).filePath(file) << "\n";
+        if (study) {
+            const QString studyOut = QDir(parsed.outDirectory).filePath("study");
+            for (const QString& file : writeStudyReport(*study, studyOut, parsed.figure)) out << QDir(studyOut).filePath(file) << "\n";
+        }
     } catch (const InputError& error) {
         err << "momentum-lab-cli export: " << error.what() << "\n";
         return 2;

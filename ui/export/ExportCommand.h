@@ -1,7 +1,7 @@
 #pragma once
 // `momentum-lab-cli export RUN_DIR --out DIR [--width W] [--height H] [--dpi D]`
 // Renders a finished CLI run folder headlessly with the desktop app's own plot and exporter
-// (ConvergencePlot + ReportWriter): DIR/convergence.{png,pdf,svg}, the first run's final
+// (ConvergencePlot + ReportWriter): DIR/convergence.{png,pdf,svg} and convergence.tex + .csv (pgfplots), the first run's final
 // weights as DIR/network-diagram.{png,pdf,svg}, summary.csv, runs/<label>.csv, experiment.json
 // and index.html. The caller must have created a
 // QApplication (the offscreen platform is enough). `arguments` are those after "export".

@@ -56,7 +56,8 @@ void ExportController::exportFigure(const NamedFigure& figure) {
     const QString start = QDir(AppSettings::lastDirectory()).filePath(figure.name + ".png");
     QString selectedFilter;
     const QString path = QFileDialog::getSaveFileName(window_, tr("Export %1").arg(figure.caption), start,
-                                                      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
+                                                      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)") +
+                                                          (figure.figure.plot() ? tr(";;pgfplots/TikZ with its CSV (*.tex)") : QString()),
                                                       &selectedFilter);
     if (path.isEmpty()) return;
     AppSettings::setLastDirectory(QFileInfo(path).absolutePath());

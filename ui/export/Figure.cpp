@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "io/Files.h"
+#include "export/PgfplotsFigure.h"
 
 #include <QBuffer>
 #include <QFileInfo>
@@ -30,7 +31,7 @@ void checkOptions(const FigureOptions& options) {
 }  // namespace
 
 Figure Figure::ofPlot(QCustomPlot* plot) {
-    return Figure([plot](QCPPainter& painter, QSize size, bool vector) {
+    Figure figure([plot](QCPPainter& painter, QSize size, bool vector) {
         if (vector) {
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
@@ -40,6 +41,8 @@ Figure Figure::ofPlot(QCustomPlot* plot) {
         }
         plot->toPainter(&painter, size.width(), size.height());
     });
+    figure.plot_ = plot;
+    return figure;
 }
 
 Figure Figure::ofRenderer(std::function<void(QPainter&, QSize)> render) {
@@ -100,6 +103,11 @@ QByteArray Figure::render(FigureFormat format, const FigureOptions& options) con
 }
 
 void Figure::save(const QString& path, const FigureOptions& options) const {
+    if (QFileInfo(path).suffix().toLower() == "tex") {
+        if (!plot_) throw InputError(path.toStdString() + ": this figure is not a plot; export it as .png, .pdf or .svg");
+        checkOptions(options);
+        return PgfplotsFigure(*plot_).save(path, options);
+    }
     writeFileAtomically(path, render(figureFormatOf(path), options));
 }
 
@@ -108,7 +116,7 @@ FigureFormat figureFormatOf(const QString& path) {
     if (suffix == "png") return FigureFormat::Png;
     if (suffix == "pdf") return FigureFormat::Pdf;
     if (suffix == "svg") return FigureFormat::Svg;
-    throw InputError(path.toStdString() + ": unknown figure format; use .png, .pdf or .svg");
+    throw InputError(path.toStdString() + ": unknown figure format; use .png, .pdf or .svg (or .tex for a plot)");
 }
 
 QString suffixOf(FigureFormat format) {

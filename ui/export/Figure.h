@@ -24,16 +24,21 @@ public:
     using Painter = std::function<void(QCPPainter& painter, QSize size, bool vector)>;
 
     explicit Figure(Painter painter) : painter_(std::move(painter)) {}
+    // A plot's figure also exports as pgfplots (.tex + .csv, export/PgfplotsFigure.h).
     static Figure ofPlot(QCustomPlot* plot);
     static Figure ofRenderer(std::function<void(QPainter&, QSize)> render);
 
     QByteArray render(FigureFormat format, const FigureOptions& options) const;
-    // Format from the suffix (.png .pdf .svg). Throws InputError for another suffix or bad size,
-    // std::runtime_error naming the path when the file cannot be written.
+    // Format from the suffix (.png .pdf .svg; .tex for a plot: the pgfplots file and its CSV).
+    // Throws InputError for another suffix or bad size, std::runtime_error naming the path when the
+    // file cannot be written.
     void save(const QString& path, const FigureOptions& options) const;
+    // The plot behind the figure (pgfplots export), or nullptr for a view that only paints.
+    QCustomPlot* plot() const { return plot_; }
 
 private:
     Painter painter_;
+    QCustomPlot* plot_ = nullptr;
 };
 
 // .png / .pdf / .svg (case-insensitive); throws InputError naming the path otherwise.

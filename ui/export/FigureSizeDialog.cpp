@@ -1,5 +1,7 @@
 #include "export/FigureSizeDialog.h"
 
+#include "export/PgfplotsFigure.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -27,9 +29,19 @@ FigureSizeDialog::FigureSizeDialog(const FigureOptions& initial, QWidget* parent
     form->addRow(tr("Width:"), width_);
     form->addRow(tr("Height:"), height_);
     form->addRow(tr("Resolution:"), dpi_);
-    auto* note = new QLabel(tr("PNG gets width × height × dpi/96 pixels; PDF and SVG are vector drawings of this size."), this);
+    auto* note = new QLabel(this);
     note->setWordWrap(true);
     form->addRow(note);
+    // pgfplots sizes are in millimetres: say what these pixels come to.
+    const auto describe = [this, note] {
+        note->setText(tr("PNG gets width × height × dpi/96 pixels; PDF and SVG are vector drawings of this size; "
+                         "a pgfplots .tex is %1 × %2 mm.")
+                          .arg(PgfplotsFigure::millimetres(width_->value()), 0, 'f', 1)
+                          .arg(PgfplotsFigure::millimetres(height_->value()), 0, 'f', 1));
+    };
+    describe();
+    connect(width_, &QSpinBox::valueChanged, this, describe);
+    connect(height_, &QSpinBox::valueChanged, this, describe);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

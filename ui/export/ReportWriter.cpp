@@ -1,5 +1,6 @@
 #include "export/ReportWriter.h"
 
+#include "export/PgfplotsFigure.h"
 #include "model/RunComparison.h"
 #include "io/Files.h"
 #include "train/ExperimentJson.h"
@@ -18,6 +19,27 @@ QString escaped(const QString& text) { return text.toHtmlEscaped(); }
 
 }  // namespace
 
+QStringList writeFigureFiles(const QString& directory, const NamedFigure& figure, FigureOptions options) {
+    const QDir dir(directory);
+    QStringList written;
+    const auto save = [&](const QString& name, const QByteArray& bytes) {
+        writeFileAtomically(dir.filePath(name), bytes);
+        written << name;
+    };
+    options.title = figure.caption;
+    for (FigureFormat format : {FigureFormat::Png, FigureFormat::Pdf, FigureFormat::Svg})
+        save(figure.name + "." + suffixOf(format), figure.figure.render(format, options));
+    if (figure.figure.plot()) {  // a plot also as pgfplots, with the CSV it reads
+        const PgfplotsFiles tex =
+            PgfplotsFigure(*figure.figure.plot())
+                .render(figure.name + ".csv", PgfplotsFigure::millimetres(options.width), PgfplotsFigure::millimetres(options.height),
+                        figure.caption);
+        save(figure.name + ".csv", tex.csv);
+        save(figure.name + ".tex", tex.tex);
+    }
+    return written;
+}
+
 ReportWriter::ReportWriter(const RunComparison& runs, std::vector<NamedFigure> figures, FigureOptions options)
     : runs_(runs), figures_(std::move(figures)), options_(std::move(options)) {}
 
@@ -32,10 +54,7 @@ QStringList ReportWriter::write(const QString& directory) const {
     };
     QStringList stems;
     for (const NamedFigure& named : figures_) {
-        FigureOptions options = options_;
-        options.title = named.caption;
-        for (FigureFormat format : {FigureFormat::Png, FigureFormat::Pdf, FigureFormat::Svg})
-            save(named.name + "." + suffixOf(format), named.figure.render(format, options));
+        written << writeFigureFiles(directory, named, options_);
         stems << named.name;
     }
     const MetricsHistory& history = runs_.history();
@@ -85,7 +104,11 @@ QByteArray ReportWriter::indexHtml(const QStringList& figureStems) const {
         const QString& stem = figureStems[i];
         html += "<h2>" + escaped(figures_[static_cast<std::size_t>(i)].caption) + "</h2>\n<p><img src=\"" + stem +
                 ".png\" alt=\"" + escaped(stem) + "\"></p>\n<p>Also as <a href=\"" + stem + ".pdf\">PDF</a> and <a href=\"" +
-                stem + ".svg\">SVG</a>.</p>\n";
+                stem + ".svg\">SVG</a>" +
+                (figures_[static_cast<std::size_t>(i)].figure.plot()
+                     ? ", and as pgfplots: <a href=\"" + stem + ".tex\">" + stem + ".tex</a> with <a href=\"" + stem + ".csv\">" + stem + ".csv</a>"
+                     : QString()) +
+                ".</p>\n";
     }
     html += "</body></html>\n";
     return html.toUtf8();

@@ -2,6 +2,7 @@
 // "Export report…": one folder with everything needed to look at or share a comparison:
 //   index.html          title, experiment settings, summary table, all figures (PNG inline)
 //   <figure>.png/.pdf/.svg   each figure in the three formats
+//   <figure>.tex/.csv        each plot as pgfplots with the points it reads (export/PgfplotsFigure.h)
 //   summary.csv, runs/<label>.csv (metrics.csv columns), experiment.json
 // Every file is written atomically; the first failure throws std::runtime_error naming the path.
 #include "export/Figure.h"
@@ -19,6 +20,10 @@ struct NamedFigure {
     QString caption;  // "Convergence of all runs"
     Figure figure;
 };
+
+// Writes `figure` as DIRECTORY/STEM.png, .pdf, .svg and, for a plot, .tex + .csv (pgfplots), STEM
+// being figure.name; returns the file names written, relative to `directory`.
+QStringList writeFigureFiles(const QString& directory, const NamedFigure& figure, FigureOptions options);
 
 class ReportWriter {
 public:

@@ -1,5 +1,6 @@
 #include "study/HyperParameterHeatmap.h"
 
+#include "stats/Descriptive.h"
 #include "study/SensitivityPlot.h"
 
 #include <QVBoxLayout>
@@ -41,6 +42,7 @@ void HyperParameterHeatmap::show(const StudyResults& results, const QString& tas
     scale_->setVisible(false);
     map_ = nullptr;
     cells_.clear();
+    clipped_ = 0;
 
     // The trials of this optimizer: both values and the score, from the sensitivity rows.
     struct Trial {
@@ -101,10 +103,26 @@ void HyperParameterHeatmap::show(const StudyResults& results, const QString& tas
     scale_->setDataScaleType(positive ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (positive) scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     else scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    scale_->axis()->setLabel(selectionScoreTitle(results.selection));
     map_->setColorScale(scale_);
     scale_->setGradient(gradient);  // after setColorScale: the scale's gradient is the map's
-    map_->rescaleDataRange(true);
+    // Robust colour range: the best score up to Tukey's upper fence of the drawn scores (in log10
+    // on a log axis), never past the worst.
+    std::vector<double> scales;
+    double best = INFINITY, worst = -INFINITY;
+    for (const auto& [number, t] : trials)
+        if (std::isfinite(t.score) && !std::isnan(t.x) && !std::isnan(t.y)) {
+            scales.push_back(positive ? std::log10(t.score) : t.score);
+            best = std::min(best, t.score);
+            worst = std::max(worst, t.score);
+        }
+    double top = worst;
+    if (!scales.empty()) top = std::min(worst, positive ? std::pow(10.0, stats::upperFence(scales)) : stats::upperFence(scales));
+    for (const auto& [number, t] : trials) clipped_ += std::isfinite(t.score) && t.score > top ? 1 : 0;
+    QString label = selectionScoreTitle(results.selection);
+    if (clipped_ > 0) label += tr("; %n outlier(s) clipped", nullptr, clipped_);
+    scale_->axis()->setLabel(label);
+    if (scales.empty()) map_->rescaleDataRange(true);
+    else map_->setDataRange(best < top ? QCPRange(best, top) : QCPRange(best - std::abs(best) * 0.1 - 1e-12, best + std::abs(best) * 0.1 + 1e-12));
     plot_->xAxis->setTicker(xTicks);
     plot_->xAxis->setTickLabelRotation(xv.size() > 8 ? 60 : 0);
     plot_->yAxis->setTicker(yTicks);

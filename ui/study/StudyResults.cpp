@@ -41,6 +41,13 @@ void readResultsJson(const QString& path, StudyResults& results) {
     results.name = json["study"].toString();
     results.selection = json["selection"].toString();
     results.target = json.contains("target") ? json["target"].toDouble() : NAN;
+    results.baseline = json["baseline"].toString();
+    results.profileCost = json["profile_cost"].toString();
+    for (const QJsonValue& row : json["profile_costs"].toArray()) {
+        std::vector<double> costs;
+        for (const QJsonValue& cost : row.toArray()) costs.push_back(jsonNumber(cost));
+        results.profileCosts.push_back(std::move(costs));
+    }
     results.finishedTrials = json["trials_finished"].toInt();
     results.totalTrials = json["trials_total"].toInt();
     if (!json["tasks"].isArray()) throw InputError(path.toStdString() + ": tasks: expected an array (a file written by aggregate)");
@@ -55,6 +62,7 @@ void readResultsJson(const QString& path, StudyResults& results) {
             r.testLoss = summaryOf(entry["test_loss"].toObject());
             r.testAccuracy = summaryOf(entry["test_accuracy"].toObject());
             r.stepsToTargetMedian = jsonNumber(entry["steps_to_target_median"]);
+            r.finalTestLoss = finalTestLosses(entry.toObject());
             if (r.seeds == 0) r.testLoss = r.testAccuracy = {NAN, NAN, NAN, NAN, NAN, NAN};
             results.optimizerResults.push_back(std::move(r));
         }
@@ -124,8 +132,10 @@ StudyResults loadStudyResults(const QString& directory) {
     const QString resultsJson = resultsDir.filePath("results.json");
     bool fresh = QFileInfo(resultsJson).isFile();
     if (fresh) readResultsJson(resultsJson, results);
-    if (!fresh || results.finishedTrials != finished) {
+    // A results.json from before the per-seed values and the baseline were written counts as stale.
+    if (!fresh || results.finishedTrials != finished || results.baseline.isEmpty()) {
         results.optimizerResults.clear();
+        results.profileCosts.clear();
         aggregateStudy(layout);
         results.aggregated = true;
         readResultsJson(resultsJson, results);

@@ -3,6 +3,8 @@
 // (study/StudyAggregate.h, the files of docs/study.md) parsed back into values. Opening a folder
 // whose results are missing or older than its finished trials runs the aggregation first, so the
 // views always show what `momentum-lab-cli aggregate DIR` would write. No widgets: Qt Core only.
+#include "stats/Bootstrap.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -21,6 +23,7 @@ struct StudyOptimizerResult {
     int seeds = 0;          // final runs finished
     SeedSummary testLoss, testAccuracy;
     double stepsToTargetMedian = 0;  // NaN without a target; infinity when most seeds never reach it
+    stats::SeededValues finalTestLoss;  // per final seed (infinity: diverged), for P(better than a baseline)
 };
 
 struct StudyBandPoint {
@@ -47,12 +50,17 @@ struct StudyResults {
     QString name;
     QString selection;  // the selection metric ("final-validation-loss")
     double target = 0;  // NaN without one
+    QString baseline;   // the default baseline of comparisons (study/StudyAggregate.h: defaultBaseline)
     int finishedTrials = 0, totalTrials = 0;
     bool aggregated = false;  // the aggregation ran when the folder was opened
     QStringList tasks, optimizers, parameters;  // in the study's order
     std::vector<StudyOptimizerResult> optimizerResults;  // task-major, in the study's order
     std::vector<StudyBand> bands;
     std::vector<SensitivityPoint> sensitivity;
+    // The performance profile's cost per task and optimizer (results.json profile_costs; NaN where
+    // an optimizer has no final run yet) and what it measures ("median steps to target").
+    std::vector<std::vector<double>> profileCosts;
+    QString profileCost;
 
     const StudyBand* band(const QString& task, const QString& optimizer, const QString& series) const;
 };

@@ -1,6 +1,7 @@
 #include "study/StudyResultsTable.h"
 
 #include "model/RunPalette.h"
+#include "study/StudyAggregate.h"
 
 #include <QHeaderView>
 
@@ -25,13 +26,19 @@ public:
     }
 };
 
+const StudyOptimizerResult* resultOf(const StudyResults& results, const QString& task, const QString& optimizer) {
+    for (const StudyOptimizerResult& r : results.optimizerResults)
+        if (r.task == task && r.optimizer == optimizer) return &r;
+    return nullptr;
+}
+
 }  // namespace
 
 StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
     setColumnCount(ColumnCount);
     setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned"), tr("Seeds"), tr("Loss median"), tr("Loss mean"),
                                tr("CI low"), tr("CI high"), tr("Acc. median"), tr("Acc. mean"), tr("CI low"), tr("CI high"),
-                               tr("Steps to target")});
+                               tr("Steps to target"), tr("P(better)")});
     horizontalHeaderItem(Configuration)->setToolTip(tr("The configuration phase 1 chose on validation data"));
     horizontalHeaderItem(StepsToTarget)->setToolTip(tr("Median over the seeds of the first step whose test loss reached the target"));
     horizontalHeaderItem(LossCiLow)->setToolTip(tr("95 % bootstrap confidence interval of the mean test loss over the seeds"));
@@ -45,7 +52,7 @@ StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
     setSortingEnabled(true);
 }
 
-void StudyResultsTable::setResults(const StudyResults& results) {
+void StudyResultsTable::setResults(const StudyResults& results, const QString& baseline) {
     setSortingEnabled(false);
     clearContents();
     setRowCount(static_cast<int>(results.optimizerResults.size()));
@@ -54,7 +61,9 @@ void StudyResultsTable::setResults(const StudyResults& results) {
         auto* task = new QTableWidgetItem(r.task);
         auto* optimizer = new QTableWidgetItem(r.optimizer);
         optimizer->setForeground(runColor(static_cast<int>(results.optimizers.indexOf(r.optimizer))));
-        auto* configuration = new QTableWidgetItem(r.configuration.isEmpty() ? tr("(tuning unfinished)") : r.configuration);
+        auto* configuration =
+            new QTableWidgetItem(r.configuration.isEmpty() ? tr("(tuning unfinished)") : roundedConfiguration(r.configuration));
+        configuration->setToolTip(r.configuration);
         setItem(row, Task, task);
         setItem(row, Optimizer, optimizer);
         setItem(row, Configuration, configuration);
@@ -63,12 +72,26 @@ void StudyResultsTable::setResults(const StudyResults& results) {
                                  r.testAccuracy.median, r.testAccuracy.mean, r.testAccuracy.ciLow, r.testAccuracy.ciHigh,
                                  r.stepsToTargetMedian};
         for (int c = LossMedian; c <= StepsToTarget; ++c) setItem(row, c, new NumberItem(values[c - LossMedian]));
+        const StudyOptimizerResult* base = resultOf(results, r.task, baseline);
+        const stats::BetterProbability better =
+            base ? stats::probabilityBetter(r.finalTestLoss, base->finalTestLoss) : stats::BetterProbability{};
+        setItem(row, BetterThanBaseline, new NumberItem(r.optimizer == baseline ? NAN : better.probability));
+        if (r.optimizer == baseline) item(row, BetterThanBaseline)->setText(tr("baseline"));
+        else if (better.pairs > 0)
+            item(row, BetterThanBaseline)
+                ->setToolTip(better.paired ? tr("over %1 seeds both finished (paired by seed)").arg(better.pairs)
+                                           : tr("over all %1 pairs of seeds (no seed in common)").arg(better.pairs));
         item(row, LossMedian)->setToolTip(tr("interquartile range %1 … %2").arg(r.testLoss.q1, 0, 'g', 4).arg(r.testLoss.q3, 0, 'g', 4));
         item(row, AccuracyMedian)
             ->setToolTip(tr("interquartile range %1 … %2").arg(r.testAccuracy.q1, 0, 'g', 4).arg(r.testAccuracy.q3, 0, 'g', 4));
     }
     setColumnHidden(StepsToTarget, std::isnan(results.target));
     if (!std::isnan(results.target)) horizontalHeaderItem(StepsToTarget)->setText(tr("Steps to %1").arg(results.target));
+    horizontalHeaderItem(BetterThanBaseline)->setText(tr("P(better than %1)").arg(baseline));
+    horizontalHeaderItem(BetterThanBaseline)
+        ->setToolTip(tr("Probability that a seed of this optimizer ends with a lower test loss than a seed of %1 "
+                        "(paired by seed over the seeds both finished; ties count one half)")
+                         .arg(baseline));
     setSortingEnabled(true);
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // The study's results table: one row per task and optimizer with its tuned configuration, the
 // final seeds, test loss and test accuracy (median [IQR] and mean with its 95 % CI) and the
-// median steps to the target. Each number cell keeps its exact value under Qt::UserRole (what
-// sorting and the tests read); the text rounds it to 4 significant digits.
+// median steps to the target, and P(better than the baseline): the probability that a seed of this
+// optimizer ends with a lower test loss than the baseline's (stats::probabilityBetter: paired by
+// seed over the seeds both finished, else all pairs). Each number cell keeps its exact value under
+// Qt::UserRole (what sorting and the tests read); the text rounds it to 4 significant digits, and so
+// does the tuned configuration (its exact values in the tooltip).
 #include "study/StudyResults.h"
 
 #include <QTableWidget>
@@ -14,11 +17,13 @@ class StudyResultsTable : public QTableWidget {
 public:
     enum Column {
         Task, Optimizer, Configuration, Seeds, LossMedian, LossMean, LossCiLow, LossCiHigh,
-        AccuracyMedian, AccuracyMean, AccuracyCiLow, AccuracyCiHigh, StepsToTarget, ColumnCount
+        AccuracyMedian, AccuracyMean, AccuracyCiLow, AccuracyCiHigh, StepsToTarget,
+        BetterThanBaseline, ColumnCount
     };
 
     explicit StudyResultsTable(QWidget* parent = nullptr);
-    void setResults(const StudyResults& results);
+    // `baseline`: an optimizer label of the study (P(better) is empty when it is not one).
+    void setResults(const StudyResults& results, const QString& baseline);
 };
 
 }  // namespace ml

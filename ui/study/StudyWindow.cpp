@@ -2,6 +2,7 @@
 
 #include "AppSettings.h"
 #include "study/HyperParameterHeatmap.h"
+#include "study/PerformanceProfilePlot.h"
 #include "study/SensitivityPlot.h"
 #include "study/StudyBandPlot.h"
 #include "study/StudyResultsTable.h"
@@ -30,6 +31,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
       hooks_(std::move(hooks)),
       header_(new QLabel(this)),
       task_(new QComboBox(this)),
+      baseline_(new QComboBox(this)),
       series_(new QComboBox(this)),
       statistic_(new QComboBox(this)),
       logY_(new QCheckBox(tr("Log y"), this)),
@@ -40,7 +42,8 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
       heatOptimizer_(new QComboBox(this)),
       heatX_(new QComboBox(this)),
       heatY_(new QComboBox(this)),
-      heatmap_(new HyperParameterHeatmap(this)) {
+      heatmap_(new HyperParameterHeatmap(this)),
+      profile_(new PerformanceProfilePlot(this)) {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Study: %1").arg(results_.name));
     header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -56,6 +59,10 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
 
     task_->addItems(results_.tasks);
     task_->setObjectName("task");
+    baseline_->addItems(results_.optimizers);
+    baseline_->setCurrentIndex(std::max<int>(0, static_cast<int>(results_.optimizers.indexOf(results_.baseline))));
+    baseline_->setObjectName("baseline");
+    baseline_->setToolTip(tr("The results table gives each optimizer's probability of beating this one"));
     for (const char* series : {"test_loss", "train_loss", "test_accuracy"}) series_->addItem(seriesTitle(series), series);
     series_->setObjectName("series");
     statistic_->addItem(tr("median + IQR"));
@@ -69,6 +76,8 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Task"), this));
     controls->addWidget(task_);
+    controls->addWidget(new QLabel(tr("Baseline"), this));
+    controls->addWidget(baseline_);
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Band plot"), this));
     controls->addWidget(series_);
@@ -102,8 +111,22 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     tuning->addTab(sensitivity_, tr("Sensitivity"));
     tuning->addTab(heatPage, tr("Heat-map"));
     tuning->setCurrentIndex(results_.parameters.size() >= 2 ? 1 : 0);  // two searched parameters: the map says more
+    // Several tasks: the performance profile beside the bands (it sums up all tasks at once).
+    auto* curves = new QTabWidget(this);
+    curves->addTab(bands_, tr("Bands"));
+    auto* profilePage = new QWidget(this);
+    auto* exportProfile = new QPushButton(tr("Export…"), this);
+    auto* profileControls = new QHBoxLayout;
+    profileControls->addStretch(1);
+    profileControls->addWidget(exportProfile);
+    auto* profileLayout = new QVBoxLayout(profilePage);
+    profileLayout->setContentsMargins(0, 0, 0, 0);
+    profileLayout->addLayout(profileControls);
+    profileLayout->addWidget(profile_, 1);
+    if (results_.tasks.size() >= 2) curves->addTab(profilePage, tr("Performance profile"));
+    else profilePage->hide();
     auto* plots = new QSplitter(Qt::Horizontal, this);
-    plots->addWidget(bands_);
+    plots->addWidget(curves);
     plots->addWidget(tuning);
     plots->setSizes({620, 560});
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -120,7 +143,8 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     layout->addLayout(controls);
     layout->addWidget(split, 1);
 
-    table_->setResults(results_);
+    table_->setResults(results_, baseline_->currentText());
+    connect(baseline_, &QComboBox::currentIndexChanged, this, [this] { table_->setResults(results_, baseline_->currentText()); });
     for (QComboBox* box : {task_, series_, statistic_, parameter_, heatOptimizer_, heatX_, heatY_})
         connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
     connect(logY_, &QCheckBox::toggled, this, &StudyWindow::refresh);
@@ -133,11 +157,15 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     connect(exportHeatmap, &QPushButton::clicked, this, [this] {
         if (hooks_.exportFigure) hooks_.exportFigure(figures().at(2));
     });
+    connect(exportProfile, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure && figures().size() > 3) hooks_.exportFigure(figures().at(3));
+    });
     const auto openRun = [this](const QString& folder) {
         if (hooks_.openRunFolder) hooks_.openRunFolder(folder);
     };
     connect(sensitivity_, &SensitivityPlot::trialClicked, this, openRun);
     connect(heatmap_, &HyperParameterHeatmap::trialClicked, this, openRun);
+    profile_->show(results_);  // all tasks at once: no control changes it
     refresh();
     resize(1200, 720);
 }
@@ -155,13 +183,17 @@ void StudyWindow::refresh() {
 std::vector<NamedFigure> StudyWindow::figures() const {
     const QString task = task_->currentText();
     const QString series = series_->currentData().toString();
-    return {{"study-band-" + task + "-" + series, tr("%1: %2 over the seeds (%3)").arg(task, seriesTitle(series), statistic_->currentText()),
+    std::vector<NamedFigure> list{{"study-band-" + task + "-" + series, tr("%1: %2 over the seeds (%3)").arg(task, seriesTitle(series), statistic_->currentText()),
              Figure::ofPlot(bands_->plot())},
             {"study-sensitivity-" + task + "-" + parameter_->currentText(),
              tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())},
             {"study-heatmap-" + task + "-" + heatOptimizer_->currentText() + "-" + heatX_->currentText() + "-" + heatY_->currentText(),
              tr("%1, %2: %3 × %4").arg(task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText()),
              Figure::ofPlot(heatmap_->plot())}};
+    if (results_.tasks.size() >= 2)
+        list.push_back({"study-performance-profile", tr("Performance profile over %1 tasks").arg(results_.tasks.size()),
+                        Figure::ofPlot(profile_->plot())});
+    return list;
 }
 
 StudyWindow* StudyWindow::open(const QString& directory, QWidget* parent, const StudyWindowHooks& hooks) {

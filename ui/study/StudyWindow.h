@@ -1,6 +1,6 @@
 #pragma once
 // A finished (or partly finished) study folder in its own window: the results table on top, the
-// band plot and the sensitivity plot below, with their choices (task, series, median + IQR or
+// band plot (and, with several tasks, the performance profile) and the sensitivity plot below, with their choices (task, series, median + IQR or
 // mean + CI, log axis, searched hyper-parameter) and the export of both figures through the app's
 // one figure export (ExportController::exportFigure: PNG, PDF, SVG at the remembered size).
 #include "export/ReportWriter.h"
@@ -25,6 +25,7 @@ struct StudyWindowHooks {
 };
 
 class HyperParameterHeatmap;
+class PerformanceProfilePlot;
 class SensitivityPlot;
 class StudyBandPlot;
 class StudyResultsTable;
@@ -44,10 +45,13 @@ public:
 
     const StudyResults& results() const { return results_; }
     StudyResultsTable* table() const { return table_; }
+    QComboBox* baselineChooser() const { return baseline_; }
     StudyBandPlot* bandPlot() const { return bands_; }
     SensitivityPlot* sensitivityPlot() const { return sensitivity_; }
     HyperParameterHeatmap* heatmap() const { return heatmap_; }
-    std::vector<NamedFigure> figures() const;  // the band plot, the sensitivity plot and the heat-map, as shown
+    PerformanceProfilePlot* profilePlot() const { return profile_; }  // shown with several tasks
+    // The band plot, the sensitivity plot, the heat-map and (several tasks) the performance profile, as shown.
+    std::vector<NamedFigure> figures() const;
 
 public Q_SLOTS:
     void refresh();  // redraws both plots from the controls
@@ -57,6 +61,7 @@ private:
     StudyWindowHooks hooks_;
     QLabel* header_;
     QComboBox* task_;
+    QComboBox* baseline_;  // the results table's P(better than it)
     QComboBox* series_;
     QComboBox* statistic_;
     QCheckBox* logY_;
@@ -68,6 +73,7 @@ private:
     QComboBox* heatX_;
     QComboBox* heatY_;
     HyperParameterHeatmap* heatmap_;
+    PerformanceProfilePlot* profile_;
 };
 
 }  // namespace ml
