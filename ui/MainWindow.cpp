@@ -8,6 +8,7 @@
 #include "model/ComparisonHistory.h"
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
+#include "views/DiagnosticsDock.h"
 #include "session/ProgressIndicator.h"
 #include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
@@ -41,6 +42,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <map>
 
 namespace ml {
 
@@ -90,6 +92,10 @@ MainWindow::MainWindow(QWidget* parent)
                  })},
                 {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
                 {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
+                {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot())},
+                {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot())},
+                {"curvature", tr("Diagnostics: curvature and stability thresholds"),
+                 Figure::ofPlot(diagnostics_->curvaturePlot())},
             };
         },
         [this] { return toJson(experiment_->experiment()); });
@@ -143,6 +149,9 @@ void MainWindow::buildDocks() {
     heatmap_ = new LayerHeatmapPanel(selection_);
     QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, heatmapDock);
+    diagnostics_ = new DiagnosticsDock;
+    QDockWidget* diagnosticsDock = addDock(tr("Diagnostics"), "diagnosticsDock", diagnostics_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(heatmapDock, diagnosticsDock);
     // The run history shares the summary's place (a tab beside it).
     historyPanel_ = new RunHistoryPanel(history_);
     QDockWidget* historyDock = addDock(tr("Run history"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
@@ -229,7 +238,11 @@ void MainWindow::buildMenus() {
     QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
     for (const Preset& preset : presets()) {
         const Experiment experiment = preset.experiment;
-        presetMenu->addAction(QString::fromStdString(preset.title), this, [this, experiment] { experiment_->setExperiment(experiment); });
+        presetMenu->addAction(QString::fromStdString(preset.title), this, [this, experiment] {
+            experiment_->setExperiment(experiment);
+            // A preset that shows the instruments switches the live diagnostics on.
+            if (experiment.diagnosticsEvery > 0) diagnostics_->setLiveEvery(experiment.diagnosticsEvery);
+        });
     }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -280,6 +293,15 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
     connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<SharedSnapshot>& snapshots) {
         selection_->deliver(snapshots);
+    });
+    connect(diagnostics_, &DiagnosticsDock::liveEveryChanged, session_, &TrainingSession::setDiagnosticsEvery);
+    connect(session_, &TrainingSession::diagnosticsArrived, this, [this](const std::vector<RunDiagnostics>& arrived) {
+        std::map<int, std::vector<DiagnosticsRecord>> byRun;  // one redraw per run and delivery
+        for (const RunDiagnostics& one : arrived) byRun[one.run].push_back(one.record);
+        for (const auto& [run, records] : byRun) diagnostics_->addRecords(run, records);
+    });
+    connect(session_, &TrainingSession::curvatureArrived, this, [this](const std::vector<RunCurvature>& arrived) {
+        for (const RunCurvature& one : arrived) diagnostics_->addCurvature(one.run, {one.point});
     });
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
@@ -390,6 +412,7 @@ void MainWindow::planArrived(const TrainingPlan& plan) {
     imageShape_ = plan.imageShape;
     inspector_->setImageShape(plan.imageShape);
     selection_->begin(labelsOf(plan.labels));
+    diagnostics_->begin(labelsOf(plan.labels));
 }
 
 // The comparison on screen goes into the run history (once; a record shown again unchanged is
@@ -479,7 +502,9 @@ void MainWindow::openRunFolder(const QString& directory) {
         diagram_->setQuantity(Quantity::Weight);
         heatmap_->setQuantity(Quantity::Weight);
     }
-    const std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *selection_);
+    std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *selection_);
+    diagnostics_->begin(labels);
+    for (std::string& problem : loadFolderDiagnostics(folder, *diagnostics_)) snapshotProblems.push_back(std::move(problem));
     folderSource_ = directory;
     updateTitle();
     // A run whose files could not be read is shown with what could be read; say which and why.
@@ -496,7 +521,9 @@ void MainWindow::openExperimentFile() {
     if (path.isEmpty()) return;
     AppSettings::setLastDirectory(QFileInfo(path).absolutePath());
     try {
-        experiment_->setExperiment(loadExperiment(path));
+        const Experiment loaded = loadExperiment(path);
+        experiment_->setExperiment(loaded);
+        if (loaded.diagnosticsEvery > 0) diagnostics_->setLiveEvery(loaded.diagnosticsEvery);
     } catch (const InputError& error) {
         QMessageBox::warning(this, tr("Cannot open experiment"), QString::fromStdString(error.what()));
     }

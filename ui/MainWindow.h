@@ -16,6 +16,7 @@ namespace ml {
 
 class ComparisonHistory;
 class ConvergencePlot;
+class DiagnosticsDock;
 class RunHistoryPanel;
 class RunSelection;
 class ExperimentPanel;
@@ -42,6 +43,7 @@ public:
     RunComparison* comparison() const { return comparison_; }
     ExperimentPanel* experimentPanel() const { return experiment_; }
     ConvergencePlot* convergencePlot() const { return plot_; }
+    DiagnosticsDock* diagnosticsDock() const { return diagnostics_; }
     TrainingActions* trainingActions() const { return actions_; }
     RunSelection* runSelection() const { return selection_; }
     ComparisonHistory* runHistory() const { return history_; }
@@ -96,6 +98,7 @@ private:
     NetworkDiagramPanel* diagram_ = nullptr;
     LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
+    DiagnosticsDock* diagnostics_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     QDockWidget* diagramDock_ = nullptr;
     QDockWidget* summaryDock_ = nullptr;

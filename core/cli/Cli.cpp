@@ -169,7 +169,7 @@ int train(const QStringList& arguments) {
     if (parser.isSet("fork-from")) forkState = readForkedState(parser.value("fork-from"), positiveOption(parser, "at-step", 0, kMaxCount));
 
     const Experiment experiment = experimentArguments.experiment(parser, forkConfig);
-    DiagnosticsOptions diagnostics(parser, experiment.network);
+    DiagnosticsOptions diagnostics(parser, experiment);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
     const long snapshotsEvery = positiveOption(parser, "snapshots-every", 0, kMaxCount);

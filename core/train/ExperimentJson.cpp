@@ -26,7 +26,8 @@ decltype(auto) named(const std::string& where, Parse&& parse) {
 }
 
 const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
-                                       "steps", "epochs", "eval-every", "holdout", "init", "runs"};
+                                       "steps", "epochs", "eval-every", "holdout", "init", "runs",
+                                       "diagnostics-every", "curvature-every"};
 
 bool isExperimentKey(const QString& key) {
     for (const char* known : kExperimentKeys)
@@ -164,6 +165,8 @@ QJsonObject toJson(const Experiment& experiment) {
     json["eval-every"] = static_cast<double>(experiment.evalEvery);
     // Written only when set, so that the config.json of ordinary runs stays as it was.
     if (experiment.holdout != Holdout::None) json["holdout"] = QString::fromStdString(toString(experiment.holdout));
+    if (experiment.diagnosticsEvery > 0) json["diagnostics-every"] = static_cast<double>(experiment.diagnosticsEvery);
+    if (experiment.curvatureEvery > 0) json["curvature-every"] = static_cast<double>(experiment.curvatureEvery);
     if (!experiment.initWeightsFile.empty()) json["init"] = QString::fromStdString(experiment.initWeightsFile);
     QJsonArray runs;
     for (const RunSpec& run : experiment.runs) runs.append(toJson(run));
@@ -193,6 +196,8 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     experiment.evalEvery = requireCount(json, "eval-every", 0, source);
     experiment.holdout = holdoutFromString(requireString(json, "holdout", "none", source), source + ": holdout");
     experiment.initWeightsFile = requireString(json, "init", "", source);
+    experiment.diagnosticsEvery = requireCount(json, "diagnostics-every", 0, source);
+    experiment.curvatureEvery = requireCount(json, "curvature-every", 0, source);
 
     const QJsonValue runs = json.value("runs");
     if (!runs.isUndefined() && !runs.isArray()) throw InputError(source + ": runs: expected an array of runs");
