@@ -1,6 +1,7 @@
 // The Diagnostics dock (ui/views/DiagnosticsDock): a curve per run in the run's colour, the
 // stability thresholds at 2/lr and (2 + 2 mu)/lr, heat-strips of neurons x recorded steps; its
 // data from a CLI run folder and live from the TrainingFeed.
+#include "cli/Cli.h"
 #include "cli/CommandTable.h"
 #include "data/DataRegistry.h"
 #include "model/RunPalette.h"
@@ -38,9 +39,19 @@ DiagnosticsRecord record(int run, long step) {
     return r;
 }
 
+CurvaturePoint point(long step, double lambda, double sgd, double heavyBall) {
+    CurvaturePoint p;
+    p.step = step;
+    p.lambdaMax = lambda;
+    p.sgdThreshold = sgd;
+    p.heavyBallThreshold = heavyBall;
+    return p;
+}
+
+// The graph whose legend name starts with `name`.
 QCPGraph* graphNamed(QCustomPlot* plot, const QString& name) {
     for (int g = 0; g < plot->graphCount(); ++g)
-        if (plot->graph(g)->name() == name) return plot->graph(g);
+        if (plot->graph(g)->name().startsWith(name)) return plot->graph(g);
     return nullptr;
 }
 
@@ -75,10 +86,11 @@ private slots:
 
     void thresholdsAtTwoOverLr() {
         DiagnosticsDock dock;
-        dock.begin({"momentum", "sgd"});
+        dock.begin({"momentum", "sgd", "momentum again"});
         const double lr = 0.05, mu = 0.9;
-        dock.setCurvature(0, {{10, 12.0, 2 / lr, (2 + 2 * mu) / lr}, {20, 35.0, 2 / lr, (2 + 2 * mu) / lr}});
-        dock.setCurvature(1, {{10, 8.0, 2 / 0.1, 2 / 0.1}});
+        dock.setCurvature(0, {point(10, 12.0, 2 / lr, (2 + 2 * mu) / lr), point(20, 35.0, 2 / lr, (2 + 2 * mu) / lr)});
+        dock.setCurvature(1, {point(10, 8.0, 2 / 0.1, 2 / 0.1)});
+        dock.setCurvature(2, {point(10, 11.0, 2 / lr, (2 + 2 * mu) / lr), point(20, 30.0, 2 / lr, (2 + 2 * mu) / lr)});
         QCustomPlot* plot = dock.curvaturePlot();
         QCPGraph* lambda = graphNamed(plot, "momentum λ_max");
         QCPGraph* sgd = graphNamed(plot, "momentum 2/lr");
@@ -92,10 +104,14 @@ private slots:
         QCOMPARE(sgd->pen().style(), Qt::DashLine);
         QCOMPARE(heavyBall->pen().style(), Qt::DashDotLine);
         QCOMPARE(sgd->pen().color(), runColor(0));
+        QCOMPARE(sgd->name(), QString("momentum 2/lr = 40"));
         // Without momentum the two thresholds coincide: one line.
         QVERIFY(graphNamed(plot, "sgd 2/lr"));
         QVERIFY(!graphNamed(plot, "sgd (2+2μ)/lr"));
-        QCOMPARE(plot->graphCount(), 3 + 2);
+        // A run with the same lr and mu shares the lines already drawn: only its lambda_max.
+        QVERIFY(graphNamed(plot, "momentum again λ_max"));
+        QVERIFY(!graphNamed(plot, "momentum again 2/lr"));
+        QCOMPARE(plot->graphCount(), 3 + 2 + 1);
         // Every threshold stays in view.
         QVERIFY(plot->yAxis->range().contains((2 + 2 * mu) / lr));
     }
@@ -129,8 +145,7 @@ private slots:
         std::ostringstream captured;
         std::streambuf* previous = std::cerr.rdbuf(captured.rdbuf());
         const int status = coreCommands().run({"momentum-lab-cli", "train", "--network", "2-5-2", "--data", "toy:xor",
-                                               "--batch", "32", "--steps", "40", "--optimizer", "momentum",
-                                               "--optimizer", "neuron-mean", "--quiet", "--diagnostics-every", "4",
+                                               "--batch", "32", "--steps", "40", "--optimizer", "momentum,neuron-mean", "--quiet", "--diagnostics-every", "4",
                                                "--curvature-every", "20", "--curvature-batch", "64", "--out", out});
         std::cerr.rdbuf(previous);
         QVERIFY2(status == 0, captured.str().c_str());
@@ -142,7 +157,9 @@ private slots:
         QCOMPARE(dock.recordCount(1), 10L);
         QCOMPARE(dock.curvesPlot()->graphCount(), 2);
         QCOMPARE(dock.stripMap()->data()->valueSize(), 5);
-        QVERIFY(graphNamed(dock.curvaturePlot(), "neuron-mean 2/lr"));
+        QVERIFY(graphNamed(dock.curvaturePlot(), "neuron-mean λ_max"));
+        QVERIFY(graphNamed(dock.curvaturePlot(), "momentum 2/lr = "));  // one lr: shared by both runs
+        QVERIFY(!graphNamed(dock.curvaturePlot(), "neuron-mean 2/lr"));
     }
 
     // Live: the feed computes the diagnostics on the training thread every N steps, per run.

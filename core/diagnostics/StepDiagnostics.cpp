@@ -63,6 +63,7 @@ StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
         setZero(sums.block.all(), rows);
         sums.mean.setZero(rows);
         sampleSquares_.push_back(Matrix::Zero(rows, shapes[l].cols()));
+        sampleScratch_.emplace_back();
     }
 }
 
@@ -79,7 +80,7 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         // Per-sample gradient g_s = B c_s (c_s: sample s's share of the mean-loss gradient, which
         // the squares sum): E g_s^2 = B sum_s c_s^2, Var = B S - gbar^2 with gbar = g.
         const Matrix& squares = sampleSquares_[l];
-        const Eigen::Index batch = model ? model->sampleGradientSquares(l, sampleScratch_, sampleSquares_[l]) : 0;
+        const Eigen::Index batch = model ? model->sampleGradientSquares(l, sampleScratch_[l], sampleSquares_[l]) : 0;
         const bool hasSnr = batch >= 2;
         const float batchSize = static_cast<float>(batch);
         LayerSums& sums = sums_[l];

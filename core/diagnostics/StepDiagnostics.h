@@ -90,7 +90,7 @@ private:
     std::vector<std::vector<UnitDiagnostics>> layers_;
     std::vector<LayerSums> sums_;
     Parameters sampleSquares_;  // per layer: sum over the batch of squared per-sample gradients
-    Layer::SampleScratch sampleScratch_;
+    std::vector<Layer::SampleScratch> sampleScratch_;  // per layer: each keeps its sizes (no reallocation)
 };
 
 }  // namespace ml

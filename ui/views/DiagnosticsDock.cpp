@@ -15,6 +15,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ml {
@@ -45,6 +46,15 @@ void stylePlot(QCustomPlot* plot, const QString& xLabel, const QString& yLabel) 
     plot->yAxis->setLabel(yLabel);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot->setMinimumHeight(160);
+}
+
+// A small see-through legend in the top-left corner (curves tend to rise to the right).
+void styleLegend(QCustomPlot* plot, const QFont& font) {
+    plot->legend->setVisible(true);
+    plot->legend->setFont(QFont(font.family(), 8));
+    plot->legend->setBrush(QColor(255, 255, 255, 190));
+    plot->legend->setRowSpacing(-3);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 
 }  // namespace
@@ -82,8 +92,7 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
 
     curves_ = new QCustomPlot;
     stylePlot(curves_, tr("step"), curveName(Curve::GradientNorm));
-    curves_->legend->setVisible(true);
-    curves_->legend->setFont(QFont(font().family(), 8));
+    styleLegend(curves_, font());
     strips_ = new QCustomPlot;
     stylePlot(strips_, tr("step"), tr("neuron"));
     stripMap_ = new QCPColorMap(strips_->xAxis, strips_->yAxis);
@@ -100,8 +109,7 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
     stripScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     curvature_ = new QCustomPlot;
     stylePlot(curvature_, tr("step"), tr("λ_max of the loss Hessian"));
-    curvature_->legend->setVisible(true);
-    curvature_->legend->setFont(QFont(font().family(), 8));
+    styleLegend(curvature_, font());
 
     auto* curvesTab = new QWidget;
     auto* curvesLayout = new QVBoxLayout(curvesTab);
@@ -268,6 +276,7 @@ void DiagnosticsDock::redrawStrip() {
 
 void DiagnosticsDock::redrawCurvature() {
     curvature_->clearGraphs();
+    std::vector<QVector<double>> drawn;  // threshold series already drawn: runs with the same lr and mu share them
     for (int r = 0; r < runCount(); ++r) {
         const RunTrace& run = runs_[static_cast<std::size_t>(r)];
         if (run.curvature.empty()) continue;
@@ -284,8 +293,13 @@ void DiagnosticsDock::redrawCurvature() {
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
         graph->setData(steps, lambda, true);
         const auto threshold = [&](const QVector<double>& values, Qt::PenStyle style, const QString& name) {
+            if (std::find(drawn.begin(), drawn.end(), values) != drawn.end()) return;
+            drawn.push_back(values);
             QCPGraph* line = curvature_->addGraph();
-            line->setName(tr("%1 %2").arg(run.label, name));
+            // Named by its value when constant (the usual case: no learning-rate schedule).
+            const bool constant = std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); });
+            line->setName(constant ? tr("%1 %2 = %3").arg(run.label, name).arg(values.front(), 0, 'g', 4)
+                                   : tr("%1 %2").arg(run.label, name));
             QPen pen(runColor(r), 1.2, style);
             line->setPen(pen);
             line->setData(steps, values, true);
