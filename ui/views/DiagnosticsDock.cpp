@@ -87,8 +87,11 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
         curve_->addItem(curveName(curve), static_cast<int>(curve));
     strip_ = new QComboBox;
     strip_->addItem(tr("f_i: share of ‖m_i‖² along the neuron mean"), static_cast<int>(Strip::MeanShare));
+    strip_->setToolTip(tr("f_i: what neuron-mean keeps of neuron i's first moment (1: all). Grey: undefined "
+                          "(a neuron whose first moment is zero, e.g. a dead ReLU)"));
     strip_->addItem(tr("CV of m_ij across connections"), static_cast<int>(Strip::MomentCv));
     stripRun_ = new QComboBox;
+    stripRun_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
 
     curves_ = new QCustomPlot;
     stylePlot(curves_, tr("step"), curveName(Curve::GradientNorm));
@@ -242,7 +245,7 @@ void DiagnosticsDock::redrawStrip() {
     const int r = stripRun_->currentIndex();
     const int layer = layer_->currentIndex();
     const bool share = static_cast<Strip>(strip_->currentData().toInt()) == Strip::MeanShare;
-    stripScale_->axis()->setLabel(share ? tr("f_i (1: neuron-mean keeps all)") : tr("CV of m_ij"));
+    stripScale_->axis()->setLabel(share ? tr("f_i") : tr("CV of m_ij"));
     QCPColorMapData* data = stripMap_->data();
     const RunTrace* run = r >= 0 && r < runCount() ? &runs_[static_cast<std::size_t>(r)] : nullptr;
     const bool empty = !run || run->records.empty() || layer < 0 ||
