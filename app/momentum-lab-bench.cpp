@@ -52,9 +52,10 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <numeric>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -148,7 +149,8 @@ double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerI
 
 // Diagnostics (core/diagnostics) on 784-128-10 relu cross-entropy b64 with momentum: training alone
 // against training with diagnostics.csv written every step and every 10 steps (computed, formatted
-// and appended to a file, as DiagnosticsWriter does), then one curvature probe (largest Hessian
+// and appended to a file, as DiagnosticsWriter does; with and without the gradient SNR, whose
+// per-sample squares cost one more product of the weight gradient's size), then one curvature probe (largest Hessian
 // eigenvalue by power iteration on a fixed batch of 256).
 void reportDiagnostics(double seconds) {
     const Case c{"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64};
@@ -159,8 +161,10 @@ void reportDiagnostics(double seconds) {
     const Throughput off = measureSteps(c, data, momentum, seconds);
     std::printf("  %-40s %10.0f steps/s %8.2f allocs/step\n", "diagnostics off", off.stepsPerSecond,
                 off.allocationsPerStep);
-    for (const long every : {1L, 10L}) {
-        ml::AppendOnlyFile file(dir.filePath(QStringLiteral("diagnostics-%1.csv").arg(every)));
+    for (const std::pair<long, bool>& config : {std::pair{1L, false}, std::pair{1L, true}, std::pair{10L, true}}) {
+        const long every = config.first;
+        const bool snr = config.second;
+        ml::AppendOnlyFile file(dir.filePath(QStringLiteral("diagnostics-%1-%2.csv").arg(every).arg(snr)));
         std::optional<ml::StepDiagnostics> diagnostics;
         std::optional<ml::Parameters> initial;
         QByteArray buffer;
@@ -170,7 +174,7 @@ void reportDiagnostics(double seconds) {
             [&](const ml::Network& network, const ml::Parameters& gradients, const ml::Optimizer& optimizer) {
                 if (!diagnostics) diagnostics.emplace(network.parameters()), initial = network.parameters();
                 if (++step % every != 0) return;
-                diagnostics->compute(network.parameters(), gradients, optimizer, *initial);
+                diagnostics->compute(network.parameters(), gradients, optimizer, *initial, snr ? &network : nullptr);
                 ml::appendDiagnosticsRows(buffer, step, *diagnostics);
                 if (buffer.size() >= (1 << 16)) {
                     file.append(buffer);
@@ -178,7 +182,10 @@ void reportDiagnostics(double seconds) {
                     buffer.resize(0);
                 }
             });
-        const QString label = QStringLiteral("diagnostics every %1 step%2").arg(every).arg(every > 1 ? "s" : "");
+        const QString label = QStringLiteral("diagnostics every %1 step%2, %3")
+                                  .arg(every)
+                                  .arg(every > 1 ? "s" : "")
+                                  .arg(snr ? "with SNR" : "no SNR");
         std::printf("  %-40s %10.0f steps/s %8.2f allocs/step  %5.1f %% of the speed without\n",
                     label.toUtf8().constData(), on.stepsPerSecond, on.allocationsPerStep,
                     100.0 * on.stepsPerSecond / off.stepsPerSecond);
@@ -189,7 +196,7 @@ void reportDiagnostics(double seconds) {
     probe.setPoint(network.parameters());
     const auto start = Clock::now();
     const ml::PowerIterationResult top =
-        probe.largestEigenvalue(ml::CurvatureWriter::kMaxIterations, ml::CurvatureWriter::kTolerance);
+        probe.largestEigenvalue(ml::kCurvatureMaxIterations, ml::kCurvatureTolerance);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     std::printf("  curvature probe (batch 256, initial weights): lambda_max %.4g after %d products, %.0f ms "
                 "(%.2f ms per product)\n",

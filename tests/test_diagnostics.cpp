@@ -1,22 +1,27 @@
 // Diagnostics and curvature (core/diagnostics): the neuron quantities on crafted first moments, the
 // Hessian probe on a quadratic loss and against the exact spectrum, observers that leave the
 // trajectory alone, and the CLI flags with their files and errors.
+#include "AllocationCounter.h"
 #include "TestSupport.h"
 #include "cli/CommandTable.h"
 #include "cli/Cli.h"
 #include "data/DataRegistry.h"
 #include "data/DenseDataset.h"
 #include "diagnostics/CurvatureWriter.h"
+#include "diagnostics/DiagnosticsRecords.h"
 #include "diagnostics/DiagnosticsWriter.h"
 #include "diagnostics/HessianProbe.h"
 #include "diagnostics/StepDiagnostics.h"
 #include "optim/OptimizerCatalog.h"
+#include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
+#include "train/Presets.h"
 #include "train/RunFolderWriter.h"
 
 #include <Eigen/Eigenvalues>
 
 #include <QFile>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -137,6 +142,105 @@ private slots:
         QVERIFY(std::abs(units[2].gradientNorm - std::sqrt(14.0f)) < 1e-5f);
     }
 
+    // Gradient SNR against brute force: every sample's own gradient (a batch of one), their mean
+    // and population variance, GSNR_j = mean^2 / (var + eps) averaged over a neuron's incoming
+    // weights and over a layer's whole matrix. Both losses, batches up to 256.
+    void gradientSnrMatchesPerSampleGradients_data() {
+        QTest::addColumn<QString>("layers");
+        QTest::addColumn<LossKind>("loss");
+        QTest::addColumn<int>("batch");
+        QTest::newRow("3-5-4-2 tanh mse b7") << "3-5-4-2" << LossKind::Mse << 7;
+        QTest::newRow("6-8-3 cross-entropy b256") << "6-8-3" << LossKind::CrossEntropy << 256;
+    }
+    void gradientSnrMatchesPerSampleGradients() {
+        QFETCH(QString, layers);
+        QFETCH(LossKind, loss);
+        QFETCH(int, batch);
+        Network net(spec(layers.toStdString(), Activation::Tanh, loss));
+        net.initializeGlorotUniform(3);
+        Random random(9);
+        Batch b;
+        b.inputs.resize(batch, net.spec().inputs());
+        for (Eigen::Index i = 0; i < b.inputs.size(); ++i) b.inputs.data()[i] = random.uniform(-1.0f, 1.0f);
+        if (loss == LossKind::Mse) {
+            b.targets.resize(batch, net.spec().outputs());
+            for (Eigen::Index i = 0; i < b.targets.size(); ++i) b.targets.data()[i] = random.uniform(-1.0f, 1.0f);
+        } else {
+            b.labels.resize(batch);
+            for (Eigen::Index i = 0; i < batch; ++i) b.labels(i) = static_cast<int>(random.below(net.spec().outputs()));
+        }
+        // Brute force first (it reuses the network's buffers), in double.
+        std::vector<Eigen::MatrixXd> sum, sum2;
+        for (const Matrix& p : net.parameters()) {
+            sum.push_back(Eigen::MatrixXd::Zero(p.rows(), p.cols()));
+            sum2.push_back(Eigen::MatrixXd::Zero(p.rows(), p.cols()));
+        }
+        Parameters one = zerosLike(net.parameters());
+        for (int sample = 0; sample < batch; ++sample) {
+            Batch single;
+            single.inputs = b.inputs.row(sample);
+            if (loss == LossKind::Mse) single.targets = b.targets.row(sample);
+            else single.labels = b.labels.segment(sample, 1);
+            net.computeGradients(single, one);
+            for (std::size_t l = 0; l < one.size(); ++l) {
+                sum[l] += one[l].cast<double>();
+                sum2[l] += one[l].cast<double>().array().square().matrix();
+            }
+        }
+        Parameters gradients = zerosLike(net.parameters());
+        net.computeGradients(b, gradients);
+        Parameters w = net.parameters();
+        const Parameters initial = w;
+        auto optimizer = createOptimizer("sgd", optimizerInfo("sgd").defaults);
+        QVERIFY(optimizer->step(w, gradients));
+        StepDiagnostics d(w);
+        d.compute(w, gradients, *optimizer, initial, &net);
+        for (std::size_t l = 0; l < sum.size(); ++l) {
+            const Eigen::ArrayXXd mean = sum[l].array() / batch;
+            QVERIFY((mean.cast<float>().matrix() - gradients[l]).norm() < 1e-5f * (1.0f + gradients[l].norm()));
+            const Eigen::ArrayXXd variance = (sum2[l].array() / batch - mean.square()).max(0.0);
+            const Eigen::ArrayXXd gsnr = mean.square() / (variance + StepDiagnostics::kSnrEpsilon);
+            const auto close = [](double actual, double expected) {
+                return std::abs(actual - expected) <= 2e-3 * std::abs(expected) + 1e-6;
+            };
+            const std::vector<UnitDiagnostics>& units = d.layer(l);
+            QVERIFY2(close(units[0].gradientSnr, gsnr.mean()),
+                     qPrintable(QString("layer %1: %2 vs %3").arg(l).arg(units[0].gradientSnr).arg(gsnr.mean())));
+            for (Eigen::Index i = 0; i < gsnr.rows(); ++i) {
+                const double neuron = gsnr.row(i).leftCols(gsnr.cols() - 1).mean();
+                QVERIFY2(close(units[1 + i].gradientSnr, neuron),
+                         qPrintable(QString("layer %1 neuron %2: %3 vs %4").arg(l).arg(i).arg(units[1 + i].gradientSnr).arg(neuron)));
+            }
+        }
+        // Without the network (or from a single sample) there is no SNR.
+        d.compute(w, gradients, *optimizer, initial);
+        QVERIFY(std::isnan(d.layer(0)[0].gradientSnr));
+    }
+
+    // Diagnostics with the SNR allocate nothing once their buffers have their sizes.
+    void gradientSnrDoesNotAllocate() {
+        if (!allocationCountingAvailable()) QSKIP("sanitizer build: its runtime owns malloc, nothing is counted");
+        Network net(spec("784-128-10", Activation::Relu, LossKind::CrossEntropy));
+        net.initializeGlorotUniform(1);
+        Random random(2);
+        Batch b;
+        b.inputs.resize(64, 784);
+        for (Eigen::Index i = 0; i < b.inputs.size(); ++i) b.inputs.data()[i] = random.uniform(0.0f, 1.0f);
+        b.labels.resize(64);
+        for (Eigen::Index i = 0; i < 64; ++i) b.labels(i) = static_cast<int>(random.below(10));
+        Parameters gradients = zerosLike(net.parameters());
+        net.computeGradients(b, gradients);
+        const Parameters initial = net.parameters();
+        auto optimizer = createOptimizer("momentum", optimizerInfo("momentum").defaults);
+        QVERIFY(optimizer->step(net.parameters(), gradients));
+        StepDiagnostics d(net.parameters());
+        d.compute(net.parameters(), gradients, *optimizer, initial, &net);  // warm-up: the scratch sizes
+        const std::size_t before = heapAllocationCount();
+        d.compute(net.parameters(), gradients, *optimizer, initial, &net);
+        QCOMPARE(heapAllocationCount() - before, std::size_t{0});
+        QVERIFY(std::isfinite(d.layer(0)[0].gradientSnr) && d.layer(0)[0].gradientSnr > 0.0f);
+    }
+
     void noFirstMomentGivesNaN() {
         Parameters w = {Matrix::Constant(2, 3, 0.5f)};
         const Parameters g = {Matrix::Constant(2, 3, 0.1f)};
@@ -218,7 +322,20 @@ private slots:
         QCOMPARE(rows.size(), 1 + 10 * 10);
         QVERIFY(rows[1].startsWith("3,0,,"));
         QVERIFY(rows[2].startsWith("3,0,0,"));
-        QCOMPARE(rows[1].split(',').size(), 10);
+        QCOMPARE(rows[1].split(',').size(), 11);
+        // Read back (as the desktop app does): 10 records of a 6- and a 2-neuron layer, with the SNR.
+        const std::vector<DiagnosticsRecord> records = readDiagnosticsFile(writer.layout().diagnosticsFile(1));
+        QCOMPARE(records.size(), std::size_t{10});
+        QCOMPARE(records[1].step, 6L);
+        QCOMPARE(records[0].layers.size(), std::size_t{2});
+        QCOMPARE(records[0].layers[0].size(), std::size_t{7});
+        QCOMPARE(records[0].layers[1].size(), std::size_t{3});
+        QVERIFY(std::isfinite(records[9].layers[1][0].gradientSnr) && records[9].layers[1][0].gradientSnr > 0.0f);
+        QCOMPARE(records[0].layers[0][2].meanShare, rows[3].split(',')[8].toFloat());  // shortest round-trip text
+        const std::vector<CurvaturePoint> points = readCurvatureFile(writer.layout().curvatureFile(0));
+        QCOMPARE(points.size(), std::size_t{3});
+        QCOMPARE(points[0].step, 10L);
+        QCOMPARE(points[0].sgdThreshold, 2.0 / 0.1);
         const QList<QByteArray> curves = lines(writer.layout().curvatureFile(0));
         QCOMPARE(curves.size(), 1 + 3);
         const QList<QByteArray> cells = curves[1].split(',');
@@ -243,6 +360,65 @@ private slots:
         const QList<QByteArray> spectrum = lines(out + "/hessian_spectrum.csv");
         QCOMPARE(spectrum.size(), 1 + 10);  // 3 x (1 + 1) + 1 x (3 + 1) parameters
         QVERIFY(spectrum[1].split(',')[1].toDouble() <= spectrum[10].split(',')[1].toDouble());
+    }
+
+    // A damaged file is refused with its name, line and what was expected.
+    void readersNameTheBadLine() {
+        QTemporaryDir tmp;
+        const auto write = [&tmp](const QString& name, const QByteArray& text) {
+            QFile file(tmp.filePath(name));
+            file.open(QIODevice::WriteOnly);
+            file.write(text);
+            return tmp.filePath(name);
+        };
+        const QByteArray header = diagnosticsHeader();
+        const QString badNumber = write("a.csv", header + "1,0,,1,2,3,4,5,6,nan,7\n1,0,0,1,x,3,4,5,6,7,8\n");
+        QString message = test::inputErrorOf([&] { readDiagnosticsFile(badNumber); });
+        QVERIFY2(message.contains("a.csv") && message.contains("line 3") && message.contains("update_norm"), qPrintable(message));
+        const QString outOfOrder = write("b.csv", header + "1,0,3,1,2,3,4,5,6,7,8\n");
+        message = test::inputErrorOf([&] { readDiagnosticsFile(outOfOrder); });
+        QVERIFY2(message.contains("b.csv") && message.contains("line 2") && message.contains("neuron"), qPrintable(message));
+        const QString wrongHeader = write("c.csv", "step,lambda\n");
+        message = test::inputErrorOf([&] { readCurvatureFile(wrongHeader); });
+        QVERIFY2(message.contains("c.csv") && message.contains("step,lambda_max"), qPrintable(message));
+        // The layout before the gradient_snr column still reads, without it.
+        const QString old = write("d.csv", header.left(header.lastIndexOf(',')) + "\n1,0,,1,2,3,4,5,6,nan\n");
+        const std::vector<DiagnosticsRecord> records = readDiagnosticsFile(old);
+        QCOMPARE(records.size(), std::size_t{1});
+        QVERIFY(std::isnan(records[0].layers[0][0].gradientSnr));
+        QCOMPARE(records[0].layers[0][0].meanShare, 6.0f);
+    }
+
+    // The instrument presets ask for diagnostics and curvature; the CLI writes both without flags,
+    // and the keys survive config.json.
+    void instrumentPresetsAskForTheInstruments() {
+        for (const char* id : {"instruments-sine", "instruments-iris", "instruments-digits"}) {
+            const Experiment& e = findPreset(id).experiment;
+            QVERIFY2(e.diagnosticsEvery > 0 && e.curvatureEvery > 0, id);
+            QCOMPARE(e.runs.size(), std::size_t{2});
+            QCOMPARE(e.runs[1].optimizer, std::string("neuron-mean"));
+            const Experiment back = experimentFromJson(toJson(e), "round trip");
+            QCOMPARE(back.diagnosticsEvery, e.diagnosticsEvery);
+            QCOMPARE(back.curvatureEvery, e.curvatureEvery);
+        }
+        QVERIFY(!toJson(findPreset("seed-diagram").experiment).contains("diagnostics-every"));
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        QString err;
+        QVERIFY2(cli({"train", "--preset", "instruments-sine", "--steps", "100", "--quiet", "--out", out}, &err) == 0,
+                 qPrintable(err));
+        // Every 10 steps: 10 records of 1 + 2 + 1 + 2 + 1 + 1 rows; curvature every 50: 2 rows.
+        QCOMPARE(lines(out + "/momentum/diagnostics.csv").size(), 1 + 10 * 8);
+        QCOMPARE(lines(out + "/neuron-mean/curvature.csv").size(), 1 + 2);
+        // A flag overrides the preset.
+        QVERIFY2(cli({"train", "--preset", "instruments-sine", "--steps", "100", "--quiet", "--diagnostics-every", "50",
+                      "--out", tmp.filePath("run2")}, &err) == 0, qPrintable(err));
+        QCOMPARE(lines(tmp.filePath("run2") + "/momentum/diagnostics.csv").size(), 1 + 2 * 8);
+        QCOMPARE(test::inputErrorOf([] {
+                     QJsonObject json = toJson(findPreset("instruments-sine").experiment);
+                     json["curvature-every"] = -3;
+                     experimentFromJson(json, "EXP.json");
+                 }).contains("EXP.json: curvature-every"), true);
     }
 
     void cliRefusesBadFlags() {

@@ -10,6 +10,7 @@
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
 #include "session/ForkDialog.h"
+#include "views/DiagnosticsDock.h"
 #include "session/ProgressIndicator.h"
 #include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
@@ -49,6 +50,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <map>
 
 namespace ml {
 
@@ -99,6 +101,10 @@ MainWindow::MainWindow(QWidget* parent)
                 {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
                 {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
                 {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot())},
+                {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot())},
+                {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot())},
+                {"curvature", tr("Diagnostics: curvature and stability thresholds"),
+                 Figure::ofPlot(diagnostics_->curvaturePlot())},
             };
         },
         [this] { return toJson(experiment_->experiment()); });
@@ -155,6 +161,9 @@ void MainWindow::buildDocks() {
     explainer_ = new UpdateExplainer(selection_);
     explainerDock_ = addDock(tr("Update explainer"), "explainerDock", explainer_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, explainerDock_);
+    diagnostics_ = new DiagnosticsDock;
+    QDockWidget* diagnosticsDock = addDock(tr("Diagnostics"), "diagnosticsDock", diagnostics_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(heatmapDock, diagnosticsDock);
     // The run history shares the summary's place (a tab beside it).
     historyPanel_ = new RunHistoryPanel(history_);
     QDockWidget* historyDock = addDock(tr("Run history"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
@@ -255,7 +264,11 @@ void MainWindow::buildMenus() {
     QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
     for (const Preset& preset : presets()) {
         const Experiment experiment = preset.experiment;
-        presetMenu->addAction(QString::fromStdString(preset.title), this, [this, experiment] { experiment_->setExperiment(experiment); });
+        presetMenu->addAction(QString::fromStdString(preset.title), this, [this, experiment] {
+            experiment_->setExperiment(experiment);
+            // A preset that shows the instruments switches the live diagnostics on.
+            if (experiment.diagnosticsEvery > 0) diagnostics_->setLiveEvery(experiment.diagnosticsEvery);
+        });
     }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -307,6 +320,15 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
     connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<SharedSnapshot>& snapshots) {
         selection_->deliver(snapshots);
+    });
+    connect(diagnostics_, &DiagnosticsDock::liveEveryChanged, session_, &TrainingSession::setDiagnosticsEvery);
+    connect(session_, &TrainingSession::diagnosticsArrived, this, [this](const std::vector<RunDiagnostics>& arrived) {
+        std::map<int, std::vector<DiagnosticsRecord>> byRun;  // one redraw per run and delivery
+        for (const RunDiagnostics& one : arrived) byRun[one.run].push_back(one.record);
+        for (const auto& [run, records] : byRun) diagnostics_->addRecords(run, records);
+    });
+    connect(session_, &TrainingSession::curvatureArrived, this, [this](const std::vector<RunCurvature>& arrived) {
+        for (const RunCurvature& one : arrived) diagnostics_->addCurvature(one.run, {one.point});
     });
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
@@ -443,6 +465,7 @@ void MainWindow::planArrived(const TrainingPlan& plan) {
     inspector_->setImageShape(plan.imageShape);
     explainer_->setRunSpecs(training_.runs);
     selection_->begin(labelsOf(plan.labels));
+    diagnostics_->begin(labelsOf(plan.labels));
     liveOnScreen_ = true;
     // A fork shows the comparison it came from beside its branches.
     if (overlayAfterPlan_ > 0) overlayKept(std::exchange(overlayAfterPlan_, 0));
@@ -641,7 +664,9 @@ void MainWindow::openRunFolder(const QString& directory) {
         diagram_->setQuantity(Quantity::Weight);
         heatmap_->setQuantity(Quantity::Weight);
     }
-    const std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *selection_);
+    std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *selection_);
+    diagnostics_->begin(labels);
+    for (std::string& problem : loadFolderDiagnostics(folder, *diagnostics_)) snapshotProblems.push_back(std::move(problem));
     folderSource_ = directory;
     updateTitle();
     // A run whose files could not be read is shown with what could be read; say which and why.
@@ -658,7 +683,9 @@ void MainWindow::openExperimentFile() {
     if (path.isEmpty()) return;
     AppSettings::setLastDirectory(QFileInfo(path).absolutePath());
     try {
-        experiment_->setExperiment(loadExperiment(path));
+        const Experiment loaded = loadExperiment(path);
+        experiment_->setExperiment(loaded);
+        if (loaded.diagnosticsEvery > 0) diagnostics_->setLiveEvery(loaded.diagnosticsEvery);
     } catch (const InputError& error) {
         QMessageBox::warning(this, tr("Cannot open experiment"), QString::fromStdString(error.what()));
     }

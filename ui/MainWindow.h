@@ -20,6 +20,7 @@ namespace ml {
 
 class ComparisonHistory;
 class ConvergencePlot;
+class DiagnosticsDock;
 class RunHistoryPanel;
 class RunSelection;
 class ExperimentPanel;
@@ -48,6 +49,7 @@ public:
     RunComparison* comparison() const { return comparison_; }
     ExperimentPanel* experimentPanel() const { return experiment_; }
     ConvergencePlot* convergencePlot() const { return plot_; }
+    DiagnosticsDock* diagnosticsDock() const { return diagnostics_; }
     TrainingActions* trainingActions() const { return actions_; }
     RunSelection* runSelection() const { return selection_; }
     UpdateExplainer* updateExplainer() const { return explainer_; }
@@ -127,6 +129,7 @@ private:
     NeuronInspector* inspector_ = nullptr;
     LandscapeView* landscape_ = nullptr;
     QDockWidget* landscapeDock_ = nullptr;
+    DiagnosticsDock* diagnostics_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     UpdateExplainer* explainer_ = nullptr;
     QDockWidget* explainerDock_ = nullptr;

@@ -174,7 +174,7 @@ int train(const QStringList& arguments) {
     if (forkState)
         experiment.forkedFrom = {forkState->label, forkState->optimizer, forkState->step,
                                  QDir::cleanPath(QFileInfo(parser.value("fork-from")).absoluteFilePath()).toStdString()};
-    DiagnosticsOptions diagnostics(parser, experiment.network);
+    DiagnosticsOptions diagnostics(parser, experiment);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
     const long snapshotsEvery = positiveOption(parser, "snapshots-every", 0, kMaxCount);

@@ -2,6 +2,9 @@
 
 #include "cli/CommandLine.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace ml {
 
 void DiagnosticsOptions::addOptions(QCommandLineParser& parser) {
@@ -23,12 +26,17 @@ void DiagnosticsOptions::addOptions(QCommandLineParser& parser) {
                       "up to " + QString::number(HessianProbe::kMaxSpectrumParameters) + " parameters)."});
 }
 
-DiagnosticsOptions::DiagnosticsOptions(const QCommandLineParser& parser, const NetworkSpec& network)
-    : diagnosticsEvery_(wholeOption(parser, "diagnostics-every", 0, 1)),
-      curvatureEvery_(wholeOption(parser, "curvature-every", 0, 1)),
+namespace {
+// An experiment's count (up to kMaxCount) as a flag's fallback; a step interval beyond int is never due.
+int clampToInt(long count) { return static_cast<int>(std::min<long>(count, std::numeric_limits<int>::max())); }
+}  // namespace
+
+DiagnosticsOptions::DiagnosticsOptions(const QCommandLineParser& parser, const Experiment& experiment)
+    : diagnosticsEvery_(wholeOption(parser, "diagnostics-every", clampToInt(experiment.diagnosticsEvery), 1)),
+      curvatureEvery_(wholeOption(parser, "curvature-every", clampToInt(experiment.curvatureEvery), 1)),
       curvatureBatch_(wholeOption(parser, "curvature-batch", kDefaultCurvatureBatch, 1)),
       spectrum_(parser.isSet("hessian-spectrum")) {
-    if (spectrum_) checkHessianSpectrumSize(network);
+    if (spectrum_) checkHessianSpectrumSize(experiment.network);
 }
 
 void DiagnosticsOptions::attach(LockstepTrainer& trainer, const RunFolderLayout& layout) {

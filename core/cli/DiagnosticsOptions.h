@@ -16,11 +16,12 @@ namespace ml {
 
 class DiagnosticsOptions {
 public:
-    static constexpr int kDefaultCurvatureBatch = 256;
 
     static void addOptions(QCommandLineParser& parser);
-    // Reads and checks the flags (InputError naming the flag), before anything is trained.
-    DiagnosticsOptions(const QCommandLineParser& parser, const NetworkSpec& network);
+    // Reads and checks the flags (InputError naming the flag), before anything is trained. Without
+    // --diagnostics-every / --curvature-every the experiment's "diagnostics-every" /
+    // "curvature-every" (presets that show the instruments) apply.
+    DiagnosticsOptions(const QCommandLineParser& parser, const Experiment& experiment);
 
     // Adds the observers asked for to `trainer` (after the RunFolderWriter of `layout`).
     void attach(LockstepTrainer& trainer, const RunFolderLayout& layout);

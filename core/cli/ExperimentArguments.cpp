@@ -66,7 +66,8 @@ QJsonArray parseOptimizerList(const QString& text) {
 ExperimentArguments::ExperimentArguments() {
     options_ = {
         {"config", "Experiment JSON file (e.g. a run's config.json); flags override it.", "EXP.json"},
-        {"preset", "A bundled experiment: seed-diagram, seed2-iris, mnist-seed, family-digits.", "NAME"},
+        {"preset", "A bundled experiment: seed-diagram, seed2-iris, mnist-seed, family-digits, mnist-cnn, "
+                   "instruments-sine, instruments-iris, instruments-digits.", "NAME"},
         {"name", "Experiment name.", "TEXT"},
         {"network", "Layers, e.g. 1-2-2-1, 784-128-10, or 1x28x28-conv8k5-pool2-conv16k5-pool2-64-10 (input CxHxW, "
                     "conv{C}k{K}[s{S}][p{P}], pool{K}, avgpool{K}).", "LAYERS"},

@@ -5,6 +5,21 @@
 
 namespace ml {
 
+CurvaturePoint measureCurvature(HessianProbe& probe, const StepState& state) {
+    probe.setPoint(state.parameters);
+    const PowerIterationResult top = probe.largestEigenvalue(kCurvatureMaxIterations, kCurvatureTolerance);
+    const double lr = state.spec.hp.lr;
+    const double mu = state.spec.hp.momentum;
+    CurvaturePoint point;
+    point.step = state.step;
+    point.lambdaMax = top.eigenvalue;
+    point.iterations = top.iterations;
+    point.converged = top.converged;
+    point.sgdThreshold = 2.0 / lr;
+    point.heavyBallThreshold = (2.0 + 2.0 * mu) / lr;
+    return point;
+}
+
 CurvatureWriter::CurvatureWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every,
                                  long batchSize)
     : every_(every), probe_(trainer.experiment().network, fixedBatch(*trainer.data().train, batchSize)) {
@@ -22,20 +37,17 @@ bool CurvatureWriter::wantsStepState(int /*run*/, long step) { return step % eve
 
 void CurvatureWriter::stepStateReady(const StepState& state) {
     if (state.step % every_ != 0) return;  // asked for by another observer
-    probe_.setPoint(state.parameters);
-    const PowerIterationResult top = probe_.largestEigenvalue(kMaxIterations, kTolerance);
-    const double lr = state.spec.hp.lr;
-    const double mu = state.spec.hp.momentum;
+    const CurvaturePoint point = measureCurvature(probe_, state);
     row_.resize(0);
     appendInteger(row_, state.step);
     row_.append(',');
-    appendShortest(row_, static_cast<float>(top.eigenvalue));
+    appendShortest(row_, static_cast<float>(point.lambdaMax));
     row_.append(',');
-    appendInteger(row_, top.iterations);
-    row_.append(top.converged ? ",1," : ",0,");
-    appendShortest(row_, static_cast<float>(2.0 / lr));
+    appendInteger(row_, point.iterations);
+    row_.append(point.converged ? ",1," : ",0,");
+    appendShortest(row_, static_cast<float>(point.sgdThreshold));
     row_.append(',');
-    appendShortest(row_, static_cast<float>((2.0 + 2.0 * mu) / lr));
+    appendShortest(row_, static_cast<float>(point.heavyBallThreshold));
     row_.append('\n');
     AppendOnlyFile& file = *files_[state.run];
     file.append(row_);

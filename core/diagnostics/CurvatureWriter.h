@@ -9,6 +9,7 @@
 // handed to the append-only file at once (rows are rare and costly).
 // Also writeHessianSpectra: each run's hessian_spectrum.csv (index,eigenvalue ascending) at its
 // final weights, for networks up to HessianProbe::kMaxSpectrumParameters parameters.
+#include "diagnostics/DiagnosticsRecords.h"
 #include "diagnostics/HessianProbe.h"
 #include "io/Files.h"
 #include "train/LockstepTrainer.h"
@@ -20,11 +21,16 @@
 
 namespace ml {
 
+inline constexpr int kCurvatureMaxIterations = 100;
+inline constexpr int kDefaultCurvatureBatch = 256;  // samples in the fixed batch unless told otherwise
+inline constexpr double kCurvatureTolerance = 1e-4;
+
+// lambda_max at the state's parameters (power iteration, the limits above) and the run's thresholds
+// (the rows of curvature.csv; the desktop app's live curvature).
+CurvaturePoint measureCurvature(HessianProbe& probe, const StepState& state);
+
 class CurvatureWriter : public TrainingObserver {
 public:
-    static constexpr int kMaxIterations = 100;
-    static constexpr double kTolerance = 1e-4;
-
     // every >= 1, batchSize >= 1. Throws FileError naming the path.
     CurvatureWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every, long batchSize);
     ~CurvatureWriter() override;

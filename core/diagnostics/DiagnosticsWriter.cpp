@@ -15,7 +15,7 @@ struct DiagnosticsWriter::RunLog {
 
 QByteArray diagnosticsHeader() {
     return "step,layer,neuron,gradient_norm,update_norm,update_to_weight,distance_from_initial,"
-           "cos_moment_gradient,mean_share,moment_cv\n";
+           "cos_moment_gradient,mean_share,moment_cv,gradient_snr\n";
 }
 
 void appendDiagnosticsRows(QByteArray& out, long step, const StepDiagnostics& diagnostics) {
@@ -31,7 +31,7 @@ void appendDiagnosticsRows(QByteArray& out, long step, const StepDiagnostics& di
             if (u > 0) p = writeInteger(p, end, static_cast<long long>(u - 1));  // the layer row has none
             const UnitDiagnostics& d = units[u];
             for (const float value : {d.gradientNorm, d.updateNorm, d.updateToWeight, d.distanceFromInitial,
-                                      d.cosMomentGradient, d.meanShare, d.momentCv}) {
+                                      d.cosMomentGradient, d.meanShare, d.momentCv, d.gradientSnr}) {
                 *p++ = ',';
                 p = writeShortest(p, end, value);
             }
@@ -58,7 +58,7 @@ bool DiagnosticsWriter::wantsStepState(int /*run*/, long step) { return step % e
 void DiagnosticsWriter::stepStateReady(const StepState& state) {
     if (state.step % every_ != 0) return;  // asked for by another observer
     RunLog& log = *runs_[state.run];
-    log.diagnostics.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters);
+    log.diagnostics.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters, &state.model);
     appendDiagnosticsRows(log.buffer, state.step, log.diagnostics);
     if (log.buffer.size() >= kBufferBytes) {
         log.file.append(log.buffer);

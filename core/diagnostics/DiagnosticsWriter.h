@@ -3,7 +3,7 @@
 // observer of the LockstepTrainer (add it after the RunFolderWriter, which creates the folders).
 // Columns (docs/diagnostics.md; the quantities: diagnostics/StepDiagnostics.h):
 //   step,layer,neuron,gradient_norm,update_norm,update_to_weight,distance_from_initial,
-//   cos_moment_gradient,mean_share,moment_cv
+//   cos_moment_gradient,mean_share,moment_cv,gradient_snr
 // one row per parameter layer (layer 0-based, neuron empty) followed by one row per neuron of it
 // (neuron 0-based). Rows go into one reused buffer, handed to the append-only file each 64 KiB and
 // when the run finishes; a step with no diagnostics costs one integer test.

@@ -1,5 +1,6 @@
 #include "diagnostics/StepDiagnostics.h"
 
+#include "nn/Network.h"
 #include "optim/Optimizer.h"
 
 #include <cmath>
@@ -44,7 +45,7 @@ double coefficientOfVariation(RowView moment) {
 namespace {
 
 template <typename Scalar>
-void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, 8>& arrays, Eigen::Index rows) {
+void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, 9>& arrays, Eigen::Index rows) {
     for (auto* array : arrays) array->setZero(rows);
 }
 
@@ -61,11 +62,13 @@ StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
         setZero(sums.bias.all(), rows);
         setZero(sums.block.all(), rows);
         sums.mean.setZero(rows);
+        sampleSquares_.push_back(Matrix::Zero(rows, shapes[l].cols()));
+        sampleScratch_.emplace_back();
     }
 }
 
 void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gradients, const Optimizer& optimizer,
-                              const Parameters& initialParameters) {
+                              const Parameters& initialParameters, const Network* model) {
     for (std::size_t l = 0; l < layers_.size(); ++l) {
         const Matrix& w = parameters[l];
         const Matrix& g = gradients[l];
@@ -74,6 +77,12 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         const Matrix& u = state.update;
         const Matrix& m = state.firstMoment;
         const bool hasMoment = m.size() == w.size();
+        // Per-sample gradient g_s = B c_s (c_s: sample s's share of the mean-loss gradient, which
+        // the squares sum): E g_s^2 = B sum_s c_s^2, Var = B S - gbar^2 with gbar = g.
+        const Matrix& squares = sampleSquares_[l];
+        const Eigen::Index batch = model ? model->sampleGradientSquares(l, sampleScratch_[l], sampleSquares_[l]) : 0;
+        const bool hasSnr = batch >= 2;
+        const float batchSize = static_cast<float>(batch);
         LayerSums& sums = sums_[l];
         const Eigen::Index rows = w.rows();
         const Eigen::Index in = w.cols() - 1;  // the incoming weights; the last column: biases
@@ -103,6 +112,8 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
                 block.moment2 += mj.square();
                 block.momentGradient += mj * gj;
             }
+            if (hasSnr)
+                block.snr += gj.square() / ((batchSize * squares.col(j).array() - gj.square()).max(0.0f) + kSnrEpsilon);
             if (j == in) join(sums.bias);
             else if ((j + 1) % kBlockColumns == 0 || j + 1 == in) join(sums.weights);
         }
@@ -119,6 +130,7 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
             const Sums<double>& s = sums.weights;
             UnitDiagnostics& unit = units[1 + i];
             fillNorms(unit, s.gradient2(i), s.update2(i), s.weight2(i), s.distance2(i));
+            unit.gradientSnr = hasSnr && in > 0 ? static_cast<float>(s.snr(i) / n) : kNaN;
             if (hasMoment) {
                 const double mean = s.moment(i) / n;
                 unit.cosMomentGradient = ratio(s.momentGradient(i), std::sqrt(s.moment2(i) * s.gradient2(i)));
@@ -136,6 +148,7 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         UnitDiagnostics& layer = units[0];
         fillNorms(layer, total(&S::gradient2), total(&S::update2), total(&S::weight2), total(&S::distance2));
         layer.momentCv = kNaN;
+        layer.gradientSnr = hasSnr ? static_cast<float>(total(&S::snr) / static_cast<double>(w.size())) : kNaN;
         if (hasMoment) {
             layer.cosMomentGradient =
                 ratio(total(&S::momentGradient), std::sqrt(total(&S::moment2) * total(&S::gradient2)));

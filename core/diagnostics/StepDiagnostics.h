@@ -8,19 +8,26 @@
 //   cos_moment_gradient    <m, g> / (||m|| ||g||)   (m: the optimizer's first moment; NaN without one)
 //   mean_share             f = ||P m||^2 / ||m||^2, P the projection on the all-ones direction
 //   moment_cv              std(m_ij) / |mean(m_ij)| over the connections
+//   gradient_snr           mean over the parameters of GSNR_j = gbar_j^2 / (Var_s g_sj + eps): the
+//                          per-sample gradients g_sj of the batch (gbar_j = g_j their mean, Var the
+//                          population variance), eps = 1e-5; Cockpit's MeanGSNR (Liu et al. 2020).
+//                          NaN unless asked for (a Network given), for batches of one sample and for
+//                          layers without per-sample squares (convolutions).
 // A neuron i is row i without its bias (its incoming connections; for a convolution, an output
 // channel's kernel): all seven over that row, mean_share and moment_cv being f_i and the
 // coefficient of variation of the row's first moment. The layer row takes the whole matrix for the
-// first five, for mean_share the energy-weighted f of its neurons (sum ||P m_i||^2 / sum ||m_i||^2:
+// first five and gradient_snr, for mean_share the energy-weighted f of its neurons (sum ||P m_i||^2 / sum ||m_i||^2:
 // the share of the layer's first-moment energy that neuron-mean keeps) and no moment_cv (NaN).
 // compute() allocates nothing: the result buffers are sized once, in the constructor.
 #include "Tensor.h"
+#include "nn/Layer.h"
 
 #include <array>
 #include <vector>
 
 namespace ml {
 
+class Network;
 class Optimizer;
 
 struct UnitDiagnostics {
@@ -31,6 +38,7 @@ struct UnitDiagnostics {
     float cosMomentGradient = NAN;
     float meanShare = NAN;
     float momentCv = NAN;
+    float gradientSnr = NAN;
 };
 
 // A row of a column-major matrix (strided) or a contiguous one, without a copy.
@@ -47,9 +55,12 @@ public:
     explicit StepDiagnostics(const Parameters& shapes);
 
     // After a step: the parameters after it, the gradient it used, the optimizer (first moment,
-    // update) and the parameters before step 1.
+    // update) and the parameters before step 1. With `model` (the network whose training pass
+    // produced `gradients`) also the gradient signal-to-noise ratio, from its per-sample gradients.
     void compute(const Parameters& parameters, const Parameters& gradients, const Optimizer& optimizer,
-                 const Parameters& initialParameters);
+                 const Parameters& initialParameters, const Network* model = nullptr);
+
+    static constexpr float kSnrEpsilon = 1e-5f;  // Cockpit's MeanGSNR default
 
     // layer(l)[0] is the whole layer, layer(l)[1 + i] neuron i.
     const std::vector<UnitDiagnostics>& layer(std::size_t l) const { return layers_[l]; }
@@ -57,13 +68,14 @@ public:
 
 private:
     // Per-neuron sums over a set of columns: squares of g, u, w, w - w0; m, m^2, m * g, and the
-    // squared deviations of m from the neuron's mean (a second pass, free of cancellation).
+    // squared deviations of m from the neuron's mean (a second pass, free of cancellation); the
+    // per-parameter GSNR.
     template <typename Scalar>
     struct Sums {
         using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
-        Array gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2;
-        std::array<Array*, 8> all() {
-            return {&gradient2, &update2, &weight2, &distance2, &moment, &moment2, &momentGradient, &deviation2};
+        Array gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2, snr;
+        std::array<Array*, 9> all() {
+            return {&gradient2, &update2, &weight2, &distance2, &moment, &moment2, &momentGradient, &deviation2, &snr};
         }
     };
     // A layer's sums: float over blocks of kBlockColumns columns (full SIMD width, no conversion),
@@ -77,6 +89,8 @@ private:
     static constexpr Eigen::Index kBlockColumns = 32;
     std::vector<std::vector<UnitDiagnostics>> layers_;
     std::vector<LayerSums> sums_;
+    Parameters sampleSquares_;  // per layer: sum over the batch of squared per-sample gradients
+    std::vector<Layer::SampleScratch> sampleScratch_;  // per layer: each keeps its sizes (no reallocation)
 };
 
 }  // namespace ml

@@ -46,4 +46,14 @@ void DenseLayer::backward(const Matrix& parameters, const BatchMatrix& input, Ba
     if (inputGradient) inputGradient->noalias() = delta * weightsOf(parameters);
 }
 
+bool DenseLayer::sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                                       Matrix& squares) const {
+    // Plain squared copies first: as product operands, expressions would become heap temporaries.
+    scratch.inputSquares = input.array().square();
+    scratch.deltaSquares = delta.array().square();
+    weightsOf(squares).noalias() = scratch.deltaSquares.transpose() * scratch.inputSquares;
+    biasOf(squares) = scratch.deltaSquares.colwise().sum().transpose();
+    return true;
+}
+
 }  // namespace ml

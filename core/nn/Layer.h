@@ -46,6 +46,20 @@ public:
     // dL/d(input) into `inputGradient`.
     virtual void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient,
                           Workspace& work, Matrix& parameterGradient, BatchMatrix* inputGradient) const = 0;
+
+    // Scratch for sampleGradientSquares, owned by the caller (diagnostics only, never training).
+    struct SampleScratch {
+        BatchMatrix inputSquares;
+        BatchMatrix deltaSquares;
+    };
+    // After backward(..., outputGradient = `delta`, ...): writes into `squares` (the parameter
+    // shape) the sum over the batch of each sample's contribution to dL/dparameters, squared —
+    // BackPACK's "SumGradSquared", the second moment behind a gradient signal-to-noise ratio.
+    // Returns false, leaving `squares` alone, for a layer that does not provide it.
+    virtual bool sampleGradientSquares(const BatchMatrix& /*input*/, const BatchMatrix& /*delta*/,
+                                       SampleScratch& /*scratch*/, Matrix& /*squares*/) const {
+        return false;
+    }
 };
 
 }  // namespace ml

@@ -13,7 +13,8 @@ namespace ml {
 void Experiment::validate() const {
     if (network.layers.empty()) throw InputError("network: needs at least an input and an output size");
     if ((steps > 0) == (epochs > 0)) throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");
-    const std::pair<const char*, long> counts[] = {{"steps", steps}, {"epochs", epochs}, {"batch", batchSize}, {"eval-every", evalEvery}};
+    const std::pair<const char*, long> counts[] = {{"steps", steps}, {"epochs", epochs}, {"batch", batchSize}, {"eval-every", evalEvery},
+                                                   {"diagnostics-every", diagnosticsEvery}, {"curvature-every", curvatureEvery}};
     for (const auto& [field, value] : counts)
         if (value > kMaxCount)
             throw InputError(std::string(field) + ": " + std::to_string(value) + " is too large; expected at most " +

@@ -43,6 +43,10 @@ struct Experiment {
     long epochs = 0;
     long evalEvery = 0;   // 0 = at each epoch end only (and at the last step)
     Holdout holdout = Holdout::None;  // which part of the data trains and which evaluates (studies)
+    // The instruments the experiment asks for (0: none; presets that show them): diagnostics.csv /
+    // curvature.csv every N steps in the CLI (its flags override), live in the desktop app.
+    long diagnosticsEvery = 0;
+    long curvatureEvery = 0;
     std::string initWeightsFile;  // empty: seeded Glorot initialisation (the caller loads the file)
     std::vector<RunSpec> runs;
     ForkOrigin forkedFrom;  // set for twin runs only

@@ -26,7 +26,8 @@ decltype(auto) named(const std::string& where, Parse&& parse) {
 }
 
 const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
-                                       "steps", "epochs", "eval-every", "holdout", "init", "runs", "forked-from"};
+                                       "steps", "epochs", "eval-every", "holdout", "init", "runs", "forked-from",
+                                       "diagnostics-every", "curvature-every"};
 
 bool isExperimentKey(const QString& key) {
     for (const char* known : kExperimentKeys)
@@ -164,6 +165,8 @@ QJsonObject toJson(const Experiment& experiment) {
     json["eval-every"] = static_cast<double>(experiment.evalEvery);
     // Written only when set, so that the config.json of ordinary runs stays as it was.
     if (experiment.holdout != Holdout::None) json["holdout"] = QString::fromStdString(toString(experiment.holdout));
+    if (experiment.diagnosticsEvery > 0) json["diagnostics-every"] = static_cast<double>(experiment.diagnosticsEvery);
+    if (experiment.curvatureEvery > 0) json["curvature-every"] = static_cast<double>(experiment.curvatureEvery);
     if (!experiment.initWeightsFile.empty()) json["init"] = QString::fromStdString(experiment.initWeightsFile);
     if (experiment.forkedFrom.valid()) {
         QJsonObject origin{{"run", QString::fromStdString(experiment.forkedFrom.run)},
@@ -214,6 +217,8 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
         experiment.forkedFrom.folder = requireString(origin, "folder", "", where);
         if (experiment.forkedFrom.step <= 0) throw InputError(where + ": step: expected a step > 0");
     }
+    experiment.diagnosticsEvery = requireCount(json, "diagnostics-every", 0, source);
+    experiment.curvatureEvery = requireCount(json, "curvature-every", 0, source);
 
     const QJsonValue runs = json.value("runs");
     if (!runs.isUndefined() && !runs.isArray()) throw InputError(source + ": runs: expected an array of runs");

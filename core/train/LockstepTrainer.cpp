@@ -308,7 +308,7 @@ void LockstepTrainer::stepRun(int index, Run& run) {
     for (TrainingObserver* observer : observers_) stateWanted = observer->wantsStepState(index, step_) || stateWanted;
     if (stateWanted) {
         const StepState state{index, step_, run.spec, experiment_.network, run.network.parameters(), run.gradients,
-                              *run.optimizer, initialParameters_};
+                              *run.optimizer, initialParameters_, run.network};
         for (TrainingObserver* observer : observers_) observer->stepStateReady(state);
     }
     if (step_ == totalSteps_) finish(index, run, RunStatus::Done);

@@ -1,6 +1,7 @@
 #pragma once
 // Observers sit outside the training loop (like ensmallen's callbacks): the trainer knows
 // nothing about files or Qt widgets. All calls come from the training thread.
+#include "nn/Network.h"
 #include "optim/Optimizer.h"
 #include "train/Experiment.h"
 #include "train/Snapshot.h"
@@ -19,6 +20,7 @@ struct StepState {
     const Parameters& gradients;          // this step's batch gradient (before the update)
     const Optimizer& optimizer;           // layerState(l): first moment, the update just applied
     const Parameters& initialParameters;  // before step 1
+    const Network& model;                 // its training buffers still hold this step's batch pass
 };
 
 class TrainingObserver {

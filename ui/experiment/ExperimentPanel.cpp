@@ -155,6 +155,8 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     runs_->setRuns(experiment.runs);
     initWeightsFile_ = experiment.initWeightsFile;
     holdout_ = experiment.holdout;
+    diagnosticsEvery_ = experiment.diagnosticsEvery;
+    curvatureEvery_ = experiment.curvatureEvery;
     shownData_ = data_->currentText().trimmed();
     clearInvalidMark(network_);
     clearInvalidMark(data_);
@@ -178,6 +180,8 @@ Experiment ExperimentPanel::experiment() const {
     experiment.evalEvery = evalEvery_->value();
     experiment.initWeightsFile = initWeightsFile_;
     experiment.holdout = holdout_;
+    experiment.diagnosticsEvery = diagnosticsEvery_;
+    experiment.curvatureEvery = curvatureEvery_;
     experiment.runs = runs_->runs();
     if (experiment.runs.empty()) throw InputError("Optimizer runs: add at least one run");
     experiment.validate();

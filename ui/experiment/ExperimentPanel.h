@@ -52,6 +52,8 @@ private:
     bool settingExperiment_ = false;
     QString shownData_;  // the data set the network's sizes were last checked against
     std::string initWeightsFile_;  // kept from the loaded experiment (no editor)
+    long diagnosticsEvery_ = 0;  // kept too: the instruments a preset asks for (the Diagnostics dock shows them)
+    long curvatureEvery_ = 0;
     Holdout holdout_ = Holdout::None;  // kept too: a study trial's experiment evaluates on validation or test
 };
 

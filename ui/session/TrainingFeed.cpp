@@ -4,7 +4,8 @@
 
 namespace ml {
 
-TrainingFeed::TrainingFeed(std::chrono::milliseconds snapshotInterval) : snapshotInterval_(snapshotInterval) {}
+TrainingFeed::TrainingFeed(std::chrono::milliseconds snapshotInterval, long diagnosticsEvery)
+    : snapshotInterval_(snapshotInterval), diagnosticsEvery_(diagnosticsEvery) {}
 
 TrainingFeed::Delivery TrainingFeed::take() {
     Delivery taken;
@@ -54,6 +55,30 @@ void TrainingFeed::snapshotTaken(const SharedSnapshot& snapshot) {
         snapshotSlot_[snapshot->run] = pending_.snapshots.size();
         pending_.snapshots.push_back(snapshot);
     }
+}
+
+void TrainingFeed::setCurvatureProbe(std::unique_ptr<HessianProbe> probe, long every) {
+    curvatureProbe_ = std::move(probe);
+    curvatureEvery_ = curvatureProbe_ ? every : 0;
+}
+
+bool TrainingFeed::wantsStepState(int /*run*/, long step) {
+    return (diagnosticsEvery_ > 0 && step % diagnosticsEvery_ == 0) || (curvatureEvery_ > 0 && step % curvatureEvery_ == 0);
+}
+
+void TrainingFeed::stepStateReady(const StepState& state) {
+    if (curvatureEvery_ > 0 && state.step % curvatureEvery_ == 0) {
+        RunCurvature measured{state.run, measureCurvature(*curvatureProbe_, state)};
+        std::lock_guard lock(mutex_);
+        pending_.curvature.push_back(measured);
+    }
+    if (diagnosticsEvery_ <= 0 || state.step % diagnosticsEvery_ != 0) return;
+    auto slot = diagnostics_.find(state.run);
+    if (slot == diagnostics_.end()) slot = diagnostics_.emplace(state.run, StepDiagnostics(state.parameters)).first;
+    slot->second.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters, &state.model);
+    RunDiagnostics computed{state.run, recordOf(state.step, slot->second)};
+    std::lock_guard lock(mutex_);
+    pending_.diagnostics.push_back(std::move(computed));
 }
 
 void TrainingFeed::runFinished(int run, const RunResult& result) {

@@ -8,9 +8,15 @@
 //              networks (<= kSmallNetworkParameters), whose snapshots are cheap: for them every
 //              stride-th step is snapshotted too (about kSnapshotsPerSmallRun over a run) and all
 //              are kept, so the neuron inspector can show a fast run's whole history
+//   diagnostics  with diagnosticsEvery > 0: every that-many steps, each run's StepDiagnostics
+//              (core/diagnostics, gradient SNR included), computed here on the training thread
+//   curvature  with a curvature probe set: every curvatureEvery steps, each run's lambda_max and
+//              stability thresholds (diagnostics/CurvatureWriter.h measureCurvature)
 //   finished   each run's RunResult once it ends
 //   ended      set once by the worker when training is over (done, stopped or failed)
 // The training thread never waits for the GUI: it only takes a short lock to append.
+#include "diagnostics/CurvatureWriter.h"
+#include "diagnostics/DiagnosticsRecords.h"
 #include "train/TrainingObserver.h"
 #include "train/TrainingPlan.h"
 #include "train/TrainingState.h"
@@ -20,6 +26,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -29,6 +36,16 @@ namespace ml {
 struct FinishedRun {
     int run = 0;
     RunResult result;
+};
+
+struct RunDiagnostics {
+    int run = 0;
+    DiagnosticsRecord record;
+};
+
+struct RunCurvature {
+    int run = 0;
+    CurvaturePoint point;
 };
 
 struct TrainingEnd {
@@ -45,23 +62,29 @@ inline constexpr long kSnapshotsPerSmallRun = 2000;
 class TrainingFeed : public TrainingObserver {
 public:
     using Clock = std::chrono::steady_clock;
-    explicit TrainingFeed(std::chrono::milliseconds snapshotInterval = std::chrono::milliseconds(25));
+    // diagnosticsEvery: 0 for none (then the feed costs nothing per step for them).
+    explicit TrainingFeed(std::chrono::milliseconds snapshotInterval = std::chrono::milliseconds(25),
+                          long diagnosticsEvery = 0);
 
     // Everything that arrived since the previous take().
     struct Delivery {
         std::optional<TrainingPlan> plan;
         std::vector<StepMetrics> metrics;
         std::vector<SharedSnapshot> snapshots;  // in order; at most one per run (the latest) unless the network is small
+        std::vector<RunDiagnostics> diagnostics;
+        std::vector<RunCurvature> curvature;
         std::vector<FinishedRun> finished;
         std::optional<TrainingEnd> end;
         bool empty() const {
-            return !plan && metrics.empty() && snapshots.empty() && finished.empty() && !end;
+            return !plan && metrics.empty() && snapshots.empty() && diagnostics.empty() && curvature.empty() &&
+                   finished.empty() && !end;
         }
     };
     Delivery take();                 // GUI thread
     long stepsDone() const { return stepsDone_.load(std::memory_order_relaxed); }
 
-    // Worker thread.
+    // Worker thread, before training: lambda_max every `every` steps on the probe's fixed batch.
+    void setCurvatureProbe(std::unique_ptr<HessianProbe> probe, long every);
     void announce(const TrainingPlan& plan);
     void end(TrainingEnd end);
 
@@ -69,6 +92,8 @@ public:
     void stepFinished(const StepMetrics& metrics) override;
     bool wantsSnapshot(int run, long step) override;
     void snapshotTaken(const SharedSnapshot& snapshot) override;
+    bool wantsStepState(int run, long step) override;
+    void stepStateReady(const StepState& state) override;
     void runFinished(int run, const RunResult& result) override;
 
 private:
@@ -76,6 +101,10 @@ private:
     long totalSteps_ = 0;                         // training thread only
     long historyStride_ = 0;                      // small networks: snapshot every this many steps (0: never)
     std::map<int, Clock::time_point> lastSnapshot_;  // training thread only
+    const long diagnosticsEvery_;
+    std::map<int, StepDiagnostics> diagnostics_;     // per run, training thread only
+    std::unique_ptr<HessianProbe> curvatureProbe_;   // training thread only
+    long curvatureEvery_ = 0;
     std::atomic<long> stepsDone_{0};
 
     std::mutex mutex_;  // guards pending_

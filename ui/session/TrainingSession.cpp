@@ -29,7 +29,7 @@ bool TrainingSession::start(const Experiment& experiment, bool paused, std::shar
     control_ = std::make_shared<RunControl>();
     control_->setMaxStepsPerSecond(maxStepsPerSecond_);
     control_->setPaused(paused);
-    feed_ = std::make_shared<TrainingFeed>();
+    feed_ = std::make_shared<TrainingFeed>(std::chrono::milliseconds(25), diagnosticsEvery_);
     discarding_ = false;
     totalSteps_ = 0;
     const bool timed = timing_.enabled;
@@ -108,6 +108,8 @@ void TrainingSession::deliver() {
         }
         if (!delivery.metrics.empty()) Q_EMIT metricsArrived(delivery.metrics);
         if (!delivery.snapshots.empty()) Q_EMIT snapshotsArrived(delivery.snapshots);
+        if (!delivery.diagnostics.empty()) Q_EMIT diagnosticsArrived(delivery.diagnostics);
+        if (!delivery.curvature.empty()) Q_EMIT curvatureArrived(delivery.curvature);
         for (const FinishedRun& finished : delivery.finished) Q_EMIT runFinished(finished.run, finished.result);
         Q_EMIT progressed(feed_->stepsDone(), totalSteps_);
         if (timing_.enabled) recordTiming(started, feed_->stepsDone());

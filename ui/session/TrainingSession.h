@@ -60,12 +60,17 @@ public:
     void reset();
     void setMaxStepsPerSecond(double stepsPerSecond);  // 0 = as fast as possible
     double maxStepsPerSecond() const { return maxStepsPerSecond_; }
+    // Diagnostics every N steps for the next start() (0: none); delivered by diagnosticsArrived.
+    // Curvature (lambda_max) comes with the experiment's curvatureEvery (curvatureArrived).
+    void setDiagnosticsEvery(long every) { diagnosticsEvery_ = every > 0 ? every : 0; }
 
 Q_SIGNALS:
     void stateChanged(ml::SessionState state);
     void planned(const ml::TrainingPlan& plan);
     void metricsArrived(const std::vector<ml::StepMetrics>& metrics);
     void snapshotsArrived(const std::vector<ml::SharedSnapshot>& snapshots);
+    void diagnosticsArrived(const std::vector<ml::RunDiagnostics>& diagnostics);
+    void curvatureArrived(const std::vector<ml::RunCurvature>& curvature);
     void runFinished(int run, const ml::RunResult& result);
     void progressed(long step, long totalSteps);
     void failed(const QString& message);
@@ -81,6 +86,7 @@ private:
     QTimer timer_;
     SessionState state_ = SessionState::Idle;
     double maxStepsPerSecond_ = 0.0;
+    long diagnosticsEvery_ = 0;
     long totalSteps_ = 0;
     std::vector<TrainingState> endStates_;
     bool discarding_ = false;

@@ -35,6 +35,10 @@ void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunCont
         for (const Matrix& layer : trainer_->initialParameters()) plan.parameterCount += layer.size();
         plan.stepsPerEpoch = trainer_->stepsPerEpoch();
         plan.imageShape = trainer_->data().train->imageShape();
+        if (experiment.curvatureEvery > 0)
+            feed->setCurvatureProbe(std::make_unique<HessianProbe>(
+                                        experiment.network, fixedBatch(*trainer_->data().train, kDefaultCurvatureBatch)),
+                                    experiment.curvatureEvery);
         feed->announce(plan);
         trainer_->addObserver(feed.get());
         trainer_->run(*control);

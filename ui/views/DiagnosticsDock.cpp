@@ -1,0 +1,343 @@
+#include "views/DiagnosticsDock.h"
+
+#include "model/RunPalette.h"
+#include "train/RunFolderLayout.h"
+#include "train/RunFolderReader.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ml {
+
+namespace {
+
+float valueOf(const UnitDiagnostics& unit, DiagnosticsDock::Curve curve) {
+    using Curve = DiagnosticsDock::Curve;
+    switch (curve) {
+    case Curve::GradientNorm: return unit.gradientNorm;
+    case Curve::UpdateNorm: return unit.updateNorm;
+    case Curve::UpdateToWeight: return unit.updateToWeight;
+    case Curve::DistanceFromInitial: return unit.distanceFromInitial;
+    case Curve::CosMomentGradient: return unit.cosMomentGradient;
+    case Curve::GradientSnr: return unit.gradientSnr;
+    }
+    return NAN;
+}
+
+// Norms, ratios and the SNR span decades: a log axis; distance and cosine: linear.
+bool logScaled(DiagnosticsDock::Curve curve) {
+    using Curve = DiagnosticsDock::Curve;
+    return curve != Curve::DistanceFromInitial && curve != Curve::CosMomentGradient;
+}
+
+void stylePlot(QCustomPlot* plot, const QString& xLabel, const QString& yLabel) {
+    plot->xAxis->setLabel(xLabel);
+    plot->yAxis->setLabel(yLabel);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->setMinimumHeight(160);
+}
+
+// A small see-through legend in the top-left corner (curves tend to rise to the right).
+void styleLegend(QCustomPlot* plot, const QFont& font) {
+    plot->legend->setVisible(true);
+    plot->legend->setFont(QFont(font.family(), 8));
+    plot->legend->setBrush(QColor(255, 255, 255, 190));
+    plot->legend->setRowSpacing(-3);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+}
+
+}  // namespace
+
+QString DiagnosticsDock::curveName(Curve curve) {
+    switch (curve) {
+    case Curve::GradientNorm: return tr("Gradient norm ‖g‖");
+    case Curve::UpdateNorm: return tr("Update norm ‖Δw‖");
+    case Curve::UpdateToWeight: return tr("Update / weight ‖Δw‖/‖w‖");
+    case Curve::DistanceFromInitial: return tr("Distance from init ‖w − w₀‖");
+    case Curve::CosMomentGradient: return tr("cos(m, g)");
+    case Curve::GradientSnr: return tr("Gradient SNR (mean GSNR)");
+    }
+    return {};
+}
+
+DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
+    layer_ = new QComboBox;
+    layer_->setToolTip(tr("The parameter layer shown in every tab"));
+    liveEvery_ = new QSpinBox;
+    liveEvery_->setRange(0, 1'000'000);
+    liveEvery_->setSpecialValueText(tr("off"));
+    liveEvery_->setToolTip(tr("While training in the app: compute the diagnostics every N steps (0: off). "
+                              "Takes effect at the next Start."));
+    connect(liveEvery_, &QSpinBox::valueChanged, this, [this](int every) { Q_EMIT liveEveryChanged(every); });
+
+    curve_ = new QComboBox;
+    for (Curve curve : {Curve::GradientNorm, Curve::UpdateNorm, Curve::UpdateToWeight, Curve::DistanceFromInitial,
+                        Curve::CosMomentGradient, Curve::GradientSnr})
+        curve_->addItem(curveName(curve), static_cast<int>(curve));
+    strip_ = new QComboBox;
+    strip_->addItem(tr("f_i: share of ‖m_i‖² along the neuron mean"), static_cast<int>(Strip::MeanShare));
+    strip_->setToolTip(tr("f_i: what neuron-mean keeps of neuron i's first moment (1: all). Grey: undefined "
+                          "(a neuron whose first moment is zero, e.g. a dead ReLU)"));
+    strip_->addItem(tr("CV of m_ij across connections"), static_cast<int>(Strip::MomentCv));
+    stripRun_ = new QComboBox;
+    stripRun_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+
+    curves_ = new QCustomPlot;
+    stylePlot(curves_, tr("step"), curveName(Curve::GradientNorm));
+    styleLegend(curves_, font());
+    strips_ = new QCustomPlot;
+    stylePlot(strips_, tr("step"), tr("neuron"));
+    stripMap_ = new QCPColorMap(strips_->xAxis, strips_->yAxis);
+    stripScale_ = new QCPColorScale(strips_);
+    strips_->plotLayout()->addElement(0, 1, stripScale_);
+    stripMap_->setColorScale(stripScale_);
+    QCPColorGradient gradient(QCPColorGradient::gpThermal);
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(QColor(230, 230, 230));
+    stripMap_->setGradient(gradient);
+    stripMap_->setInterpolate(false);
+    auto* margins = new QCPMarginGroup(strips_);
+    strips_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    stripScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    curvature_ = new QCustomPlot;
+    stylePlot(curvature_, tr("step"), tr("λ_max of the loss Hessian"));
+    styleLegend(curvature_, font());
+
+    auto* curvesTab = new QWidget;
+    auto* curvesLayout = new QVBoxLayout(curvesTab);
+    curvesLayout->setContentsMargins(0, 0, 0, 0);
+    curvesLayout->addWidget(controlRow({new QLabel(tr("Quantity")), curve_}));
+    curvesLayout->addWidget(curves_, 1);
+    auto* stripTab = new QWidget;
+    auto* stripLayout = new QVBoxLayout(stripTab);
+    stripLayout->setContentsMargins(0, 0, 0, 0);
+    stripLayout->addWidget(controlRow({new QLabel(tr("Run")), stripRun_, new QLabel(tr("Show")), strip_}));
+    stripLayout->addWidget(strips_, 1);
+    tabs_ = new QTabWidget;
+    tabs_->addTab(curvesTab, tr("Curves"));
+    tabs_->addTab(stripTab, tr("Neurons"));
+    tabs_->addTab(curvature_, tr("Curvature"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(controlRow({new QLabel(tr("Layer")), layer_, new QLabel(tr("Live every")), liveEvery_,
+                                  new QLabel(tr("steps"))}));
+    layout->addWidget(tabs_, 1);
+
+    redraw_ = new RedrawWhenShown(this, [this] { redrawAll(); });
+    connect(curve_, &QComboBox::currentIndexChanged, this, [this] { redrawCurves(); });
+    connect(layer_, &QComboBox::currentIndexChanged, this, [this] {
+        redrawCurves();
+        redrawStrip();
+    });
+    connect(strip_, &QComboBox::currentIndexChanged, this, [this] { redrawStrip(); });
+    connect(stripRun_, &QComboBox::currentIndexChanged, this, [this] { redrawStrip(); });
+}
+
+QWidget* DiagnosticsDock::controlRow(std::initializer_list<QWidget*> widgets) {
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* widget : widgets) layout->addWidget(widget);
+    layout->addStretch(1);
+    return row;
+}
+
+void DiagnosticsDock::begin(const QStringList& labels) {
+    runs_.clear();
+    for (const QString& label : labels) runs_.push_back({label, {}, {}});
+    const QSignalBlocker blocker(stripRun_);
+    stripRun_->clear();
+    stripRun_->addItems(labels);
+    refreshLayerChoices();
+    redrawAll();
+}
+
+void DiagnosticsDock::addRecords(int run, const std::vector<DiagnosticsRecord>& records) {
+    if (run < 0 || run >= runCount() || records.empty()) return;
+    auto& target = runs_[static_cast<std::size_t>(run)].records;
+    target.insert(target.end(), records.begin(), records.end());
+    refreshLayerChoices();
+    redraw_->request();
+}
+
+void DiagnosticsDock::setCurvature(int run, std::vector<CurvaturePoint> points) {
+    if (run < 0 || run >= runCount()) return;
+    runs_[static_cast<std::size_t>(run)].curvature = std::move(points);
+    redrawCurvature();
+}
+
+void DiagnosticsDock::addCurvature(int run, const std::vector<CurvaturePoint>& points) {
+    if (run < 0 || run >= runCount() || points.empty()) return;
+    auto& target = runs_[static_cast<std::size_t>(run)].curvature;
+    target.insert(target.end(), points.begin(), points.end());
+    redraw_->request();
+}
+
+void DiagnosticsDock::setCurve(Curve curve) { curve_->setCurrentIndex(curve_->findData(static_cast<int>(curve))); }
+void DiagnosticsDock::setLayer(int layer) { layer_->setCurrentIndex(layer); }
+void DiagnosticsDock::setStrip(Strip strip) { strip_->setCurrentIndex(strip_->findData(static_cast<int>(strip))); }
+void DiagnosticsDock::setStripRun(int run) { stripRun_->setCurrentIndex(run); }
+void DiagnosticsDock::showTab(int index) { tabs_->setCurrentIndex(index); }
+long DiagnosticsDock::liveEvery() const { return liveEvery_->value(); }
+void DiagnosticsDock::setLiveEvery(long every) { liveEvery_->setValue(static_cast<int>(every)); }
+
+// One entry per parameter layer of the first run that has records (all runs share the network).
+void DiagnosticsDock::refreshLayerChoices() {
+    std::size_t layers = 0;
+    for (const RunTrace& run : runs_)
+        if (!run.records.empty()) layers = std::max(layers, run.records.front().layers.size());
+    if (static_cast<std::size_t>(layer_->count()) == layers) return;
+    const QSignalBlocker blocker(layer_);
+    const int current = std::max(0, layer_->currentIndex());
+    layer_->clear();
+    for (std::size_t l = 0; l < layers; ++l) {
+        std::size_t neurons = 0;
+        for (const RunTrace& run : runs_)
+            if (!run.records.empty()) neurons = run.records.front().layers[l].size() - 1;
+        layer_->addItem(tr("%1 (%2 neurons)").arg(l).arg(neurons));
+    }
+    layer_->setCurrentIndex(std::min(current, layer_->count() - 1));
+}
+
+void DiagnosticsDock::redrawCurves() {
+    curves_->clearGraphs();
+    const auto curve = static_cast<Curve>(curve_->currentData().toInt());
+    const int layer = layer_->currentIndex();
+    const bool log = logScaled(curve);
+    curves_->yAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (log) curves_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else curves_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    curves_->yAxis->setLabel(curveName(curve));
+    for (int r = 0; r < runCount(); ++r) {
+        const RunTrace& run = runs_[static_cast<std::size_t>(r)];
+        QVector<double> steps, values;
+        for (const DiagnosticsRecord& record : run.records) {
+            if (layer < 0 || static_cast<std::size_t>(layer) >= record.layers.size()) continue;
+            const double value = valueOf(record.layers[static_cast<std::size_t>(layer)][0], curve);
+            if (!std::isfinite(value) || (log && value <= 0)) continue;  // undefined, or off a log axis
+            steps << static_cast<double>(record.step);
+            values << value;
+        }
+        if (run.records.empty()) continue;
+        QCPGraph* graph = curves_->addGraph();
+        graph->setName(run.label);
+        graph->setPen(QPen(runColor(r), 1.6));
+        graph->setData(steps, values, /*alreadySorted=*/true);
+        if (steps.size() < 40) graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+    }
+    curves_->rescaleAxes();
+    curves_->replot();
+}
+
+void DiagnosticsDock::redrawStrip() {
+    const int r = stripRun_->currentIndex();
+    const int layer = layer_->currentIndex();
+    const bool share = static_cast<Strip>(strip_->currentData().toInt()) == Strip::MeanShare;
+    stripScale_->axis()->setLabel(share ? tr("f_i") : tr("CV of m_ij"));
+    QCPColorMapData* data = stripMap_->data();
+    const RunTrace* run = r >= 0 && r < runCount() ? &runs_[static_cast<std::size_t>(r)] : nullptr;
+    const bool empty = !run || run->records.empty() || layer < 0 ||
+                       static_cast<std::size_t>(layer) >= run->records.front().layers.size();
+    if (empty) {
+        data->setSize(0, 0);
+        strips_->replot();
+        return;
+    }
+    const auto& records = run->records;
+    const int columns = static_cast<int>(records.size());
+    const int neurons = static_cast<int>(records.front().layers[static_cast<std::size_t>(layer)].size()) - 1;
+    data->setSize(columns, neurons);
+    // Cell centres at the recorded steps and at neurons 0 .. n-1.
+    data->setRange(QCPRange(static_cast<double>(records.front().step), static_cast<double>(records.back().step)),
+                   QCPRange(0, std::max(neurons - 1, 0)));
+    double highest = 0;
+    for (int c = 0; c < columns; ++c) {
+        const auto& units = records[static_cast<std::size_t>(c)].layers[static_cast<std::size_t>(layer)];
+        for (int i = 0; i < neurons; ++i) {
+            const UnitDiagnostics& unit = units[static_cast<std::size_t>(1 + i)];
+            const double value = share ? unit.meanShare : unit.momentCv;
+            data->setCell(c, i, std::isfinite(value) ? value : NAN);  // inf CV (mean 0): shown as missing
+            if (std::isfinite(value)) highest = std::max(highest, value);
+        }
+    }
+    stripMap_->setDataRange(share ? QCPRange(0, 1) : QCPRange(0, highest > 0 ? highest : 1));
+    strips_->rescaleAxes();
+    strips_->replot();
+}
+
+void DiagnosticsDock::redrawCurvature() {
+    curvature_->clearGraphs();
+    std::vector<QVector<double>> drawn;  // threshold series already drawn: runs with the same lr and mu share them
+    for (int r = 0; r < runCount(); ++r) {
+        const RunTrace& run = runs_[static_cast<std::size_t>(r)];
+        if (run.curvature.empty()) continue;
+        QVector<double> steps, lambda, sgd, heavyBall;
+        for (const CurvaturePoint& point : run.curvature) {
+            steps << static_cast<double>(point.step);
+            lambda << point.lambdaMax;
+            sgd << point.sgdThreshold;
+            heavyBall << point.heavyBallThreshold;
+        }
+        QCPGraph* graph = curvature_->addGraph();
+        graph->setName(tr("%1 λ_max").arg(run.label));
+        graph->setPen(QPen(runColor(r), 1.8));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+        graph->setData(steps, lambda, true);
+        const auto threshold = [&](const QVector<double>& values, Qt::PenStyle style, const QString& name) {
+            if (std::find(drawn.begin(), drawn.end(), values) != drawn.end()) return;
+            drawn.push_back(values);
+            QCPGraph* line = curvature_->addGraph();
+            // Named by its value when constant (the usual case: no learning-rate schedule).
+            const bool constant = std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); });
+            line->setName(constant ? tr("%1 %2 = %3").arg(run.label, name).arg(values.front(), 0, 'g', 4)
+                                   : tr("%1 %2").arg(run.label, name));
+            QPen pen(runColor(r), 1.2, style);
+            line->setPen(pen);
+            line->setData(steps, values, true);
+        };
+        threshold(sgd, Qt::DashLine, tr("2/lr"));
+        // Only meaningful for heavy-ball momentum; equal to 2/lr without momentum.
+        if (heavyBall != sgd) threshold(heavyBall, Qt::DashDotLine, tr("(2+2μ)/lr"));
+    }
+    curvature_->rescaleAxes();
+    curvature_->yAxis->scaleRange(1.1);
+    curvature_->replot();
+}
+
+void DiagnosticsDock::redrawAll() {
+    redrawCurves();
+    redrawStrip();
+    redrawCurvature();
+}
+
+std::vector<std::string> loadFolderDiagnostics(const RunFolder& folder, DiagnosticsDock& dock) {
+    std::vector<std::string> problems;
+    for (std::size_t r = 0; r < folder.runs.size(); ++r) {
+        const RunRecord& run = folder.runs[r];
+        const QDir directory(run.directory);
+        const int index = static_cast<int>(r);
+        try {
+            const QString diagnostics = directory.filePath(runfolder::kDiagnostics);
+            if (QFile::exists(diagnostics)) dock.addRecords(index, readDiagnosticsFile(diagnostics));
+            const QString curvature = directory.filePath(runfolder::kCurvature);
+            if (QFile::exists(curvature)) dock.setCurvature(index, readCurvatureFile(curvature));
+        } catch (const std::exception& error) {
+            problems.push_back(run.spec.label + ": " + error.what());
+        }
+    }
+    return problems;
+}
+
+}  // namespace ml
