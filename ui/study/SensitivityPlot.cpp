@@ -1,6 +1,7 @@
 #include "study/SensitivityPlot.h"
 
 #include "model/RunPalette.h"
+#include "views/DivergingColorScale.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -67,13 +68,7 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
     }
     plot_->xAxis->setLabel(parameter);
     plot_->yAxis->setLabel(selectionScoreTitle(results.selection));
-    if (positive) {
-        plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
-        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    } else {
-        plot_->xAxis->setScaleType(QCPAxis::stLinear);
-        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    }
+    setLogarithmic(plot_->xAxis, positive);
     plot_->rescaleAxes();
     // Room around the outermost trials (a factor on the log axis, a margin on the linear one).
     const QCPRange x = plot_->xAxis->range();

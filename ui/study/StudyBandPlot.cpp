@@ -1,6 +1,7 @@
 #include "study/StudyBandPlot.h"
 
 #include "model/RunPalette.h"
+#include "views/DivergingColorScale.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -62,13 +63,7 @@ void StudyBandPlot::show(const StudyResults& results, const QString& task, const
         ++bands_;
     }
     plot_->yAxis->setLabel(seriesTitle(series) + (median ? tr(" (median, IQR)") : tr(" (mean, 95 % CI)")));
-    if (logY) {
-        plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    } else {
-        plot_->yAxis->setScaleType(QCPAxis::stLinear);
-        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    }
+    setLogarithmic(plot_->yAxis, logY);
     plot_->rescaleAxes();
     plot_->replot();
 }

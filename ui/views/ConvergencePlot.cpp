@@ -1,6 +1,7 @@
 #include "views/ConvergencePlot.h"
 
 #include "model/RunPalette.h"
+#include "views/DivergingColorScale.h"
 #include "views/ViewControls.h"
 
 #include <QCheckBox>
@@ -217,17 +218,9 @@ void ConvergencePlot::setLogScale(bool logarithmic) {
     logScale_ = logarithmic;
     logChoice_->setChecked(logarithmic);
     QCPAxis* axis = leftAxis(lossRect_);
-    if (logarithmic) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-        axis->setNumberFormat("gb");
-        axis->setNumberPrecision(0);
-    } else {
-        axis->setScaleType(QCPAxis::stLinear);
-        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        axis->setNumberFormat("g");
-        axis->setNumberPrecision(3);
-    }
+    setLogarithmic(axis, logarithmic);
+    axis->setNumberFormat(logarithmic ? "gb" : "g");
+    axis->setNumberPrecision(logarithmic ? 0 : 3);
     followData_ = true;
     redrawAll();
 }

@@ -140,4 +140,9 @@ QString formatValue(double value) {
     return QString::number(value, 'g', 3);
 }
 
+void setLogarithmic(QCPAxis* axis, bool logarithmic) {
+    axis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    axis->setTicker(logarithmic ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog) : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+}
+
 }  // namespace ml

@@ -56,6 +56,8 @@ void applyDivergingScale(QCPColorScale* colorScale, const DivergingColorScale& s
 
 // Integer-only ticks (cells are indices): steps of 1, 2, 5, 10, ... as the axis needs.
 void useIntegerTicks(QCPAxis* axis);
+// A logarithmic (log ticks) or linear axis: the scale type and its ticker switched together.
+void setLogarithmic(QCPAxis* axis, bool logarithmic);
 
 // Square cells whatever the axis rect's shape: both axes get the same pixels per cell and the
 // map's data is centred (call after each layout, e.g. on QCustomPlot::afterLayout).
