@@ -13,11 +13,14 @@ build_dir="${MOMENTUM_LAB_BUILD_DIR:-$repo_dir/build}"
 cd "$repo_dir"
 
 # Build tools and the libraries named in the README; dataset-fashion-mnist is real data; slurm-wlm
-# and munge run the study integration test (a single-node Slurm in a temporary folder). With
+# and munge run the study integration test (a single-node Slurm in a temporary folder);
+# texlive-latex-base, texlive-pictures (pgfplots) and preview-latex-style are the smallest TeX Live
+# that compiles the pgfplots figure export (~60 MB download), so test_study_views compiles it. With
 # MOMENTUM_LAB_CHECKED=1, `test` also builds with clang's sanitizers and libFuzzer (clang,
 # libclang-rt-14-dev: their runtimes; llvm: llvm-symbolizer, for readable stack traces).
 packages=(g++ cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
-          zlib1g-dev libgl-dev dataset-fashion-mnist slurm-wlm munge)
+          zlib1g-dev libgl-dev dataset-fashion-mnist slurm-wlm munge
+          texlive-latex-base texlive-pictures preview-latex-style)
 checked=0
 [[ "$mode" == test && "${MOMENTUM_LAB_CHECKED:-0}" == 1 ]] && checked=1
 [[ "$checked" == 1 ]] && packages+=(clang libclang-rt-14-dev llvm)

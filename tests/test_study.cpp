@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,15 +35,11 @@ using namespace ml;
 
 namespace {
 
-const char* const kTinyStudy = R"({
-  "name": "tiny",
-  "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
-  "seed": 3, "batch": 32, "steps": 60, "eval-every": 20,
-  "runs": [{"optimizer": "momentum", "lr": 0.1}, {"optimizer": "neuron-mean", "lr": 0.1}],
-  "study": {"budget": 3, "search": {"*": {"lr": {"grid": [0.03, 0.3]}}}, "seeds": 3, "target": 0.5}
-})";
+// tests/studies/tiny.json, the study the Slurm test and test_study_views run too: two optimizers,
+// 3 tuning trials each, 3 seeds, 60 steps.
+QByteArray tinyStudy() { return readFileBytes(QStringLiteral(MOMENTUM_LAB_SOURCE_DIR "/tests/studies/tiny.json")); }
 
-QJsonObject tinyJson() { return parseJsonObject(kTinyStudy, "tiny.json"); }
+QJsonObject tinyJson() { return parseJsonObject(tinyStudy(), "tiny.json"); }
 
 QString writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
@@ -229,7 +226,7 @@ private slots:
 
     void runsResumesAndAggregates() {
         QTemporaryDir tmp;
-        const QString studyFile = writeFile(tmp.filePath("tiny.json"), kTinyStudy);
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
         const QString out = tmp.filePath("out");
 
         // Phase 2 cannot start before phase 1 has finished.
@@ -272,10 +269,57 @@ private slots:
         }
         for (const char* file : {"trials.csv", "sensitivity.csv", "expected-best.csv", "bands.csv", "paired.csv",
                                  "time-to-target.csv", "profile.csv", "results.json", "band-toy_circle.tex",
-                                 "band-toy_circle-momentum.csv"})
+                                 "band-toy_circle.csv"})
             QVERIFY2(QFileInfo::exists(results + "/" + file), file);
         QCOMPARE(csvRows(results + "/paired.csv").size(), std::size_t(1 + 2));  // test_loss and test_error
-        QVERIFY(readAll(results + "/band-toy_circle.tex").contains("width=120mm, height=80mm"));
+        QVERIFY(readAll(results + "/band-toy_circle.tex").contains("width=120.0mm, height=80.0mm"));
+        // The band figure (core's pgfplots writer) reads only columns of the CSV beside it, and its
+        // median column is bands.csv's test-loss median.
+        const QByteArray tex = readAll(results + "/band-toy_circle.tex");
+        const auto figure = csvRows(results + "/band-toy_circle.csv");
+        static const QRegularExpression read(QStringLiteral("table\\[x=([^,]+), y=([^,\\]]+)[^\\]]*\\] \\{band-toy_circle\\.csv\\}"));
+        int tables = 0;
+        for (const QRegularExpressionMatch& m : read.globalMatch(QString::fromUtf8(tex))) {
+            ++tables;
+            for (const QString& name : {m.captured(1), m.captured(2)})
+                QVERIFY2(figure[0].contains(name), qPrintable(name));
+        }
+        QCOMPARE(tables, 2 * 3);  // per optimizer: the median and the band's two edges
+        QVERIFY(tex.contains("\\addlegendentry{neuron-mean}") && tex.contains("fill between[of=momentum-q1 and momentum-q3]"));
+        std::vector<double> medians;
+        const auto bands = csvRows(results + "/bands.csv");
+        for (const QStringList& row : bands)
+            if (column(bands, row, "optimizer") == "momentum" && column(bands, row, "series") == "test_loss")
+                medians.push_back(column(bands, row, "median").toDouble());
+        QVERIFY(!medians.empty());
+        QCOMPARE(figure.size(), 1 + medians.size());
+        for (std::size_t i = 0; i < medians.size(); ++i)
+            QCOMPARE(column(figure, figure[1 + i], "momentum_median").toDouble(), medians[i]);
+
+        // aggregate --markdown: the summary as a Markdown table, P(loss < momentum) counted here from
+        // the final runs' folders seed by seed (the same seeds give the same initial weights and batches).
+        const CliResult markdown = cli({"aggregate", out, "--markdown"});
+        QCOMPARE(markdown.status, 0);
+        const QStringList lines = markdown.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2 + 2);
+        QVERIFY2(lines[0].startsWith("| task | optimizer | chosen | seeds | test loss median [IQR] |") &&
+                     lines[0].endsWith("| median steps to loss 0.5 (reached) | P(loss < momentum) |"),
+                 qPrintable(lines[0]));
+        QVERIFY(lines[1].startsWith("|---|---|"));
+        const auto finalLosses = [&](int o) {
+            std::vector<double> losses;  // in seed order
+            for (const int k : plan.finalTrials(0, o)) losses.push_back(finalEvaluatedLoss(readTrialOutcome(layout, k)->metrics));
+            return losses;
+        };
+        const std::vector<double> momentumLosses = finalLosses(0), neuronMeanLosses = finalLosses(1);
+        double wins = 0;
+        for (std::size_t i = 0; i < 3; ++i) wins += neuronMeanLosses[i] < momentumLosses[i] ? 1 : neuronMeanLosses[i] == momentumLosses[i] ? 0.5 : 0;
+        const QStringList momentumRow = lines[2].split(" | "), neuronMeanRow = lines[3].split(" | ");
+        QCOMPARE(momentumRow.value(1), QString("momentum"));
+        QCOMPARE(momentumRow.back(), QString("baseline |"));
+        QCOMPARE(neuronMeanRow.value(1), QString("neuron-mean"));
+        QCOMPARE(neuronMeanRow.back(), QString::number(wins / 3, 'f', 2) + " |");
+        QCOMPARE(neuronMeanRow.value(3), QString("3"));
 
         // Resume: only the unfinished trial runs again; the results are the same.
         const QByteArray summaryBefore = readAll(results + "/summary.csv");
@@ -292,10 +336,10 @@ private slots:
         QVERIFY(QDir(layout.trialDirectory(plan.trialCount() - 1)).removeRecursively());
         QCOMPARE(cli({"aggregate", out, "--figure-size", "90x60"}).status, 0);
         QVERIFY(readAll(results + "/summary.csv").contains("toy_circle,neuron-mean,2,"));
-        QVERIFY(readAll(results + "/band-toy_circle.tex").contains("width=90mm, height=60mm"));
+        QVERIFY(readAll(results + "/band-toy_circle.tex").contains("width=90.0mm, height=60.0mm"));
 
         // Another study in the same folder is refused.
-        QByteArray other = kTinyStudy;
+        QByteArray other = tinyStudy();
         other.replace("\"seeds\": 3", "\"seeds\": 4");
         const CliResult mixed = cli({"study", writeFile(tmp.filePath("other.json"), other), "--out", out});
         QCOMPARE(mixed.status, 2);
@@ -304,7 +348,7 @@ private slots:
 
     void threadsGiveTheSameResultsAsOneWorker() {
         QTemporaryDir tmp;
-        const QString studyFile = writeFile(tmp.filePath("tiny.json"), kTinyStudy);
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
         QCOMPARE(cli({"study", studyFile, "--out", tmp.filePath("a"), "--jobs", "1", "--quiet"}).status, 0);
         QCOMPARE(cli({"study", studyFile, "--out", tmp.filePath("b"), "--jobs", "3", "--quiet"}).status, 0);
         for (const char* file : {"summary.csv", "paired.csv", "bands.csv", "selected.csv", "results.json"})
@@ -313,7 +357,7 @@ private slots:
 
     void listsTrialsAndEmitsSlurmScripts() {
         QTemporaryDir tmp;
-        const QString studyFile = writeFile(tmp.filePath("tiny.json"), kTinyStudy);
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
         const QString out = tmp.filePath("out");
         const CliResult list = cli({"study", studyFile, "--out", out, "--list"});
         QCOMPARE(list.status, 0);

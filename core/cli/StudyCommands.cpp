@@ -10,6 +10,7 @@
 #include "train/RunFolderLayout.h"
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
+#include "study/StudySummaryTable.h"
 #include "study/TrialOutcome.h"
 
 #include <QCommandLineParser>
@@ -109,33 +110,15 @@ void emitSlurm(const StudyLayout& layout, const QString& cli, int throttle) {
     QFile::setPermissions(submit, QFile::permissions(submit) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
 }
 
-void printResults(const StudyLayout& layout, const AggregateReport& report) {
-    std::printf("%d of %d trials finished; results in %s\n", report.finishedTrials, report.totalTrials,
-                layout.resultsDirectory().toStdString().c_str());
-    const QJsonObject results = readJsonObject(QDir(layout.resultsDirectory()).filePath("results.json"));
-    const QString baseline = results["baseline"].toString();
-    std::printf("%-14s %-16s %-22s %5s  %-30s %-30s %s\n", "task", "optimizer", "chosen", "seeds", "test loss median [IQR]",
-                "test accuracy mean [95% CI]", ("P(loss < " + baseline + ")").toStdString().c_str());
-    for (const QJsonValue& task : results["tasks"].toArray()) {
-        stats::SeededValues baselineLosses;
-        for (const QJsonValue& entry : task["optimizers"].toArray())
-            if (entry["optimizer"].toString() == baseline) baselineLosses = finalTestLosses(entry.toObject());
-        for (const QJsonValue& entry : task["optimizers"].toArray()) {
-            const QJsonObject loss = entry["test_loss"].toObject(), acc = entry["test_accuracy"].toObject();
-            const auto n = [](const QJsonValue& v) { return v.isDouble() ? QString::number(v.toDouble(), 'f', 4) : v.toString("-"); };
-            const double better = stats::probabilityBetter(finalTestLosses(entry.toObject()), baselineLosses).probability;
-            const QString p = entry["optimizer"].toString() == baseline ? QString("baseline")
-                              : std::isnan(better)                      ? QString("-")
-                                                                        : QString::number(better, 'f', 2);
-            std::printf("%-14s %-16s %-22s %5d  %-30s %-30s %s\n", task["task"].toString().toStdString().c_str(),
-                        entry["optimizer"].toString().toStdString().c_str(),
-                        roundedConfiguration(entry["configuration"].toString()).toStdString().c_str(),
-                        entry["seeds"].toInt(),
-                        (n(loss["median"]) + " [" + n(loss["q1"]) + ", " + n(loss["q3"]) + "]").toStdString().c_str(),
-                        (n(acc["mean"]) + " [" + n(acc["ci_low"]) + ", " + n(acc["ci_high"]) + "]").toStdString().c_str(),
-                        p.toStdString().c_str());
-        }
+void printResults(const StudyLayout& layout, const AggregateReport& report, bool markdown = false) {
+    const StudySummaryTable table(readJsonObject(QDir(layout.resultsDirectory()).filePath("results.json")));
+    if (markdown) {
+        std::cout << table.markdown().toStdString();
+        return;
     }
+    std::cout << report.finishedTrials << " of " << report.totalTrials << " trials finished; results in "
+              << layout.resultsDirectory().toStdString() << "\n"
+              << table.text().toStdString();
 }
 
 // A path, or the id of a shipped study (resources/studies/N-ID.json -> :/studies/).
@@ -247,6 +230,7 @@ int aggregate(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.addPositionalArgument("DIR", "A study folder (written by momentum-lab-cli study).");
     parser.addOption({"figure-size", "Size of the pgfplots band figure in millimetres (default 120x80).", "WxH"});
+    parser.addOption({"markdown", "Print the result table as Markdown (for a report or README) instead of aligned text."});
     if (const int status = parseCommandLine(parser, arguments,
                                             "Recompute a study's statistics from whatever trial folders exist, into DIR/results.", 1);
         status >= 0)
@@ -267,7 +251,7 @@ int aggregate(const QStringList& arguments) {
         throw InputError(studyFile.toStdString() + ": not found; expected a folder written by momentum-lab-cli study --out");
     const StudyPlan plan(loadStudy(studyFile));
     const StudyLayout layout(dir, plan);
-    printResults(layout, aggregateStudy(layout, options));
+    printResults(layout, aggregateStudy(layout, options), parser.isSet("markdown"));
     return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 
 #include "io/FileError.h"
 #include "io/Files.h"
+#include "io/PgfplotsDocument.h"
 #include "stats/Bootstrap.h"
 #include "stats/Descriptive.h"
 #include "stats/ExpectedBest.h"
@@ -124,29 +125,46 @@ private:
     AggregateReport& report_;
 };
 
-// The band figure of one task: test loss per optimizer, median line and interquartile band, in a
-// pgfplots file that reads the CSV files beside it.
-QByteArray bandFigure(const std::string& task, const std::vector<std::pair<std::string, QString>>& curves,
-                      const AggregateOptions& options, bool logLoss) {
-    QByteArray tex;
-    tex += "% " + QByteArray::fromStdString(task) + ": test loss over the final seeds, median (line) and interquartile range (band).\n";
-    tex += "% Written by momentum-lab-cli aggregate; \\input it in a document that loads pgfplots with\n";
-    tex += "% \\usepgfplotslibrary{fillbetween} (or compile it alone: it is a standalone document).\n";
-    tex += "\\documentclass{standalone}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n\\usepgfplotslibrary{fillbetween}\n";
-    tex += "\\begin{document}\n\\begin{tikzpicture}\n";
-    tex += "\\begin{axis}[width=" + QByteArray::number(options.figureWidthMm, 'g', 6) + "mm, height=" +
-           QByteArray::number(options.figureHeightMm, 'g', 6) + "mm, scale only axis=false, xlabel={step}, ylabel={test loss}, " +
-           (logLoss ? "ymode=log, " : "") + "legend pos=north east, legend cell align=left, cycle list name=color list]\n";
-    for (const auto& [label, csv] : curves) {
-        const QByteArray file = csv.toUtf8();
-        tex += "\\addplot+[no markers, thick] table[x=step, y=median, col sep=comma] {" + file + "};\n";
-        tex += "\\addlegendentry{" + QByteArray::fromStdString(label).replace("_", "\\_").replace("&", "\\&").replace("%", "\\%") + "}\n";
-        tex += "\\addplot[name path=lo, draw=none, forget plot] table[x=step, y=q1, col sep=comma] {" + file + "};\n";
-        tex += "\\addplot[name path=hi, draw=none, forget plot] table[x=step, y=q3, col sep=comma] {" + file + "};\n";
-        tex += "\\addplot[fill opacity=0.2, fill=black, forget plot] fill between[of=lo and hi];\n";
+// The band figure of one task: test loss per optimizer over the final seeds, median line and
+// interquartile band, as pgfplots (io/PgfplotsDocument, the app's figure export writes through it
+// too): band-TASK.tex reading band-TASK.csv beside it.
+void writeBandFigure(ResultsWriter& out, const std::string& task,
+                     const std::vector<std::pair<std::string, std::vector<stats::BandPoint>>>& curves,
+                     const AggregateOptions& options, bool logLoss) {
+    // xcolor names every LaTeX installation has, one per optimizer in the study's order.
+    static const char* const colours[] = {"blue", "red", "teal", "orange", "violet", "brown", "magenta", "olive", "cyan", "gray"};
+    const QString stem = "band-" + runFileName(task);
+    PgfplotsDocument doc(stem + ".csv");
+    doc.beginAxis("width=" + PgfplotsDocument::millimetres(options.figureWidthMm) + ", height=" +
+                  PgfplotsDocument::millimetres(options.figureHeightMm) + ", xlabel={step}, ylabel={test loss}, " +
+                  (logLoss ? "ymode=log, " : "") + "legend pos=north east, legend cell align=left");
+    for (std::size_t c = 0; c < curves.size(); ++c) {
+        const auto& [label, band] = curves[c];
+        const QByteArray column = doc.stem(QString::fromStdString(label));
+        std::vector<double> steps, median, q1, q3;
+        for (const stats::BandPoint& p : band) {
+            steps.push_back(static_cast<double>(p.step));
+            median.push_back(p.median);
+            q1.push_back(p.lowerQuartile);
+            q3.push_back(p.upperQuartile);
+        }
+        doc.addColumn(column + "_step", std::move(steps));
+        doc.addColumn(column + "_median", std::move(median));
+        doc.addColumn(column + "_q1", std::move(q1));
+        doc.addColumn(column + "_q3", std::move(q3));
+        const QByteArray colour = colours[c % std::size(colours)];
+        doc.addPlot("draw=" + colour + ", thick, mark=none", column + "_step", column + "_median");
+        doc.addLegendEntry(QString::fromStdString(label));
+        doc.addPlot("draw=none, mark=none, forget plot, name path=" + column + "-q1", column + "_step", column + "_q1");
+        doc.addPlot("draw=none, mark=none, forget plot, name path=" + column + "-q3", column + "_step", column + "_q3");
+        doc.addFillBetween("fill=" + colour + ", fill opacity=0.2, draw=none", column + "-q1", column + "-q3");
     }
-    tex += "\\end{axis}\n\\end{tikzpicture}\n\\end{document}\n";
-    return tex;
+    doc.endAxis();
+    const PgfplotsFiles files =
+        doc.render(QString::fromStdString(task) + ": test loss over the final seeds, median (line) and interquartile range (band)",
+                   options.figureWidthMm, options.figureHeightMm);
+    out.write(stem + ".csv", files.csv);
+    out.write(stem + ".tex", files.tex);
 }
 
 }  // namespace
@@ -276,14 +294,16 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
     std::vector<std::vector<double>> profileCosts(tasks, std::vector<double>(optimizers, kInfinity));
     for (int t = 0; t < tasks; ++t) {
         QJsonArray optimizerJson;
-        std::vector<std::pair<std::string, QString>> figureCurves;
+        std::vector<std::pair<std::string, std::vector<stats::BandPoint>>> figureCurves;
         bool positiveLosses = true;
         for (int o = 0; o < optimizers; ++o) {
             const FinalRuns& finals = results[t][o].finals;
             QJsonObject entry;
             entry["optimizer"] = QString::fromStdString(label(o));
-            if (results[t][o].selection)
+            if (results[t][o].selection) {
                 entry["configuration"] = QString::fromStdString(configuration(t, o, plan.point(o, results[t][o].selection->number)));
+                entry["chosen_trial"] = results[t][o].selection->number;  // 0: the untuned defaults
+            }
             entry["seeds"] = static_cast<int>(finals.bySeed.size());
             if (finals.bySeed.empty()) {
                 optimizerJson.append(entry);
@@ -327,7 +347,10 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             entry["test_accuracy"] = QJsonObject{{"median", jsonNumber(accSpread.median)}, {"q1", jsonNumber(accSpread.lowerQuartile)},
                                                  {"q3", jsonNumber(accSpread.upperQuartile)}, {"mean", jsonNumber(accMean.estimate)},
                                                  {"ci_low", jsonNumber(accMean.low)}, {"ci_high", jsonNumber(accMean.high)}};
-            if (study.hasTarget()) entry["steps_to_target_median"] = jsonNumber(stepsMedian);
+            if (study.hasTarget()) {
+                entry["steps_to_target_median"] = jsonNumber(stepsMedian);
+                entry["reached_target"] = reached;  // seeds that reached it
+            }
             optimizerJson.append(entry);
             // Performance-profile cost: steps to the target when there is one, else the final test loss.
             profileCosts[t][o] = study.hasTarget() ? stepsMedian : lossSpread.median;
@@ -347,20 +370,14 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                     curves.push_back(std::move(curve));
                 }
                 const std::vector<stats::BandPoint> band = stats::seedBands(curves, 1, {0.95, 1000, 20240607});
-                QByteArray figureCsv = "step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n";
                 for (const stats::BandPoint& p : band) {
                     const QByteArray row = QByteArray::number(p.step) + "," + QByteArray::number(p.seeds) + "," + num(p.median) + "," +
                                            num(p.lowerQuartile) + "," + num(p.upperQuartile) + "," + num(p.mean.estimate) + "," +
                                            num(p.mean.low) + "," + num(p.mean.high) + "\n";
                     bands += field(study.tasks[t].name) + "," + field(label(o)) + "," + series.name + "," + row;
-                    figureCsv += row;
                     if (series.value == &StepMetrics::testLoss && !(p.lowerQuartile > 0)) positiveLosses = false;
                 }
-                if (series.value == &StepMetrics::testLoss) {
-                    const QString name = "band-" + runFileName(study.tasks[t].name) + "-" + runFileName(label(o)) + ".csv";
-                    out.write(name, figureCsv);
-                    figureCurves.emplace_back(label(o), name);
-                }
+                if (series.value == &StepMetrics::testLoss) figureCurves.emplace_back(label(o), band);
             }
         }
 
@@ -380,10 +397,7 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                                              {"p_a_better", c.probabilityABetter}});
                 }
             }
-        if (!figureCurves.empty()) {
-            const QString name = "band-" + runFileName(study.tasks[t].name) + ".tex";
-            out.write(name, bandFigure(study.tasks[t].name, figureCurves, options, positiveLosses));
-        }
+        if (!figureCurves.empty()) writeBandFigure(out, study.tasks[t].name, figureCurves, options, positiveLosses);
         taskJson.append(QJsonObject{{"task", QString::fromStdString(study.tasks[t].name)}, {"optimizers", optimizerJson}, {"paired", pairs}});
     }
     out.write("summary.csv", summary);

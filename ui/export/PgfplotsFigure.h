@@ -1,11 +1,11 @@
 #pragma once
-// Any QCustomPlot of the app as a pgfplots/TikZ figure (tensorboard #32): NAME.tex, a standalone
-// LaTeX document whose tikzpicture can also be pasted or \input into a paper, and NAME.csv beside
-// it with every plotted point, which the .tex reads by name, so the numbers stay in one place. The
-// size is given in millimetres. One exporter for every plot: it reads what the plot draws
-// (graphs with their pens, markers, step styles and filled bands; colour maps with their colour
-// scale and range; text items; log axes; text tick labels; one axis per axis rect, stacked).
+// Any QCustomPlot of the app as a pgfplots/TikZ figure (.tex + .csv, written by core's
+// io/PgfplotsDocument, the same writer as the study aggregation's band figures). This class only
+// reads what the plot draws: graphs with their pens, markers, step styles and filled bands; colour
+// maps with their colour scale and range; text items; log axes; text tick labels; one axis per
+// axis rect, stacked. The size is given in millimetres.
 #include "export/FigureOptions.h"
+#include "io/PgfplotsDocument.h"
 
 #include <QByteArray>
 #include <QString>
@@ -13,11 +13,6 @@
 class QCustomPlot;
 
 namespace ml {
-
-struct PgfplotsFiles {
-    QByteArray tex;
-    QByteArray csv;
-};
 
 class PgfplotsFigure {
 public:
@@ -32,6 +27,9 @@ public:
     static double millimetres(int pixels) { return pixels * 25.4 / 96.0; }
 
 private:
+    // The plot read into core's writer (the axes' heights share heightMm).
+    PgfplotsDocument document(const QString& csvName, double widthMm, double heightMm) const;
+
     const QCustomPlot& plot_;
 };
 

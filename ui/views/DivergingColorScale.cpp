@@ -140,9 +140,43 @@ QString formatValue(double value) {
     return QString::number(value, 'g', 3);
 }
 
+namespace {
+
+// QCPAxisTickerLog falls back to linear ticks (0.1, 0.2, 0.3, ...) when the range spans less than
+// 1.6 decades, so a log axis from 0.02 to 0.45 (a study's lr grid 0.03, 0.1, 0.3) had no label
+// below 0.1. Such ranges get 1, 2, 3 and 5 x 10^k instead, without linear sub-ticks between them.
+class ShortRangeLogTicker : public QCPAxisTickerLog {
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        shortRange_ = false;
+        if (!(range.lower > 0) || !(range.upper > range.lower) || std::log10(range.upper / range.lower) >= 1.6)
+            return QCPAxisTickerLog::createTickVector(tickStep, range);
+        QVector<double> ticks;  // those in the range and one beyond each end (QCustomPlot trims them)
+        int inside = 0;
+        for (int power = static_cast<int>(std::floor(std::log10(range.lower))) - 1; power <= std::ceil(std::log10(range.upper)); ++power)
+            for (const double mantissa : {1.0, 2.0, 3.0, 5.0}) {
+                const double tick = mantissa * std::pow(10.0, power);
+                if (tick < range.lower) ticks = {tick};
+                else if (tick <= range.upper) ticks.append(tick), ++inside;
+                else if (ticks.isEmpty() || ticks.back() <= range.upper) ticks.append(tick);
+            }
+        if (inside < 2) return QCPAxisTickerLog::createTickVector(tickStep, range);  // under a factor of ~2: linear ticks serve
+        shortRange_ = true;
+        return ticks;
+    }
+    QVector<double> createSubTickVector(int subTickCount, const QVector<double>& ticks) override {
+        return shortRange_ ? QVector<double>{} : QCPAxisTickerLog::createSubTickVector(subTickCount, ticks);
+    }
+
+private:
+    bool shortRange_ = false;
+};
+
+}  // namespace
+
 void setLogarithmic(QCPAxis* axis, bool logarithmic) {
     axis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    axis->setTicker(logarithmic ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog) : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    axis->setTicker(logarithmic ? QSharedPointer<QCPAxisTicker>(new ShortRangeLogTicker) : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
 }
 
 }  // namespace ml
