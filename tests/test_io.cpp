@@ -1,10 +1,11 @@
 // The I/O module and the run-folder formats: atomic writes and their errors, the JSON loader's
 // messages, the status vocabulary both ways, the folder layout, the CSV forms and the weights
-// file's spelling of non-finite values; number text (std::to_chars) reading back bit for bit.
+// file's spelling of non-finite values; number text (std::to_chars) reading back bit for bit; the pgfplots writer.
 #include "TestSupport.h"
 #include "io/FileError.h"
 #include "io/Files.h"
 #include "io/JsonFile.h"
+#include "io/PgfplotsDocument.h"
 #include "train/RunCsv.h"
 #include "train/RunFolderLayout.h"
 #include "train/RunStatus.h"
@@ -237,6 +238,32 @@ private Q_SLOTS:
             weightsFromJson(R"({"layers":[{"bias":[0.25],"weight":[[null, 1, 2]]}]})", "w.json", network);
         });
         QVERIFY2(message.startsWith("w.json: layers[0].weight[0][0]: expected a number"), qPrintable(message));
+    }
+
+    // The one pgfplots writer: labels escaped for pdflatex, unique column stems, columns of
+    // different lengths padded with nan, every plot reading the CSV named beside the .tex.
+    void pgfplotsDocumentWritesTexAndCsv() {
+        QCOMPARE(PgfplotsDocument::latex(QString::fromUtf8("lr_1 & 50% \u03bc\u00d7{x}")),
+                 QByteArray("lr\\_1 \\& 50\\% $\\mu$$\\times$\\{x\\}"));
+        PgfplotsDocument doc("fig.csv");
+        const QByteArray a = doc.stem("Neuron mean"), b = doc.stem("neuron-mean"), c = doc.stem("\u03bc");
+        QCOMPARE(a, QByteArray("neuron-mean"));
+        QCOMPARE(b, QByteArray("neuron-mean-2"));
+        QCOMPARE(c, QByteArray("series2"));
+        doc.addColumn(a + "_x", {1, 2, 3});
+        doc.addColumn(a + "_y", {0.5, 0.25, 0.125});
+        doc.addColumn(b + "_x", {1});
+        doc.beginAxis("xlabel={step}");
+        doc.addPlot("draw=red", a + "_x", a + "_y");
+        doc.addLegendEntry("a_b");
+        doc.endAxis();
+        const PgfplotsFiles files = doc.render("title", 120, 80);
+        QCOMPARE(files.csv, QByteArray("neuron-mean_x,neuron-mean_y,neuron-mean-2_x\n1,0.5,1\n2,0.25,nan\n3,0.125,nan\n"));
+        QVERIFY2(files.tex.contains("\\begin{axis}[xlabel={step}]\n\\addplot[draw=red] table[x=neuron-mean_x, y=neuron-mean_y, "
+                                    "col sep=comma] {fig.csv};\n\\addlegendentry{a\\_b}\n\\end{axis}\n"),
+                 files.tex.constData());
+        QVERIFY(files.tex.contains("120.0 mm x 80.0 mm"));
+        QCOMPARE(PgfplotsDocument::millimetres(160.08), QByteArray("160.1mm"));
     }
 };
 
