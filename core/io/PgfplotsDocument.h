@@ -1,7 +1,7 @@
 #pragma once
-// The ONE writer of pgfplots/TikZ figures (tensorboard #32): NAME.tex, a standalone LaTeX document
-// whose tikzpicture can also be pasted or \input into a paper, and NAME.csv beside it with every
-// plotted point in named columns, which the .tex reads by name, so the numbers stay in one place.
+// The ONE writer of pgfplots/TikZ figures (tensorboard #32): NAME.tex, a LaTeX document that
+// pdflatex compiles alone (cropped to the figure) and whose tikzpicture can be pasted into a paper,
+// and NAME.csv beside it with every plotted point in named columns, which the .tex reads by name, so the numbers stay in one place.
 // Callers describe axes and plots; this class owns the LaTeX (escaping, preamble, tables, legend,
 // bands) and the CSV. Used by the study aggregation (core/study) and the app's plot export
 // (ui/export/PgfplotsFigure, which reads a QCustomPlot into it).
