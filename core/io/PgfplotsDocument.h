@@ -1,7 +1,8 @@
 #pragma once
 // The ONE writer of pgfplots/TikZ figures (tensorboard #32): NAME.tex, a LaTeX document that
 // pdflatex compiles alone (cropped to the figure) and whose tikzpicture can be pasted into a paper,
-// and NAME.csv beside it with every plotted point in named columns, which the .tex reads by name, so the numbers stay in one place.
+// and NAME.csv beside it with every plotted point in named columns, which the .tex reads by
+// name, so the numbers stay in one place.
 // Callers describe axes and plots; this class owns the LaTeX (escaping, preamble, tables, legend,
 // bands) and the CSV. Used by the study aggregation (core/study) and the app's plot export
 // (ui/export/PgfplotsFigure, which reads a QCustomPlot into it).
