@@ -105,8 +105,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     auto* length = new QHBoxLayout;
     length->addWidget(length_, 1);
     length->addWidget(lengthUnit_);
-    for (QWidget* field : std::initializer_list<QWidget*>{activation_, loss_, lengthUnit_, seed_, batch_, length_, evalEvery_})
+    for (QWidget* field : std::initializer_list<QWidget*>{activation_, loss_, lengthUnit_, length_})
         allowNarrowField(field, QStringLiteral("tanh"));
+    allowNarrowField(seed_, QStringLiteral("000000"));
+    allowNarrowField(batch_, batch_->specialValueText());  // "full batch" is read whole
+    allowNarrowField(evalEvery_, evalEvery_->specialValueText());
     form->addRow(tr("Name:"), name_);
     form->addRow(tr("Network:"), network_);
     form->addRow(tr("Activation:"), pairOf(activation_, tr("Loss:"), loss_));

@@ -63,20 +63,17 @@ RunListEditor::RunListEditor(QWidget* parent)
     buttons->addStretch(1);
     layout->addLayout(buttons);
 
-    // Label and optimizer share one row (the form has to fit a 1366 x 768 screen).
-    auto* identity = new QHBoxLayout;
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     for (const std::string& name : optimizerNames()) optimizer_->addItem(QString::fromStdString(name));
-    // Both may be narrower than their text (the dock must leave the plot and summary their width).
-    optimizer_->setMinimumWidth(optimizer_->fontMetrics().horizontalAdvance(QStringLiteral("adamw")) + 32);
+    // The combo may be narrower than its longest name: the dock leaves the plot and summary their width.
+    optimizer_->setMinimumWidth(optimizer_->fontMetrics().horizontalAdvance(QStringLiteral("momentum")) + 32);
+    optimizer_->setObjectName("optimizer");
     label_->setObjectName("runLabel");
     label_->setToolTip(tr("Unique name of the run (legend, table, output folder)"));
-    label_->setMinimumWidth(label_->fontMetrics().horizontalAdvance(QStringLiteral("adamw")) + 12);
-    optimizer_->setObjectName("optimizer");
-    identity->addWidget(new QLabel(tr("Label:"), this));
-    identity->addWidget(label_, 1);
-    identity->addWidget(new QLabel(tr("Optimizer:"), this));
-    identity->addWidget(optimizer_, 1);
-    layout->addLayout(identity);
+    form->addRow(tr("Label:"), label_);
+    form->addRow(tr("Optimizer:"), optimizer_);
+    layout->addLayout(form);
     summary_->setWordWrap(true);
     summary_->setStyleSheet("color: #555;");
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -1,6 +1,6 @@
 #pragma once
 // The optimizer runs of an experiment: a list (add, duplicate, remove; as high as its runs) and,
-// for the selected run, its label and optimizer (one row), the optimizer's formula and a
+// for the selected run, its label, its optimizer, the optimizer's formula and a
 // HyperParameterForm with only that optimizer's parameters.
 // Given the network (setNetworkSizes), the form warns under momentum-mean and second-moment-mean
 // when the chosen scope changes nothing for some layer (core's networkGroups()).

@@ -87,7 +87,9 @@ LayerHeatmapView::LayerHeatmapView(QWidget* parent) : QWidget(parent) {
 void LayerHeatmapView::fitMessages() {
     for (Cell& cell : cells_) {
         if (!cell.message->visible()) continue;
-        const QRect box = cell.rect->rect().adjusted(4, 4, -4, -4);
+        // The hidden axes leave their margins free: the message may use the panel's outer rectangle.
+        const QRect box = cell.rect->outerRect().adjusted(4, 4, -4, -4);
+        cell.message->position->setCoords(box.center());
         const QFontMetrics metrics(cell.message->font());
         QString text = wrapToBox(cell.messageText, metrics, box.width(), box.height());
         // The title names the quantity: a panel too small for the whole message shows the reason.
@@ -148,10 +150,9 @@ void LayerHeatmapView::ensureCells(int count) {
         cell.biasLabel->setText(tr("bias"));
         cell.biasLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         cell.message = new QCPItemText(plot_);
-        cell.message->setClipAxisRect(cell.rect);
-        cell.message->position->setType(QCPItemPosition::ptAxisRectRatio);
+        cell.message->setClipToAxisRect(false);
+        cell.message->position->setType(QCPItemPosition::ptAbsolute);  // placed by fitMessages()
         cell.message->position->setAxisRect(cell.rect);
-        cell.message->position->setCoords(0.5, 0.5);
         cell.message->setFont(QFont(font().family(), font().pointSize() + 1));
         for (QCPItemPosition* position : {cell.biasLine->point1, cell.biasLine->point2, cell.biasLabel->position})
             position->setAxes(cell.rect->axis(QCPAxis::atBottom), cell.rect->axis(QCPAxis::atLeft));
