@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -65,6 +66,20 @@ QStringList misfits(QDockWidget* dock) {
             found << QStringLiteral("%1 scrolls sideways").arg(name(widget));
         if (auto* table = qobject_cast<QTableView*>(widget)) {
             const QHeaderView* header = table->horizontalHeader();
+            // Every cell's longest word is readable (a squeezed column elides "running" to "r…g").
+            for (int column = 0; column < header->count(); ++column) {
+                if (header->isSectionHidden(column)) continue;
+                for (int row = 0; row < table->model()->rowCount(); ++row) {
+                    const QModelIndex index = table->model()->index(row, column);
+                    int needed = 0;
+                    for (const QString& word : index.data().toString().split(QRegularExpression("\\s+"), Qt::SkipEmptyParts))
+                        needed = std::max(needed, table->fontMetrics().horizontalAdvance(word) + 6);
+                    if (!index.data(Qt::DecorationRole).isNull()) needed += table->iconSize().width() + 4;
+                    if (header->sectionSize(column) < needed)
+                        found << QStringLiteral("%1: '%2' needs %3 px, its column is %4")
+                                     .arg(name(widget), index.data().toString()).arg(needed).arg(header->sectionSize(column));
+                }
+            }
             for (int column = 0; column < header->count(); ++column) {
                 if (header->isSectionHidden(column)) continue;
                 const int right = header->sectionViewportPosition(column) + header->sectionSize(column);

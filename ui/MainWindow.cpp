@@ -143,6 +143,7 @@ void MainWindow::buildDocks() {
     scroll->setFrameShape(QFrame::NoFrame);
     experimentScroll_ = scroll;
     experiment_->installEventFilter(this);  // its minimum width follows the run's form (fitExperimentWidth)
+    scroll->verticalScrollBar()->installEventFilter(this);  // ... and the scroll bar, when there is one
     fitExperimentWidth();
     // The (long) experiment form takes the whole height on the left; the bottom row starts right of it.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
@@ -186,14 +187,18 @@ void MainWindow::buildDocks() {
 }
 
 // The experiment dock is never narrower than its form (a run's form may be wider than the last
-// one's): it scrolls only vertically, when the form is taller than the screen.
+// one's) and its scroll bar, which it has only when the form is taller than the screen: it never
+// scrolls sideways, and the width it does not need goes to the plot and the summary.
 void MainWindow::fitExperimentWidth() {
-    experimentScroll_->setMinimumWidth(experiment_->minimumSizeHint().width() +
-                                       experimentScroll_->verticalScrollBar()->sizeHint().width());
+    const QScrollBar* bar = experimentScroll_->verticalScrollBar();
+    experimentScroll_->setMinimumWidth(experiment_->minimumSizeHint().width() + (bar->isVisibleTo(experimentScroll_) ? bar->sizeHint().width() : 0));
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == experiment_ && event->type() == QEvent::LayoutRequest) fitExperimentWidth();
+    const bool formChanged = watched == experiment_ && event->type() == QEvent::LayoutRequest;
+    const bool barChanged = watched == experimentScroll_->verticalScrollBar() &&
+                            (event->type() == QEvent::Show || event->type() == QEvent::Hide);
+    if (formChanged || barChanged) fitExperimentWidth();
     return QMainWindow::eventFilter(watched, event);
 }
 

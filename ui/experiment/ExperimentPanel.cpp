@@ -107,7 +107,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     length->addWidget(lengthUnit_);
     for (QWidget* field : std::initializer_list<QWidget*>{activation_, loss_, lengthUnit_, length_})
         allowNarrowField(field, QStringLiteral("tanh"));
-    allowNarrowField(seed_, QStringLiteral("000000"));
+    allowNarrowField(seed_, QStringLiteral("0000"));
     allowNarrowField(batch_, batch_->specialValueText());  // "full batch" is read whole
     allowNarrowField(evalEvery_, evalEvery_->specialValueText());
     form->addRow(tr("Name:"), name_);
