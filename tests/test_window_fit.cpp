@@ -103,6 +103,19 @@ QStringList windowMisfits(MainWindow& window) {
     return found;
 }
 
+// The same for the tabs behind the summary and the inspector (each raised in turn, then put back).
+QStringList tabsBehindMisfits(MainWindow& window) {
+    QStringList found;
+    for (const char* tab : {"historyDock", "heatmapDock"}) {
+        window.findChild<QDockWidget*>(tab)->raise();
+        QApplication::processEvents();
+        found += windowMisfits(window);
+    }
+    for (const char* tab : {"summaryDock", "inspectorDock"}) window.findChild<QDockWidget*>(tab)->raise();
+    QApplication::processEvents();
+    return found;
+}
+
 void train(MainWindow& window, const Experiment& experiment) {
     window.experimentPanel()->setExperiment(experiment);
     window.trainingActions()->start()->trigger();
@@ -136,12 +149,16 @@ private Q_SLOTS:
         QVERIFY2(!scroll->verticalScrollBar()->isVisible(),
                  qPrintable(QStringLiteral("the experiment form needs %1 px, the dock shows %2")
                                 .arg(window.experimentPanel()->sizeHint().height()).arg(scroll->viewport()->height())));
-        const QStringList before = windowMisfits(window);
+        const QStringList before = windowMisfits(window) + tabsBehindMisfits(window);  // the history's long hint
         QVERIFY2(before.isEmpty(), qPrintable(before.join('\n')));
 
         train(window, sineExperiment({"momentum", "neuron-mean"}));
         const QStringList after = windowMisfits(window);
         QVERIFY2(after.isEmpty(), qPrintable(after.join('\n')));
+        // The tabs behind: the run history (one kept comparison after a second start) and the heat-map.
+        train(window, sineExperiment({"momentum", "neuron-mean"}));
+        const QStringList behind = tabsBehindMisfits(window);
+        QVERIFY2(behind.isEmpty(), qPrintable(behind.join('\n')));
     }
 
     // Nine runs with results at 1366 x 768 and 1600 x 1000: every summary column visible, nothing
