@@ -125,7 +125,7 @@ QString heatmapMessage(LayerHeatmapView* view) {
     QStringList texts;
     for (int i = 0; i < view->plot()->itemCount(); ++i)
         if (auto* text = qobject_cast<QCPItemText*>(view->plot()->item(i)); text && text->visible())
-            texts << text->text();
+            texts << text->text().simplified();  // wrapped to its panel
     return texts.join(" | ");
 }
 

@@ -141,7 +141,10 @@ void MainWindow::buildDocks() {
     scroll->setWidget(experiment_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(experiment_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    experimentScroll_ = scroll;
+    experiment_->installEventFilter(this);  // its minimum width follows the run's form (fitExperimentWidth)
+    scroll->verticalScrollBar()->installEventFilter(this);  // ... and the scroll bar, when there is one
+    fitExperimentWidth();
     // The (long) experiment form takes the whole height on the left; the bottom row starts right of it.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     addDock(tr("Experiment"), "experimentDock", scroll, Qt::LeftDockWidgetArea);
@@ -183,6 +186,22 @@ void MainWindow::buildDocks() {
     });
 }
 
+// The experiment dock is never narrower than its form (a run's form may be wider than the last
+// one's) and its scroll bar, which it has only when the form is taller than the screen: it never
+// scrolls sideways, and the width it does not need goes to the plot and the summary.
+void MainWindow::fitExperimentWidth() {
+    const QScrollBar* bar = experimentScroll_->verticalScrollBar();
+    experimentScroll_->setMinimumWidth(experiment_->minimumSizeHint().width() + (bar->isVisibleTo(experimentScroll_) ? bar->sizeHint().width() : 0));
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    const bool formChanged = watched == experiment_ && event->type() == QEvent::LayoutRequest;
+    const bool barChanged = watched == experimentScroll_->verticalScrollBar() &&
+                            (event->type() == QEvent::Show || event->type() == QEvent::Hide);
+    if (formChanged || barChanged) fitExperimentWidth();
+    return QMainWindow::eventFilter(watched, event);
+}
+
 // The docks' first sizes, as shares of the window (a saved layout replaces them). On a screen
 // lower than kRoomyScreenHeight (1280 x 720) the summary becomes a tab of the bottom row, so
 // that the inspector and the table both get the full width.
@@ -195,6 +214,8 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::sizeDocks() {
+    // The experiment form as narrow as it can be (it asks for more): the plot and the summary need the width.
+    resizeDocks({findChild<QDockWidget*>("experimentDock")}, {experimentScroll_->minimumWidth()}, Qt::Horizontal);
     if (screen()->availableGeometry().height() < kRoomyScreenHeight) {
         tabifyDockWidget(inspectorDock_, summaryDock_);
         inspectorDock_->raise();

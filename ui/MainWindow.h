@@ -15,6 +15,7 @@
 class QDockWidget;
 class QLabel;
 class QModelIndex;
+class QScrollArea;
 
 namespace ml {
 
@@ -75,8 +76,10 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void fitExperimentWidth();
     StudyWindowHooks studyHooks();  // figure export and run folders for study windows
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
@@ -122,6 +125,7 @@ private:
     Experiment training_;  // the experiment of the current / last training
 
     ExperimentPanel* experiment_ = nullptr;
+    QScrollArea* experimentScroll_ = nullptr;  // the experiment dock's content
     ConvergencePlot* plot_ = nullptr;
     SummaryPanel* summary_ = nullptr;
     NetworkDiagramPanel* diagram_ = nullptr;

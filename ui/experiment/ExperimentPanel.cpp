@@ -13,11 +13,13 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <initializer_list>
 #include <limits>
 
 namespace ml {
@@ -36,6 +38,24 @@ QSpinBox* countBox(int minimum, const QString& special, QWidget* parent) {
     box->setSpecialValueText(special);
     box->setAccelerated(true);
     return box;
+}
+
+// Two short fields on one form row ("Activation: [tanh]  Loss: [mse]"): the form must fit a
+// 1366 x 768 screen beside the run's hyper-parameters.
+QHBoxLayout* pairOf(QWidget* first, const QString& secondLabel, QWidget* second) {
+    auto* row = new QHBoxLayout;
+    row->addWidget(first, 1);
+    auto* label = new QLabel(secondLabel, first->parentWidget());
+    label->setBuddy(second);
+    row->addWidget(label);
+    row->addWidget(second, 1);
+    return row;
+}
+
+// A field (combo or spin box) that may be narrower than its widest value (2^31 - 1,
+// "cross-entropy"): wide enough for `typical` and its arrows; wider when the dock has room.
+void allowNarrowField(QWidget* field, const QString& typical) {
+    field->setMinimumWidth(field->fontMetrics().horizontalAdvance(typical) + 32);
 }
 
 }  // namespace
@@ -85,15 +105,21 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     auto* length = new QHBoxLayout;
     length->addWidget(length_, 1);
     length->addWidget(lengthUnit_);
+    for (QWidget* field : std::initializer_list<QWidget*>{activation_, loss_, lengthUnit_, length_})
+        allowNarrowField(field, QStringLiteral("tanh"));
+    allowNarrowField(seed_, QStringLiteral("0000"));
+    allowNarrowField(batch_, batch_->specialValueText());  // "full batch" is read whole
+    allowNarrowField(evalEvery_, evalEvery_->specialValueText());
     form->addRow(tr("Name:"), name_);
     form->addRow(tr("Network:"), network_);
-    form->addRow(tr("Activation:"), activation_);
-    form->addRow(tr("Loss:"), loss_);
+    form->addRow(tr("Activation:"), pairOf(activation_, tr("Loss:"), loss_));
     form->addRow(tr("Data:"), data_);
-    form->addRow(tr("Seed:"), seed_);
-    form->addRow(tr("Batch:"), batch_);
+    form->addRow(tr("Seed:"), pairOf(seed_, tr("Batch:"), batch_));
     form->addRow(tr("Length:"), length);
-    form->addRow(tr("Evaluate every:"), evalEvery_);
+    // "Evaluate: every 10 steps" (a short label keeps the form's label column, and the dock, narrow).
+    evalEvery_->setPrefix(tr("every "));
+    evalEvery_->setSuffix(tr(" steps"));
+    form->addRow(tr("Evaluate:"), evalEvery_);
     layout->addLayout(form);
 
     auto* group = new QGroupBox(tr("Optimizer runs (trained in lockstep)"), this);

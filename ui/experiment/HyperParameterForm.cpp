@@ -11,26 +11,77 @@
 #include <QLabel>
 #include <QLineEdit>
 
+#include <QToolButton>
+
+#include <algorithm>
+#include <array>
 #include <limits>
 
 namespace ml {
+
+namespace {
+
+bool foldedByDefault(const std::string& key) {
+    static const std::array<std::string, 6> folded{"momentum-mean", "momentum-mean-blend", "momentum-mean-stat",
+                                                   "second-moment-mean", "bias", "gradient-centralization"};
+    return std::find(folded.begin(), folded.end(), key) != folded.end();
+}
+
+}  // namespace
 
 HyperParameterForm::HyperParameterForm(const std::string& optimizer, const HyperParameters& values, QWidget* parent)
     : QWidget(parent), optimizer_(optimizer), accepted_(values), layout_(new QFormLayout(this)) {
     QFormLayout* layout = layout_;
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    for (const std::string& key : optimizerInfo(optimizer).parameters) {
-        const ParameterField* field = findParameterField(key);
-        if (!field) continue;
-        Row row{field, createEditor(*field)};
-        const QString tip = QString::fromStdString(field->help + " (" + field->rangeText() + ")");
-        row.editor->setToolTip(tip);
-        row.editor->setObjectName(QString::fromStdString(key));
-        rows_.push_back(row);
-        showValue(row);
-        layout->addRow(QString::fromStdString(key) + ":", row.editor);
+    const HyperParameters& defaults = optimizerInfo(optimizer).defaults;
+    bool unfold = false;  // a folded setting that differs from its default is shown
+    for (const bool folded : {false, true}) {
+        for (const std::string& key : optimizerInfo(optimizer).parameters) {
+            const ParameterField* field = findParameterField(key);
+            if (!field || foldedByDefault(key) != folded) continue;
+            if (folded && !more_) {
+                more_ = new QToolButton(this);
+                more_->setObjectName("moreSettings");
+                more_->setCheckable(true);
+                more_->setAutoRaise(true);
+                more_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+                more_->setToolTip(tr("The moment-sharing scopes, bias mode and gradient centralization"));
+                layout->addRow(more_);
+                connect(more_, &QToolButton::toggled, this, &HyperParameterForm::setExpanded);
+            }
+            Row row{field, createEditor(*field)};
+            row.folded = folded;
+            const QString tip = QString::fromStdString(field->help + " (" + field->rangeText() + ")");
+            row.editor->setToolTip(tip);
+            row.editor->setObjectName(QString::fromStdString(key));
+            rows_.push_back(row);
+            showValue(row);
+            layout->addRow(QString::fromStdString(key) + ":", row.editor);
+            unfold = unfold || (folded && field->get(values) != field->get(defaults));
+        }
     }
+    setExpanded(unfold);
+}
+
+void HyperParameterForm::setExpanded(bool expanded) {
+    if (!more_) return;
+    {
+        const QSignalBlocker blocker(more_);
+        more_->setChecked(expanded);
+    }
+    const auto folded = std::count_if(rows_.begin(), rows_.end(), [](const Row& row) { return row.folded; });
+    more_->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
+    more_->setText(tr("More settings (%1)").arg(folded));
+    for (const Row& row : rows_) showRow(row);
+}
+
+bool HyperParameterForm::isExpanded() const { return !more_ || more_->isChecked(); }
+
+void HyperParameterForm::showRow(const Row& row) {
+    const bool shown = !row.folded || isExpanded();
+    layout_->setRowVisible(row.editor, shown);
+    if (row.note) layout_->setRowVisible(row.note, shown && !row.note->text().isEmpty());
 }
 
 QWidget* HyperParameterForm::createEditor(const ParameterField& field) {
@@ -130,7 +181,8 @@ void HyperParameterForm::setNote(const std::string& key, const QString& text) {
         }
         row.note->setText(text);
         row.note->setToolTip(text);
-        row.note->setVisible(!text.isEmpty());
+        if (row.folded && !text.isEmpty()) setExpanded(true);  // a warning is never folded away
+        showRow(row);
         return;
     }
 }

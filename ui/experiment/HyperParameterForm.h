@@ -6,6 +6,10 @@
 // flashes red and invalidValue() says why); values() parses everything again and throws
 // InputError naming the field, so a value typed just before "Start" is checked too.
 // setNote(key, text) shows a non-blocking warning under a field (empty text: none).
+// The rarely changed settings (the moment-sharing scopes, blend, statistic, bias mode and gradient
+// centralization) are folded under "More settings", so that a run's form fits beside the rest of
+// the experiment on a 1366 x 768 screen; they unfold when one differs from its default, when a
+// note is shown under one, or on a click (setExpanded, isExpanded).
 #include "optim/HyperParameters.h"
 
 #include <QWidget>
@@ -16,6 +20,7 @@
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QToolButton;
 
 namespace ml {
 
@@ -33,6 +38,8 @@ public:
     // A warning under the field `key` (nothing when the form has no such field); "" removes it.
     void setNote(const std::string& key, const QString& text);
     QString note(const std::string& key) const;
+    void setExpanded(bool expanded);
+    bool isExpanded() const;
 
 Q_SIGNALS:
     void edited();
@@ -43,7 +50,9 @@ private:
         const ParameterField* field;
         QWidget* editor;
         QLabel* note = nullptr;  // created by the first setNote
+        bool folded = false;     // under "More settings"
     };
+    void showRow(const Row& row);
     QWidget* createEditor(const ParameterField& field);
     void applyRow(const Row& row, HyperParameters& hp, const std::string& context) const;
     void checkRow(const Row& row);
@@ -53,6 +62,7 @@ private:
     HyperParameters accepted_;  // the last valid values
     std::vector<Row> rows_;
     QFormLayout* layout_;
+    QToolButton* more_ = nullptr;  // folds the rarely changed rows; null when there are none
 };
 
 }  // namespace ml

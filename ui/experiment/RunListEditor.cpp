@@ -19,6 +19,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -47,8 +48,7 @@ RunListEditor::RunListEditor(QWidget* parent)
       summary_(new QLabel(this)), formHolder_(new QVBoxLayout) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    list_->setMaximumHeight(110);
-    layout->addWidget(list_);
+    layout->addWidget(list_);  // as high as its runs (fitListHeight)
 
     auto* buttons = new QHBoxLayout;
     QToolButton* add = button(tr("Add"), tr("Add a run (momentum, default hyper-parameters)"), this);
@@ -66,6 +66,10 @@ RunListEditor::RunListEditor(QWidget* parent)
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     for (const std::string& name : optimizerNames()) optimizer_->addItem(QString::fromStdString(name));
+    // The combo may be narrower than its longest name: the dock leaves the plot and summary their width.
+    optimizer_->setMinimumWidth(optimizer_->fontMetrics().horizontalAdvance(QStringLiteral("momentum")) + 32);
+    optimizer_->setObjectName("optimizer");
+    label_->setObjectName("runLabel");
     label_->setToolTip(tr("Unique name of the run (legend, table, output folder)"));
     form->addRow(tr("Label:"), label_);
     form->addRow(tr("Optimizer:"), optimizer_);
@@ -143,7 +147,10 @@ void RunListEditor::showRun(int run) {
         optimizer_->setCurrentText(QString::fromStdString(spec.optimizer));
     }
     const OptimizerInfo& info = optimizerInfo(spec.optimizer);
-    summary_->setText(QString::fromStdString(info.summary + "\n" + info.formula));
+    // The formula on screen, its description (one hover away) on the label and the combo.
+    summary_->setText(QString::fromStdString(info.formula));
+    summary_->setToolTip(QString::fromStdString(info.summary));
+    optimizer_->setToolTip(QString::fromStdString(info.summary));
     form_ = new HyperParameterForm(spec.optimizer, spec.hp, this);
     connect(form_, &HyperParameterForm::edited, this, [this] {
         storeCurrent();
@@ -258,6 +265,17 @@ void RunListEditor::refreshList() {
         list_->addItem(new QListWidgetItem(swatch(static_cast<int>(i)), text));
     }
     if (current_ >= 0) list_->setCurrentRow(current_);
+    fitListHeight();
+}
+
+// The list is as high as its runs, from two to five rows (more scroll inside it): two runs do not
+// take the room of five, which the run's form below needs on a 1366 x 768 screen.
+void RunListEditor::fitListHeight() {
+    constexpr int kFewestRows = 2;
+    constexpr int kMostRows = 5;
+    const int rows = std::clamp(list_->count(), kFewestRows, kMostRows);
+    const int rowHeight = list_->count() > 0 ? list_->sizeHintForRow(0) : list_->fontMetrics().height() + 4;
+    list_->setFixedHeight(rows * rowHeight + 2 * list_->frameWidth());
 }
 
 std::string RunListEditor::uniqueLabel(const std::string& wanted, int ignoredRun) const {

@@ -1,6 +1,7 @@
 #pragma once
-// The optimizer runs of an experiment: a list (add, duplicate, remove) and, for the selected
-// run, its label, its optimizer and a HyperParameterForm with only that optimizer's parameters.
+// The optimizer runs of an experiment: a list (add, duplicate, remove; as high as its runs) and,
+// for the selected run, its label, its optimizer, the optimizer's formula and a
+// HyperParameterForm with only that optimizer's parameters.
 // Given the network (setNetworkSizes), the form warns under momentum-mean and second-moment-mean
 // when the chosen scope changes nothing for some layer (core's networkGroups()).
 #include "train/Experiment.h"
@@ -46,6 +47,7 @@ private:
     void storeCurrent();  // valid form values -> runs_[current_]
     void changeOptimizer(const QString& name);
     void refreshList();
+    void fitListHeight();
     void updateScopeNotes();
     // `wanted`, or `wanted-2`, `wanted-3`, ... so that no other run (ignoredRun excepted) has it.
     std::string uniqueLabel(const std::string& wanted, int ignoredRun = -1) const;

@@ -15,6 +15,31 @@ namespace ml {
 
 namespace {
 
+// `text` broken into lines of at most `width` pixels (at spaces; a word too long is elided), at
+// most as many lines as fit in `height`, the last one elided when the text goes on.
+QString wrapToBox(const QString& text, const QFontMetrics& metrics, int width, int height) {
+    const int maxLines = std::max(1, height / std::max(1, metrics.lineSpacing()));
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (line.isEmpty() || metrics.horizontalAdvance(longer) <= width) {
+            line = longer;
+            continue;
+        }
+        lines << line;
+        line = word;
+    }
+    if (!line.isEmpty()) lines << line;
+    if (lines.size() > maxLines) {
+        lines = lines.mid(0, maxLines);
+        lines.back() += QStringLiteral(" …");
+    }
+    for (QString& each : lines)
+        if (metrics.horizontalAdvance(each) > width) each = metrics.elidedText(each, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
+}
+
 int kernelOf(const Snapshot& snapshot, int layer) {
     const NetworkUnits units = networkUnits(snapshot, std::nullopt);
     return layer < static_cast<int>(units.layers.size()) ? units.layers[static_cast<std::size_t>(layer)].kernel : 0;
@@ -53,8 +78,25 @@ LayerHeatmapView::LayerHeatmapView(QWidget* parent) : QWidget(parent) {
                 Q_EMIT cellClicked(static_cast<int>(k), row, column);
         }
     });
+    connect(plot_, &QCustomPlot::afterLayout, this, &LayerHeatmapView::fitMessages);
     ensureCells(1);
     redraw();
+}
+
+// After the layout (each panel's size known), before drawing: the messages fit their panels.
+void LayerHeatmapView::fitMessages() {
+    for (Cell& cell : cells_) {
+        if (!cell.message->visible()) continue;
+        // The hidden axes leave their margins free: the message may use the panel's outer rectangle.
+        const QRect box = cell.rect->outerRect().adjusted(4, 4, -4, -4);
+        cell.message->position->setCoords(box.center());
+        const QFontMetrics metrics(cell.message->font());
+        QString text = wrapToBox(cell.messageText, metrics, box.width(), box.height());
+        // The title names the quantity: a panel too small for the whole message shows the reason.
+        if (text.contains(QChar(0x2026)) && !cell.messageReason.isEmpty())
+            text = wrapToBox(cell.messageReason, metrics, box.width(), box.height());
+        cell.message->setText(text);
+    }
 }
 
 std::vector<QCPColorMap*> LayerHeatmapView::colorMaps() const {
@@ -108,10 +150,9 @@ void LayerHeatmapView::ensureCells(int count) {
         cell.biasLabel->setText(tr("bias"));
         cell.biasLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         cell.message = new QCPItemText(plot_);
-        cell.message->setClipAxisRect(cell.rect);
-        cell.message->position->setType(QCPItemPosition::ptAxisRectRatio);
+        cell.message->setClipToAxisRect(false);
+        cell.message->position->setType(QCPItemPosition::ptAbsolute);  // placed by fitMessages()
         cell.message->position->setAxisRect(cell.rect);
-        cell.message->position->setCoords(0.5, 0.5);
         cell.message->setFont(QFont(font().family(), font().pointSize() + 1));
         for (QCPItemPosition* position : {cell.biasLine->point1, cell.biasLine->point2, cell.biasLabel->position})
             position->setAxes(cell.rect->axis(QCPAxis::atBottom), cell.rect->axis(QCPAxis::atLeft));
@@ -171,9 +212,13 @@ void LayerHeatmapView::drawCell(Cell& cell, const Map& map) {
     cell.biasLine->setVisible(!empty && showBias_);
     cell.biasLabel->setVisible(!empty && showBias_);
     cell.message->setVisible(empty);
+    for (QCPAxis* axis : {cell.rect->axis(QCPAxis::atBottom), cell.rect->axis(QCPAxis::atLeft)})
+        axis->setVisible(!empty);  // no empty ticks under the message
     if (empty) {
         cell.map->data()->clear();
-        cell.message->setText(maps_.empty() ? tr("No snapshot yet: start a run.") : tr("%1: %2").arg(displayName(quantity_), map.missing.isEmpty() ? tr("not kept by this optimizer") : map.missing));
+        cell.messageReason = maps_.empty() ? QString() : map.missing.isEmpty() ? tr("not kept by this optimizer") : map.missing;
+        cell.messageText = maps_.empty() ? tr("No snapshot yet: start a run.") : tr("%1: %2").arg(displayName(quantity_), cell.messageReason);
+        cell.message->setText(cell.messageText);  // fitMessages() wraps it once the panel's size is known
         return;
     }
     cell.grid.reset();

@@ -9,7 +9,9 @@
 //
 // Several runs are small multiples in ONE QCustomPlot: one map per panel of the shared
 // RunSelection, all attached to one QCPColorScale (so one locked colour range by construction);
-// the difference A − B is one map on its own symmetric range.
+// the difference A − B is one map on its own symmetric range. A panel without values hides its
+// axes and shows why ("momentum (first moment): not kept by this optimizer"), wrapped and elided
+// to the panel's size after each layout, so that a small multiple's message stays inside it.
 //
 // Like the diagram, a canvas and a panel around it:
 //   LayerHeatmapView (the canvas)
@@ -86,6 +88,8 @@ private:
         QCPItemStraightLine* biasLine = nullptr;
         QCPItemText* biasLabel = nullptr;
         QCPItemText* message = nullptr;
+        QString messageText;    // unwrapped; fitMessages() breaks it to the panel's width
+        QString messageReason;  // the same without the quantity's name, for a panel too small for it
         std::optional<KernelGrid> grid;  // a conv layer's layout (pixel -> matrix entry)
     };
     void buildPlot();
@@ -93,6 +97,7 @@ private:
     void redraw();
     void drawCell(Cell& cell, const Map& map);
     void drawKernels(Cell& cell, const Map& map);
+    void fitMessages();
 
     QCustomPlot* plot_ = nullptr;
     QCPLayoutGrid* grid_ = nullptr;

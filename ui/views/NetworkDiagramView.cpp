@@ -459,8 +459,11 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     QStringList notes;
     if (units_.hasConv() && !compact_)
         notes << tr("Squares are channels; a line from a channel stands for its k×k kernel (or its flattened pixels), coloured by the mean.");
-    if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; }))
-        notes << tr("%1: %2.").arg(displayName(quantity_), snapshot_ ? missingQuantityReason(*snapshot_) : QString());
+    // A small multiple's caption already names the quantity: its note is the reason alone.
+    if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; })) {
+        const QString reason = snapshot_ ? missingQuantityReason(*snapshot_) : QString();
+        notes << (compact_ ? reason : tr("%1: %2.").arg(displayName(quantity_), reason));
+    }
     const DiagramLayout& layout = frame.layout;
     for (int c = 0; c < layout.columnCount() && !compact_; ++c) {  // small multiples: no room for it
         if (layout.hiddenNeurons(c) == 0) continue;
@@ -472,9 +475,12 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    painter.drawText(QRectF(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : frame.captionLines + 0.3),
-                            frame.networkArea.width(), metrics.height() * 1.6),
-                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char(' ')));
+    const QRectF box(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : frame.captionLines + 0.3),
+                     frame.networkArea.width(), metrics.height() * 1.6);
+    const QString text = notes.join(QLatin1Char(' '));
+    // A small multiple has room for one line: elided rather than cut through the middle.
+    if (compact_) painter.drawText(box, Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(text, Qt::ElideRight, box.width()));
+    else painter.drawText(box, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,11 @@ RunHistoryPanel::RunHistoryPanel(const ComparisonHistory* history, QWidget* pare
       overlay_(new QPushButton(tr("Overlay"), this)) {
     show_->setToolTip(tr("Show the chosen comparison instead of the current one (which is kept in this list)"));
     overlay_->setToolTip(tr("Add the chosen comparison's runs to the ones on screen"));
+    // Entries wrap to the dock's width (a tab beside the summary, ~300 px at 1366 x 768) instead
+    // of scrolling sideways.
+    list_->setWordWrap(true);
+    list_->setResizeMode(QListView::Adjust);
+    list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(show_);
     buttons->addWidget(overlay_);

@@ -83,7 +83,9 @@ int typicalWidth(const QTableView& table, int column) {
     if (column == RunSummaryModel::Run)
         return table.fontMetrics().horizontalAdvance(QStringLiteral("neuron-mean")) + table.iconSize().width() + 2 * padding;
     if (column == RunSummaryModel::Status) return table.fontMetrics().horizontalAdvance(QStringLiteral("diverged at")) + padding;
-    return 0;
+    if (column == RunSummaryModel::Optimizer) return 0;
+    // A number column: a typical value is wider than its two-line header ("Train / loss").
+    return table.fontMetrics().horizontalAdvance(QStringLiteral("0.006835")) + padding;
 }
 
 }  // namespace
