@@ -44,10 +44,11 @@ private:
         Eigen::Index inputOffset = 0;
     };
     TapWindow tapWindow(int ki, int kj) const;
-    // Calls apply(patch row as [H' x W'], whether the image covers it, its inside block, the image
-    // values of that block) for every tap of every input channel: im2col and its adjoint in one place.
-    template <class ImageFloat, class PatchFloat, class Apply>
-    void forEachTap(ImageFloat* image, PatchFloat* patchRows, Apply apply) const;
+    // Calls applyRow(first patch value, first image value, count) for every output row of every
+    // tap of every input channel that reads inside the image (zero-filling the padding of non-const
+    // patches first): im2col and its adjoint in one place. Image values are `stride` apart.
+    template <class ImageFloat, class PatchFloat, class ApplyRow>
+    void forEachTapRow(ImageFloat* image, PatchFloat* patchRows, ApplyRow applyRow) const;
     // One sample's patches (`image`: its C_in x H x W values) into buffers.patches.
     void gatherPatches(const float* image, Buffers& buffers) const;
     // Adds buffers.patchGradient back onto the sample's input gradient (im2col's adjoint).
