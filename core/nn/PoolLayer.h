@@ -27,9 +27,6 @@ public:
 private:
     struct Buffers;
 
-    // Whether the windows tile the input exactly (no last row or column left out).
-    bool windowsCoverInput() const;
-
     SampleShape input_;
     SampleShape output_;
     int kernel_;
