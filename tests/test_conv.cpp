@@ -365,6 +365,7 @@ private slots:
         QTest::addColumn<int>("batch");
         QTest::newRow("mnist cnn b64") << "1x28x28-conv8k5-pool2-conv16k5-pool2-10" << 64;
         QTest::newRow("mnist cnn b512") << "1x28x28-conv8k5-pool2-conv16k5-pool2-10" << 512;
+        QTest::newRow("cifar-sized b8") << "3x32x32-conv32k3p1-pool2-conv64k3p1-pool2-10" << 8;
         QTest::newRow("stride padding avgpool b7") << "2x9x9-conv4k3s2p1-avgpool2-16-3" << 7;
     }
     void trainingStepDoesNotAllocate() {
