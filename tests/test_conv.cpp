@@ -6,6 +6,7 @@
 #include "Random.h"
 #include "TestSupport.h"
 #include "nn/Network.h"
+#include "nn/PoolLayer.h"
 #include "optim/MomentumAggregation.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
@@ -257,6 +258,37 @@ private slots:
     // ------------------------------------------------------------ fan-out groups
     // On a conv matrix [C_out x (C_in*k*k + 1)] fan-out averages each input channel's C_out*k*k
     // weights (k*k consecutive columns), not each kernel position; with join the bias vector too.
+    // Max pooling 2x2 takes the first maximum in row order, ties included (its vectorised row loop
+    // compares pairs, not one value after the other): every pattern of 4 values out of {0,1,2,3},
+    // 16 windows a row so that the vector code runs, against a plain first-maximum search.
+    void maxPoolTakesTheFirstMaximum() {
+        const int windows = 16, samples = 256 / windows;
+        PoolLayer pool(SampleShape{1, 2, 2 * windows}, 2, PoolLayer::Kind::Max);
+        BatchMatrix input(samples, 4 * windows), gradient = BatchMatrix::Ones(samples, windows), inputGradient;
+        for (int s = 0; s < samples; ++s)
+            for (int w = 0; w < windows; ++w) {
+                const int pattern = s * windows + w;
+                for (int i = 0; i < 4; ++i)  // a b / c d: a, b in the top row, c, d below
+                    input(s, (i / 2) * 2 * windows + 2 * w + i % 2) = static_cast<float>(pattern >> (2 * i) & 3);
+            }
+        const auto work = pool.createWorkspace();
+        Matrix none;
+        const BatchMatrix output = pool.forward(none, input, *work);
+        pool.backward(none, input, gradient, *work, none, &inputGradient);
+        for (int s = 0; s < samples; ++s)
+            for (int w = 0; w < windows; ++w) {
+                int first = 0;
+                float best = -1.0f;
+                for (int i = 0; i < 4; ++i) {
+                    const float value = input(s, (i / 2) * 2 * windows + 2 * w + i % 2);
+                    if (value > best) best = value, first = i;
+                }
+                QCOMPARE(output(s, w), best);
+                for (int i = 0; i < 4; ++i)
+                    QCOMPARE(inputGradient(s, (i / 2) * 2 * windows + 2 * w + i % 2), i == first ? 1.0f : 0.0f);
+            }
+    }
+
     void fanOutGroupsInputChannels_data() {
         QTest::addColumn<BiasMode>("bias");
         QTest::newRow("own") << BiasMode::Own;
@@ -327,12 +359,13 @@ private slots:
 
     // ------------------------------------------------------------ allocations
     // After one warm-up step, a training step (forward, backward, optimizer) allocates nothing,
-    // the fan-out groups included, at the benchmark's size and at a size with several im2col blocks.
+    // the fan-out groups included, at the benchmark's size and at a larger batch.
     void trainingStepDoesNotAllocate_data() {
         QTest::addColumn<QString>("layers");
         QTest::addColumn<int>("batch");
         QTest::newRow("mnist cnn b64") << "1x28x28-conv8k5-pool2-conv16k5-pool2-10" << 64;
-        QTest::newRow("mnist cnn b512 (blocks)") << "1x28x28-conv8k5-pool2-conv16k5-pool2-10" << 512;
+        QTest::newRow("mnist cnn b512") << "1x28x28-conv8k5-pool2-conv16k5-pool2-10" << 512;
+        QTest::newRow("cifar-sized b8") << "3x32x32-conv32k3p1-pool2-conv64k3p1-pool2-10" << 8;
         QTest::newRow("stride padding avgpool b7") << "2x9x9-conv4k3s2p1-avgpool2-16-3" << 7;
     }
     void trainingStepDoesNotAllocate() {

@@ -22,6 +22,7 @@
 #include "session/TrainingActions.h"
 #include "session/TrainingFeed.h"
 #include "session/TrainingSession.h"
+#include "views/FeatureMapView.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
@@ -298,6 +299,20 @@ private Q_SLOTS:
         QCOMPARE(experiment.network.text(), std::string("1-2-2-1"));
         QVERIFY(window.windowTitle().startsWith(QString::fromUtf8("Momentum Lab — ")));
         QVERIFY(window.trainingActions()->start()->isEnabled());
+    }
+
+    // The Export menu and the report include the inspector's feature maps (issue 14), drawn up
+    // to date even while their tab is not on screen.
+    void figuresIncludeTheFeatureMaps() {
+        MainWindow window;
+        const std::vector<NamedFigure> figures = window.figures();
+        const auto maps = std::find_if(figures.begin(), figures.end(),
+                                       [](const NamedFigure& figure) { return figure.name == "feature-maps"; });
+        QVERIFY(maps != figures.end());
+        FeatureMapView* view = window.neuronInspector()->featureMaps();
+        QCOMPARE(maps->figure.plot(), view->plot());
+        QCOMPARE(view->message(), QStringLiteral("Click a channel of a conv layer."));  // the sine network has none
+        QVERIFY(!maps->figure.render(FigureFormat::Png, {400, 300, 96, "maps"}).isEmpty());
     }
 
     // QSpinBox is int-only: a large seed must reach the experiment unchanged (the CLI trains with it).

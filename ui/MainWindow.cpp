@@ -24,6 +24,7 @@
 #include "views/LandscapeView.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
+#include "views/FeatureMapView.h"
 #include "views/NeuronInspector.h"
 #include "views/RunHistoryPanel.h"
 #include "views/RunSelection.h"
@@ -86,27 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     actions_ = new TrainingActions(this);
     exporter_ = new ExportController(
-        this, *comparison_,
-        [this] {
-            NetworkDiagramPanel* diagram = diagram_;
-            return std::vector<NamedFigure>{
-                {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
-                {"network-diagram", tr("Network diagram"),
-                 Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
-                     // The selection ring marks the inspected neuron on screen only.
-                     diagram->setSelectedNeuron(-1, -1);
-                     diagram->renderAll(painter, size);
-                     diagram->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
-                 })},
-                {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
-                {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
-                {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot())},
-                {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot())},
-                {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot())},
-                {"curvature", tr("Diagnostics: curvature and stability thresholds"),
-                 Figure::ofPlot(diagnostics_->curvaturePlot())},
-            };
-        },
+        this, *comparison_, [this] { return figures(); },
         [this] { return toJson(experiment_->experiment()); });
     buildToolBar();
     buildMenus();
@@ -120,6 +101,30 @@ MainWindow::MainWindow(QWidget* parent)
     docksSized_ = restoreState(AppSettings::windowState());
     updateTitle();
     showStateMessage();
+}
+
+std::vector<NamedFigure> MainWindow::figures() const {
+    // The feature maps are drawn only while their tab is on screen: bring them up to date.
+    inspector_->featureMaps()->refresh();
+    NetworkDiagramPanel* diagram = diagram_;
+    return std::vector<NamedFigure>{
+        {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
+        {"network-diagram", tr("Network diagram"),
+         Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
+             // The selection ring marks the inspected neuron on screen only.
+             diagram->setSelectedNeuron(-1, -1);
+             diagram->renderAll(painter, size);
+             diagram->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
+         })},
+        {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
+        {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
+        {"feature-maps", tr("Neuron inspector: feature maps"), Figure::ofPlot(inspector_->featureMaps()->plot())},
+        {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot())},
+        {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot())},
+        {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot())},
+        {"curvature", tr("Diagnostics: curvature and stability thresholds"),
+         Figure::ofPlot(diagnostics_->curvaturePlot())},
+    };
 }
 
 MainWindow::~MainWindow() {

@@ -5,6 +5,7 @@
 // the views through one RunSelection (views/RunSelection.h), which also holds every run's
 // recorded snapshots; past comparisons are kept in a ComparisonHistory.
 #include "data/Dataset.h"
+#include "export/ReportWriter.h"
 #include "train/Experiment.h"
 
 #include <QMainWindow>
@@ -56,6 +57,9 @@ public:
     UpdateExplainer* updateExplainer() const { return explainer_; }
     LandscapeView* landscapeView() const { return landscape_; }
     ComparisonHistory* runHistory() const { return history_; }
+    NeuronInspector* neuronInspector() const { return inspector_; }
+    // Every figure of the Export menu and the report, the inspector's feature maps among them.
+    std::vector<NamedFigure> figures() const;
     // The run history's record `number` shown again / overlaid (false: unknown, or training runs).
     bool showKept(int number);
     bool overlayKept(int number);

@@ -4,8 +4,8 @@
 // H' = (H + 2p - k) / s + 1 (likewise W').
 //   forward:  Z[o, y, x] = b_o + sum_{c,i,j} W[o, c, i, j] * X[c, y*s + i - p, x*s + j - p],  A = f(Z)
 //   backward: dZ = dA .* f'(Z),  dW = sum over positions dZ * patch,  db = sum of dZ,  dX = col2im(W^T dZ)
-// By im2col: the patches of a block of samples become the columns of one matrix [C_in*k*k x positions],
-// so forward and backward are single Eigen products per block.
+// By im2col, one sample at a time: its patches become the columns of a matrix [C_in*k*k x positions],
+// so forward and backward are Eigen products per sample that read and write the batch rows in place.
 // Parameters [C_out x (C_in*k*k + 1)]: row o = output channel o's kernel flattened in PyTorch's
 // [in][kh][kw] order, then its bias. So a row is one "neuron" (the per-channel neuron mean) and
 // the k*k consecutive columns of input channel c are its fan-out group (columnsPerInput()).
@@ -37,12 +37,22 @@ private:
 
     Eigen::Index patchSize() const { return Eigen::Index{input_.channels} * kernel_ * kernel_; }
     Eigen::Index positions() const { return Eigen::Index{output_.height} * output_.width; }
-    // Samples per im2col block: bounds the patch matrix to about 16 MB whatever the batch.
-    Eigen::Index blockSamples() const;
-    // Patches of samples [first, first + count) of `input` into buffers.columns.
-    void gatherPatches(const BatchMatrix& input, Eigen::Index first, Eigen::Index count, Buffers& buffers) const;
-    // Adds the patch gradients back onto the input gradient of the same samples (im2col's adjoint).
-    void scatterPatches(const Buffers& buffers, Eigen::Index first, Eigen::Index count, BatchMatrix& inputGradient) const;
+    // Where kernel tap (ki, kj) reads the input: the output rows and columns it sees inside the
+    // image (the rest is padding) and the offset, within a channel, of the first value it reads.
+    struct TapWindow {
+        int outRow = 0, rows = 0, outColumn = 0, columns = 0;
+        Eigen::Index inputOffset = 0;
+    };
+    TapWindow tapWindow(int ki, int kj) const;
+    // Calls applyRow(first patch value, first image value, count) for every output row of every
+    // tap of every input channel that reads inside the image (zero-filling the padding of non-const
+    // patches first): im2col and its adjoint in one place. Image values are `stride` apart.
+    template <class ImageFloat, class PatchFloat, class ApplyRow>
+    void forEachTapRow(ImageFloat* image, PatchFloat* patchRows, ApplyRow applyRow) const;
+    // One sample's patches (`image`: its C_in x H x W values) into buffers.patches.
+    void gatherPatches(const float* image, Buffers& buffers) const;
+    // Adds buffers.patchGradient back onto the sample's input gradient (im2col's adjoint).
+    void scatterPatches(const Buffers& buffers, float* imageGradient) const;
 
     SampleShape input_;
     SampleShape output_;
