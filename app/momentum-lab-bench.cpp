@@ -169,8 +169,15 @@ Throughput measureSteps(const Case& c, const ml::DenseDataset& data, const ml::O
     const long stepsBefore = step;
     const auto start = Clock::now();
     const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    while (Clock::now() < end)
-        for (int i = 0; i < 16; ++i) oneStep();
+    // The CPU clock is a system call (~0.3-1 us): read it about once a millisecond, not every few
+    // steps, or it weighs on a step of a few hundred nanoseconds.
+    long stepsPerCheck = 16;
+    for (auto now = start; now < end;) {
+        for (long i = 0; i < stepsPerCheck; ++i) oneStep();
+        const auto previous = now;
+        now = Clock::now();
+        if (now - previous < std::chrono::milliseconds(1)) stepsPerCheck *= 2;
+    }
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const long steps = step - stepsBefore;
     return {steps / elapsed, static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / steps};
