@@ -43,9 +43,6 @@ class GzReader {
 public:
     explicit GzReader(const std::string& path) : path_(path), file_(gzopen(path.c_str(), "rb")) {
         if (!file_) throw InputError("cannot open " + path + ": " + std::strerror(errno));
-        // zlib's default 8 KB buffer: a read system call and an inflate round every 8 KB. zlib's
-        // manual recommends 64-128 KB or more for faster reading.
-        gzbuffer(file_, 256 * 1024);
     }
     ~GzReader() { gzclose(file_); }
     GzReader(const GzReader&) = delete;
