@@ -95,7 +95,7 @@ void printTargetTable() {
     std::printf("\nIssue 10 targets measured by this run:\n");
     int met = 0;
     for (const Target& t : targets) {
-        std::printf("  %-62s %12.4g %-10s %s\n", t.figure.c_str(), t.value, t.unit.c_str(), t.verdict().c_str());
+        std::printf("  %-72s %12.4g %-10s %s\n", t.figure.c_str(), t.value, t.unit.c_str(), t.verdict().c_str());
         met += t.met();
     }
     std::printf("  %d of %zu met\n", met, targets.size());
