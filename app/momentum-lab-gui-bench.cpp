@@ -261,10 +261,10 @@ int main(int argc, char** argv) {
     if (argc == 3 && std::strcmp(argv[1], "--seconds") == 0) seconds = std::atof(argv[2]);
     else if (argc != 1) return std::fprintf(stderr, "usage: momentum-lab-gui-bench [--seconds S]\n"), 2;
     if (!(seconds > 0)) return std::fprintf(stderr, "usage: momentum-lab-gui-bench [--seconds S]\n"), 2;
-    ml::returnLargeBlocksWhenFreed();  // as the app does
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as soon as it is measured
     QStandardPaths::setTestModeEnabled(true);  // the window's settings (last experiment) stay the user's
     QApplication app(argc, argv);
+    ml::returnFreedMemoryPeriodically(&app);  // as the app does
     Eigen::setNbThreads(1);
     measureHeatmap();
     measureLossPlot();

@@ -10,8 +10,8 @@
 #include <QIcon>
 
 int main(int argc, char* argv[]) {
-    ml::returnLargeBlocksWhenFreed();
     QApplication app(argc, argv);
+    ml::returnFreedMemoryPeriodically(&app);
     QApplication::setOrganizationName("MomentumLab");
     QApplication::setApplicationName("momentum-lab");
     QApplication::setWindowIcon(QIcon(":/icons/momentum-lab.svg"));
