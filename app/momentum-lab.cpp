@@ -1,6 +1,7 @@
 // momentum-lab: the desktop app. Usage: momentum-lab [RUN_DIR | STUDY_DIR]
 // (RUN_DIR: a folder written by `momentum-lab-cli train --out DIR`, opened for viewing;
 // STUDY_DIR: one written by `momentum-lab-cli study STUDY.json --out DIR`, opened in a study window).
+#include "LargeBlocks.h"
 #include "MainWindow.h"
 
 #include <QApplication>
@@ -10,6 +11,7 @@
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
+    ml::returnFreedMemoryPeriodically(&app);
     QApplication::setOrganizationName("MomentumLab");
     QApplication::setApplicationName("momentum-lab");
     QApplication::setWindowIcon(QIcon(":/icons/momentum-lab.svg"));

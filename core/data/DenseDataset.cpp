@@ -1,5 +1,6 @@
 #include "DenseDataset.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ml {
@@ -27,6 +28,7 @@ DenseDataset DenseDataset::classification(RowMatrix features, Eigen::VectorXi la
 }
 
 void DenseDataset::gather(std::span<const Eigen::Index> indices, Batch& batch) const {
+    static_assert(RowMatrix::IsRowMajor && BatchMatrix::IsRowMajor, "gather copies whole rows");
     const auto n = static_cast<Eigen::Index>(indices.size());
     batch.inputs.resize(n, features_.cols());
     if (classification_) {
@@ -39,11 +41,13 @@ void DenseDataset::gather(std::span<const Eigen::Index> indices, Batch& batch) c
     for (Eigen::Index i = 0; i < n; ++i) {
         const Eigen::Index s = indices[static_cast<std::size_t>(i)];
         if (s < 0 || s >= size()) throw std::out_of_range("DenseDataset::gather: sample index out of range");
-        batch.inputs.row(i) = features_.row(s);
+        // Both row-major: a sample is one contiguous run of floats (copy_n, not Eigen's
+        // dynamic-size block assignment, whose set-up outweighs a small row).
+        std::copy_n(features_.row(s).data(), features_.cols(), batch.inputs.row(i).data());
         if (classification_)
             batch.labels(i) = labels_(s);
         else
-            batch.targets.row(i) = targets_.row(s);
+            std::copy_n(targets_.row(s).data(), targets_.cols(), batch.targets.row(i).data());
     }
 }
 

@@ -56,8 +56,13 @@ float negativeLogLikelihood(const BatchMatrix& logProbabilities, const Batch& ba
 float lossAndGradient(LossKind loss, const BatchMatrix& z, const Batch& batch, BatchMatrix& gradient, LossWorkspace& work) {
     const float batchSize = static_cast<float>(z.rows());
     if (loss == LossKind::Mse) {
-        targetsInto(batch, z.cols(), work.values);
-        gradient = z - work.values;
+        // Regression targets are used where they are; class labels become one-hot rows first.
+        if (batch.labels.size() == 0) {
+            gradient = z - batch.targets;
+        } else {
+            targetsInto(batch, z.cols(), work.values);
+            gradient = z - work.values;
+        }
         const float count = batchSize * static_cast<float>(z.cols());
         const float value = gradient.squaredNorm() / count;
         gradient *= 2.0f / count;

@@ -1,6 +1,18 @@
 #include "optim/Optimizer.h"
 
+#include <cmath>
+
 namespace ml {
+
+namespace {
+// Whether every a + b is finite, in one vectorized pass: x - x is 0 for a finite x and NaN for an
+// infinite or NaN one, and a sum keeps NaN. (allFinite() on the expression evaluates a + b four
+// times per coefficient and compares them one by one.)
+bool sumIsFinite(const Matrix& a, const Matrix& b) {
+    const auto sum = a.array() + b.array();
+    return !std::isnan((sum - sum).sum());
+}
+}  // namespace
 
 Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
     : name_(std::move(name)), hp_(hp), aggregation_(aggregation),
@@ -32,7 +44,7 @@ bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         update(parameters[l], gradients[l], states_[l]);
         // The sum itself, not just the update: a finite update can still overflow the weight.
-        finite = finite && (parameters[l] + states_[l].update).allFinite();
+        finite = finite && sumIsFinite(parameters[l], states_[l].update);
     }
     if (!finite) return false;  // keep the last finite weights
     for (std::size_t l = 0; l < parameters.size(); ++l) parameters[l] += states_[l].update;
