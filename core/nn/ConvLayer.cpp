@@ -40,7 +40,7 @@ std::unique_ptr<Layer::Workspace> ConvLayer::createWorkspace() const { return st
 
 Eigen::Index ConvLayer::blockSamples() const { return std::max<Eigen::Index>(1, kPatchBudget / (patchSize() * positions())); }
 
-void ConvLayer::gatherPatches(const BatchMatrix& input, Eigen::Index first, Eigen::Index count, Buffers& buffers) const {
+void ConvLayer::gatherPatches(const BatchMatrix& input, Eigen::Index first, Eigen::Index count, BatchMatrix& columns) const {
     const Eigen::Index P = positions();
     const int H = input_.height, W = input_.width, outH = output_.height, outW = output_.width;
     for (Eigen::Index s = 0; s < count; ++s) {
@@ -49,7 +49,7 @@ void ConvLayer::gatherPatches(const BatchMatrix& input, Eigen::Index first, Eige
         for (int c = 0; c < input_.channels; ++c)
             for (int ki = 0; ki < kernel_; ++ki)
                 for (int kj = 0; kj < kernel_; ++kj, ++r) {
-                    float* out = &buffers.columns(r, s * P);
+                    float* out = &columns(r, s * P);
                     for (int oy = 0; oy < outH; ++oy, out += outW) {
                         const int iy = oy * stride_ + ki - padding_;
                         if (iy < 0 || iy >= H) {
@@ -72,8 +72,6 @@ void ConvLayer::gatherPatches(const BatchMatrix& input, Eigen::Index first, Eige
                     }
                 }
     }
-    buffers.patchesFirst = first;
-    buffers.patchesCount = count;
 }
 
 void ConvLayer::scatterPatches(const Buffers& buffers, Eigen::Index first, Eigen::Index count,
@@ -120,7 +118,9 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
     const auto bias = biasOf(parameters);
     for (Eigen::Index first = 0; first < batch; first += block) {
         const Eigen::Index count = std::min(block, batch - first);
-        gatherPatches(input, first, count, buffers);
+        gatherPatches(input, first, count, buffers.columns);
+        buffers.patchesFirst = first;
+        buffers.patchesCount = count;
         buffers.blockOutput.leftCols(count * P).noalias() = weights * buffers.columns.leftCols(count * P);
         for (Eigen::Index s = 0; s < count; ++s)
             for (Eigen::Index o = 0; o < output_.channels; ++o)
@@ -149,7 +149,11 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     for (Eigen::Index first = 0; first < batch; first += block) {
         const Eigen::Index count = std::min(block, batch - first);
         // A batch in one block still has its patches from forward.
-        if (buffers.patchesFirst != first || buffers.patchesCount != count) gatherPatches(input, first, count, buffers);
+        if (buffers.patchesFirst != first || buffers.patchesCount != count) {
+            gatherPatches(input, first, count, buffers.columns);
+            buffers.patchesFirst = first;
+            buffers.patchesCount = count;
+        }
         auto dZ = buffers.blockGradient.leftCols(count * P);
         for (Eigen::Index s = 0; s < count; ++s)
             for (Eigen::Index o = 0; o < output_.channels; ++o)
@@ -162,6 +166,27 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
         scatterPatches(buffers, first, count, *inputGradient);
     }
     buffers.patchesFirst = -1;  // the next forward may bring other samples
+}
+
+bool ConvLayer::sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                                      Matrix& squares) const {
+    // The dense layer's two scratch matrices serve here as one sample's patches and gradient.
+    BatchMatrix& patches = scratch.inputSquares;
+    BatchMatrix& gradient = scratch.deltaSquares;
+    const Eigen::Index P = positions();
+    if (patches.rows() != patchSize() || patches.cols() != P) patches.resize(patchSize(), P);
+    squares.setZero();
+    auto weightSquares = weightsOf(squares);
+    auto biasSquares = biasOf(squares);
+    for (Eigen::Index s = 0; s < input.rows(); ++s) {
+        gatherPatches(input, s, 1, patches);
+        // dZ of sample s as [C_out x positions]: its row holds channel after channel.
+        const Eigen::Map<const BatchMatrix> dZ(delta.row(s).data(), output_.channels, P);
+        gradient.noalias() = dZ * patches.transpose();
+        weightSquares += gradient.array().square().matrix();
+        biasSquares += dZ.rowwise().sum().array().square().matrix();
+    }
+    return true;
 }
 
 }  // namespace ml

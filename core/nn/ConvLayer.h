@@ -31,6 +31,11 @@ public:
     const BatchMatrix& forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const override;
     void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient, Workspace& work,
                   Matrix& parameterGradient, BatchMatrix* inputGradient) const override;
+    // A sample's gradient is a sum over positions (dZ_s patches_s^T), whose square no product of
+    // squares gives: each sample's gradient is formed in the scratch (one sample's patches, no
+    // more memory), squared and summed — the cost of one more weight gradient.
+    bool sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                               Matrix& squares) const override;
 
 private:
     struct Buffers;
@@ -39,8 +44,8 @@ private:
     Eigen::Index positions() const { return Eigen::Index{output_.height} * output_.width; }
     // Samples per im2col block: bounds the patch matrix to about 16 MB whatever the batch.
     Eigen::Index blockSamples() const;
-    // Patches of samples [first, first + count) of `input` into buffers.columns.
-    void gatherPatches(const BatchMatrix& input, Eigen::Index first, Eigen::Index count, Buffers& buffers) const;
+    // Patches of samples [first, first + count) of `input` into `columns` (sized for them).
+    void gatherPatches(const BatchMatrix& input, Eigen::Index first, Eigen::Index count, BatchMatrix& columns) const;
     // Adds the patch gradients back onto the input gradient of the same samples (im2col's adjoint).
     void scatterPatches(const Buffers& buffers, Eigen::Index first, Eigen::Index count, BatchMatrix& inputGradient) const;
 
