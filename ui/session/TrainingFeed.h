@@ -9,7 +9,7 @@
 //              stride-th step is snapshotted too (about kSnapshotsPerSmallRun over a run) and all
 //              are kept, so the neuron inspector can show a fast run's whole history
 //   diagnostics  with diagnosticsEvery > 0: every that-many steps, each run's StepDiagnostics
-//              (core/diagnostics, gradient SNR included), computed here on the training thread
+//              (core/diagnostics, with the gradient SNR unless switched off), computed here on the training thread
 //   curvature  with a curvature probe set: every curvatureEvery steps, each run's lambda_max and
 //              stability thresholds (diagnostics/CurvatureWriter.h measureCurvature)
 //   finished   each run's RunResult once it ends

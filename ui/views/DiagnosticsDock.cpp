@@ -102,10 +102,10 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
                         Curve::CosMomentGradient, Curve::GradientSnr})
         curve_->addItem(curveName(curve), static_cast<int>(curve));
     strip_ = new QComboBox;
-    strip_->addItem(tr("f_i (share along the mean)"), static_cast<int>(Strip::MeanShare));
+    strip_->addItem(tr("f_i (mean share)"), static_cast<int>(Strip::MeanShare));
     strip_->setToolTip(tr("f_i: what neuron-mean keeps of neuron i's first moment (1: all). Grey: undefined "
                           "(a neuron whose first moment is zero, e.g. a dead ReLU)"));
-    strip_->addItem(tr("CV of m_ij across connections"), static_cast<int>(Strip::MomentCv));
+    strip_->addItem(tr("CV of m_ij"), static_cast<int>(Strip::MomentCv));
     stripRun_ = new QComboBox;
     // Narrow docks (1366 x 768): the combo boxes shrink to a few characters rather than push the
     // row wider than the dock (their tooltips and the open list show the whole text).
@@ -133,10 +133,10 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
     strips_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     stripScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     curvature_ = new QCustomPlot;
-    stylePlot(curvature_, tr("step"), tr("λ_max of the loss Hessian"));
+    stylePlot(curvature_, tr("step"), tr("λ_max of the Hessian"));
     styleLegend(curvature_, font());
     spectrum_ = new QCustomPlot;
-    stylePlot(spectrum_, tr("eigenvalue index (ascending)"), tr("Hessian eigenvalue at the final weights"));
+    stylePlot(spectrum_, tr("index (ascending), at the final weights"), tr("Hessian eigenvalue"));
     styleLegend(spectrum_, font());
 
     auto* curvesTab = new QWidget;
@@ -192,7 +192,7 @@ QWidget* DiagnosticsDock::controlRow(std::initializer_list<QWidget*> widgets) {
 
 void DiagnosticsDock::begin(const QStringList& labels) {
     runs_.clear();
-    for (const QString& label : labels) runs_.push_back({label, {}, {}});
+    for (const QString& label : labels) runs_.push_back({label, {}, {}, {}});
     const QSignalBlocker blocker(stripRun_);
     stripRun_->clear();
     stripRun_->addItems(labels);

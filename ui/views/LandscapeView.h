@@ -63,7 +63,6 @@ private:
     bool requested_ = false;      // Compute was pressed once: later run changes recompute
     bool restart_ = false;        // a cancelled computation makes way for one for the runs now shown
     bool hasResult_ = false;
-    QPushButton* exportButton_;
     QComboBox* directions_;
     QSpinBox* gridSize_;
     QPushButton* computeButton_;
@@ -72,6 +71,7 @@ private:
     QLabel* status_;
     LandscapePlot* plot_;
     QCustomPlot* slice_;
+    QPushButton* exportButton_;
     std::array<QCPItemStraightLine*, 2> ends_{};  // t = 0 and t = 1 on the slice
 };
 
