@@ -21,6 +21,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -144,13 +145,16 @@ private slots:
 
     // Gradient SNR against brute force: every sample's own gradient (a batch of one), their mean
     // and population variance, GSNR_j = mean^2 / (var + eps) averaged over a neuron's incoming
-    // weights and over a layer's whole matrix. Both losses, batches up to 256.
+    // weights and over a layer's whole matrix (a convolution: an output channel's kernel, over
+    // positions and samples alike). Both losses, batches up to 256, dense and convolutional.
     void gradientSnrMatchesPerSampleGradients_data() {
         QTest::addColumn<QString>("layers");
         QTest::addColumn<LossKind>("loss");
         QTest::addColumn<int>("batch");
         QTest::newRow("3-5-4-2 tanh mse b7") << "3-5-4-2" << LossKind::Mse << 7;
         QTest::newRow("6-8-3 cross-entropy b256") << "6-8-3" << LossKind::CrossEntropy << 256;
+        QTest::newRow("2x6x6-conv3k3-pool2-conv4k2p1-5 mse b9") << "2x6x6-conv3k3-pool2-conv4k2p1-5" << LossKind::Mse << 9;
+        QTest::newRow("1x5x5-conv2k3s2-3 cross-entropy b64") << "1x5x5-conv2k3s2-3" << LossKind::CrossEntropy << 64;
     }
     void gradientSnrMatchesPerSampleGradients() {
         QFETCH(QString, layers);
@@ -419,6 +423,50 @@ private slots:
                      json["curvature-every"] = -3;
                      experimentFromJson(json, "EXP.json");
                  }).contains("EXP.json: curvature-every"), true);
+    }
+
+    // The SNR switch: --no-gradient-snr (or the experiment's "gradient-snr": false) leaves the
+    // column nan and the rest as it was; "hessian-spectrum": true acts as --hessian-spectrum.
+    void gradientSnrSwitchesOff() {
+        QTemporaryDir tmp;
+        const QStringList base = {"train", "--network", "1-3-1", "--activation", "tanh", "--loss", "mse", "--data",
+                                  "toy:sine", "--batch", "16", "--steps", "10", "--optimizer", "momentum", "--quiet",
+                                  "--diagnostics-every", "5"};
+        QString err;
+        QVERIFY2(cli(base + QStringList{"--out", tmp.filePath("on")}, &err) == 0, qPrintable(err));
+        QVERIFY2(cli(base + QStringList{"--no-gradient-snr", "--out", tmp.filePath("off")}, &err) == 0, qPrintable(err));
+        const auto on = readDiagnosticsFile(tmp.filePath("on/diagnostics.csv"));
+        const auto off = readDiagnosticsFile(tmp.filePath("off/diagnostics.csv"));
+        QCOMPARE(off.size(), on.size());
+        QVERIFY(std::isfinite(on[1].layers[0][0].gradientSnr));
+        for (const DiagnosticsRecord& record : off)
+            for (const auto& layer : record.layers)
+                for (const UnitDiagnostics& unit : layer) QVERIFY(std::isnan(unit.gradientSnr));
+        QCOMPARE(off[1].layers[0][0].gradientNorm, on[1].layers[0][0].gradientNorm);
+
+        Experiment e = findPreset("instruments-sine").experiment;
+        QVERIFY(e.gradientSnr && !e.hessianSpectrum);
+        QVERIFY(!toJson(e).contains("gradient-snr") && !toJson(e).contains("hessian-spectrum"));
+        e.gradientSnr = false;
+        e.hessianSpectrum = true;
+        e.steps = 20;
+        const Experiment back = experimentFromJson(toJson(e), "round trip");
+        QVERIFY(!back.gradientSnr && back.hessianSpectrum);
+        QCOMPARE(test::inputErrorOf([&] {
+                     QJsonObject json = toJson(e);
+                     json["gradient-snr"] = "no";
+                     experimentFromJson(json, "EXP.json");
+                 }).contains("EXP.json: gradient-snr: expected true or false"), true);
+        const QString file = tmp.filePath("experiment.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(toJson(e)).toJson());
+        out.close();
+        QVERIFY2(cli({"train", "--config", file, "--quiet", "--out", tmp.filePath("json")}, &err) == 0, qPrintable(err));
+        for (const QString run : {"momentum", "neuron-mean"}) {
+            QVERIFY(std::isnan(readDiagnosticsFile(tmp.filePath("json/" + run + "/diagnostics.csv"))[0].layers[0][0].gradientSnr));
+            QCOMPARE(readSpectrumFile(tmp.filePath("json/" + run + "/hessian_spectrum.csv")).size(), std::size_t{13});
+        }
     }
 
     void cliRefusesBadFlags() {

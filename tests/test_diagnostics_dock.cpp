@@ -146,7 +146,7 @@ private slots:
         std::streambuf* previous = std::cerr.rdbuf(captured.rdbuf());
         const int status = coreCommands().run({"momentum-lab-cli", "train", "--network", "2-5-2", "--data", "toy:xor",
                                                "--batch", "32", "--steps", "40", "--optimizer", "momentum,neuron-mean", "--quiet", "--diagnostics-every", "4",
-                                               "--curvature-every", "20", "--curvature-batch", "64", "--out", out});
+                                               "--curvature-every", "20", "--curvature-batch", "64", "--hessian-spectrum", "--out", out});
         std::cerr.rdbuf(previous);
         QVERIFY2(status == 0, captured.str().c_str());
         const RunFolder folder = readRunFolder(out);
@@ -160,6 +160,29 @@ private slots:
         QVERIFY(graphNamed(dock.curvaturePlot(), "neuron-mean λ_max"));
         QVERIFY(graphNamed(dock.curvaturePlot(), "momentum 2/lr = "));  // one lr: shared by both runs
         QVERIFY(!graphNamed(dock.curvaturePlot(), "neuron-mean 2/lr"));
+        QCOMPARE(dock.spectrumPlot()->graphCount(), 2);  // hessian_spectrum.csv: 2-5-2 has 27 parameters
+        QCOMPARE(graphNamed(dock.spectrumPlot(), "neuron-mean")->dataCount(), 27);
+    }
+
+    // The dock's instrument controls carry an experiment's keys both ways (a preset shown, Start).
+    void instrumentControlsCarryTheExperimentKeys() {
+        DiagnosticsDock dock;
+        Experiment shown;
+        shown.diagnosticsEvery = 5;
+        shown.curvatureEvery = 25;
+        shown.gradientSnr = false;
+        shown.hessianSpectrum = true;
+        dock.showInstruments(shown);
+        Experiment started;
+        dock.applyInstruments(started);
+        QCOMPARE(started.diagnosticsEvery, 5L);
+        QCOMPARE(started.curvatureEvery, 25L);
+        QVERIFY(!started.gradientSnr);
+        QVERIFY(started.hessianSpectrum);
+        dock.showInstruments(Experiment{});  // the defaults: SNR on, no curvature, no spectrum
+        dock.applyInstruments(started);
+        QCOMPARE(started.curvatureEvery, 0L);
+        QVERIFY(started.gradientSnr && !started.hessianSpectrum);
     }
 
     // Live: the feed computes the diagnostics on the training thread every N steps, per run.

@@ -1,6 +1,7 @@
 // The update explainer's decomposition (train/UpdateExplanation.h): on snapshots of a real short
 // training, the parts of every connection's update recombine to the recorded update, for the
 // momentum, neuron-mean and adam families, with and without the step before recorded.
+#include "AllocationCounter.h"
 #include "cli/ExperimentArguments.h"
 #include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
@@ -23,8 +24,8 @@ struct SnapshotRecorder : TrainingObserver {
     void snapshotTaken(const SharedSnapshot& snapshot) override { snapshots[{snapshot->run, snapshot->step}] = snapshot; }
 };
 
-Experiment sineExperiment(const QString& optimizers, long steps) {
-    QJsonObject json{{"network", "1-4-3-1"}, {"activation", "tanh"}, {"loss", "mse"},   {"data", "toy:sine"},
+Experiment sineExperiment(const QString& optimizers, long steps, const QString& network = "1-4-3-1") {
+    QJsonObject json{{"network", network}, {"activation", "tanh"}, {"loss", "mse"},   {"data", "toy:sine"},
                      {"batch", 16},          {"steps", static_cast<double>(steps)}, {"seed", 5}};
     json["runs"] = parseOptimizerList(optimizers);
     Experiment experiment = experimentFromJson(json, "test");
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void partsRecombineToTheRecordedUpdate();
     void neuronMeanCarriesTheMeanMomentumItsOwn();
     void unexplainedRulesSayWhy();
+    void copiesNoMatrix();
 };
 
 void TestExplainer::partsRecombineToTheRecordedUpdate_data() {
@@ -65,6 +67,12 @@ void TestExplainer::partsRecombineToTheRecordedUpdate_data() {
     QTest::newRow("adam-mini") << "adam-mini:lr=0.01";
     QTest::newRow("momentum layer mean") << "momentum:lr=0.05:momentum-mean=layer:bias=join";
     QTest::newRow("adam, second moment shared fan-out") << "adam:lr=0.01:second-moment-mean=fan-out";
+    QTest::newRow("rmsprop") << "rmsprop:lr=0.01";
+    QTest::newRow("rmsprop momentum, weight decay") << "rmsprop:lr=0.01:momentum=0.9:weight-decay=0.01";
+    QTest::newRow("rmsprop, second moment shared fan-in") << "rmsprop:lr=0.01:second-moment-mean=fan-in";
+    QTest::newRow("adagrad") << "adagrad:lr=0.05";
+    QTest::newRow("adagrad lr-decay, gradient centralization")
+        << "adagrad:lr=0.05:lr-decay=0.01:gradient-centralization=true";
 }
 
 void TestExplainer::partsRecombineToTheRecordedUpdate() {
@@ -127,7 +135,7 @@ void TestExplainer::neuronMeanCarriesTheMeanMomentumItsOwn() {
 }
 
 void TestExplainer::unexplainedRulesSayWhy() {
-    const Experiment experiment = sineExperiment("lamb,adam:amsgrad=true", 2);
+    const Experiment experiment = sineExperiment("lamb,adam:amsgrad=true,rmsprop:centered=true", 2);
     LockstepTrainer trainer(experiment, loadExperimentData(experiment));
     SnapshotRecorder recorder;
     trainer.addObserver(&recorder);
@@ -140,6 +148,34 @@ void TestExplainer::unexplainedRulesSayWhy() {
     QVERIFY(!amsgrad.explained);
     QVERIFY(amsgrad.reason.find("amsgrad") != std::string::npos);
     QVERIFY(!explainUpdate(experiment.runs[1], *recorder.snapshots.at({1, 2}), nullptr, 5, 0, 0).explained);
+    const UpdateExplanation centered = explainUpdate(experiment.runs[2], *recorder.snapshots.at({2, 2}), nullptr, 0, 0, 0);
+    QVERIFY(!centered.explained);
+    QVERIFY(centered.reason.find("centered") != std::string::npos);
+}
+
+// A refresh of the explainer reads the snapshots in place: explaining a connection allocates the
+// same (only the formula's text) whether its layer has 16 or 16,384 weights.
+void TestExplainer::copiesNoMatrix() {
+    if (!allocationCountingAvailable()) QSKIP("sanitizer build: nothing is counted");
+    std::vector<long> counts;
+    for (const QString network : {"1-4-4-1", "1-128-128-1"}) {
+        const Experiment experiment = sineExperiment(
+            "neuron-mean:lr=0.05:weight-decay=0.01:gradient-centralization=true:momentum-mean-blend=0.5", 3, network);
+        LockstepTrainer trainer(experiment, loadExperimentData(experiment));
+        SnapshotRecorder recorder;
+        trainer.addObserver(&recorder);
+        RunControl control;
+        trainer.run(control);
+        const Snapshot& now = *recorder.snapshots.at({0, 3});
+        const Snapshot& before = *recorder.snapshots.at({0, 2});
+        explainUpdate(experiment.runs[0], now, &before, 1, 2, 1);  // warm-up
+        const std::size_t start = heapAllocationCount();
+        const UpdateExplanation e = explainUpdate(experiment.runs[0], now, &before, 1, 2, 1);
+        counts.push_back(static_cast<long>(heapAllocationCount() - start));
+        QVERIFY(e.explained);
+    }
+    qInfo("explainUpdate: %ld heap allocations for a 4x5 layer, %ld for a 128x129 one", counts[0], counts[1]);
+    QCOMPARE(counts[1], counts[0]);
 }
 
 QTEST_GUILESS_MAIN(TestExplainer)

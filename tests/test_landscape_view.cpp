@@ -113,6 +113,35 @@ private slots:
         QCOMPARE(view.statusText(), QString("Cancelled."));
     }
 
+    // Once computed, showing other runs computes again for them; a change while computing cancels
+    // that computation and starts one for the runs shown last.
+    void recomputesWhenOtherRunsAreShown() {
+        RunSelection selection;
+        selection.begin({"a", "b", "c"});
+        for (long step = 1; step <= 4; ++step)
+            selection.deliver(std::vector<Snapshot>{snapshotAt(0, step), snapshotAt(1, step), snapshotAt(2, step)});
+        selection.setShown({0, 1});
+        LandscapeView view(&selection);
+        view.setExperiment(sineExperiment());
+        view.setGridSize(8);
+        QSignalSpy computed(&view, &LandscapeView::computed);
+        selection.setShown({0, 2});  // nothing asked for yet: nothing computed
+        QVERIFY(!view.busy());
+        view.compute();
+        QVERIFY(computed.wait(20000));
+        QVERIFY(view.hasResult());
+        selection.setShown({1, 2});
+        QVERIFY(view.busy());
+        selection.setShown({0, 1});  // cancels, then computes for a and b
+        QVERIFY(computed.wait(20000));
+        QVERIFY(!view.busy());
+        QCOMPARE(computed.count(), 2);  // the cancelled one is not shown
+        QVERIFY(view.hasResult());
+        QVERIFY2(view.statusText().contains("grid"), qPrintable(view.statusText()));
+        QCOMPARE(view.landscapePlot()->trajectories().size(), std::size_t(2));
+        QCOMPARE(view.landscapePlot()->trajectories()[1]->name(), QString("b"));
+    }
+
     void refusesRunsWithoutRecordedWeights() {
         RunSelection selection;
         selection.begin({"momentum"});

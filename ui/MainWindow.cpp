@@ -107,7 +107,7 @@ std::vector<NamedFigure> MainWindow::figures() const {
     // The feature maps are drawn only while their tab is on screen: bring them up to date.
     inspector_->featureMaps()->refresh();
     NetworkDiagramPanel* diagram = diagram_;
-    return std::vector<NamedFigure>{
+    std::vector<NamedFigure> figures{
         {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
         {"network-diagram", tr("Network diagram"),
          Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
@@ -124,7 +124,15 @@ std::vector<NamedFigure> MainWindow::figures() const {
         {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot())},
         {"curvature", tr("Diagnostics: curvature and stability thresholds"),
          Figure::ofPlot(diagnostics_->curvaturePlot())},
+        {"hessian-spectrum", tr("Diagnostics: Hessian spectrum at the final weights"),
+         Figure::ofPlot(diagnostics_->spectrumPlot())},
     };
+    if (landscape_->hasResult()) {  // computed on request: exported once there is one
+        figures.push_back({"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot())});
+        figures.push_back(
+            {"loss-slice", tr("Loss landscape: slice between two runs"), Figure::ofPlot(landscape_->slicePlot())});
+    }
+    return figures;
 }
 
 MainWindow::~MainWindow() {
@@ -292,8 +300,8 @@ void MainWindow::buildMenus() {
         const Experiment experiment = preset.experiment;
         presetMenu->addAction(QString::fromStdString(preset.title), this, [this, experiment] {
             experiment_->setExperiment(experiment);
-            // A preset that shows the instruments switches the live diagnostics on.
-            if (experiment.diagnosticsEvery > 0) diagnostics_->setLiveEvery(experiment.diagnosticsEvery);
+            // A preset that shows the instruments switches them on in the Diagnostics dock.
+            diagnostics_->showInstruments(experiment);
         });
     }
 
@@ -356,6 +364,15 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::curvatureArrived, this, [this](const std::vector<RunCurvature>& arrived) {
         for (const RunCurvature& one : arrived) diagnostics_->addCurvature(one.run, {one.point});
     });
+    connect(landscape_, &LandscapeView::exportRequested, this, [this] {
+        exporter_->exportFigure({"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot())});
+    });
+    connect(session_, &TrainingSession::spectraArrived, this,
+            [this](const std::vector<std::vector<double>>& spectra, const QString& problem) {
+                for (std::size_t run = 0; run < spectra.size(); ++run)
+                    diagnostics_->setSpectrum(static_cast<int>(run), spectra[run]);
+                if (!problem.isEmpty()) statusBar()->showMessage(tr("Hessian spectrum: %1").arg(problem), 15000);
+            });
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
         if (result.status == RunStatus::Diverged)
@@ -437,6 +454,7 @@ bool MainWindow::experimentFromPanel(Experiment& experiment, bool quiet) {
 void MainWindow::startTraining() {
     Experiment experiment;
     if (session_->isBusy() || !experimentFromPanel(experiment)) return;
+    diagnostics_->applyInstruments(experiment);  // the dock's curvature, SNR and spectrum settings
     AppSettings::saveExperiment(experiment);
     startOver(experiment);
     session_->start(experiment);
@@ -449,6 +467,7 @@ void MainWindow::stepTraining() {
     }
     Experiment experiment;
     if (!experimentFromPanel(experiment)) return;
+    diagnostics_->applyInstruments(experiment);
     startOver(experiment);
     session_->step(experiment);
 }
@@ -711,7 +730,7 @@ void MainWindow::openExperimentFile() {
     try {
         const Experiment loaded = loadExperiment(path);
         experiment_->setExperiment(loaded);
-        if (loaded.diagnosticsEvery > 0) diagnostics_->setLiveEvery(loaded.diagnosticsEvery);
+        diagnostics_->showInstruments(loaded);
     } catch (const InputError& error) {
         QMessageBox::warning(this, tr("Cannot open experiment"), QString::fromStdString(error.what()));
     }

@@ -117,4 +117,20 @@ std::vector<CurvaturePoint> readCurvatureFile(const QString& path) {
     return points;
 }
 
+std::vector<double> readSpectrumFile(const QString& path) {
+    const QByteArray bytes = readFileBytes(path);
+    CsvReader reader(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), path.toStdString());
+    std::vector<std::string_view> cells;
+    if (!reader.nextRow(cells)) reader.failFile("is empty (expected the header index,eigenvalue)");
+    static const std::vector<std::string_view> kColumns = {"index", "eigenvalue"};
+    checkHeader(reader, cells, kColumns, {});
+    std::vector<double> eigenvalues;
+    while (reader.nextRow(cells)) {
+        if (cells.size() != kColumns.size())
+            reader.fail(0, {}, "has " + std::to_string(cells.size()) + " cells, expected 2");
+        eigenvalues.push_back(parseValue(reader, cells[1], 2, kColumns[1]));
+    }
+    return eigenvalues;
+}
+
 }  // namespace ml

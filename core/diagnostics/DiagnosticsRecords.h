@@ -32,5 +32,8 @@ DiagnosticsRecord recordOf(long step, const StepDiagnostics& diagnostics);
 std::vector<DiagnosticsRecord> readDiagnosticsFile(const QString& path);
 // Reads curvature.csv. Throws InputError naming the file, line and column.
 std::vector<CurvaturePoint> readCurvatureFile(const QString& path);
+// Reads hessian_spectrum.csv (index,eigenvalue): the eigenvalues in file order. Throws InputError
+// naming the file, line and column.
+std::vector<double> readSpectrumFile(const QString& path);
 
 }  // namespace ml

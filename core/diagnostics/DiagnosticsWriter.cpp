@@ -41,8 +41,9 @@ void appendDiagnosticsRows(QByteArray& out, long step, const StepDiagnostics& di
     }
 }
 
-DiagnosticsWriter::DiagnosticsWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every)
-    : every_(every) {
+DiagnosticsWriter::DiagnosticsWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every,
+                                     bool gradientSnr)
+    : every_(every), gradientSnr_(gradientSnr) {
     for (int run = 0; run < layout.runCount(); ++run) {
         auto log = std::make_unique<RunLog>(layout.diagnosticsFile(run), trainer.initialParameters());
         log->buffer.reserve(2 * kBufferBytes);  // grows once more only if one step's rows exceed 64 KiB
@@ -58,7 +59,8 @@ bool DiagnosticsWriter::wantsStepState(int /*run*/, long step) { return step % e
 void DiagnosticsWriter::stepStateReady(const StepState& state) {
     if (state.step % every_ != 0) return;  // asked for by another observer
     RunLog& log = *runs_[state.run];
-    log.diagnostics.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters, &state.model);
+    log.diagnostics.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters,
+                            gradientSnr_ ? &state.model : nullptr);
     appendDiagnosticsRows(log.buffer, state.step, log.diagnostics);
     if (log.buffer.size() >= kBufferBytes) {
         log.file.append(log.buffer);

@@ -26,8 +26,9 @@ void appendDiagnosticsRows(QByteArray& out, long step, const StepDiagnostics& di
 
 class DiagnosticsWriter : public TrainingObserver {
 public:
-    // every >= 1. Throws FileError naming the path.
-    DiagnosticsWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every);
+    // every >= 1; gradientSnr false: the gradient_snr column stays nan (its cost saved). Throws
+    // FileError naming the path.
+    DiagnosticsWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every, bool gradientSnr = true);
     ~DiagnosticsWriter() override;
 
     bool wantsStepState(int run, long step) override;
@@ -38,6 +39,7 @@ private:
     static constexpr qsizetype kBufferBytes = 1 << 16;
     struct RunLog;
     long every_;
+    bool gradientSnr_;
     std::vector<std::unique_ptr<RunLog>> runs_;
 };
 

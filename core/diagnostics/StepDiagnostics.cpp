@@ -61,7 +61,7 @@ StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
         setZero(sums.weights.all(), rows);
         setZero(sums.bias.all(), rows);
         setZero(sums.block.all(), rows);
-        sums.mean.setZero(rows);
+        sums.blockMean.setZero(rows);
         sampleSquares_.push_back(Matrix::Zero(rows, shapes[l].cols()));
         sampleScratch_.emplace_back();
     }
@@ -87,8 +87,12 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         const Eigen::Index rows = w.rows();
         const Eigen::Index in = w.cols() - 1;  // the incoming weights; the last column: biases
         Sums<float>& block = sums.block;
-        // Adds the block's float sums into `into` (double) and empties the block.
-        const auto join = [&block](Sums<double>& into) {
+        // Adds the block's float sums into `into` (double) and empties the block. `joined` columns
+        // are in `into` already, `count` in the block: the deviations join by Chan et al.'s update,
+        // M2 = M2_a + M2_b + (mean_b - mean_a)^2 n_a n_b / (n_a + n_b).
+        const auto join = [&block](Sums<double>& into, double joined, double count) {
+            if (joined > 0)
+                into.deviation2 += (block.moment.cast<double>() / count - into.moment / joined).square() * (joined * count / (joined + count));
             const auto from = block.all();
             const auto to = into.all();
             for (std::size_t k = 0; k < from.size(); ++k) {
@@ -98,6 +102,7 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         };
         setZero(sums.weights.all(), rows);
         setZero(sums.bias.all(), rows);
+        Eigen::Index blockStart = 0;
         // Column by column (the matrices are column-major): one contiguous pass over each matrix,
         // every neuron's sums at once.
         for (Eigen::Index j = 0; j <= in; ++j) {
@@ -114,14 +119,16 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
             }
             if (hasSnr)
                 block.snr += gj.square() / ((batchSize * squares.col(j).array() - gj.square()).max(0.0f) + kSnrEpsilon);
-            if (j == in) join(sums.bias);
-            else if ((j + 1) % kBlockColumns == 0 || j + 1 == in) join(sums.weights);
-        }
-        if (hasMoment && in > 0) {
-            sums.mean = (sums.weights.moment / static_cast<double>(in)).cast<float>();
-            for (Eigen::Index j = 0; j < in; ++j) {
-                block.deviation2 += (m.col(j).array() - sums.mean).square();
-                if ((j + 1) % kBlockColumns == 0 || j + 1 == in) join(sums.weights);
+            if (j == in) {
+                join(sums.bias, 0.0, 1.0);
+            } else if ((j + 1) % kBlockColumns == 0 || j + 1 == in) {
+                const double count = static_cast<double>(j + 1 - blockStart);
+                if (hasMoment) {  // the block's deviations from its own mean, its columns still in cache
+                    sums.blockMean = block.moment / static_cast<float>(count);
+                    for (Eigen::Index k = blockStart; k <= j; ++k) block.deviation2 += (m.col(k).array() - sums.blockMean).square();
+                }
+                join(sums.weights, static_cast<double>(blockStart), count);
+                blockStart = j + 1;
             }
         }
         std::vector<UnitDiagnostics>& units = layers_[l];

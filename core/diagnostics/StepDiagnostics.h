@@ -11,8 +11,9 @@
 //   gradient_snr           mean over the parameters of GSNR_j = gbar_j^2 / (Var_s g_sj + eps): the
 //                          per-sample gradients g_sj of the batch (gbar_j = g_j their mean, Var the
 //                          population variance), eps = 1e-5; Cockpit's MeanGSNR (Liu et al. 2020).
-//                          NaN unless asked for (a Network given), for batches of one sample and for
-//                          layers without per-sample squares (convolutions).
+//                          NaN unless asked for (a Network given) and for batches of one sample.
+//                          Dense layers get the squared per-sample gradients from one product,
+//                          convolutions sample by sample (Layer::sampleGradientSquares).
 // A neuron i is row i without its bias (its incoming connections; for a convolution, an output
 // channel's kernel): all seven over that row, mean_share and moment_cv being f_i and the
 // coefficient of variation of the row's first moment. The layer row takes the whole matrix for the
@@ -68,7 +69,8 @@ public:
 
 private:
     // Per-neuron sums over a set of columns: squares of g, u, w, w - w0; m, m^2, m * g, and the
-    // squared deviations of m from the neuron's mean (a second pass, free of cancellation); the
+    // squared deviations of m from the mean (free of cancellation: each block's from its own mean,
+    // by a second pass over the block while it is in cache, joined by Chan et al.'s update); the
     // per-parameter GSNR.
     template <typename Scalar>
     struct Sums {
@@ -84,7 +86,7 @@ private:
         Sums<double> weights;  // the incoming weights (all columns but the last)
         Sums<double> bias;     // the bias column
         Sums<float> block;
-        Eigen::ArrayXf mean;   // each neuron's mean first moment, for the deviations
+        Eigen::ArrayXf blockMean;  // each neuron's mean first moment over the block's columns
     };
     static constexpr Eigen::Index kBlockColumns = 32;
     std::vector<std::vector<UnitDiagnostics>> layers_;

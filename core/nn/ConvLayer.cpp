@@ -89,8 +89,8 @@ void ConvLayer::forEachTapRow(ImageFloat* image, PatchFloat* patchRows, ApplyRow
         }
 }
 
-void ConvLayer::gatherPatches(const float* image, Buffers& buffers) const {
-    forEachTapRow(image, buffers.patches.data(),
+void ConvLayer::gatherPatches(const float* image, float* patches) const {
+    forEachTapRow(image, patches,
                   [&](float* patch, const float* at, int n) { copyRow(patch, at, n, stride_); });
 }
 
@@ -108,7 +108,7 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
     const auto weights = weightsOf(parameters);
     const auto bias = biasOf(parameters);
     for (Eigen::Index s = 0; s < batch; ++s) {
-        gatherPatches(input.row(s).data(), buffers);
+        gatherPatches(input.row(s).data(), buffers.patches.data());
         // Sample s's output row, C_out x H'*W' row-major, is the column-major [H'*W' x C_out] Z_s^T:
         // Z_s^T = patches^T W^T puts the long dimension (positions) where the GEMM kernel wants it.
         Eigen::Map<Matrix> zs(z.row(s).data(), P, output_.channels);
@@ -139,7 +139,7 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     for (Eigen::Index s = 0; s < batch; ++s) {
         // The patches again rather than a whole batch's kept from forward: gathering from the input
         // costs less than reading them back from memory (measured, README "Third round").
-        gatherPatches(input.row(s).data(), buffers);
+        gatherPatches(input.row(s).data(), buffers.patches.data());
         const Eigen::Map<const Matrix> dZt(delta.row(s).data(), P, output_.channels);  // dZ_s^T, as in forward
         weightGradient.noalias() += dZt.transpose() * buffers.patches.transpose();  // dW += dZ_s patches^T
         biasGradient += dZt.colwise().sum().transpose();
@@ -147,6 +147,27 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
         buffers.patchGradient.noalias() = dZt * weights;  // (W^T dZ_s)^T: [positions x C_in*k*k]
         scatterPatches(buffers, inputGradient->row(s).data());
     }
+}
+
+bool ConvLayer::sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                                      Matrix& squares) const {
+    // The dense layer's two scratch matrices serve here as one sample's patches and gradient.
+    BatchMatrix& patches = scratch.inputSquares;  // row-major [C_in*k*k x positions], as buffers.patches
+    BatchMatrix& gradient = scratch.deltaSquares;
+    const Eigen::Index P = positions();
+    if (patches.rows() != patchSize() || patches.cols() != P) patches.resize(patchSize(), P);
+    squares.setZero();
+    auto weightSquares = weightsOf(squares);
+    auto biasSquares = biasOf(squares);
+    for (Eigen::Index s = 0; s < input.rows(); ++s) {
+        gatherPatches(input.row(s).data(), patches.data());
+        // dZ of sample s as [C_out x positions]: its row holds channel after channel.
+        const Eigen::Map<const BatchMatrix> dZ(delta.row(s).data(), output_.channels, P);
+        gradient.noalias() = dZ * patches.transpose();
+        weightSquares += gradient.array().square().matrix();
+        biasSquares += dZ.rowwise().sum().array().square().matrix();
+    }
+    return true;
 }
 
 }  // namespace ml

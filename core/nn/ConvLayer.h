@@ -31,6 +31,11 @@ public:
     const BatchMatrix& forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const override;
     void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient, Workspace& work,
                   Matrix& parameterGradient, BatchMatrix* inputGradient) const override;
+    // A sample's gradient is a sum over positions (dZ_s patches_s^T), whose square no product of
+    // squares gives: each sample's gradient is formed in the scratch (one sample's patches, no
+    // more memory), squared and summed — the cost of one more weight gradient.
+    bool sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                               Matrix& squares) const override;
 
 private:
     struct Buffers;
@@ -49,8 +54,9 @@ private:
     // patches first): im2col and its adjoint in one place. Image values are `stride` apart.
     template <class ImageFloat, class PatchFloat, class ApplyRow>
     void forEachTapRow(ImageFloat* image, PatchFloat* patchRows, ApplyRow applyRow) const;
-    // One sample's patches (`image`: its C_in x H x W values) into buffers.patches.
-    void gatherPatches(const float* image, Buffers& buffers) const;
+    // One sample's patches (`image`: its C_in x H x W values) into `patches`, row-major
+    // [C_in*k*k x H'*W'] (buffers.patches, or the SNR's scratch).
+    void gatherPatches(const float* image, float* patches) const;
     // Adds buffers.patchGradient back onto the sample's input gradient (im2col's adjoint).
     void scatterPatches(const Buffers& buffers, float* imageGradient) const;
 

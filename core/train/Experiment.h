@@ -47,6 +47,8 @@ struct Experiment {
     // curvature.csv every N steps in the CLI (its flags override), live in the desktop app.
     long diagnosticsEvery = 0;
     long curvatureEvery = 0;
+    bool gradientSnr = true;  // "gradient-snr": false leaves the diagnostics' SNR out (nan; its cost saved)
+    bool hessianSpectrum = false;  // "hessian-spectrum": every Hessian eigenvalue at the final weights
     std::string initWeightsFile;  // empty: seeded Glorot initialisation (the caller loads the file)
     std::vector<RunSpec> runs;
     ForkOrigin forkedFrom;  // set for twin runs only

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 
 #include <cmath>
+#include <utility>
 
 namespace ml {
 
@@ -27,7 +28,8 @@ decltype(auto) named(const std::string& where, Parse&& parse) {
 
 const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
                                        "steps", "epochs", "eval-every", "holdout", "init", "runs", "forked-from",
-                                       "diagnostics-every", "curvature-every"};
+                                       "diagnostics-every", "curvature-every", "gradient-snr",
+                                       "hessian-spectrum"};
 
 bool isExperimentKey(const QString& key) {
     for (const char* known : kExperimentKeys)
@@ -167,6 +169,8 @@ QJsonObject toJson(const Experiment& experiment) {
     if (experiment.holdout != Holdout::None) json["holdout"] = QString::fromStdString(toString(experiment.holdout));
     if (experiment.diagnosticsEvery > 0) json["diagnostics-every"] = static_cast<double>(experiment.diagnosticsEvery);
     if (experiment.curvatureEvery > 0) json["curvature-every"] = static_cast<double>(experiment.curvatureEvery);
+    if (!experiment.gradientSnr) json["gradient-snr"] = false;
+    if (experiment.hessianSpectrum) json["hessian-spectrum"] = true;
     if (!experiment.initWeightsFile.empty()) json["init"] = QString::fromStdString(experiment.initWeightsFile);
     if (experiment.forkedFrom.valid()) {
         QJsonObject origin{{"run", QString::fromStdString(experiment.forkedFrom.run)},
@@ -219,6 +223,13 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     }
     experiment.diagnosticsEvery = requireCount(json, "diagnostics-every", 0, source);
     experiment.curvatureEvery = requireCount(json, "curvature-every", 0, source);
+    for (const auto& [key, flag] : {std::pair{"gradient-snr", &experiment.gradientSnr},
+                                    std::pair{"hessian-spectrum", &experiment.hessianSpectrum}}) {
+        const QJsonValue value = json.value(key);
+        if (value.isUndefined()) continue;
+        if (!value.isBool()) throw InputError(source + ": " + key + ": expected true or false");
+        *flag = value.toBool();
+    }
 
     const QJsonValue runs = json.value("runs");
     if (!runs.isUndefined() && !runs.isArray()) throw InputError(source + ": runs: expected an array of runs");

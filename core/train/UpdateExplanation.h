@@ -5,16 +5,19 @@
 //          --gradient-centralization
 //   C(a) = what the first moment carries into the step: (1-lambda)*a + lambda*M(a) with the
 //          run's MomentumAggregation, a itself without sharing
-//   a_t  = decay*C(a_{t-1}) + gain*g         (sgd: none)
-//   d    = a_t;  nesterov: g + mu*a_t;  sgd: g
-//   D    = sqrt(v_t)/sqrt(1-b2^t) + eps      (adam family; 1 otherwise)
-//   dw   = -scale*d/D;  adamw also -lr*wd*w_before
+//   a_t  = decay*C(a_{t-1}) + gain*g         (sgd, adagrad, rmsprop without momentum: none;
+//                                             rmsprop with momentum: gain*g/D, C(a) = a)
+//   d    = a_t;  nesterov: g + mu*a_t;  sgd, adagrad, rmsprop without momentum: g
+//   D    = sqrt(v_t)/sqrt(1-b2^t) + eps      (adam family; rmsprop sqrt(v_t) + eps; adagrad
+//                                             sqrt(s_t) + eps; 1 otherwise)
+//   dw   = -scale*d/D (rmsprop with momentum: -scale*d, D being inside a_t);  adamw also -lr*wd*w_before
 // with (decay, gain, scale) = (mu, 1-tau, lr) for momentum / neuron-mean / nesterov (step 1:
 // (0, 1): b_1 = g), (beta, 1-beta, lr) for sgdm-ema, (b1, 1-b1, lr/(1-b1^t)) for adam, adamw and
-// adam-mini. The step before (t-1) comes from its snapshot when one was recorded; otherwise the
+// adam-mini, (mu, 1, lr) for rmsprop, (-, -, lr/(1+(t-1)*lr_decay)) for adagrad. The step before (t-1) comes from its snapshot when one was recorded; otherwise the
 // carried part is inferred as a_t - gain*g (carriedInferred) and a_{t-1}, M(a_{t-1}) are unknown.
-// Other rules (rmsprop, adagrad, the layer-wise and factored ones) and amsgrad (v_hat is not
-// recorded) are not explained: `reason` says so.
+// Other rules (the layer-wise and factored ones), amsgrad (v_hat is not recorded) and centered
+// rmsprop (its mean of g is not recorded) are not explained: `reason` says so. Reads the
+// snapshots in place: no matrix is copied (only the formula's text allocates).
 #include "train/Experiment.h"
 #include "train/Snapshot.h"
 
@@ -28,7 +31,8 @@ struct UpdateExplanation {
     long step = 0;
     bool carriedInferred = false;  // the step before was not recorded (see above)
     bool hasFirstMoment = false;   // sgd keeps none
-    bool hasSecondMoment = false;  // the adam family
+    bool hasSecondMoment = false;  // the adam family, rmsprop, adagrad
+    bool denominatorFirst = false;  // rmsprop with momentum: g/D enters the first moment
     double decay = 0.0, gain = 0.0, scale = 0.0;  // the recipe's numbers at this step
     double gradient = NAN;      // g (the rule's gradient)
     double ownMomentum = NAN;   // a_{t-1} of this connection

@@ -24,6 +24,15 @@ ExportController::ExportController(QWidget* window, const RunComparison& runs, F
     : QObject(window), window_(window), runs_(runs), figures_(std::move(figures)), experiment_(std::move(experiment)) {}
 
 void ExportController::populate(QMenu* menu) {
+    fill(menu);
+    // Figures come and go (the loss landscape once computed): the list is rebuilt when it opens.
+    connect(menu, &QMenu::aboutToShow, this, [this, menu] {
+        menu->clear();
+        fill(menu);
+    });
+}
+
+void ExportController::fill(QMenu* menu) {
     for (const NamedFigure& figure : figures_()) {
         QAction* action = menu->addAction(tr("%1…").arg(figure.caption));
         const QString name = figure.name;

@@ -25,7 +25,8 @@ public:
 
     ExportController(QWidget* window, const RunComparison& runs, FigureProvider figures, ExperimentProvider experiment);
 
-    // Fills `menu` with one entry per figure, the CSV and JSON exports and the report.
+    // Fills `menu` with one entry per figure, the CSV and JSON exports and the report (again each
+    // time it opens: the figures on offer may change).
     void populate(QMenu* menu);
 
     void exportFigure(const NamedFigure& figure);
@@ -37,6 +38,7 @@ Q_SIGNALS:
     void message(const QString& text);  // for the status bar
 
 private:
+    void fill(QMenu* menu);
     bool run(const QString& what, const std::function<void()>& action);
 
     QWidget* window_;

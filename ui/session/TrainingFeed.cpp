@@ -4,8 +4,8 @@
 
 namespace ml {
 
-TrainingFeed::TrainingFeed(std::chrono::milliseconds snapshotInterval, long diagnosticsEvery)
-    : snapshotInterval_(snapshotInterval), diagnosticsEvery_(diagnosticsEvery) {}
+TrainingFeed::TrainingFeed(std::chrono::milliseconds snapshotInterval, long diagnosticsEvery, bool gradientSnr)
+    : snapshotInterval_(snapshotInterval), diagnosticsEvery_(diagnosticsEvery), gradientSnr_(gradientSnr) {}
 
 TrainingFeed::Delivery TrainingFeed::take() {
     Delivery taken;
@@ -75,7 +75,8 @@ void TrainingFeed::stepStateReady(const StepState& state) {
     if (diagnosticsEvery_ <= 0 || state.step % diagnosticsEvery_ != 0) return;
     auto slot = diagnostics_.find(state.run);
     if (slot == diagnostics_.end()) slot = diagnostics_.emplace(state.run, StepDiagnostics(state.parameters)).first;
-    slot->second.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters, &state.model);
+    slot->second.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters,
+                         gradientSnr_ ? &state.model : nullptr);
     RunDiagnostics computed{state.run, recordOf(state.step, slot->second)};
     std::lock_guard lock(mutex_);
     pending_.diagnostics.push_back(std::move(computed));

@@ -9,7 +9,7 @@
 //              stride-th step is snapshotted too (about kSnapshotsPerSmallRun over a run) and all
 //              are kept, so the neuron inspector can show a fast run's whole history
 //   diagnostics  with diagnosticsEvery > 0: every that-many steps, each run's StepDiagnostics
-//              (core/diagnostics, gradient SNR included), computed here on the training thread
+//              (core/diagnostics, with the gradient SNR unless switched off), computed here on the training thread
 //   curvature  with a curvature probe set: every curvatureEvery steps, each run's lambda_max and
 //              stability thresholds (diagnostics/CurvatureWriter.h measureCurvature)
 //   finished   each run's RunResult once it ends
@@ -54,6 +54,10 @@ struct TrainingEnd {
     // Each run's state as the training ended (weights, optimizer state, step, data order): what
     // "Fork here" continues. Empty when the training failed before it began.
     std::vector<TrainingState> states;
+    // With the experiment's hessian-spectrum: each run's Hessian eigenvalues at its final weights
+    // (ascending; empty for a diverged run), or why there are none.
+    std::vector<std::vector<double>> spectra;
+    QString spectrumProblem;
 };
 
 inline constexpr std::size_t kSmallNetworkParameters = 4096;
@@ -63,8 +67,9 @@ class TrainingFeed : public TrainingObserver {
 public:
     using Clock = std::chrono::steady_clock;
     // diagnosticsEvery: 0 for none (then the feed costs nothing per step for them).
+    // gradientSnr false: the diagnostics leave the SNR out (nan), saving its cost.
     explicit TrainingFeed(std::chrono::milliseconds snapshotInterval = std::chrono::milliseconds(25),
-                          long diagnosticsEvery = 0);
+                          long diagnosticsEvery = 0, bool gradientSnr = true);
 
     // Everything that arrived since the previous take().
     struct Delivery {
@@ -102,6 +107,7 @@ private:
     long historyStride_ = 0;                      // small networks: snapshot every this many steps (0: never)
     std::map<int, Clock::time_point> lastSnapshot_;  // training thread only
     const long diagnosticsEvery_;
+    const bool gradientSnr_;
     std::map<int, StepDiagnostics> diagnostics_;     // per run, training thread only
     std::unique_ptr<HessianProbe> curvatureProbe_;   // training thread only
     long curvatureEvery_ = 0;

@@ -29,7 +29,7 @@ bool TrainingSession::start(const Experiment& experiment, bool paused, std::shar
     control_ = std::make_shared<RunControl>();
     control_->setMaxStepsPerSecond(maxStepsPerSecond_);
     control_->setPaused(paused);
-    feed_ = std::make_shared<TrainingFeed>(std::chrono::milliseconds(25), diagnosticsEvery_);
+    feed_ = std::make_shared<TrainingFeed>(std::chrono::milliseconds(25), diagnosticsEvery_, experiment.gradientSnr);
     discarding_ = false;
     totalSteps_ = 0;
     const bool timed = timing_.enabled;
@@ -120,7 +120,11 @@ void TrainingSession::deliver() {
     control_.reset();
     const bool discarded = discarding_;
     discarding_ = false;
-    if (!discarded) endStates_ = std::move(delivery.end->states);
+    if (!discarded) {
+        endStates_ = std::move(delivery.end->states);
+        if (!delivery.end->spectra.empty() || !delivery.end->spectrumProblem.isEmpty())
+            Q_EMIT spectraArrived(delivery.end->spectra, delivery.end->spectrumProblem);
+    }
     if (delivery.end->failed && !discarded) Q_EMIT failed(delivery.end->message);
     setState(discarded ? SessionState::Idle : SessionState::Finished);
 }

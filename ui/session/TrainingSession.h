@@ -61,7 +61,8 @@ public:
     void setMaxStepsPerSecond(double stepsPerSecond);  // 0 = as fast as possible
     double maxStepsPerSecond() const { return maxStepsPerSecond_; }
     // Diagnostics every N steps for the next start() (0: none); delivered by diagnosticsArrived.
-    // Curvature (lambda_max) comes with the experiment's curvatureEvery (curvatureArrived).
+    // Curvature (lambda_max) comes with the experiment's curvatureEvery (curvatureArrived), the SNR
+    // unless its gradientSnr is false, the Hessian spectra with its hessianSpectrum (spectraArrived).
     void setDiagnosticsEvery(long every) { diagnosticsEvery_ = every > 0 ? every : 0; }
 
 Q_SIGNALS:
@@ -71,6 +72,8 @@ Q_SIGNALS:
     void snapshotsArrived(const std::vector<ml::SharedSnapshot>& snapshots);
     void diagnosticsArrived(const std::vector<ml::RunDiagnostics>& diagnostics);
     void curvatureArrived(const std::vector<ml::RunCurvature>& curvature);
+    // At the end, with the experiment's hessian-spectrum: per run its eigenvalues, or `problem`.
+    void spectraArrived(const std::vector<std::vector<double>>& spectra, const QString& problem);
     void runFinished(int run, const ml::RunResult& result);
     void progressed(long step, long totalSteps);
     void failed(const QString& message);

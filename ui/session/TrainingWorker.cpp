@@ -1,6 +1,7 @@
 #include "session/TrainingWorker.h"
 
 #include "data/DataRegistry.h"
+#include "diagnostics/CurvatureWriter.h"
 #include "InputError.h"
 #include "train/LockstepTrainer.h"
 #include "train/WeightsFile.h"
@@ -17,6 +18,27 @@ TrainingEnd failure(const QString& message) {
     return end;
 }
 }  // namespace
+
+// Every run's Hessian spectrum at its final weights on the curvature's fixed batch (small networks).
+void TrainingWorker::addSpectra(TrainingEnd& end) const {
+    try {
+        checkHessianSpectrumSize(trainer_->experiment().network);
+        HessianProbe probe(trainer_->experiment().network,
+                           fixedBatch(*trainer_->data().train, kDefaultCurvatureBatch));
+        for (int run = 0; run < trainer_->runCount(); ++run) {
+            std::vector<double> eigenvalues;
+            if (trainer_->result(run).status != RunStatus::Diverged) {
+                probe.setPoint(trainer_->parameters(run));
+                const Eigen::VectorXd spectrum = probe.spectrum();
+                eigenvalues.assign(spectrum.data(), spectrum.data() + spectrum.size());
+            }
+            end.spectra.push_back(std::move(eigenvalues));
+        }
+    } catch (const InputError& error) {
+        end.spectra.clear();
+        end.spectrumProblem = QString::fromStdString(error.what());
+    }
+}
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 
@@ -47,6 +69,7 @@ void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunCont
         for (int run = 0; run < trainer_->runCount(); ++run)
             end.states.push_back(trainer_->result(run).status == RunStatus::Diverged ? TrainingState{}
                                                                                      : trainer_->trainingState(run));
+        if (experiment.hessianSpectrum) addSpectra(end);
     } catch (const InputError& error) {
         end = failure(QString::fromStdString(error.what()));
     } catch (const std::exception& error) {

@@ -34,6 +34,7 @@ public:
                std::shared_ptr<TrainingFeed> feed, std::shared_ptr<const ForkStart> fork = nullptr);
 
 private:
+    void addSpectra(TrainingEnd& end) const;
     std::unique_ptr<LockstepTrainer> trainer_;
 };
 

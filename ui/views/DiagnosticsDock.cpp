@@ -1,11 +1,13 @@
 #include "views/DiagnosticsDock.h"
 
+#include "diagnostics/CurvatureWriter.h"
 #include "model/RunPalette.h"
 #include "train/RunFolderLayout.h"
 #include "train/RunFolderReader.h"
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -80,18 +82,38 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
     liveEvery_->setToolTip(tr("While training in the app: compute the diagnostics every N steps (0: off). "
                               "Takes effect at the next Start."));
     connect(liveEvery_, &QSpinBox::valueChanged, this, [this](int every) { Q_EMIT liveEveryChanged(every); });
+    gradientSnr_ = new QCheckBox(tr("gradient SNR"));
+    gradientSnr_->setChecked(true);
+    gradientSnr_->setToolTip(tr("Also the gradient signal-to-noise ratio (from per-sample gradient statistics): "
+                                "the most costly diagnostic. Takes effect at the next Start."));
+    curvatureEvery_ = new QSpinBox;
+    curvatureEvery_->setRange(0, 1'000'000);
+    curvatureEvery_->setSpecialValueText(tr("off"));
+    curvatureEvery_->setToolTip(tr("While training in the app: λ_max of the loss Hessian on the first %1 training "
+                                   "samples every N steps (0: off). Takes effect at the next Start.")
+                                    .arg(kDefaultCurvatureBatch));
+    hessianSpectrum_ = new QCheckBox(tr("spectrum at the end"));
+    hessianSpectrum_->setToolTip(tr("When training ends: every eigenvalue of the Hessian at each run's final weights "
+                                    "(networks up to %1 parameters; the Spectrum tab)")
+                                     .arg(HessianProbe::kMaxSpectrumParameters));
 
     curve_ = new QComboBox;
     for (Curve curve : {Curve::GradientNorm, Curve::UpdateNorm, Curve::UpdateToWeight, Curve::DistanceFromInitial,
                         Curve::CosMomentGradient, Curve::GradientSnr})
         curve_->addItem(curveName(curve), static_cast<int>(curve));
     strip_ = new QComboBox;
-    strip_->addItem(tr("f_i: share of ‖m_i‖² along the neuron mean"), static_cast<int>(Strip::MeanShare));
+    strip_->addItem(tr("f_i (mean share)"), static_cast<int>(Strip::MeanShare));
     strip_->setToolTip(tr("f_i: what neuron-mean keeps of neuron i's first moment (1: all). Grey: undefined "
                           "(a neuron whose first moment is zero, e.g. a dead ReLU)"));
-    strip_->addItem(tr("CV of m_ij across connections"), static_cast<int>(Strip::MomentCv));
+    strip_->addItem(tr("CV of m_ij"), static_cast<int>(Strip::MomentCv));
     stripRun_ = new QComboBox;
-    stripRun_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Narrow docks (1366 x 768): the combo boxes shrink to a few characters rather than push the
+    // row wider than the dock (their tooltips and the open list show the whole text).
+    for (QComboBox* combo : {layer_, curve_, strip_, stripRun_}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(6);
+        combo->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
 
     curves_ = new QCustomPlot;
     stylePlot(curves_, tr("step"), curveName(Curve::GradientNorm));
@@ -111,8 +133,11 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
     strips_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     stripScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     curvature_ = new QCustomPlot;
-    stylePlot(curvature_, tr("step"), tr("λ_max of the loss Hessian"));
+    stylePlot(curvature_, tr("step"), tr("λ_max of the Hessian"));
     styleLegend(curvature_, font());
+    spectrum_ = new QCustomPlot;
+    stylePlot(spectrum_, tr("index (ascending), at the final weights"), tr("Hessian eigenvalue"));
+    styleLegend(spectrum_, font());
 
     auto* curvesTab = new QWidget;
     auto* curvesLayout = new QVBoxLayout(curvesTab);
@@ -127,12 +152,19 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
     tabs_ = new QTabWidget;
     tabs_->addTab(curvesTab, tr("Curves"));
     tabs_->addTab(stripTab, tr("Neurons"));
-    tabs_->addTab(curvature_, tr("Curvature"));
+    auto* curvatureTab = new QWidget;
+    auto* curvatureLayout = new QVBoxLayout(curvatureTab);
+    curvatureLayout->setContentsMargins(0, 0, 0, 0);
+    curvatureLayout->addWidget(
+        controlRow({new QLabel(tr("λ_max every")), curvatureEvery_, new QLabel(tr("steps")), hessianSpectrum_}));
+    curvatureLayout->addWidget(curvature_, 1);
+    tabs_->addTab(curvatureTab, tr("Curvature"));
+    tabs_->addTab(spectrum_, tr("Spectrum"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(controlRow({new QLabel(tr("Layer")), layer_, new QLabel(tr("Live every")), liveEvery_,
-                                  new QLabel(tr("steps"))}));
+    layout->addWidget(controlRow({new QLabel(tr("Layer")), layer_}));
+    layout->addWidget(controlRow({new QLabel(tr("Live every")), liveEvery_, new QLabel(tr("steps")), gradientSnr_}));
     layout->addWidget(tabs_, 1);
 
     redraw_ = new RedrawWhenShown(this, [this] { redrawAll(); });
@@ -149,14 +181,18 @@ QWidget* DiagnosticsDock::controlRow(std::initializer_list<QWidget*> widgets) {
     auto* row = new QWidget;
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
-    for (QWidget* widget : widgets) layout->addWidget(widget);
-    layout->addStretch(1);
+    bool expanding = false;
+    for (QWidget* widget : widgets) {
+        layout->addWidget(widget);
+        expanding = expanding || widget->sizePolicy().horizontalPolicy() == QSizePolicy::Expanding;
+    }
+    if (!expanding) layout->addStretch(1);  // combo boxes take the row's width themselves
     return row;
 }
 
 void DiagnosticsDock::begin(const QStringList& labels) {
     runs_.clear();
-    for (const QString& label : labels) runs_.push_back({label, {}, {}});
+    for (const QString& label : labels) runs_.push_back({label, {}, {}, {}});
     const QSignalBlocker blocker(stripRun_);
     stripRun_->clear();
     stripRun_->addItems(labels);
@@ -185,6 +221,12 @@ void DiagnosticsDock::addCurvature(int run, const std::vector<CurvaturePoint>& p
     redraw_->request();
 }
 
+void DiagnosticsDock::setSpectrum(int run, std::vector<double> eigenvalues) {
+    if (run < 0 || run >= runCount()) return;
+    runs_[static_cast<std::size_t>(run)].spectrum = std::move(eigenvalues);
+    redraw_->request();
+}
+
 void DiagnosticsDock::setCurve(Curve curve) { curve_->setCurrentIndex(curve_->findData(static_cast<int>(curve))); }
 void DiagnosticsDock::setLayer(int layer) { layer_->setCurrentIndex(layer); }
 void DiagnosticsDock::setStrip(Strip strip) { strip_->setCurrentIndex(strip_->findData(static_cast<int>(strip))); }
@@ -192,6 +234,20 @@ void DiagnosticsDock::setStripRun(int run) { stripRun_->setCurrentIndex(run); }
 void DiagnosticsDock::showTab(int index) { tabs_->setCurrentIndex(index); }
 long DiagnosticsDock::liveEvery() const { return liveEvery_->value(); }
 void DiagnosticsDock::setLiveEvery(long every) { liveEvery_->setValue(static_cast<int>(every)); }
+
+void DiagnosticsDock::showInstruments(const Experiment& experiment) {
+    if (experiment.diagnosticsEvery > 0) setLiveEvery(experiment.diagnosticsEvery);
+    gradientSnr_->setChecked(experiment.gradientSnr);
+    curvatureEvery_->setValue(static_cast<int>(std::min<long>(experiment.curvatureEvery, curvatureEvery_->maximum())));
+    hessianSpectrum_->setChecked(experiment.hessianSpectrum);
+}
+
+void DiagnosticsDock::applyInstruments(Experiment& experiment) const {
+    if (liveEvery() > 0) experiment.diagnosticsEvery = liveEvery();
+    experiment.gradientSnr = gradientSnr_->isChecked();
+    experiment.curvatureEvery = curvatureEvery_->value();
+    experiment.hessianSpectrum = hessianSpectrum_->isChecked();
+}
 
 // One entry per parameter layer of the first run that has records (all runs share the network).
 void DiagnosticsDock::refreshLayerChoices() {
@@ -316,10 +372,32 @@ void DiagnosticsDock::redrawCurvature() {
     curvature_->replot();
 }
 
+void DiagnosticsDock::redrawSpectrum() {
+    spectrum_->clearGraphs();
+    for (int r = 0; r < runCount(); ++r) {
+        const std::vector<double>& eigenvalues = runs_[static_cast<std::size_t>(r)].spectrum;
+        if (eigenvalues.empty()) continue;
+        QVector<double> index, values;
+        for (std::size_t i = 0; i < eigenvalues.size(); ++i) {
+            index << static_cast<double>(i);
+            values << eigenvalues[i];
+        }
+        QCPGraph* graph = spectrum_->addGraph();
+        graph->setName(runs_[static_cast<std::size_t>(r)].label);
+        graph->setPen(QPen(runColor(r), 1.2));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+        graph->setData(index, values, true);
+    }
+    spectrum_->rescaleAxes();
+    spectrum_->yAxis->scaleRange(1.1);
+    spectrum_->replot();
+}
+
 void DiagnosticsDock::redrawAll() {
     redrawCurves();
     redrawStrip();
     redrawCurvature();
+    redrawSpectrum();
 }
 
 std::vector<std::string> loadFolderDiagnostics(const RunFolder& folder, DiagnosticsDock& dock) {
@@ -333,6 +411,8 @@ std::vector<std::string> loadFolderDiagnostics(const RunFolder& folder, Diagnost
             if (QFile::exists(diagnostics)) dock.addRecords(index, readDiagnosticsFile(diagnostics));
             const QString curvature = directory.filePath(runfolder::kCurvature);
             if (QFile::exists(curvature)) dock.setCurvature(index, readCurvatureFile(curvature));
+            const QString spectrum = directory.filePath(runfolder::kHessianSpectrum);
+            if (QFile::exists(spectrum)) dock.setSpectrum(index, readSpectrumFile(spectrum));
         } catch (const std::exception& error) {
             problems.push_back(run.spec.label + ": " + error.what());
         }

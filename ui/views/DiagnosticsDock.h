@@ -8,9 +8,15 @@
 //              the coefficient of variation of the incoming first moments
 //   Curvature  lambda_max over steps per run with the stability thresholds 2/lr (dashed) and
 //              (2 + 2 mu)/lr (dash-dotted) in the run's colour (Cohen et al. 2021)
-// Data: addRecords / setCurvature, from a run folder's diagnostics.csv / curvature.csv
-// (loadFolderDiagnostics) or live from the TrainingFeed when "Live every N steps" is > 0.
+//   Spectrum   every Hessian eigenvalue at the final weights, per run (small networks)
+// Data: addRecords / setCurvature / setSpectrum, from a run folder's diagnostics.csv /
+// curvature.csv / hessian_spectrum.csv (loadFolderDiagnostics) or live from the TrainingFeed.
+// Its controls are the app's instrument settings for the next Start (instrumentsOf / showInstruments):
+// "Live every N steps" and "gradient SNR" (diagnostics), "λ_max every N steps" and "Hessian
+// spectrum at the end" (curvature) — the experiment keys diagnostics-every, gradient-snr,
+// curvature-every and hessian-spectrum.
 #include "diagnostics/DiagnosticsRecords.h"
+#include "train/Experiment.h"
 #include "views/RedrawWhenShown.h"
 
 #include <QStringList>
@@ -45,20 +51,27 @@ public:
     void addRecords(int run, const std::vector<DiagnosticsRecord>& records);
     void setCurvature(int run, std::vector<CurvaturePoint> points);
     void addCurvature(int run, const std::vector<CurvaturePoint>& points);  // live: appends
+    void setSpectrum(int run, std::vector<double> eigenvalues);  // ascending
 
     void setCurve(Curve curve);
     void setLayer(int layer);
     void setStrip(Strip strip);
     void setStripRun(int run);
-    void showTab(int index);  // 0 curves, 1 neurons, 2 curvature
+    void showTab(int index);  // 0 curves, 1 neurons, 2 curvature, 3 spectrum
 
     // "Live every N steps" (0: off): read by the main window when training starts.
     long liveEvery() const;
     void setLiveEvery(long every);
+    // The instruments an experiment asks for, shown in the controls (a preset, an opened file) ...
+    void showInstruments(const Experiment& experiment);
+    // ... and what the controls ask for, written into the experiment at Start (curvature-every,
+    // gradient-snr, hessian-spectrum; diagnostics-every when live diagnostics are on).
+    void applyInstruments(Experiment& experiment) const;
 
     QCustomPlot* curvesPlot() const { return curves_; }
     QCustomPlot* stripPlot() const { return strips_; }
     QCustomPlot* curvaturePlot() const { return curvature_; }
+    QCustomPlot* spectrumPlot() const { return spectrum_; }
     QCPColorMap* stripMap() const { return stripMap_; }
     int runCount() const { return static_cast<int>(runs_.size()); }
     long recordCount(int run) const { return static_cast<long>(runs_[static_cast<std::size_t>(run)].records.size()); }
@@ -71,12 +84,14 @@ private:
         QString label;
         std::vector<DiagnosticsRecord> records;
         std::vector<CurvaturePoint> curvature;
+        std::vector<double> spectrum;
     };
     QWidget* controlRow(std::initializer_list<QWidget*> widgets);
     void refreshLayerChoices();
     void redrawCurves();
     void redrawStrip();
     void redrawCurvature();
+    void redrawSpectrum();
     void redrawAll();
 
     std::vector<RunTrace> runs_;
@@ -86,6 +101,10 @@ private:
     QComboBox* strip_ = nullptr;
     QComboBox* stripRun_ = nullptr;
     QSpinBox* liveEvery_ = nullptr;
+    QCheckBox* gradientSnr_ = nullptr;
+    QSpinBox* curvatureEvery_ = nullptr;
+    QCheckBox* hessianSpectrum_ = nullptr;
+    QCustomPlot* spectrum_ = nullptr;
     QCustomPlot* curves_ = nullptr;
     QCustomPlot* strips_ = nullptr;
     QCustomPlot* curvature_ = nullptr;

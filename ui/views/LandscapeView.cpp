@@ -38,7 +38,7 @@ LandscapeView::LandscapeView(RunSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection), computation_(new LandscapeComputation(this)),
       directions_(new QComboBox), gridSize_(new QSpinBox), computeButton_(new QPushButton(tr("Compute"))),
       cancelButton_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar), status_(new QLabel),
-      plot_(new LandscapePlot), slice_(new QCustomPlot) {
+      plot_(new LandscapePlot), slice_(new QCustomPlot), exportButton_(new QPushButton(tr("Export…"))) {
     directions_->addItem(tr("principal directions"), int(PlaneDirections::Principal));
     directions_->addItem(tr("random (filter-normalised)"), int(PlaneDirections::Random));
     directions_->setToolTip(tr("The plane: the first two principal directions of all recorded weights of the shown runs, "
@@ -60,7 +60,10 @@ LandscapeView::LandscapeView(RunSelection* selection, QWidget* parent)
     controls->addWidget(computeButton_);
     controls->addWidget(cancelButton_);
     controls->addWidget(progress_);
+    controls->addWidget(exportButton_);
     controls->addStretch(1);
+    exportButton_->setEnabled(false);
+    exportButton_->setToolTip(tr("Export the landscape (PNG, PDF, SVG or pgfplots), as File ▸ Export does"));
 
     slice_->xAxis->setLabel(tr("t  (0: %1, 1: %2)").arg(tr("first run"), tr("second run")));
     slice_->yAxis->setLabel(tr("loss"));
@@ -86,6 +89,8 @@ LandscapeView::LandscapeView(RunSelection* selection, QWidget* parent)
 
     connect(computeButton_, &QPushButton::clicked, this, &LandscapeView::compute);
     connect(cancelButton_, &QPushButton::clicked, this, &LandscapeView::cancel);
+    connect(exportButton_, &QPushButton::clicked, this, &LandscapeView::exportRequested);
+    connect(selection_, &RunSelection::selectionChanged, this, &LandscapeView::shownRunsChanged);
     connect(computation_, &LandscapeComputation::progressed, this, [this](long done, long total) {
         progress_->setRange(0, int(total));
         progress_->setValue(int(done));
@@ -100,8 +105,27 @@ void LandscapeView::setDirections(PlaneDirections directions) {
     directions_->setCurrentIndex(directions_->findData(int(directions)));
 }
 
+QStringList LandscapeView::shownLabels() const {
+    QStringList labels;
+    for (const int run : selection_->shown()) labels << selection_->labels().value(run);
+    return labels;
+}
+
+// Other runs shown than the landscape was computed for: compute again (once asked for at all).
+void LandscapeView::shownRunsChanged() {
+    if (!requested_ || shownLabels() == computedLabels_) return;
+    if (computation_->busy()) {
+        restart_ = true;  // finished() starts the new one
+        computation_->cancel();
+        return;
+    }
+    compute();
+}
+
 void LandscapeView::compute() {
     if (computation_->busy()) return;
+    requested_ = true;
+    computedLabels_ = shownLabels();
     std::vector<Trajectory> trajectories;
     computedRuns_.clear();
     computedSteps_.clear();
@@ -113,6 +137,12 @@ void LandscapeView::compute() {
         computedRuns_.push_back(run);
     }
     if (trajectories.empty()) {
+        plot_->clear();  // no picture of other runs stays up
+        slice_->graph(0)->data()->clear();
+        for (QCPItemStraightLine* end : ends_) end->setVisible(false);
+        slice_->replot();
+        hasResult_ = false;
+        exportButton_->setEnabled(false);
         status_->setText(tr("No recorded weights for the shown runs: train (or open a folder written with "
                             "--snapshots-every N) first."));
         emit computed();
@@ -133,6 +163,11 @@ void LandscapeView::cancel() { computation_->cancel(); }
 QString LandscapeView::statusText() const { return status_->text(); }
 
 void LandscapeView::finished(const std::shared_ptr<const Landscape>& landscape, const QString& error) {
+    if (restart_) {  // cancelled for runs no longer shown: start for the ones shown now
+        restart_ = false;
+        compute();
+        return;
+    }
     computeButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
     progress_->setRange(0, 1);
@@ -150,6 +185,8 @@ void LandscapeView::finished(const std::shared_ptr<const Landscape>& landscape, 
                     principal ? tr("principal direction 2") : tr("random direction 2"));
         plot_->setStep(selection_->step());
         showSlice(*landscape);
+        hasResult_ = true;
+        exportButton_->setEnabled(true);
         status_->setText(tr("%1 × %1 grid, loss on %2 training examples, %3 weights; the plane passes through the mean "
                             "of the runs' final weights (0, 0).")
                              .arg(landscape->grid.size)

@@ -6,7 +6,9 @@
 // every run's trajectory and a marker at the scrubber's step, and below it the 1-D slice between
 // the first two shown runs' final weights. The network and data are those of the experiment on
 // screen (setExperiment); the loss is taken on its first kDefaultLandscapeExamples training
-// examples. A change of runs or a new comparison leaves the picture until the next Compute.
+// examples. Once computed, a change of the shown runs (or a new comparison) recomputes it for the
+// runs now shown, cancelling a computation under way. "Export…" exports the landscape as every
+// figure is exported (exportRequested: the app's ExportController, PNG/PDF/SVG/pgfplots).
 #include "views/LandscapeComputation.h"
 #include "views/LandscapePlot.h"
 #include "views/RunSelection.h"
@@ -35,6 +37,7 @@ public:
     void setDirections(PlaneDirections directions);
     void compute();  // what the Compute button does
     void cancel();
+    bool hasResult() const { return hasResult_; }  // a landscape is drawn
 
     LandscapePlot* landscapePlot() const { return plot_; }
     QCustomPlot* slicePlot() const { return slice_; }
@@ -43,16 +46,23 @@ public:
 
 Q_SIGNALS:
     void computed();  // a landscape (or an error) arrived
+    void exportRequested();
 
 private:
     void finished(const std::shared_ptr<const Landscape>& landscape, const QString& error);
     void showSlice(const Landscape& landscape);
+    void shownRunsChanged();
+    QStringList shownLabels() const;
 
     RunSelection* selection_;
     Experiment experiment_;
     LandscapeComputation* computation_;
     std::vector<int> computedRuns_;  // the selection's runs of the trajectories being computed
     std::vector<std::vector<long>> computedSteps_;  // their recorded steps at Compute
+    QStringList computedLabels_;  // the shown runs' labels at the last Compute
+    bool requested_ = false;      // Compute was pressed once: later run changes recompute
+    bool restart_ = false;        // a cancelled computation makes way for one for the runs now shown
+    bool hasResult_ = false;
     QComboBox* directions_;
     QSpinBox* gridSize_;
     QPushButton* computeButton_;
@@ -61,6 +71,7 @@ private:
     QLabel* status_;
     LandscapePlot* plot_;
     QCustomPlot* slice_;
+    QPushButton* exportButton_;
     std::array<QCPItemStraightLine*, 2> ends_{};  // t = 0 and t = 1 on the slice
 };
 

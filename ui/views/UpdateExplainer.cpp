@@ -200,7 +200,26 @@ void UpdateExplainer::draw() {
     plot_->yAxis->setRange(-1.1 * (leftLimit > 0 ? leftLimit : 1.0), 1.1 * (leftLimit > 0 ? leftLimit : 1.0));
     plot_->yAxis2->setRange(-1.1 * (rightLimit > 0 ? rightLimit : 1.0), 1.1 * (rightLimit > 0 ? rightLimit : 1.0));
     plot_->legend->setVisible(!explanations_.empty());
+    fitLegend();
     plot_->replot();
+}
+
+void UpdateExplainer::fitLegend() {
+    // As many entries per legend row as the plot's width holds (4 runs at 1366 x 768 take two rows).
+    const QFontMetrics metrics(plot_->legend->font());
+    int widest = 0;
+    for (int i = 0; i < plot_->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->item(i)))
+            widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
+    const int entryWidth = widest + plot_->legend->iconSize().width() + plot_->legend->iconTextPadding() + 16;
+    plot_->legend->setWrap(std::max(1, (plot_->width() - 20) / std::max(1, entryWidth)));
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+}
+
+void UpdateExplainer::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitLegend();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 }  // namespace ml

@@ -52,6 +52,8 @@ Q_SIGNALS:
 private:
     void refresh();
     void draw();
+    void fitLegend();
+    void resizeEvent(QResizeEvent* event) override;
 
     RunSelection* selection_;
     std::vector<RunSpec> specs_;
