@@ -53,8 +53,9 @@ struct MetricsRecorder : TrainingObserver {
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 bool sameBits(const Matrix& a, const Matrix& b) {
+    // An empty matrix has no data pointer, and memcmp's arguments may not be null even for 0 bytes.
     return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
+           (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0);
 }
 
 // Trains `steps` steps of `optimizers` (run 0 checked), saving states every `saveEvery` into `folder`.

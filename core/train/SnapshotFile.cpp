@@ -44,6 +44,7 @@ std::string biasName(BiasMode bias) {
 }
 
 void appendFloats(QByteArray& bytes, const float* values, qsizetype count) {
+    if (count == 0) return;  // an empty matrix's data() is null, and memcpy may not take null
     const qsizetype at = bytes.size();
     bytes.resize(at + count * qsizetype(sizeof(float)));
     qToLittleEndian<float>(values, count, bytes.data() + at);
@@ -211,6 +212,7 @@ std::optional<Snapshot> SnapshotFileReader::next() {
     }
     const char* data = payload.constData();
     auto readFloats = [&data](float* out, qsizetype count) {
+        if (count == 0) return;  // an empty matrix's data() is null, and memcpy may not take null
         qFromLittleEndian<float>(data, count, out);
         data += count * qsizetype(sizeof(float));
     };

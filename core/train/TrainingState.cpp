@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <set>
 
 namespace ml {
@@ -63,8 +64,9 @@ public:
     }
     long count(const QJsonValue& value, const std::string& field, long minimum) const {
         const double number = value.toDouble(-1.0);
-        if (!value.isDouble() || number != static_cast<double>(static_cast<long>(number)) ||
-            number < static_cast<double>(minimum) || number > static_cast<double>(kMaxCount))
+        // Range first: casting a double outside long's range is undefined (UBSan: float-cast-overflow).
+        if (!value.isDouble() || !(number >= static_cast<double>(minimum) && number <= static_cast<double>(kMaxCount)) ||
+            std::floor(number) != number)
             fail(field, "expected a whole number from " + std::to_string(minimum));
         return static_cast<long>(number);
     }

@@ -268,9 +268,11 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
     }
     case Hit::Kind::Neuron: {
         if (hit.layer < 0) return unitName(units_, 0, hit.row);
-        const Matrix& parameters = snapshot_->layers[static_cast<std::size_t>(hit.layer)].parameters;
+        // values_ holds per-unit means (a conv kernel is one column), so its bias column is its own
+        // last one, not the parameter matrix's.
+        const int biasColumn = static_cast<int>(values_[static_cast<std::size_t>(hit.layer)].cols()) - 1;
         QStringList lines{tr("%1 (click to inspect)").arg(unitName(units_, hit.layer + 1, hit.row)),
-                          tr("bias %1: %2").arg(quantity, valueText(valueAt(hit.layer, hit.row, static_cast<int>(parameters.cols()) - 1)))};
+                          tr("bias %1: %2").arg(quantity, valueText(valueAt(hit.layer, hit.row, biasColumn)))};
         return (lines + sharingLines(*snapshot_, hit.layer)).join(QLatin1Char('\n'));
     }
     }
