@@ -15,9 +15,16 @@
 // (0, 1): b_1 = g), (beta, 1-beta, lr) for sgdm-ema, (b1, 1-b1, lr/(1-b1^t)) for adam, adamw and
 // adam-mini, (mu, 1, lr) for rmsprop, (-, -, lr/(1+(t-1)*lr_decay)) for adagrad. The step before (t-1) comes from its snapshot when one was recorded; otherwise the
 // carried part is inferred as a_t - gain*g (carriedInferred) and a_{t-1}, M(a_{t-1}) are unknown.
-// Other rules (the layer-wise and factored ones), amsgrad (v_hat is not recorded) and centered
-// rmsprop (its mean of g is not recorded) are not explained: `reason` says so. Reads the
-// snapshots in place: no matrix is copied (only the formula's text allocates).
+// The layer-wise rules add a named trust ratio T, computed from the whole layer's weights W (before
+// the step) and gradient G (weights only; biases take T = 1 and no decay):
+//   lars:     T = eta*||W||/(||G|| + wd*||W||); (decay, gain) = (mu, lr*T) on g + wd*w; dw = -a
+//   lamb:     T = ||W||/||R||, r = m/(1-b1^t)/D + wd*w (adam's m, D); dw = -lr*T*r
+//   novograd: D = sqrt(v) + eps with v the tensor's (weights or bias) second moment; a_t =
+//             b1*a_{t-1} + g/D + wd*w (extra = wd*w; step 1: decay 0); dw = -lr*a
+// Not explained (`reason` says so): adafactor, sm3, nero (their factored or per-neuron state is
+// not in the snapshot), amsgrad (v_hat, the running maximum of v, is not recorded) and centered
+// rmsprop (its mean of g is not recorded). Reads the snapshots in place: no matrix is copied
+// (only the formula's text allocates).
 #include "train/Experiment.h"
 #include "train/Snapshot.h"
 
@@ -42,7 +49,10 @@ struct UpdateExplanation {
     double recordedFirstMoment = NAN;
     double secondMoment = NAN;  // v_t
     double denominator = 1.0;   // D
-    double decayTerm = 0.0;     // adamw's -lr*wd*w_before
+    double decayTerm = 0.0;     // adamw's -lr*wd*w_before; lamb's -lr*T*wd*w_before
+    double extra = 0.0;         // what joins the first moment besides gain*g: novograd's wd*w_before
+    bool hasTrustRatio = false; // lars, lamb
+    double trustRatio = NAN;    // T (1 for biases)
     double recombined = NAN;    // dw from the parts
     double update = NAN;        // dw as recorded
     std::string formula;        // the rule's lines with this step's numbers filled in
