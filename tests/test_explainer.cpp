@@ -1,7 +1,7 @@
 // The update explainer's decomposition (train/UpdateExplanation.h): on snapshots of a real short
 // training, the parts of every connection's update recombine to the recorded update, for the
 // momentum, neuron-mean, adam, rmsprop and adagrad families and the layer-wise lars, lamb and
-// novograd and sm3, with and without the step before recorded.
+// novograd, sm3 and adafactor, with and without the step before recorded.
 #include "AllocationCounter.h"
 #include "cli/ExperimentArguments.h"
 #include "train/ExperimentJson.h"
@@ -85,6 +85,9 @@ void TestExplainer::partsRecombineToTheRecordedUpdate_data() {
         << "novograd:lr=0.01:weight-decay=0.01:gradient-centralization=true";
     QTest::newRow("sm3") << "sm3:lr=0.05";
     QTest::newRow("sm3 momentum, gradient centralization") << "sm3:lr=0.05:momentum=0.9:gradient-centralization=true";
+    QTest::newRow("adafactor (relative step)") << "adafactor";
+    QTest::newRow("adafactor beta1, lr, gradient centralization")
+        << "adafactor:beta1=0.9:lr=0.01:gradient-centralization=true";
 }
 
 void TestExplainer::partsRecombineToTheRecordedUpdate() {

@@ -11,7 +11,7 @@ namespace ml {
 namespace {
 
 // What decides the recipe's numbers; the catalog's names map onto it.
-enum class Kind { Sgd, HeavyBall, Nesterov, Ema, Adam, AdamW, RmsProp, Adagrad, Lars, Lamb, NovoGrad, Sm3, Unexplained };
+enum class Kind { Sgd, HeavyBall, Nesterov, Ema, Adam, AdamW, RmsProp, Adagrad, Lars, Lamb, NovoGrad, Sm3, Adafactor, Unexplained };
 
 Kind kindOf(const std::string& name, const HyperParameters& hp) {
     if (name == "sgd") return Kind::Sgd;
@@ -26,6 +26,7 @@ Kind kindOf(const std::string& name, const HyperParameters& hp) {
     if (name == "lamb") return Kind::Lamb;
     if (name == "novograd") return Kind::NovoGrad;
     if (name == "sm3") return Kind::Sm3;
+    if (name == "adafactor") return Kind::Adafactor;
     return Kind::Unexplained;
 }
 
@@ -74,6 +75,32 @@ float lambRNorm(const LayerSnapshot& layer, const HyperParameters& hp, float cor
             static_cast<float>(hp.weightDecay) * w)
         .matrix()
         .norm();
+}
+
+// adafactor's tensors: the weight matrix, or the bias vector (the last column).
+// RMS of the tensor's weights before the step.
+float rmsBefore(const LayerSnapshot& layer, bool bias) {
+    const Eigen::Index inputs = layer.parameters.cols() - 1;
+    const Eigen::Index first = bias ? inputs : 0, count = bias ? 1 : inputs;
+    const auto w = layer.parameters.middleCols(first, count) - layer.update.middleCols(first, count);
+    return std::sqrt(w.squaredNorm() / static_cast<float>(w.size()));
+}
+
+// RMS of the tensor's U = G/sqrt(V) (0 where V = 0) before clipping; G centred with
+// --gradient-centralization (weights only).
+float adafactorUpdateRms(const LayerSnapshot& layer, const HyperParameters& hp, bool bias) {
+    const Eigen::Index inputs = layer.gradient.cols() - 1;
+    const Eigen::Index first = bias ? inputs : 0, count = bias ? 1 : inputs;
+    float sum = 0.0f;
+    for (Eigen::Index r = 0; r < layer.gradient.rows(); ++r) {
+        const float mean = hp.gradientCentralization && !bias ? layer.gradient.row(r).head(inputs).mean() : 0.0f;
+        for (Eigen::Index c = first; c < first + count; ++c) {
+            const float v = layer.secondMoment(r, c);
+            const float u = v > 0.0f ? (layer.gradient(r, c) - mean) / std::sqrt(v) : 0.0f;
+            sum += u * u;
+        }
+    }
+    return std::sqrt(sum / static_cast<float>(layer.gradient.rows() * count));
 }
 
 // One connection's M(a) and carried value C(a), read in place: entry (row, column) of
@@ -128,21 +155,21 @@ std::string carriedName(const HyperParameters& hp, const std::string& moment) {
 
 // Why a rule is not taken apart: which of its state the snapshot lacks.
 std::string unexplainedReason(const std::string& name) {
-    if (name == "adafactor")
-        return "adafactor is not taken apart yet (its V is recorded, but not the update clipping by RMS(U) nor the "
-               "relative step size alpha = max(eps2, RMS(W))*rho as parts)";
     if (name == "nero")
         return "nero is not taken apart (its per-neuron S_i is recorded, but the step is followed by centring and "
                "normalising each weight row, which the snapshot keeps no parts of)";
     return name + " is not taken apart (the explainer knows the sgd, momentum, adam, rmsprop, adagrad families and "
-                  "lars, lamb, novograd, sm3)";
+                  "lars, lamb, novograd, sm3, adafactor)";
 }
 
 // The rule's lines with this step's numbers (a' is the step before's first moment).
 std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind kind) {
     const HyperParameters& hp = spec.hp;
     const bool adam = kind == Kind::Adam || kind == Kind::AdamW;
-    const std::string m = kind == Kind::Ema || adam || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 ? "m" : "a";
+    const std::string m =
+        kind == Kind::Ema || adam || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 || kind == Kind::Adafactor
+            ? "m"
+            : "a";
     const bool decayInG = hp.weightDecay != 0.0 && kind != Kind::AdamW && kind != Kind::Lamb && kind != Kind::NovoGrad &&
                           kind != Kind::Sm3;
     const std::string g = decayInG ? "(g+wd·w)" : "g";
@@ -154,6 +181,12 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
             text += "D = √v/√(1−β2^t) + ε = √" + number(e.secondMoment) + "/" +
                     number(std::sqrt(1.0 - std::pow(hp.beta2, static_cast<double>(e.step)))) + " + " + number(hp.eps) +
                     " = " + number(e.denominator) + "\n";
+        else if (kind == Kind::Adafactor)
+            text += "D = √V = √" + number(e.secondMoment) + " = " + number(e.denominator) +
+                    "  (V = R·Cᵀ/ΣR of the factored row and column sums; biases: their own v)\n"
+                    "U = g/D / c, c = max(1, RMS(g/D over the tensor)) = " + number(e.clipFactor) + ": U = " +
+                    number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor) + "\n"
+                    "α = max(ε2, RMS(W before))·ρ = " + number(e.scale) + "\n";
         else if (kind == Kind::Sm3)
             text += "D = √ν = √" + number(e.secondMoment) + " = " + number(e.denominator) +
                     "  (ν = min(μ_row, μ_col) + g²; the covers μ_row, μ_col are not recorded, ν is)\n";
@@ -162,11 +195,13 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
                     " + " + number(hp.eps) + " = " + number(e.denominator) + "\n";
     }
     if (e.hasFirstMoment) {
-        const std::string term = e.denominatorFirst ? g + "/D" : g;
-        const double termValue = e.denominatorFirst ? e.gradient / e.denominator : e.gradient;
+        const std::string term = kind == Kind::Adafactor ? "U" : e.denominatorFirst ? g + "/D" : g;
+        const double termValue = e.denominatorFirst ? e.gradient / e.denominator / e.clipFactor : e.gradient;
         const std::string carriedText =
-            kind == Kind::Lars || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 ? m + "′"
-                                                                                                   : carriedName(hp, m);
+            kind == Kind::Lars || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 ||
+                    kind == Kind::Adafactor
+                ? m + "′"
+                : carriedName(hp, m);
         const std::string gainText = kind == Kind::Lars ? "lr·T" : number(e.gain);
         text += m + " = " + number(e.decay) + "·" + carriedText + " + " + gainText + "·" + term +
                 (kind == Kind::NovoGrad ? " + wd·w" : "") + " = ";
@@ -203,7 +238,11 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
         if (e.decayTerm != 0.0) text += " + " + number(e.decayTerm);
         break;
     case Kind::Lars: text += "−a = −" + number(e.firstMoment); break;
- case Kind::Sm3:
+ case Kind::Adafactor: text += e.hasFirstMoment ? "−α·m = −" + number(e.scale) + "×" + number(e.firstMoment)
+                                                      : "−α·U = −" + number(e.scale) + "×" +
+                                                            number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor);
+        break;
+    case Kind::Sm3:
         if (e.hasFirstMoment) text += "−lr·m = −" + number(e.scale) + "×" + number(e.firstMoment);
         else text += "−lr·g/D (0 where ν = 0) = −" + number(e.scale) + "×" + number(e.gradient) + "/" + number(e.denominator);
         break;
@@ -255,15 +294,17 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     const double t = static_cast<double>(now.step);
     const bool bias = column == current.update.cols() - 1;
     out.hasFirstMoment = kind != Kind::Sgd && kind != Kind::Adagrad &&
-                         !((kind == Kind::RmsProp || kind == Kind::Sm3) && hp.momentum <= 0.0);
+                         !((kind == Kind::RmsProp || kind == Kind::Sm3) && hp.momentum <= 0.0) &&
+                         !(kind == Kind::Adafactor && hp.beta1 <= 0.0);
     out.hasSecondMoment = adamDenominator || kind == Kind::RmsProp || kind == Kind::Adagrad || kind == Kind::NovoGrad ||
-                          kind == Kind::Sm3;
+                          kind == Kind::Sm3 || kind == Kind::Adafactor;
     // b <- mu*b + g/D (rmsprop with momentum), m <- b1*m + g/D + wd*w (novograd), m <- mu*m + (1-mu)*g/D (sm3)
     out.denominatorFirst =
-        ((kind == Kind::RmsProp || kind == Kind::Sm3) && out.hasFirstMoment) || kind == Kind::NovoGrad;
+        ((kind == Kind::RmsProp || kind == Kind::Sm3 || kind == Kind::Adafactor) && out.hasFirstMoment) ||
+        kind == Kind::NovoGrad;
     out.hasTrustRatio = kind == Kind::Lars || kind == Kind::Lamb;
     const float wBefore = current.parameters(row, column) - current.update(row, column);
-    if ((out.hasTrustRatio || kind == Kind::NovoGrad) && current.parameters.cols() != current.update.cols()) {
+    if ((out.hasTrustRatio || kind == Kind::NovoGrad || kind == Kind::Adafactor) && current.parameters.cols() != current.update.cols()) {
         out.reason = "the snapshot keeps no weights here";
         return out;
     }
@@ -305,12 +346,20 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         if (out.hasFirstMoment) out.decay = hp.momentum, out.gain = 1.0 - hp.momentum;
         out.scale = hp.lr;
         break;
+    case Kind::Adafactor: {
+        // alpha = max(eps2, RMS(W))*rho of this connection's tensor, in float as Adafactor::update.
+        const float rho = static_cast<float>(hp.lr > 0.0 ? hp.lr : std::min(1e-2, 1.0 / std::sqrt(t)));
+        out.scale = std::max(1e-3f, rmsBefore(current, bias)) * rho;
+        if (out.hasFirstMoment) out.decay = hp.beta1, out.gain = 1.0 - hp.beta1;
+        break;
+    }
     case Kind::Unexplained: break;
     }
 
     // The rules with decoupled or layer-wise decay take g without it; lars adds wd*w after centring.
     const bool coupledDecay =
-        kind != Kind::AdamW && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad && kind != Kind::Sm3;
+        kind != Kind::AdamW && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad && kind != Kind::Sm3 &&
+        kind != Kind::Adafactor;
     float gf = ruleGradientAt(current, hp, coupledDecay ? hp.weightDecay : 0.0, row, column);
     if (kind == Kind::Lars && !bias) gf += static_cast<float>(hp.weightDecay) * wBefore;
     out.gradient = gf;
@@ -323,15 +372,18 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         out.secondMoment = current.secondMoment(row, column);
         const float root = std::sqrt(static_cast<float>(out.secondMoment));
         const float correction = adamDenominator ? static_cast<float>(std::sqrt(1.0 - std::pow(hp.beta2, t))) : 1.0f;
-        // sm3: no eps (d = 0 where nu = 0, below).
-        out.denominator = (adamDenominator ? root / correction : root) + (kind == Kind::Sm3 ? 0.0f : static_cast<float>(hp.eps));
+        // sm3, adafactor: no eps (g/D = 0 where D = 0, below).
+        const bool noEps = kind == Kind::Sm3 || kind == Kind::Adafactor;
+        out.denominator = (adamDenominator ? root / correction : root) + (noEps ? 0.0f : static_cast<float>(hp.eps));
+        if (kind == Kind::Adafactor) out.clipFactor = std::max(1.0f, adafactorUpdateRms(current, hp, bias) / 1.0f);
         if (kind == Kind::AdamW && hp.weightDecay != 0.0)
             out.decayTerm = -static_cast<float>(hp.lr * hp.weightDecay) * wBefore;
     }
     const float gain = static_cast<float>(out.gain), decay = static_cast<float>(out.decay);
     const float denominatorValue = static_cast<float>(out.denominator);
     const auto divided = [denominatorValue](float value) { return denominatorValue == 0.0f ? 0.0f : value / denominatorValue; };
-    const float gradientTerm = gain * (out.denominatorFirst ? divided(gf) : gf);
+    const float clip = static_cast<float>(out.clipFactor);  // 1 but for adafactor
+    const float gradientTerm = gain * (out.denominatorFirst ? divided(gf) / clip : gf);
     if (out.hasFirstMoment) {
         if (current.firstMoment.size() == 0) {
             out.reason = "the snapshot keeps no first moment";
@@ -340,7 +392,7 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         out.recordedFirstMoment = current.firstMoment(row, column);
         // Only the sgd and adam families share the first moment: the others carry a itself.
         const bool shares = kind != Kind::RmsProp && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad &&
-                            kind != Kind::Sm3;
+                            kind != Kind::Sm3 && kind != Kind::Adafactor;
         const MomentumAggregation aggregation =
             !shares ? MomentumAggregation()
                                   : MomentumAggregation(hp.momentumMean, hp.bias, hp.momentumMeanBlend, hp.momentumMeanStat);
@@ -393,8 +445,9 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     const float direction = !out.hasFirstMoment            ? gf
                             : kind == Kind::Nesterov       ? gf + static_cast<float>(hp.momentum) * a
                                                            : a;
-    const float scaled = out.denominatorFirst || !out.hasSecondMoment ? direction : divided(direction);
-    out.recombined = -static_cast<float>(out.scale) * scaled + static_cast<float>(out.decayTerm);
+    const float scaled = out.denominatorFirst || !out.hasSecondMoment ? direction : divided(direction) / clip;
+    out.recombined = kind == Kind::Adafactor ? -(scaled * static_cast<float>(out.scale))  // as Adafactor::update
+                                             : -static_cast<float>(out.scale) * scaled + static_cast<float>(out.decayTerm);
     out.explained = true;
 
     out.formula = formulaText(out, spec, kind);

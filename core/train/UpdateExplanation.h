@@ -21,8 +21,10 @@
 //   lamb:     T = ||W||/||R||, r = m/(1-b1^t)/D + wd*w (adam's m, D); dw = -lr*T*r
 //   novograd: D = sqrt(v) + eps with v the tensor's (weights or bias) second moment; a_t =
 //             b1*a_{t-1} + g/D + wd*w (extra = wd*w; step 1: decay 0); dw = -lr*a
-// Not explained (`reason` says so): adafactor, sm3, nero (their factored or per-neuron state is
-// not in the snapshot), amsgrad (v_hat, the running maximum of v, is not recorded) and centered
+//   sm3:      D = sqrt(nu) (nu recorded; g/D = 0 where nu = 0); (decay, gain) = (mu, 1-mu) on g/D
+//   adafactor: D = sqrt(V) (V recorded), U = g/D/c with the tensor's clipping c; (b1, 1-b1) on U;
+//             dw = -alpha*a (b1 > 0) or -alpha*U, alpha = max(eps2, RMS(W))*rho (scale)
+// Not explained (`reason` says so): nero (its step ends by re-centring and re-normalising rows), amsgrad (v_hat, the running maximum of v, is not recorded) and centered
 // rmsprop (its mean of g is not recorded). Reads the snapshots in place: no matrix is copied
 // (only the formula's text allocates).
 #include "train/Experiment.h"
@@ -53,6 +55,7 @@ struct UpdateExplanation {
     double extra = 0.0;         // what joins the first moment besides gain*g: novograd's wd*w_before
     bool hasTrustRatio = false; // lars, lamb
     double trustRatio = NAN;    // T (1 for biases)
+    double clipFactor = 1.0;    // adafactor's update clipping c = max(1, RMS(U)/d) of the tensor
     double recombined = NAN;    // dw from the parts
     double update = NAN;        // dw as recorded
     std::string formula;        // the rule's lines with this step's numbers filled in
