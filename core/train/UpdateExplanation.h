@@ -21,12 +21,14 @@
 //   lamb:     T = ||W||/||R||, r = m/(1-b1^t)/D + wd*w (adam's m, D); dw = -lr*T*r
 //   novograd: D = sqrt(v) + eps with v the tensor's (weights or bias) second moment; a_t =
 //             b1*a_{t-1} + g/D + wd*w (extra = wd*w; step 1: decay 0); dw = -lr*a
-//   sm3:      D = sqrt(nu) (nu recorded; g/D = 0 where nu = 0); (decay, gain) = (mu, 1-mu) on g/D
+//   sm3:      D = sqrt(nu) (nu recorded; g/D = 0 where nu = 0); (decay, gain) = (mu, 1-mu) on g/D;
+//             dw = -lr*a (mu > 0) or -lr*g/D
 //   adafactor: D = sqrt(V) (V recorded), U = g/D/c with the tensor's clipping c; (b1, 1-b1) on U;
 //             dw = -alpha*a (b1 > 0) or -alpha*U, alpha = max(eps2, RMS(W))*rho (scale)
-// Not explained (`reason` says so): nero (its step ends by re-centring and re-normalising rows), amsgrad (v_hat, the running maximum of v, is not recorded) and centered
-// rmsprop (its mean of g is not recorded). Reads the snapshots in place: no matrix is copied
-// (only the formula's text allocates).
+// Not explained (`reason` says so): nero (its step ends by re-centring and re-normalising rows),
+// amsgrad (v_hat, the running maximum of v, is not recorded) and centered rmsprop (its mean of g
+// is not recorded). Reads the snapshots in place: no matrix is copied (only the formula's text
+// allocates).
 #include "train/Experiment.h"
 #include "train/Snapshot.h"
 
