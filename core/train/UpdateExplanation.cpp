@@ -11,7 +11,7 @@ namespace ml {
 namespace {
 
 // What decides the recipe's numbers; the catalog's names map onto it.
-enum class Kind { Sgd, HeavyBall, Nesterov, Ema, Adam, AdamW, RmsProp, Adagrad, Unexplained };
+enum class Kind { Sgd, HeavyBall, Nesterov, Ema, Adam, AdamW, RmsProp, Adagrad, Lars, Lamb, NovoGrad, Sm3, Adafactor, Unexplained };
 
 Kind kindOf(const std::string& name, const HyperParameters& hp) {
     if (name == "sgd") return Kind::Sgd;
@@ -22,6 +22,11 @@ Kind kindOf(const std::string& name, const HyperParameters& hp) {
     if (name == "adamw" || name == "adam-mini") return Kind::AdamW;
     if (name == "rmsprop") return Kind::RmsProp;
     if (name == "adagrad") return Kind::Adagrad;
+    if (name == "lars") return Kind::Lars;
+    if (name == "lamb") return Kind::Lamb;
+    if (name == "novograd") return Kind::NovoGrad;
+    if (name == "sm3") return Kind::Sm3;
+    if (name == "adafactor") return Kind::Adafactor;
     return Kind::Unexplained;
 }
 
@@ -41,6 +46,61 @@ float ruleGradientAt(const LayerSnapshot& layer, const HyperParameters& hp, doub
     const Eigen::Index inputs = layer.gradient.cols() - 1;
     if (hp.gradientCentralization && column < inputs) value -= rowOf.head(inputs).mean();
     return value;
+}
+
+// The layer-wise rules' norms over a layer's weights (the bias column left out), read in place.
+// ||W|| of the weights before the step.
+float weightNormBefore(const LayerSnapshot& layer) {
+    const Eigen::Index inputs = layer.parameters.cols() - 1;
+    return (layer.parameters.leftCols(inputs) - layer.update.leftCols(inputs)).norm();
+}
+
+// ||G|| of the rule's gradient without decay (centred rows with --gradient-centralization).
+float gradientNorm(const LayerSnapshot& layer, const HyperParameters& hp) {
+    const Eigen::Index inputs = layer.gradient.cols() - 1;
+    const auto g = layer.gradient.leftCols(inputs);
+    if (!hp.gradientCentralization) return g.norm();
+    float sum = 0.0f;
+    for (Eigen::Index r = 0; r < g.rows(); ++r) sum += (g.row(r).array() - g.row(r).mean()).matrix().squaredNorm();
+    return std::sqrt(sum);
+}
+
+// lamb's ||R||, r = m/(1-b1^t)/D + wd*w over the weights, as Lamb::update forms it.
+float lambRNorm(const LayerSnapshot& layer, const HyperParameters& hp, float correction1, float sqrtCorrection2) {
+    const Eigen::Index inputs = layer.parameters.cols() - 1;
+    const auto m = layer.firstMoment.leftCols(inputs).array();
+    const auto v = layer.secondMoment.leftCols(inputs).array();
+    const auto w = (layer.parameters.leftCols(inputs) - layer.update.leftCols(inputs)).array();
+    return ((m / correction1) / (v.sqrt() / sqrtCorrection2 + static_cast<float>(hp.eps)) +
+            static_cast<float>(hp.weightDecay) * w)
+        .matrix()
+        .norm();
+}
+
+// adafactor's tensors: the weight matrix, or the bias vector (the last column).
+// RMS of the tensor's weights before the step.
+float rmsBefore(const LayerSnapshot& layer, bool bias) {
+    const Eigen::Index inputs = layer.parameters.cols() - 1;
+    const Eigen::Index first = bias ? inputs : 0, count = bias ? 1 : inputs;
+    const auto w = layer.parameters.middleCols(first, count) - layer.update.middleCols(first, count);
+    return std::sqrt(w.squaredNorm() / static_cast<float>(w.size()));
+}
+
+// RMS of the tensor's U = G/sqrt(V) (0 where V = 0) before clipping; G centred with
+// --gradient-centralization (weights only).
+float adafactorUpdateRms(const LayerSnapshot& layer, const HyperParameters& hp, bool bias) {
+    const Eigen::Index inputs = layer.gradient.cols() - 1;
+    const Eigen::Index first = bias ? inputs : 0, count = bias ? 1 : inputs;
+    float sum = 0.0f;
+    for (Eigen::Index r = 0; r < layer.gradient.rows(); ++r) {
+        const float mean = hp.gradientCentralization && !bias ? layer.gradient.row(r).head(inputs).mean() : 0.0f;
+        for (Eigen::Index c = first; c < first + count; ++c) {
+            const float v = layer.secondMoment(r, c);
+            const float u = v > 0.0f ? (layer.gradient(r, c) - mean) / std::sqrt(v) : 0.0f;
+            sum += u * u;
+        }
+    }
+    return std::sqrt(sum / static_cast<float>(layer.gradient.rows() * count));
 }
 
 // One connection's M(a) and carried value C(a), read in place: entry (row, column) of
@@ -93,30 +153,64 @@ std::string carriedName(const HyperParameters& hp, const std::string& moment) {
            shared + ")";
 }
 
+// Why a rule is not taken apart: which of its state the snapshot lacks.
+std::string unexplainedReason(const std::string& name) {
+    if (name == "nero")
+        return "nero is not taken apart (its per-neuron S_i is recorded, but the step is followed by centring and "
+               "normalising each weight row, which the snapshot keeps no parts of)";
+    return name + " is not taken apart (the explainer knows the sgd, momentum, adam, rmsprop, adagrad families and "
+                  "lars, lamb, novograd, sm3, adafactor)";
+}
+
 // The rule's lines with this step's numbers (a' is the step before's first moment).
 std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind kind) {
     const HyperParameters& hp = spec.hp;
     const bool adam = kind == Kind::Adam || kind == Kind::AdamW;
-    const std::string m = kind == Kind::Ema || adam ? "m" : "a";
-    const std::string g = hp.weightDecay != 0.0 && kind != Kind::AdamW ? "(g+wd·w)" : "g";
+    const std::string m =
+        kind == Kind::Ema || adam || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 || kind == Kind::Adafactor
+            ? "m"
+            : "a";
+    const bool decayInG = hp.weightDecay != 0.0 && kind != Kind::AdamW && kind != Kind::Lamb && kind != Kind::NovoGrad &&
+                          kind != Kind::Sm3;
+    const std::string g = decayInG ? "(g+wd·w)" : "g";
     std::string text;
+    if (kind == Kind::Lars)
+        text += "T = η·‖W‖/(‖G‖ + wd·‖W‖) (biases: 1) = " + number(e.trustRatio) + "\n";
     if (e.hasSecondMoment) {
-        if (adam)
+        if (adam || kind == Kind::Lamb)
             text += "D = √v/√(1−β2^t) + ε = √" + number(e.secondMoment) + "/" +
                     number(std::sqrt(1.0 - std::pow(hp.beta2, static_cast<double>(e.step)))) + " + " + number(hp.eps) +
                     " = " + number(e.denominator) + "\n";
+        else if (kind == Kind::Adafactor)
+            text += "D = √V = √" + number(e.secondMoment) + " = " + number(e.denominator) +
+                    "  (V = R·Cᵀ/ΣR of the factored row and column sums; biases: their own v)\n"
+                    "U = g/D / c, c = max(1, RMS(g/D over the tensor)) = " + number(e.clipFactor) + ": U = " +
+                    number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor) + "\n"
+                    "α = max(ε2, RMS(W before))·ρ = " + number(e.scale) + "\n";
+        else if (kind == Kind::Sm3)
+            text += "D = √ν = √" + number(e.secondMoment) + " = " + number(e.denominator) +
+                    "  (ν = min(μ_row, μ_col) + g²; the covers μ_row, μ_col are not recorded, ν is)\n";
         else
             text += std::string("D = √") + (kind == Kind::Adagrad ? "s" : "v") + " + ε = √" + number(e.secondMoment) +
                     " + " + number(hp.eps) + " = " + number(e.denominator) + "\n";
     }
     if (e.hasFirstMoment) {
-        const std::string term = e.denominatorFirst ? g + "/D" : g;
-        const double termValue = e.denominatorFirst ? e.gradient / e.denominator : e.gradient;
-        text += m + " = " + number(e.decay) + "·" + carriedName(hp, m) + " + " + number(e.gain) + "·" + term + " = ";
+        const std::string term = kind == Kind::Adafactor ? "U" : e.denominatorFirst ? g + "/D" : g;
+        const double termValue = e.denominatorFirst ? e.gradient / e.denominator / e.clipFactor : e.gradient;
+        const std::string carriedText =
+            kind == Kind::Lars || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 ||
+                    kind == Kind::Adafactor
+                ? m + "′"
+                : carriedName(hp, m);
+        const std::string gainText = kind == Kind::Lars ? "lr·T" : number(e.gain);
+        text += m + " = " + number(e.decay) + "·" + carriedText + " + " + gainText + "·" + term +
+                (kind == Kind::NovoGrad ? " + wd·w" : "") + " = ";
         if (e.carriedInferred) text += number(e.carried) + " (inferred: step " + std::to_string(e.step - 1) + " not recorded)";
         else if (e.decay != 0.0) text += number(e.decay) + "×" + number(e.carried / e.decay);
         else text += "0";
-        text += " + " + number(e.gain) + "×" + number(termValue) + " = " + number(e.firstMoment) + "\n";
+        text += " + " + number(e.gain) + "×" + number(termValue);
+        if (kind == Kind::NovoGrad) text += " + " + number(e.extra);
+        text += " = " + number(e.firstMoment) + "\n";
     }
     text += "Δw = ";
     switch (kind) {
@@ -143,6 +237,21 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
         text += " = −" + number(e.scale) + "×" + number(e.firstMoment) + "/" + number(e.denominator);
         if (e.decayTerm != 0.0) text += " + " + number(e.decayTerm);
         break;
+    case Kind::Lars: text += "−a = −" + number(e.firstMoment); break;
+ case Kind::Adafactor: text += e.hasFirstMoment ? "−α·m = −" + number(e.scale) + "×" + number(e.firstMoment)
+                                                      : "−α·U = −" + number(e.scale) + "×" +
+                                                            number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor);
+        break;
+    case Kind::Sm3:
+        if (e.hasFirstMoment) text += "−lr·m = −" + number(e.scale) + "×" + number(e.firstMoment);
+        else text += "−lr·g/D (0 where ν = 0) = −" + number(e.scale) + "×" + number(e.gradient) + "/" + number(e.denominator);
+        break;
+    case Kind::NovoGrad: text += "−lr·m = −" + number(e.scale) + "×" + number(e.firstMoment); break;
+    case Kind::Lamb:
+        text += "−lr·T·(m/(1−β1^t)/D + wd·w) with T = ‖W‖/‖R‖ (biases: 1, no wd) = " + number(e.trustRatio) + ": −" +
+                number(e.scale) + "×" + number(e.firstMoment) + "/" + number(e.denominator);
+        if (e.decayTerm != 0.0) text += " + " + number(e.decayTerm);
+        break;
     case Kind::Unexplained: break;
     }
     text += " = " + number(e.recombined) + "  (recorded " + number(e.update) + ")";
@@ -158,12 +267,12 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     const HyperParameters& hp = spec.hp;
     const Kind kind = kindOf(spec.optimizer, hp);
     if (kind == Kind::Unexplained) {
-        out.reason = spec.optimizer + " is not taken apart (the explainer knows the sgd, momentum, adam, rmsprop and "
-                                      "adagrad families)";
+        out.reason = unexplainedReason(spec.optimizer);
         return out;
     }
     if (hp.amsgrad && (kind == Kind::Adam || kind == Kind::AdamW)) {
-        out.reason = "amsgrad's running maximum of v is not recorded";
+        out.reason = "amsgrad divides by v_hat = max(v_hat', v), the running maximum of v, which the snapshot does not "
+                     "record (it keeps v only)";
         return out;
     }
     if (hp.centered && kind == Kind::RmsProp) {
@@ -181,10 +290,24 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         return out;
     }
     const bool adam = kind == Kind::Adam || kind == Kind::AdamW;
+    const bool adamDenominator = adam || kind == Kind::Lamb;  // D with adam's bias correction
     const double t = static_cast<double>(now.step);
-    out.hasFirstMoment = kind != Kind::Sgd && kind != Kind::Adagrad && !(kind == Kind::RmsProp && hp.momentum <= 0.0);
-    out.hasSecondMoment = adam || kind == Kind::RmsProp || kind == Kind::Adagrad;
-    out.denominatorFirst = kind == Kind::RmsProp && out.hasFirstMoment;  // b <- mu*b + g/D
+    const bool bias = column == current.update.cols() - 1;
+    out.hasFirstMoment = kind != Kind::Sgd && kind != Kind::Adagrad &&
+                         !((kind == Kind::RmsProp || kind == Kind::Sm3) && hp.momentum <= 0.0) &&
+                         !(kind == Kind::Adafactor && hp.beta1 <= 0.0);
+    out.hasSecondMoment = adamDenominator || kind == Kind::RmsProp || kind == Kind::Adagrad || kind == Kind::NovoGrad ||
+                          kind == Kind::Sm3 || kind == Kind::Adafactor;
+    // b <- mu*b + g/D (rmsprop with momentum), m <- b1*m + g/D + wd*w (novograd), m <- mu*m + (1-mu)*g/D (sm3)
+    out.denominatorFirst =
+        ((kind == Kind::RmsProp || kind == Kind::Sm3 || kind == Kind::Adafactor) && out.hasFirstMoment) ||
+        kind == Kind::NovoGrad;
+    out.hasTrustRatio = kind == Kind::Lars || kind == Kind::Lamb;
+    const float wBefore = current.parameters(row, column) - current.update(row, column);
+    if ((out.hasTrustRatio || kind == Kind::NovoGrad || kind == Kind::Adafactor) && current.parameters.cols() != current.update.cols()) {
+        out.reason = "the snapshot keeps no weights here";
+        return out;
+    }
     switch (kind) {
     case Kind::Sgd: out.scale = hp.lr; break;
     case Kind::HeavyBall:
@@ -203,10 +326,42 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         out.scale = hp.lr;
         break;
     case Kind::Adagrad: out.scale = hp.lr / (1.0 + (t - 1.0) * hp.lrDecay); break;
+    case Kind::Lars: {
+        // T and lr*T in float, as Lars::update; biases: T = 1.
+        const float wd = static_cast<float>(hp.weightDecay);
+        const float wNorm = weightNormBefore(current), gNorm = gradientNorm(current, hp);
+        const float trust = bias || wNorm == 0.0f || gNorm == 0.0f
+                                ? 1.0f
+                                : static_cast<float>(hp.trust) * wNorm / (gNorm + wd * wNorm);
+        out.trustRatio = trust;
+        out.decay = hp.momentum, out.gain = static_cast<float>(hp.lr) * trust, out.scale = 1.0;
+        break;
+    }
+    case Kind::Lamb: out.decay = hp.beta1, out.gain = 1.0 - hp.beta1, out.scale = hp.lr; break;
+    case Kind::NovoGrad:
+        out.decay = now.step == 1 ? 0.0 : hp.beta1, out.gain = 1.0, out.scale = hp.lr;
+        out.extra = static_cast<float>(hp.weightDecay) * wBefore;
+        break;
+    case Kind::Sm3:
+        if (out.hasFirstMoment) out.decay = hp.momentum, out.gain = 1.0 - hp.momentum;
+        out.scale = hp.lr;
+        break;
+    case Kind::Adafactor: {
+        // alpha = max(eps2, RMS(W))*rho of this connection's tensor, in float as Adafactor::update.
+        const float rho = static_cast<float>(hp.lr > 0.0 ? hp.lr : std::min(1e-2, 1.0 / std::sqrt(t)));
+        out.scale = std::max(1e-3f, rmsBefore(current, bias)) * rho;
+        if (out.hasFirstMoment) out.decay = hp.beta1, out.gain = 1.0 - hp.beta1;
+        break;
+    }
     case Kind::Unexplained: break;
     }
 
-    const float gf = ruleGradientAt(current, hp, kind == Kind::AdamW ? 0.0 : hp.weightDecay, row, column);
+    // The rules with decoupled or layer-wise decay take g without it; lars adds wd*w after centring.
+    const bool coupledDecay =
+        kind != Kind::AdamW && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad && kind != Kind::Sm3 &&
+        kind != Kind::Adafactor;
+    float gf = ruleGradientAt(current, hp, coupledDecay ? hp.weightDecay : 0.0, row, column);
+    if (kind == Kind::Lars && !bias) gf += static_cast<float>(hp.weightDecay) * wBefore;
     out.gradient = gf;
     out.update = current.update(row, column);
     if (out.hasSecondMoment) {
@@ -216,24 +371,30 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         }
         out.secondMoment = current.secondMoment(row, column);
         const float root = std::sqrt(static_cast<float>(out.secondMoment));
-        const float correction = adam ? static_cast<float>(std::sqrt(1.0 - std::pow(hp.beta2, t))) : 1.0f;
-        out.denominator = (adam ? root / correction : root) + static_cast<float>(hp.eps);
-        if (kind == Kind::AdamW && hp.weightDecay != 0.0) {
-            const float wBefore = current.parameters(row, column) - current.update(row, column);
+        const float correction = adamDenominator ? static_cast<float>(std::sqrt(1.0 - std::pow(hp.beta2, t))) : 1.0f;
+        // sm3, adafactor: no eps (g/D = 0 where D = 0, below).
+        const bool noEps = kind == Kind::Sm3 || kind == Kind::Adafactor;
+        out.denominator = (adamDenominator ? root / correction : root) + (noEps ? 0.0f : static_cast<float>(hp.eps));
+        if (kind == Kind::Adafactor) out.clipFactor = std::max(1.0f, adafactorUpdateRms(current, hp, bias) / 1.0f);
+        if (kind == Kind::AdamW && hp.weightDecay != 0.0)
             out.decayTerm = -static_cast<float>(hp.lr * hp.weightDecay) * wBefore;
-        }
     }
     const float gain = static_cast<float>(out.gain), decay = static_cast<float>(out.decay);
-    const float gradientTerm = gain * (out.denominatorFirst ? gf / static_cast<float>(out.denominator) : gf);
+    const float denominatorValue = static_cast<float>(out.denominator);
+    const auto divided = [denominatorValue](float value) { return denominatorValue == 0.0f ? 0.0f : value / denominatorValue; };
+    const float clip = static_cast<float>(out.clipFactor);  // 1 but for adafactor
+    const float gradientTerm = gain * (out.denominatorFirst ? divided(gf) / clip : gf);
     if (out.hasFirstMoment) {
         if (current.firstMoment.size() == 0) {
             out.reason = "the snapshot keeps no first moment";
             return out;
         }
         out.recordedFirstMoment = current.firstMoment(row, column);
-        // rmsprop shares no first moment: its carried part is b itself.
+        // Only the sgd and adam families share the first moment: the others carry a itself.
+        const bool shares = kind != Kind::RmsProp && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad &&
+                            kind != Kind::Sm3 && kind != Kind::Adafactor;
         const MomentumAggregation aggregation =
-            kind == Kind::RmsProp ? MomentumAggregation()
+            !shares ? MomentumAggregation()
                                   : MomentumAggregation(hp.momentumMean, hp.bias, hp.momentumMeanBlend, hp.momentumMeanStat);
         const LayerSnapshot* previous =
             before && before->step == now.step - 1 && static_cast<int>(before->layers.size()) > layer
@@ -250,12 +411,33 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
                 out.ownMomentum = out.neuronMean = 0.0;
                 out.carried = 0.0;
             }
-            out.firstMoment = static_cast<float>(out.carried) + gradientTerm;
+            out.firstMoment = static_cast<float>(out.carried) + gradientTerm + static_cast<float>(out.extra);
         } else {
             out.carriedInferred = true;
             out.firstMoment = out.recordedFirstMoment;
-            out.carried = current.firstMoment(row, column) - gradientTerm;
+            out.carried = current.firstMoment(row, column) - gradientTerm - static_cast<float>(out.extra);
         }
+    }
+
+    if (kind == Kind::Lamb) {
+        // r = m/(1-b1^t)/D + wd*w, T = ||W||/||R|| over the layer's weights; biases: r = m_hat/D, T = 1.
+        const float correction1 = static_cast<float>(1.0 - std::pow(hp.beta1, t));
+        const float sqrtCorrection2 = static_cast<float>(std::sqrt(1.0 - std::pow(hp.beta2, t)));
+        const float wd = bias ? 0.0f : static_cast<float>(hp.weightDecay);
+        const float r = static_cast<float>(out.firstMoment) / correction1 / static_cast<float>(out.denominator) + wd * wBefore;
+        float trust = 1.0f;
+        if (!bias) {
+            const float wNorm = weightNormBefore(current), rNorm = lambRNorm(current, hp, correction1, sqrtCorrection2);
+            trust = wNorm == 0.0f || rNorm == 0.0f ? 1.0f : wNorm / rNorm;
+        }
+        const float stepSize = -static_cast<float>(hp.lr) * trust;
+        out.trustRatio = trust;
+        out.scale = -stepSize / correction1;  // the formula's lr*T/(1-b1^t) on m/D
+        out.decayTerm = stepSize * (wd * wBefore);
+        out.recombined = stepSize * r;
+        out.explained = true;
+        out.formula = formulaText(out, spec, kind);
+        return out;
     }
 
     // The direction and the step, in float as the rules compute them.
@@ -263,8 +445,9 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     const float direction = !out.hasFirstMoment            ? gf
                             : kind == Kind::Nesterov       ? gf + static_cast<float>(hp.momentum) * a
                                                            : a;
-    const float denominator = out.denominatorFirst ? 1.0f : static_cast<float>(out.denominator);
-    out.recombined = -static_cast<float>(out.scale) * (direction / denominator) + static_cast<float>(out.decayTerm);
+    const float scaled = out.denominatorFirst || !out.hasSecondMoment ? direction : divided(direction) / clip;
+    out.recombined = kind == Kind::Adafactor ? -(scaled * static_cast<float>(out.scale))  // as Adafactor::update
+                                             : -static_cast<float>(out.scale) * scaled + static_cast<float>(out.decayTerm);
     out.explained = true;
 
     out.formula = formulaText(out, spec, kind);

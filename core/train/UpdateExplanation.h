@@ -15,9 +15,20 @@
 // (0, 1): b_1 = g), (beta, 1-beta, lr) for sgdm-ema, (b1, 1-b1, lr/(1-b1^t)) for adam, adamw and
 // adam-mini, (mu, 1, lr) for rmsprop, (-, -, lr/(1+(t-1)*lr_decay)) for adagrad. The step before (t-1) comes from its snapshot when one was recorded; otherwise the
 // carried part is inferred as a_t - gain*g (carriedInferred) and a_{t-1}, M(a_{t-1}) are unknown.
-// Other rules (the layer-wise and factored ones), amsgrad (v_hat is not recorded) and centered
-// rmsprop (its mean of g is not recorded) are not explained: `reason` says so. Reads the
-// snapshots in place: no matrix is copied (only the formula's text allocates).
+// The layer-wise rules add a named trust ratio T, computed from the whole layer's weights W (before
+// the step) and gradient G (weights only; biases take T = 1 and no decay):
+//   lars:     T = eta*||W||/(||G|| + wd*||W||); (decay, gain) = (mu, lr*T) on g + wd*w; dw = -a
+//   lamb:     T = ||W||/||R||, r = m/(1-b1^t)/D + wd*w (adam's m, D); dw = -lr*T*r
+//   novograd: D = sqrt(v) + eps with v the tensor's (weights or bias) second moment; a_t =
+//             b1*a_{t-1} + g/D + wd*w (extra = wd*w; step 1: decay 0); dw = -lr*a
+//   sm3:      D = sqrt(nu) (nu recorded; g/D = 0 where nu = 0); (decay, gain) = (mu, 1-mu) on g/D;
+//             dw = -lr*a (mu > 0) or -lr*g/D
+//   adafactor: D = sqrt(V) (V recorded), U = g/D/c with the tensor's clipping c; (b1, 1-b1) on U;
+//             dw = -alpha*a (b1 > 0) or -alpha*U, alpha = max(eps2, RMS(W))*rho (scale)
+// Not explained (`reason` says so): nero (its step ends by re-centring and re-normalising rows),
+// amsgrad (v_hat, the running maximum of v, is not recorded) and centered rmsprop (its mean of g
+// is not recorded). Reads the snapshots in place: no matrix is copied (only the formula's text
+// allocates).
 #include "train/Experiment.h"
 #include "train/Snapshot.h"
 
@@ -42,7 +53,11 @@ struct UpdateExplanation {
     double recordedFirstMoment = NAN;
     double secondMoment = NAN;  // v_t
     double denominator = 1.0;   // D
-    double decayTerm = 0.0;     // adamw's -lr*wd*w_before
+    double decayTerm = 0.0;     // adamw's -lr*wd*w_before; lamb's -lr*T*wd*w_before
+    double extra = 0.0;         // what joins the first moment besides gain*g: novograd's wd*w_before
+    bool hasTrustRatio = false; // lars, lamb
+    double trustRatio = NAN;    // T (1 for biases)
+    double clipFactor = 1.0;    // adafactor's update clipping c = max(1, RMS(U)/d) of the tensor
     double recombined = NAN;    // dw from the parts
     double update = NAN;        // dw as recorded
     std::string formula;        // the rule's lines with this step's numbers filled in

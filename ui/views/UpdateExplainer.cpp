@@ -24,8 +24,9 @@ namespace {
 
 // The bars on the left axis, in this order; Δw sits last, on the right axis.
 // Short: the dock is narrow at 1366 x 768 (the formulas below spell each one out).
-const QStringList kPartNames{"g", "a\u2032", "M(a\u2032)", "carried", "a", "D", "\u0394w \u2192"};
-constexpr int kUpdateBar = 7;
+// T: the layer-wise trust ratio (lars, lamb).
+const QStringList kPartNames{"g", "a\u2032", "M(a\u2032)", "carried", "a", "D", "T", "\u0394w \u2192"};
+constexpr int kUpdateBar = 8;
 
 std::vector<double> leftParts(const UpdateExplanation& e) {
     const double none = std::nan("");
@@ -34,7 +35,8 @@ std::vector<double> leftParts(const UpdateExplanation& e) {
             e.hasFirstMoment ? e.neuronMean : none,
             e.hasFirstMoment ? e.carried : none,
             e.hasFirstMoment ? e.firstMoment : none,
-            e.hasSecondMoment ? e.denominator : none};
+            e.hasSecondMoment ? e.denominator : none,
+            e.hasTrustRatio ? e.trustRatio : none};
 }
 
 }  // namespace
