@@ -44,8 +44,8 @@ double coefficientOfVariation(RowView moment) {
 
 namespace {
 
-template <typename Scalar>
-void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, 9>& arrays, Eigen::Index rows) {
+template <typename Scalar, std::size_t N>
+void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, N>& arrays, Eigen::Index rows) {
     for (auto* array : arrays) array->setZero(rows);
 }
 
