@@ -195,7 +195,7 @@ double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerI
 // Diagnostics (core/diagnostics) on 784-128-10 relu cross-entropy b64 with momentum: training alone
 // against training with diagnostics.csv written every step and every 10 steps (computed, formatted
 // and appended to a file, as DiagnosticsWriter does; with and without the gradient SNR, whose
-// per-sample squares cost one more product of the weight gradient's size), then one curvature probe (largest Hessian
+// per-sample gradient norms cost O(batch (in + out)) per dense layer), then one curvature probe (largest Hessian
 // eigenvalue by power iteration on a fixed batch of 256).
 void reportDiagnostics(double seconds) {
     const Case c{"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64};

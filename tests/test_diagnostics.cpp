@@ -143,10 +143,10 @@ private slots:
         QVERIFY(std::abs(units[2].gradientNorm - std::sqrt(14.0f)) < 1e-5f);
     }
 
-    // Gradient SNR against brute force: every sample's own gradient (a batch of one), their mean
-    // and population variance, GSNR_j = mean^2 / (var + eps) averaged over a neuron's incoming
-    // weights and over a layer's whole matrix (a convolution: an output channel's kernel, over
-    // positions and samples alike). Both losses, batches up to 256, dense and convolutional.
+    // Gradient SNR against brute force: every sample's own gradient g_s (a batch of one), their
+    // mean gbar and SNR = ||gbar||^2 / ((1/B) sum_s ||g_s - gbar||^2), over a neuron's incoming
+    // weights (a convolution: an output channel's kernel) and over a layer's whole matrix. Both
+    // losses, batches up to 256, dense and convolutional.
     void gradientSnrMatchesPerSampleGradients_data() {
         QTest::addColumn<QString>("layers");
         QTest::addColumn<LossKind>("loss");
@@ -173,12 +173,8 @@ private slots:
             b.labels.resize(batch);
             for (Eigen::Index i = 0; i < batch; ++i) b.labels(i) = static_cast<int>(random.below(net.spec().outputs()));
         }
-        // Brute force first (it reuses the network's buffers), in double.
-        std::vector<Eigen::MatrixXd> sum, sum2;
-        for (const Matrix& p : net.parameters()) {
-            sum.push_back(Eigen::MatrixXd::Zero(p.rows(), p.cols()));
-            sum2.push_back(Eigen::MatrixXd::Zero(p.rows(), p.cols()));
-        }
+        // Brute force first (it reuses the network's buffers), in double: every per-sample gradient.
+        std::vector<std::vector<Eigen::MatrixXd>> perSample(net.parameters().size());
         Parameters one = zerosLike(net.parameters());
         for (int sample = 0; sample < batch; ++sample) {
             Batch single;
@@ -186,10 +182,7 @@ private slots:
             if (loss == LossKind::Mse) single.targets = b.targets.row(sample);
             else single.labels = b.labels.segment(sample, 1);
             net.computeGradients(single, one);
-            for (std::size_t l = 0; l < one.size(); ++l) {
-                sum[l] += one[l].cast<double>();
-                sum2[l] += one[l].cast<double>().array().square().matrix();
-            }
+            for (std::size_t l = 0; l < one.size(); ++l) perSample[l].push_back(one[l].cast<double>());
         }
         Parameters gradients = zerosLike(net.parameters());
         net.computeGradients(b, gradients);
@@ -199,19 +192,23 @@ private slots:
         QVERIFY(optimizer->step(w, gradients));
         StepDiagnostics d(w);
         d.compute(w, gradients, *optimizer, initial, &net);
-        for (std::size_t l = 0; l < sum.size(); ++l) {
-            const Eigen::ArrayXXd mean = sum[l].array() / batch;
-            QVERIFY((mean.cast<float>().matrix() - gradients[l]).norm() < 1e-5f * (1.0f + gradients[l].norm()));
-            const Eigen::ArrayXXd variance = (sum2[l].array() / batch - mean.square()).max(0.0);
-            const Eigen::ArrayXXd gsnr = mean.square() / (variance + StepDiagnostics::kSnrEpsilon);
-            const auto close = [](double actual, double expected) {
-                return std::abs(actual - expected) <= 2e-3 * std::abs(expected) + 1e-6;
-            };
+        const auto close = [](double actual, double expected) {
+            return std::abs(actual - expected) <= 2e-3 * std::abs(expected) + 1e-6;
+        };
+        for (std::size_t l = 0; l < perSample.size(); ++l) {
+            Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(w[l].rows(), w[l].cols());
+            for (const Eigen::MatrixXd& g : perSample[l]) mean += g / batch;
+            QVERIFY((mean.cast<float>() - gradients[l]).norm() < 1e-5f * (1.0f + gradients[l].norm()));
+            // Per row, the mean squared deviation of the samples' gradients from their mean.
+            Eigen::ArrayXXd deviation2 = Eigen::ArrayXXd::Zero(w[l].rows(), w[l].cols());
+            for (const Eigen::MatrixXd& g : perSample[l]) deviation2 += (g - mean).array().square() / batch;
+            const Eigen::Index in = w[l].cols() - 1;
+            const double layerSnr = mean.squaredNorm() / deviation2.sum();
             const std::vector<UnitDiagnostics>& units = d.layer(l);
-            QVERIFY2(close(units[0].gradientSnr, gsnr.mean()),
-                     qPrintable(QString("layer %1: %2 vs %3").arg(l).arg(units[0].gradientSnr).arg(gsnr.mean())));
-            for (Eigen::Index i = 0; i < gsnr.rows(); ++i) {
-                const double neuron = gsnr.row(i).leftCols(gsnr.cols() - 1).mean();
+            QVERIFY2(close(units[0].gradientSnr, layerSnr),
+                     qPrintable(QString("layer %1: %2 vs %3").arg(l).arg(units[0].gradientSnr).arg(layerSnr)));
+            for (Eigen::Index i = 0; i < w[l].rows(); ++i) {
+                const double neuron = mean.row(i).head(in).squaredNorm() / deviation2.row(i).head(in).sum();
                 QVERIFY2(close(units[1 + i].gradientSnr, neuron),
                          qPrintable(QString("layer %1 neuron %2: %3 vs %4").arg(l).arg(i).arg(units[1 + i].gradientSnr).arg(neuron)));
             }

@@ -44,8 +44,8 @@ double coefficientOfVariation(RowView moment) {
 
 namespace {
 
-template <typename Scalar>
-void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, 9>& arrays, Eigen::Index rows) {
+template <typename Scalar, std::size_t N>
+void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, N>& arrays, Eigen::Index rows) {
     for (auto* array : arrays) array->setZero(rows);
 }
 
@@ -62,7 +62,7 @@ StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
         setZero(sums.bias.all(), rows);
         setZero(sums.block.all(), rows);
         sums.blockMean.setZero(rows);
-        sampleSquares_.push_back(Matrix::Zero(rows, shapes[l].cols()));
+        sampleNorms_.push_back({Eigen::ArrayXf::Zero(rows), Eigen::ArrayXf::Zero(rows)});
         sampleScratch_.emplace_back();
     }
 }
@@ -77,12 +77,15 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         const Matrix& u = state.update;
         const Matrix& m = state.firstMoment;
         const bool hasMoment = m.size() == w.size();
-        // Per-sample gradient g_s = B c_s (c_s: sample s's share of the mean-loss gradient, which
-        // the squares sum): E g_s^2 = B sum_s c_s^2, Var = B S - gbar^2 with gbar = g.
-        const Matrix& squares = sampleSquares_[l];
-        const Eigen::Index batch = model ? model->sampleGradientSquares(l, sampleScratch_[l], sampleSquares_[l]) : 0;
+        // The per-sample gradient is g_s = B c_s (c_s: sample s's share of the mean-loss gradient),
+        // so (1/B) sum_s ||g_s - gbar||^2 = B sum_s ||c_s||^2 - ||gbar||^2 with gbar = g.
+        const Layer::SampleNormSquares& norms = sampleNorms_[l];
+        const Eigen::Index batch = model ? model->sampleGradientNormSquares(l, sampleScratch_[l], sampleNorms_[l]) : 0;
         const bool hasSnr = batch >= 2;
-        const float batchSize = static_cast<float>(batch);
+        const double batchSize = static_cast<double>(batch);
+        const auto snr = [batchSize](double gradient2, double sampleNorms2) {
+            return ratio(gradient2, std::max(0.0, batchSize * sampleNorms2 - gradient2));
+        };
         LayerSums& sums = sums_[l];
         const Eigen::Index rows = w.rows();
         const Eigen::Index in = w.cols() - 1;  // the incoming weights; the last column: biases
@@ -117,8 +120,6 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
                 block.moment2 += mj.square();
                 block.momentGradient += mj * gj;
             }
-            if (hasSnr)
-                block.snr += gj.square() / ((batchSize * squares.col(j).array() - gj.square()).max(0.0f) + kSnrEpsilon);
             if (j == in) {
                 join(sums.bias, 0.0, 1.0);
             } else if ((j + 1) % kBlockColumns == 0 || j + 1 == in) {
@@ -137,7 +138,7 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
             const Sums<double>& s = sums.weights;
             UnitDiagnostics& unit = units[1 + i];
             fillNorms(unit, s.gradient2(i), s.update2(i), s.weight2(i), s.distance2(i));
-            unit.gradientSnr = hasSnr && in > 0 ? static_cast<float>(s.snr(i) / n) : kNaN;
+            unit.gradientSnr = hasSnr && in > 0 ? snr(s.gradient2(i), norms.weights(i)) : kNaN;
             if (hasMoment) {
                 const double mean = s.moment(i) / n;
                 unit.cosMomentGradient = ratio(s.momentGradient(i), std::sqrt(s.moment2(i) * s.gradient2(i)));
@@ -155,7 +156,8 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         UnitDiagnostics& layer = units[0];
         fillNorms(layer, total(&S::gradient2), total(&S::update2), total(&S::weight2), total(&S::distance2));
         layer.momentCv = kNaN;
-        layer.gradientSnr = hasSnr ? static_cast<float>(total(&S::snr) / static_cast<double>(w.size())) : kNaN;
+        layer.gradientSnr =
+            hasSnr ? snr(total(&S::gradient2), norms.weights.cast<double>().sum() + norms.bias.cast<double>().sum()) : kNaN;
         if (hasMoment) {
             layer.cosMomentGradient =
                 ratio(total(&S::momentGradient), std::sqrt(total(&S::moment2) * total(&S::gradient2)));

@@ -8,16 +8,16 @@
 //   cos_moment_gradient    <m, g> / (||m|| ||g||)   (m: the optimizer's first moment; NaN without one)
 //   mean_share             f = ||P m||^2 / ||m||^2, P the projection on the all-ones direction
 //   moment_cv              std(m_ij) / |mean(m_ij)| over the connections
-//   gradient_snr           mean over the parameters of GSNR_j = gbar_j^2 / (Var_s g_sj + eps): the
-//                          per-sample gradients g_sj of the batch (gbar_j = g_j their mean, Var the
-//                          population variance), eps = 1e-5; Cockpit's MeanGSNR (Liu et al. 2020).
-//                          NaN unless asked for (a Network given) and for batches of one sample.
-//                          Dense layers get the squared per-sample gradients from one product,
-//                          convolutions sample by sample (Layer::sampleGradientSquares).
+//   gradient_snr           ||gbar||^2 / ((1/B) sum_s ||g_s - gbar||^2): the B per-sample gradients
+//                          g_s of the batch, gbar = g their mean; the inverse of McCandlish et al.
+//                          2018's simple noise scale tr(Sigma) / |G|^2. NaN unless asked for (a
+//                          Network given) and for batches of one sample. sum_s ||g_s||^2 comes from
+//                          Layer::sampleGradientNormSquares (dense: ||x_s||^2 ||delta_s||^2, no
+//                          product; convolutions: sample by sample).
 // A neuron i is row i without its bias (its incoming connections; for a convolution, an output
-// channel's kernel): all seven over that row, mean_share and moment_cv being f_i and the
+// channel's kernel): all eight over that row, mean_share and moment_cv being f_i and the
 // coefficient of variation of the row's first moment. The layer row takes the whole matrix for the
-// first five and gradient_snr, for mean_share the energy-weighted f of its neurons (sum ||P m_i||^2 / sum ||m_i||^2:
+// first five and gradient_snr (biases included), for mean_share the energy-weighted f of its neurons (sum ||P m_i||^2 / sum ||m_i||^2:
 // the share of the layer's first-moment energy that neuron-mean keeps) and no moment_cv (NaN).
 // compute() allocates nothing: the result buffers are sized once, in the constructor.
 #include "Tensor.h"
@@ -61,8 +61,6 @@ public:
     void compute(const Parameters& parameters, const Parameters& gradients, const Optimizer& optimizer,
                  const Parameters& initialParameters, const Network* model = nullptr);
 
-    static constexpr float kSnrEpsilon = 1e-5f;  // Cockpit's MeanGSNR default
-
     // layer(l)[0] is the whole layer, layer(l)[1 + i] neuron i.
     const std::vector<UnitDiagnostics>& layer(std::size_t l) const { return layers_[l]; }
     std::size_t layerCount() const { return layers_.size(); }
@@ -70,14 +68,13 @@ public:
 private:
     // Per-neuron sums over a set of columns: squares of g, u, w, w - w0; m, m^2, m * g, and the
     // squared deviations of m from the mean (free of cancellation: each block's from its own mean,
-    // by a second pass over the block while it is in cache, joined by Chan et al.'s update); the
-    // per-parameter GSNR.
+    // by a second pass over the block while it is in cache, joined by Chan et al.'s update).
     template <typename Scalar>
     struct Sums {
         using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
-        Array gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2, snr;
-        std::array<Array*, 9> all() {
-            return {&gradient2, &update2, &weight2, &distance2, &moment, &moment2, &momentGradient, &deviation2, &snr};
+        Array gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2;
+        std::array<Array*, 8> all() {
+            return {&gradient2, &update2, &weight2, &distance2, &moment, &moment2, &momentGradient, &deviation2};
         }
     };
     // A layer's sums: float over blocks of kBlockColumns columns (full SIMD width, no conversion),
@@ -91,7 +88,7 @@ private:
     static constexpr Eigen::Index kBlockColumns = 32;
     std::vector<std::vector<UnitDiagnostics>> layers_;
     std::vector<LayerSums> sums_;
-    Parameters sampleSquares_;  // per layer: sum over the batch of squared per-sample gradients
+    std::vector<Layer::SampleNormSquares> sampleNorms_;  // per layer: sum_s ||c_s||^2 per row
     std::vector<Layer::SampleScratch> sampleScratch_;  // per layer: each keeps its sizes (no reallocation)
 };
 

@@ -149,23 +149,23 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     }
 }
 
-bool ConvLayer::sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
-                                      Matrix& squares) const {
-    // The dense layer's two scratch matrices serve here as one sample's patches and gradient.
-    BatchMatrix& patches = scratch.inputSquares;  // row-major [C_in*k*k x positions], as buffers.patches
-    BatchMatrix& gradient = scratch.deltaSquares;
+bool ConvLayer::sampleGradientNormSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                                          SampleNormSquares& norms) const {
+    // A sample's kernel gradient is a sum over the output positions, whose norm is no product of
+    // norms: each sample's gradient is formed in turn (one weight gradient's cost more).
+    BatchMatrix& patches = scratch.patches;  // row-major [C_in*k*k x positions], as buffers.patches
+    BatchMatrix& gradient = scratch.sampleGradient;
     const Eigen::Index P = positions();
     if (patches.rows() != patchSize() || patches.cols() != P) patches.resize(patchSize(), P);
-    squares.setZero();
-    auto weightSquares = weightsOf(squares);
-    auto biasSquares = biasOf(squares);
+    norms.weights.setZero();
+    norms.bias.setZero();
     for (Eigen::Index s = 0; s < input.rows(); ++s) {
         gatherPatches(input.row(s).data(), patches.data());
         // dZ of sample s as [C_out x positions]: its row holds channel after channel.
         const Eigen::Map<const BatchMatrix> dZ(delta.row(s).data(), output_.channels, P);
         gradient.noalias() = dZ * patches.transpose();
-        weightSquares += gradient.array().square().matrix();
-        biasSquares += dZ.rowwise().sum().array().square().matrix();
+        norms.weights += gradient.rowwise().squaredNorm().array();
+        norms.bias += dZ.rowwise().sum().array().square();
     }
     return true;
 }

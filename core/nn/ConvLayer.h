@@ -34,8 +34,8 @@ public:
     // A sample's gradient is a sum over positions (dZ_s patches_s^T), whose square no product of
     // squares gives: each sample's gradient is formed in the scratch (one sample's patches, no
     // more memory), squared and summed — the cost of one more weight gradient.
-    bool sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
-                               Matrix& squares) const override;
+    bool sampleGradientNormSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                                   SampleNormSquares& norms) const override;
 
 private:
     struct Buffers;

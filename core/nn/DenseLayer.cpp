@@ -46,13 +46,17 @@ void DenseLayer::backward(const Matrix& parameters, const BatchMatrix& input, Ba
     if (inputGradient) inputGradient->noalias() = delta * weightsOf(parameters);
 }
 
-bool DenseLayer::sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
-                                       Matrix& squares) const {
-    // Plain squared copies first: as product operands, expressions would become heap temporaries.
-    scratch.inputSquares = input.array().square();
-    scratch.deltaSquares = delta.array().square();
-    weightsOf(squares).noalias() = scratch.deltaSquares.transpose() * scratch.inputSquares;
-    biasOf(squares) = scratch.deltaSquares.colwise().sum().transpose();
+bool DenseLayer::sampleGradientNormSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& /*scratch*/,
+                                           SampleNormSquares& norms) const {
+    // Sample s contributes c_s = delta_s x_s^T (row i: delta_si x_s) and delta_s to the bias, so
+    // ||row i of c_s||^2 = delta_si^2 ||x_s||^2: O(batch (in + out)), no product.
+    norms.weights.setZero();
+    norms.bias.setZero();
+    for (Eigen::Index s = 0; s < input.rows(); ++s) {
+        const auto deltaSquares = delta.row(s).transpose().array().square();
+        norms.weights += input.row(s).squaredNorm() * deltaSquares;
+        norms.bias += deltaSquares;
+    }
     return true;
 }
 

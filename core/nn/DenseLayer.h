@@ -26,8 +26,8 @@ public:
                   Matrix& parameterGradient, BatchMatrix* inputGradient) const override;
     // A sample's gradient is the outer product delta_s [x_s 1]^T, so the sum of its squares is
     // (delta .* delta)^T [X .* X  1]: one product, no per-sample matrix.
-    bool sampleGradientSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
-                               Matrix& squares) const override;
+    bool sampleGradientNormSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& scratch,
+                                   SampleNormSquares& norms) const override;
 
 private:
     struct Buffers;

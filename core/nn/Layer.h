@@ -47,17 +47,23 @@ public:
     virtual void backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient,
                           Workspace& work, Matrix& parameterGradient, BatchMatrix* inputGradient) const = 0;
 
-    // Scratch for sampleGradientSquares, owned by the caller (diagnostics only, never training).
+    // Scratch for sampleGradientNormSquares, owned by the caller (diagnostics only, never training).
     struct SampleScratch {
-        BatchMatrix inputSquares;
-        BatchMatrix deltaSquares;
+        BatchMatrix patches;         // a convolution: one sample's im2col columns
+        BatchMatrix sampleGradient;  // a convolution: one sample's kernel gradient
     };
-    // After backward(..., outputGradient = `delta`, ...): writes into `squares` (the parameter
-    // shape) the sum over the batch of each sample's contribution to dL/dparameters, squared —
-    // BackPACK's "SumGradSquared", the second moment behind a gradient signal-to-noise ratio.
-    // Returns false, leaving `squares` alone, for a layer that does not provide it.
-    virtual bool sampleGradientSquares(const BatchMatrix& /*input*/, const BatchMatrix& /*delta*/,
-                                       SampleScratch& /*scratch*/, Matrix& /*squares*/) const {
+    // Per row of the parameter matrix (a neuron, a convolution's output channel), the sum over the
+    // batch of the squared norm of each sample's contribution c_s to dL/dparameters: `weights` over
+    // the row's weights, `bias` its bias. The caller sizes both to the rows once.
+    struct SampleNormSquares {
+        Eigen::ArrayXf weights;
+        Eigen::ArrayXf bias;
+    };
+    // After backward(..., outputGradient = `delta`, ...): writes `norms` (sum_s ||c_s||^2 per row),
+    // the second moment behind the gradient signal-to-noise ratio (diagnostics/StepDiagnostics.h).
+    // Returns false, leaving `norms` alone, for a layer that does not provide it.
+    virtual bool sampleGradientNormSquares(const BatchMatrix& /*input*/, const BatchMatrix& /*delta*/,
+                                           SampleScratch& /*scratch*/, SampleNormSquares& /*norms*/) const {
         return false;
     }
 };

@@ -130,12 +130,13 @@ float Network::computeGradients(const Batch& batch, Parameters& gradients) {
     return loss;
 }
 
-Eigen::Index Network::sampleGradientSquares(std::size_t index, Layer::SampleScratch& scratch, Matrix& squares) const {
+Eigen::Index Network::sampleGradientNormSquares(std::size_t index, Layer::SampleScratch& scratch,
+                                                Layer::SampleNormSquares& norms) const {
     for (std::size_t l = 0; l < layers_.size(); ++l) {
         if (parameterIndex_[l] != static_cast<int>(index)) continue;
         // backward() left dL/d(pre-activation) in the layer's output gradient.
         const BatchMatrix* input = training_.inputs[l];
-        if (!input || !layers_[l]->sampleGradientSquares(*input, training_.outputGradients[l], scratch, squares))
+        if (!input || !layers_[l]->sampleGradientNormSquares(*input, training_.outputGradients[l], scratch, norms))
             return 0;
         return input->rows();
     }

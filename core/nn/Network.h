@@ -56,11 +56,12 @@ public:
 
     // Forward and backward pass on one batch: returns the batch loss, writes dL/dparameters.
     float computeGradients(const Batch& batch, Parameters& gradients);
-    // After computeGradients: for parameter matrix `index`, the sum over the batch of the squared
-    // per-sample contributions to its gradient (Layer::sampleGradientSquares), from the buffers the
-    // last training pass left. Returns the batch size, 0 (and `squares` untouched) for a layer that
-    // does not provide it.
-    Eigen::Index sampleGradientSquares(std::size_t index, Layer::SampleScratch& scratch, Matrix& squares) const;
+    // After computeGradients: for parameter matrix `index`, per row the sum over the batch of the
+    // squared norms of the per-sample contributions to its gradient (Layer::sampleGradientNormSquares),
+    // from the buffers the last training pass left. Returns the batch size, 0 (and `norms`
+    // untouched) for a layer that does not provide it.
+    Eigen::Index sampleGradientNormSquares(std::size_t index, Layer::SampleScratch& scratch,
+                                           Layer::SampleNormSquares& norms) const;
     // Output pre-activations for a batch (valid until the next call).
     const BatchMatrix& forward(const BatchMatrix& inputs);
     // Every layer's output for a batch, in layer order, by the same forward pass: after the

@@ -68,7 +68,7 @@ QString DiagnosticsDock::curveName(Curve curve) {
     case Curve::UpdateToWeight: return tr("Update / weight ‖Δw‖/‖w‖");
     case Curve::DistanceFromInitial: return tr("Distance from init ‖w − w₀‖");
     case Curve::CosMomentGradient: return tr("cos(m, g)");
-    case Curve::GradientSnr: return tr("Gradient SNR (mean GSNR)");
+    case Curve::GradientSnr: return tr("Gradient SNR ‖ḡ‖² / mean ‖g_s − ḡ‖²");
     }
     return {};
 }
@@ -85,7 +85,7 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
     gradientSnr_ = new QCheckBox(tr("gradient SNR"));
     gradientSnr_->setChecked(true);
     gradientSnr_->setToolTip(tr("Also the gradient signal-to-noise ratio (from per-sample gradient statistics): "
-                                "the most costly diagnostic. Takes effect at the next Start."));
+                                "cheap for dense layers, one more weight gradient per convolution. Takes effect at the next Start."));
     curvatureEvery_ = new QSpinBox;
     curvatureEvery_->setRange(0, 1'000'000);
     curvatureEvery_->setSpecialValueText(tr("off"));
