@@ -28,7 +28,7 @@ DenseDataset DenseDataset::classification(RowMatrix features, Eigen::VectorXi la
 }
 
 void DenseDataset::gather(std::span<const Eigen::Index> indices, Batch& batch) const {
-    static_assert(RowMatrix::IsRowMajor && BatchMatrix::IsRowMajor, "gather copies whole rows");
+    static_assert(bool(RowMatrix::IsRowMajor) && bool(BatchMatrix::IsRowMajor), "gather copies whole rows");
     const auto n = static_cast<Eigen::Index>(indices.size());
     batch.inputs.resize(n, features_.cols());
     if (classification_) {
