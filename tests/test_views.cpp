@@ -204,7 +204,7 @@ private Q_SLOTS:
         inspector.setNeuron(0, 1);  // parameter layer 0, row 1
         for (QCustomPlot* plot : {inspector.plot(), inspector.imagePlot()}) {
             QStringList titles;
-            for (const QCPTextElement* title : plot->findChildren<QCPTextElement*>()) titles << title->text();
+            for (const QCPTextElement* title : plot->findChildren<QCPTextElement*>()) titles << title->text().simplified();  // wrapped to the width
             QVERIFY2(titles.join("|").contains("layer 1, neuron 1"), qPrintable(titles.join("|")));
         }
     }
@@ -876,7 +876,7 @@ void TestViews::diagramAndInspectorShowGroupSizes() {
     selection.deliver({syntheticSnapshot({1, 2, 2, 1})});
     auto* title = qobject_cast<QCPTextElement*>(inspector.plot()->plotLayout()->element(0, 0));
     QVERIFY(title);
-    QVERIFY2(title->text().contains("group: 2 connections (fan-in)"), qPrintable(title->text()));
+    QVERIFY2(title->text().simplified().contains("group: 2 connections (fan-in)"), qPrintable(title->text()));  // wrapped to the width
 }
 
 // Two runs side by side: every panel of a view on ONE colour limit, the largest of the runs'

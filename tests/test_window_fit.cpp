@@ -10,6 +10,8 @@
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"
 #include "views/LayerHeatmapView.h"
+#include "views/NeuronHistoryPlot.h"
+#include "views/NeuronInspector.h"
 #include "views/SummaryPanel.h"
 
 #include <QAbstractScrollArea>
@@ -177,6 +179,47 @@ private Q_SLOTS:
             const QStringList found = windowMisfits(window);
             QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 x %2:\n").arg(size.width()).arg(size.height()) + found.join('\n')));
         }
+    }
+
+    // Four runs and a neuron with 33 incoming connections in the inspector dock at 1366 x 768:
+    // every title line fits the plot's width (the run-style line was cut off at both ends) and the
+    // sixteen connection names go under the strips instead of squeezing them to a sliver.
+    void inspectorFitsItsDockWithFourRuns() {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        Experiment experiment = sineExperiment({"momentum", "neuron-mean", "adam", "sgd"});
+        experiment.network.setSizes({1, 32, 4, 1});
+        train(window, experiment);
+        auto* inspector = window.findChild<NeuronInspector*>();
+        QVERIFY(inspector);
+        inspector->setNeuron(1, 0);  // layer 2's first neuron: 32 inputs and a bias
+        QApplication::processEvents();
+        auto* plot = qobject_cast<NeuronHistoryPlot*>(inspector->plot());
+        QVERIFY(plot);
+        plot->replot();
+        QVERIFY2(plot->width() < kLegendBesideMinWidth, qPrintable(QString::number(plot->width())));
+        QVERIFY(plot->legendBelow());
+        auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QVERIFY2(title->text().count('\n') >= 3, qPrintable(title->text()));
+        const QFontMetrics metrics(title->font());
+        for (const QString& line : title->text().split('\n'))
+            QVERIFY2(metrics.horizontalAdvance(line) <= plot->width(),
+                     qPrintable(QStringLiteral("'%1' needs %2 px of %3").arg(line).arg(metrics.horizontalAdvance(line)).arg(plot->width())));
+        QCPLegend* legend = plot->legend;
+        for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+            if (auto* found = qobject_cast<QCPLegend*>(plot->plotLayout()->elementAt(i))) legend = found;
+        QVERIFY(legend && legend->visible() && legend->itemCount() == 16 + 4);
+        QVERIFY2(legend->columnCount() >= 2, "the legend under the strips uses one column");
+        const QRect box = legend->outerRect();
+        QVERIFY2(plot->rect().adjusted(0, 0, 1, 1).contains(box), // a pixel of layout rounding
+                 qPrintable(QStringLiteral("the legend (%1, %2, %3 x %4) runs out of the %5 x %6 plot")
+                                                             .arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())
+                                                             .arg(plot->width()).arg(plot->height())));
+        for (QCPAxisRect* strip : plot->axisRects())
+            QVERIFY2(strip->outerRect().height() >= 80 - 2,  // the inspector's default strip height, axes included
+                     qPrintable(QStringLiteral("a strip is %1 px high").arg(strip->outerRect().height())));
     }
 
     // A small multiple without values (momentum has no second moment) hides its axes and wraps

@@ -31,6 +31,7 @@ ProgressIndicator::ProgressIndicator(QWidget* parent)
     bar_->setTextVisible(true);
     layout->addWidget(label_);
     layout->addWidget(bar_);
+    bar_->hide();  // an empty bar before the first run reads as a stray text field
     clock_.start();
 }
 
@@ -49,6 +50,7 @@ void ProgressIndicator::setProgress(long step, long totalSteps) {
     if (step == step_ && totalSteps == totalSteps_ && step >= totalSteps) return;  // finished: keep the final text
     step_ = step;
     totalSteps_ = totalSteps;
+    bar_->show();
     const qint64 now = clock_.elapsed();
     if (recent_.empty() || recent_.back().second != step || now - recent_.back().first > 500)
         recent_.emplace_back(now, step);

@@ -26,6 +26,7 @@ void paintPool(QPainter& painter, double top, double bottom, double x, const QSt
     painter.setPen(QPen(QColor(0x50, 0x50, 0x50), 1.0));
     painter.setBrush(QColor(0xd8, 0xd8, 0xd8, 200));  // the kernel lines show through
     painter.drawRect(QRectF(x - kWidth / 2, top, kWidth, bottom - top));
+    if (text.isEmpty()) return painter.restore();
     const QFontMetricsF metrics(painter.font());
     painter.setPen(Qt::darkGray);
     painter.drawText(QRectF(x - 50, top - metrics.height() * 1.5, 100, metrics.height()), Qt::AlignCenter, text);  // clear of the selection ring

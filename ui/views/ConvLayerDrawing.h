@@ -6,7 +6,7 @@
 // Public API
 //   isChannelColumn(units, c)           column c's units are channels (conv output, image input)
 //   paintChannel(painter, centre, r, fill)  one channel box of half-side r
-//   paintPool(painter, top, bottom, x, text)  a thin box from top to bottom at x, text above it
+//   paintPool(painter, top, bottom, x, text)  a thin box from top to bottom at x, text above it (none when empty)
 //   poolOffset(r)                       where the pooling box sits right of a channel column
 //   channelCaption(units, c)            "layer 1: 4 channels\nconv 3×3 → 4×6×6, max 2×2"
 //   unitName(units, c, n)               "layer 1, channel 0" in a channel column, else neuronName

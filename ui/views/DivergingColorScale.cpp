@@ -148,9 +148,10 @@ namespace {
 class ShortRangeLogTicker : public QCPAxisTickerLog {
 protected:
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
-        shortRange_ = false;
+        shortRange_ = linear_ = false;
         if (!(range.lower > 0) || !(range.upper > range.lower) || std::log10(range.upper / range.lower) >= 1.6)
             return QCPAxisTickerLog::createTickVector(tickStep, range);
+        linear_ = true;  // until the 1-2-3-5 ticks below are found to serve
         QVector<double> ticks;  // those in the range and one beyond each end (QCustomPlot trims them)
         int inside = 0;
         for (int power = static_cast<int>(std::floor(std::log10(range.lower))) - 1; power <= std::ceil(std::log10(range.upper)); ++power)
@@ -162,7 +163,12 @@ protected:
             }
         if (inside < 2) return QCPAxisTickerLog::createTickVector(tickStep, range);  // under a factor of ~2: linear ticks serve
         shortRange_ = true;
+        linear_ = false;
         return ticks;
+    }
+    // The axis' power-of-ten format (precision 0) would print linear ticks 2, 2.5, 3 as "2 2 3".
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
+        return linear_ ? formatValue(tick) : QCPAxisTickerLog::getTickLabel(tick, locale, formatChar, precision);
     }
     QVector<double> createSubTickVector(int subTickCount, const QVector<double>& ticks) override {
         return shortRange_ ? QVector<double>{} : QCPAxisTickerLog::createSubTickVector(subTickCount, ticks);
@@ -170,6 +176,7 @@ protected:
 
 private:
     bool shortRange_ = false;
+    bool linear_ = false;  // the base class' linear fallback for a range under a factor of ~2
 };
 
 }  // namespace

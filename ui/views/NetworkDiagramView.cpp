@@ -346,7 +346,9 @@ void NetworkDiagramView::paintTitle(QPainter& painter, const Frame& frame) const
     painter.save();
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    painter.drawText(frame.titleArea, Qt::AlignLeft | Qt::AlignVCenter, title());
+    // Elided in the middle: a narrow small multiple keeps both the run's name and its step.
+    painter.drawText(frame.titleArea, Qt::AlignLeft | Qt::AlignVCenter,
+                     painter.fontMetrics().elidedText(title(), Qt::ElideMiddle, static_cast<int>(frame.titleArea.width())));
     painter.restore();
 }
 
@@ -408,16 +410,19 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
             paintIndex(painter, center, r, n, fill);
         }
         const int size = layout.drawnNeurons(c) + layout.hiddenNeurons(c);
+        const double columnWidth = frame.networkArea.width() / layout.columnCount();
         if (layout.hiddenNeurons(c) > 0) {
+            // Within its own column, so that neighbouring columns' notes never overlap.
+            QString more = tr("⋮ +%1 more").arg(layout.hiddenNeurons(c));
+            if (metrics.horizontalAdvance(more) > columnWidth) more = tr("+%1").arg(layout.hiddenNeurons(c));
             painter.setPen(Qt::black);
             const QPointF at = layout.ellipsisPosition(c);
-            painter.drawText(QRectF(at.x() - 60, at.y() - metrics.height() / 2, 120, metrics.height()), Qt::AlignCenter,
-                             tr("⋮ +%1 more").arg(layout.hiddenNeurons(c)));
+            painter.drawText(QRectF(at.x() - columnWidth / 2, at.y() - metrics.height() / 2, columnWidth, metrics.height()), Qt::AlignCenter,
+                             more);
         }
         if (compact_) continue;
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
-        const double columnWidth = frame.networkArea.width() / layout.columnCount();
         painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, frame.captionLines * metrics.height()),
                          Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
                          captionOf(c, layout.columnCount(), size));
@@ -452,8 +457,12 @@ void NetworkDiagramView::paintPools(QPainter& painter, const Frame& frame) const
         const QString& pool = units_.layers[static_cast<std::size_t>(c - 1)].poolAfter;
         if (pool.isEmpty() || layout.drawnNeurons(c) == 0) continue;
         const double r = layout.radius();
-        paintPool(painter, layout.center(c, 0).y() - r, layout.center(c, layout.drawnNeurons(c) - 1).y() + r,
-                  layout.center(c, 0).x() + poolOffset(r), pool);
+        // The label goes above the box only where there is room under the title; the column
+        // caption names the pooling too.
+        const double top = layout.center(c, 0).y() - r;
+        const bool labelFits = top - 1.5 * QFontMetricsF(painter.font()).height() >= frame.networkArea.top();
+        paintPool(painter, top, layout.center(c, layout.drawnNeurons(c) - 1).y() + r, layout.center(c, 0).x() + poolOffset(r),
+                  labelFits ? pool : QString());
     }
 }
 

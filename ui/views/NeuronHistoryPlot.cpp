@@ -6,6 +6,8 @@
 #include "views/Quantity.h"
 #include "views/SharingGroups.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <optional>
 #include <cmath>
@@ -76,6 +78,13 @@ bool hasNeuron(const Snapshot& snapshot, int layer, int neuron) {
 NeuronHistoryPlot::NeuronHistoryPlot(QWidget* parent) : QCustomPlot(parent) {
     buildPanels();
     updateTitle(nullptr);
+    showStrips(false);
+}
+
+// Until the chosen neuron has a snapshot the title's hint stands alone: empty strips would show a
+// made-up 0-5 step axis.
+void NeuronHistoryPlot::showStrips(bool shown) {
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) panel->rect->setVisible(shown);
 }
 
 void NeuronHistoryPlot::buildPanels() {
@@ -89,7 +98,8 @@ void NeuronHistoryPlot::buildPanels() {
     plotLayout()->addElement(1, 0, body);
     auto* stack = new QCPLayoutGrid;
     body->addElement(0, 0, stack);
-    auto* side = new QCPLayoutGrid;
+    side_ = new QCPLayoutGrid;
+    auto* side = side_;
     body->addElement(0, 1, side);
     body->setColumnStretchFactor(1, 0.001);
     legend_ = new QCPLegend;
@@ -99,6 +109,7 @@ void NeuronHistoryPlot::buildPanels() {
     legend_->setLayer(QStringLiteral("legend"));
     legend_->setFont(QFont(font().family(), font().pointSize() - 1));
     legend_->setRowSpacing(0);
+    legend_->setVisible(false);  // until it has entries
 
     auto* margins = new QCPMarginGroup(this);
     int row = 0;
@@ -163,6 +174,7 @@ const Snapshot* NeuronHistoryPlot::showNeuron(int layer, int neuron, int column,
         if (source.archive) tracks_.push_back({source, DecimatingHistory(3 * static_cast<int>(connections_.size()) + 1, capacity_), -1, {}, nullptr});
     rebuildGraphs();
     updateTitle(latest);
+    showStrips(latest != nullptr);
     if (latest) {
         for (Track& track : tracks_) {
             for (const SharedSnapshot& snapshot : track.source.archive->snapshots()) appendTo(track, *snapshot);
@@ -231,6 +243,7 @@ void NeuronHistoryPlot::rebuildGraphs() {
         }
     }
     legend_->setVisible(legend_->itemCount() > 0);  // an empty legend is a stray little box
+    placeLegend();
     if (!connections_.empty() && !hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: %1").arg(missingMomentum_));
 }
 
@@ -331,7 +344,7 @@ void NeuronHistoryPlot::updateMarkers() {
 
 void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     if (layer_ < 0 || neuron_ < 0) {
-        title_->setText(tr("Click a neuron (or a connection)\nin the network diagram to inspect it."));
+        setTitle(tr("Click a neuron (or a connection)\nin the network diagram to inspect it."));
         return;
     }
     QString title = neuronName(layer_ + 1, neuron_);
@@ -339,7 +352,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
         title = tr("connection %1 → %2").arg(connectionName(layer_, column_, inputCount_, shape_, columnsPerInput_), title);
     }
     if (!snapshot) {
-        title_->setText(title + tr(" · waiting for a snapshot"));
+        setTitle(title + tr(" · waiting for a snapshot"));
         return;
     }
     QStringList runs;
@@ -365,7 +378,78 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
             title += QStringLiteral("\n") + legend.join(QStringLiteral(", "));
         }
     }
-    title_->setText(title);
+    setTitle(title);
+}
+
+void NeuronHistoryPlot::setStripHeight(int pixels) {
+    stripHeight_ = pixels;
+    updateMinimumHeight();
+}
+
+// The strips keep their chosen height under the (wrapped) title and a legend placed below them.
+void NeuronHistoryPlot::updateMinimumHeight() {
+    const int titleLines = static_cast<int>(title_->text().count(QLatin1Char('\n'))) + 1;
+    const int legendBelow = legendBelow_ && legend_->visible() ? legend_->minimumOuterSizeHint().height() + 6 : 0;
+    setMinimumHeight(3 * stripHeight_ + titleLines * QFontMetrics(title_->font()).height() + legendBelow + 40);
+}
+
+// Each line of the title broken after its ", " and " · " separators and before " (" where it would be wider than
+// the plot (a narrow dock at 1366 x 768 cut the run-style legend line off at both ends).
+void NeuronHistoryPlot::setTitle(const QString& title) {
+    fullTitle_ = title;
+    const QFontMetrics metrics(title_->font());
+    const int available = std::max(120, width() - 12);
+    QStringList lines;
+    for (const QString& line : title.split(QLatin1Char('\n'))) {
+        static const QRegularExpression separator(QStringLiteral("(?<=, )|(?<= · )|(?= \\()"));
+        QString current;
+        for (const QString& piece : line.split(separator)) {
+            if (!current.isEmpty() && metrics.horizontalAdvance(current + piece) > available) {
+                lines << current.trimmed();
+                current.clear();
+            }
+            current += piece;
+        }
+        lines << current.trimmed();
+    }
+    title_->setText(lines.join(QLatin1Char('\n')));
+    updateMinimumHeight();
+}
+
+// Beside the strips while the plot is wide; under them, in as many columns as fit, when it is
+// narrow, so that sixteen connection names do not squeeze the strips to a sliver.
+void NeuronHistoryPlot::placeLegend() {
+    const bool below = width() < kLegendBesideMinWidth;
+    QCPLayoutGrid* from = legendBelow_ ? plotLayout() : side_;
+    QCPLayoutGrid* to = below ? plotLayout() : side_;
+    if (from != to) {
+        from->take(legend_);
+        if (from == plotLayout()) plotLayout()->simplify();  // side_ keeps its empty cell for the way back
+        if (below) {
+            plotLayout()->addElement(2, 0, legend_);
+            plotLayout()->setRowStretchFactor(2, 0.001);  // the strips take the spare height
+        } else {
+            side_->addElement(0, 0, legend_);
+        }
+        legendBelow_ = below;
+    }
+    int columns = 1;
+    if (below && legend_->itemCount() > 0) {
+        int widest = 1;
+        for (int i = 0; i < legend_->itemCount(); ++i)
+            widest = std::max(widest, legend_->item(i)->minimumOuterSizeHint().width());
+        columns = std::max(1, (width() - 20) / (widest + legend_->columnSpacing()));
+    }
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+    legend_->setWrap(columns);
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flows the items into the columns
+    updateMinimumHeight();
+}
+
+void NeuronHistoryPlot::resizeEvent(QResizeEvent* event) {
+    QCustomPlot::resizeEvent(event);
+    if (legend_->itemCount() > 0) placeLegend();
+    setTitle(fullTitle_);
 }
 
 }  // namespace ml

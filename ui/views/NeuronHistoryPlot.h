@@ -23,7 +23,7 @@
 //                            chosen at (or null)
 //   appendNew()              adds each run's archived snapshots past its last plotted step
 //   setImageShape(shape)     names pixel inputs of first-layer neurons
-//   setRobustRange(bool), robustRange(), fitVisible()
+//   setRobustRange(bool), robustRange(), fitVisible(), setStripHeight(pixels)
 //   setHistoryCapacity(n) (used by the next showNeuron), historySize() (first run),
 //   plottedConnections() (columns, bias = inputs), plottedRuns()
 #include "data/Dataset.h"
@@ -38,6 +38,7 @@ namespace ml {
 
 inline constexpr int kMaxPlottedConnections = 16;
 inline constexpr int kMarkerThreshold = 60;
+inline constexpr int kLegendBesideMinWidth = 640;  // narrower plots get the legend under the strips
 
 // Whether the snapshot's network has neuron `neuron` in parameter layer `layer`.
 bool hasNeuron(const Snapshot& snapshot, int layer, int neuron);
@@ -66,6 +67,11 @@ public:
     int historySize() const { return tracks_.empty() ? 0 : tracks_.front().history.size(); }
     const std::vector<int>& plottedConnections() const { return connections_; }
     std::vector<int> plottedRuns() const;
+    void setStripHeight(int pixels);  // each strip's minimum height
+    bool legendBelow() const { return legendBelow_; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     bool showAllRecordedSteps();  // the step axis over every track's recorded steps; false: none yet
@@ -82,6 +88,7 @@ private:
         QCPGraph* mean = nullptr;
     };
     void buildPanels();
+    void showStrips(bool shown);
     void chooseConnections(const Snapshot& snapshot);
     void rebuildGraphs();
     std::vector<double> pointValues(const Snapshot& snapshot) const;
@@ -89,9 +96,16 @@ private:
     void redraw(Track& track);
     void updateMarkers();
     void updateTitle(const Snapshot* snapshot);
+    void setTitle(const QString& title);
+    void placeLegend();
+    void updateMinimumHeight();
 
     QCPTextElement* title_ = nullptr;
     QCPLegend* legend_ = nullptr;  // names the connection colours and the runs (shared by the strips)
+    QCPLayoutGrid* side_ = nullptr;  // right of the strips: the legend's place in a wide plot
+    bool legendBelow_ = false;
+    QString fullTitle_;  // before wrapping to the width
+    int stripHeight_ = 80;
     Panel momentum_, gradient_, weight_;
     std::vector<Track> tracks_;
 

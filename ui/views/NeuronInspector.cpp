@@ -89,7 +89,7 @@ QCustomPlot* NeuronInspector::plot() const { return history_; }
 QCustomPlot* NeuronInspector::imagePlot() const { return images_; }
 
 void NeuronInspector::setStripHeight(int pixels) {
-    history_->setMinimumHeight(3 * pixels + 2 * fontMetrics().height() + 40);
+    history_->setStripHeight(pixels);
     if (stripHeight_->value() != pixels) stripHeight_->setValue(pixels);
 }
 
