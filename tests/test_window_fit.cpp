@@ -193,10 +193,15 @@ private Q_SLOTS:
         train(window, experiment);
         auto* inspector = window.findChild<NeuronInspector*>();
         QVERIFY(inspector);
-        inspector->setNeuron(1, 0);  // layer 2's first neuron: 32 inputs and a bias
-        QApplication::processEvents();
         auto* plot = qobject_cast<NeuronHistoryPlot*>(inspector->plot());
         QVERIFY(plot);
+        plot->replot();
+        auto* hint = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));  // no neuron chosen yet
+        QVERIFY(hint);
+        QVERIFY2(hint->outerRect().width() >= plot->width() - 1,  // an empty legend under the strips once narrowed it
+                 qPrintable(QStringLiteral("the hint is centred in %1 of %2 px").arg(hint->outerRect().width()).arg(plot->width())));
+        inspector->setNeuron(1, 0);  // layer 2's first neuron: 32 inputs and a bias
+        QApplication::processEvents();
         plot->replot();
         QVERIFY2(plot->width() < kLegendBesideMinWidth, qPrintable(QString::number(plot->width())));
         QVERIFY(plot->legendBelow());
