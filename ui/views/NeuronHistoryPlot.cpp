@@ -419,7 +419,9 @@ void NeuronHistoryPlot::setTitle(const QString& title) {
 // Beside the strips while the plot is wide; under them, in as many columns as fit, when it is
 // narrow, so that sixteen connection names do not squeeze the strips to a sliver.
 void NeuronHistoryPlot::placeLegend() {
-    const bool below = width() < kLegendBesideMinWidth;
+    // An empty legend stays beside: under the strips its small maximum width would narrow the
+    // whole column (QCPLayoutGrid takes a column's smallest maximum), title included.
+    const bool below = width() < kLegendBesideMinWidth && legend_->itemCount() > 0;
     QCPLayoutGrid* from = legendBelow_ ? plotLayout() : side_;
     QCPLayoutGrid* to = below ? plotLayout() : side_;
     if (from != to) {
@@ -448,7 +450,7 @@ void NeuronHistoryPlot::placeLegend() {
 
 void NeuronHistoryPlot::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
-    if (legend_->itemCount() > 0) placeLegend();
+    placeLegend();
     setTitle(fullTitle_);
 }
 
