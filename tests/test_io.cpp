@@ -85,6 +85,48 @@ private Q_SLOTS:
         QCOMPARE(readAll(path), QByteArray("new"));
     }
 
+    // A study trial's files: nothing appears before commit(), all of them (whole) after it, the
+    // log synced in place; a batch dropped without commit() publishes nothing and leaves no
+    // temporary file; a failure names its path.
+    void durableBatchPublishesOnlyOnCommit() {
+        QTemporaryDir tmp;
+        const QString a = tmp.filePath("config.json"), b = tmp.filePath("summary.csv"), log = tmp.filePath("metrics.csv");
+        writeFileAtomically(b, "old");
+        {
+            DurableBatch dropped;
+            dropped.write(a, "never");
+            dropped.write(b, "never");
+        }
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), QStringList{"summary.csv"});
+        QCOMPARE(readAll(b), QByteArray("old"));
+
+        AppendOnlyFile metrics(log);
+        metrics.append("step\n1\n");
+        metrics.closeUnsynced();
+        DurableBatch batch;
+        batch.write(a, "{}");
+        batch.write(b, QByteArray(100000, 'x'));
+        batch.syncOnCommit(log);
+        QVERIFY(!QFile::exists(a));
+        QCOMPARE(readAll(b), QByteArray("old"));
+        batch.commit();
+        QCOMPARE(readAll(a), QByteArray("{}"));
+        QCOMPARE(readAll(b), QByteArray(100000, 'x'));
+        QCOMPARE(readAll(log), QByteArray("step\n1\n"));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), (QStringList{"config.json", "metrics.csv", "summary.csv"}));
+
+        DurableBatch failing;
+        const QString missing = tmp.filePath("gone.csv");
+        failing.write(tmp.filePath("c.json"), "c");
+        failing.syncOnCommit(missing);
+        try {
+            failing.commit();
+            QFAIL("no FileError");
+        } catch (const FileError& error) {
+            QCOMPARE(error.path(), missing);
+        }
+    }
+
     void jsonErrorsNameFileLineAndColumn() {
         // The "}" where a value should be is line 2, column 15; Qt's offset points just past it.
         const QString message = test::inputErrorOf([] { parseJsonObject("{\"a\": 1,\n  \"b\": [1, 2, }", "EXP.json"); });

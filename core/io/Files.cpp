@@ -9,6 +9,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <unistd.h>
 
 namespace ml {
@@ -112,6 +116,56 @@ void AppendOnlyFile::close() {
     flush();
     if (::fsync(file_.handle()) != 0) throw FileError(path(), qt_error_string(errno));
     file_.close();
+}
+
+void AppendOnlyFile::closeUnsynced() {
+    if (!file_.isOpen()) return;
+    flush();
+    file_.close();
+}
+
+namespace {
+
+// Syncs a file written and closed elsewhere (fsync through a descriptor of our own).
+void syncClosedFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) throw FileError(path, file.errorString());
+    if (::fsync(file.handle()) != 0) throw FileError(path, qt_error_string(errno));
+}
+
+}  // namespace
+
+DurableBatch::DurableBatch() = default;
+DurableBatch::~DurableBatch() = default;  // each uncommitted AtomicFile discards its temporary file
+
+void DurableBatch::write(const QString& path, QByteArrayView contents) {
+    files_.push_back(std::make_unique<AtomicFile>(path));
+    files_.back()->write(contents);
+}
+
+void DurableBatch::syncOnCommit(const QString& logPath) { logs_.push_back(logPath); }
+
+void DurableBatch::commit() {
+    std::vector<std::function<void()>> jobs;
+    for (const auto& file : files_) jobs.emplace_back([&file] { file->commit(); });
+    for (const QString& log : logs_) jobs.emplace_back([&log] { syncClosedFile(log); });
+    std::exception_ptr error;
+    std::mutex mutex;  // guards `error`
+    const auto run = [&](const std::function<void()>& job) {
+        try {
+            job();
+        } catch (...) {
+            const std::lock_guard lock(mutex);
+            if (!error) error = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t j = 1; j < jobs.size(); ++j) threads.emplace_back(run, std::cref(jobs[j]));
+    if (!jobs.empty()) run(jobs.front());  // the calling thread takes one
+    for (std::thread& thread : threads) thread.join();
+    files_.clear();
+    logs_.clear();
+    if (error) std::rethrow_exception(error);
 }
 
 }  // namespace ml

@@ -47,10 +47,14 @@ bool runTrial(const StudyLayout& layout, int index, RunControl& control) {
     // An earlier attempt that did not finish: start again from an empty folder.
     if (QFileInfo::exists(folder) && !QDir(folder).removeRecursively()) throw FileError(folder, "cannot remove the unfinished trial");
     LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
-    RunFolderWriter writer(folder, trainer);
+    // The trial's files become durable in one step, before its marker says it is done (a trial
+    // without a marker is run again from an empty folder).
+    DurableBatch files;
+    RunFolderWriter writer(folder, trainer, &files);
     trainer.addObserver(&writer);
     trainer.run(control);
     writer.finish();
+    files.commit();
     const RunResult& result = trainer.result(0);
     if (result.status != RunStatus::Done && result.status != RunStatus::Diverged) return false;
     writeTrialMarker(layout, index, point, result.statusText());

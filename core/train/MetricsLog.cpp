@@ -34,4 +34,9 @@ void MetricsLog::close() {
     file_.close();
 }
 
+void MetricsLog::closeUnsynced() {
+    if (!buffer_.isEmpty()) handOver(Clock::now());
+    file_.closeUnsynced();
+}
+
 }  // namespace ml

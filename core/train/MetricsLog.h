@@ -20,6 +20,7 @@ public:
     explicit MetricsLog(const QString& path);
     void append(const StepMetrics& metrics);
     void close();  // hands over what is left, syncs and closes; later calls do nothing
+    void closeUnsynced();  // the same without the sync, for a DurableBatch (io/Files.h) to do
 
 private:
     using Clock = std::chrono::steady_clock;

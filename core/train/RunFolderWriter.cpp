@@ -36,21 +36,21 @@ void makeFolder(const QString& path) {
 
 }  // namespace
 
-RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer& trainer)
-    : layout_(directory, labelsOf(trainer.experiment())), trainer_(trainer) {
+RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer& trainer, DurableBatch* batch)
+    : layout_(directory, labelsOf(trainer.experiment())), trainer_(trainer), batch_(batch) {
     const Experiment& experiment = trainer.experiment();
     Experiment resolved = experiment;
     // Initial weights are saved beside config.json, so the config reproduces the run exactly
     // even when they came from an --init file that later changes.
     resolved.initWeightsFile = layout_.initialWeightsRelative(0);
     makeFolder(layout_.root());
-    writeFileAtomically(layout_.configFile(), jsonBytes(toJson(resolved)));
+    writeFile(layout_.configFile(), jsonBytes(toJson(resolved)));
     const QByteArray initial = weightsToJson(trainer.initialParameters(), experiment.network);
     for (int run = 0; run < layout_.runCount(); ++run) {
         makeFolder(layout_.runDirectory(run));
         if (layout_.runCount() > 1)
-            writeFileAtomically(layout_.runConfigFile(run), jsonBytes(toJson(singleRun(experiment, experiment.runs[run]))));
-        writeFileAtomically(layout_.initialWeightsFile(run), initial);
+            writeFile(layout_.runConfigFile(run), jsonBytes(toJson(singleRun(experiment, experiment.runs[run]))));
+        writeFile(layout_.initialWeightsFile(run), initial);
         metrics_.push_back(std::make_unique<MetricsLog>(layout_.metricsFile(run)));
     }
 }
@@ -59,18 +59,28 @@ RunFolderWriter::~RunFolderWriter() = default;
 
 void RunFolderWriter::stepFinished(const StepMetrics& metrics) { metrics_[metrics.run]->append(metrics); }
 
+void RunFolderWriter::writeFile(const QString& path, QByteArrayView contents) {
+    if (batch_) batch_->write(path, contents);
+    else writeFileAtomically(path, contents);
+}
+
 void RunFolderWriter::runFinished(int run, const RunResult& result) {
-    metrics_[run]->close();
-    writeFileAtomically(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run), trainer_.experiment().network));
+    if (batch_) {
+        metrics_[run]->closeUnsynced();
+        batch_->syncOnCommit(layout_.metricsFile(run));
+    } else {
+        metrics_[run]->close();
+    }
+    writeFile(layout_.finalWeightsFile(run), weightsToJson(trainer_.parameters(run), trainer_.experiment().network));
     // The run's status ("stopped", "diverged at step N") survives only here: its files look like a finished run's.
-    writeFileAtomically(layout_.runSummaryFile(run), summaryHeader() + summaryRow(result));
+    writeFile(layout_.runSummaryFile(run), summaryHeader() + summaryRow(result));
 }
 
 void RunFolderWriter::finish() {
     if (!layout_.hasSummary()) return;
     QByteArray summary = summaryHeader();
     for (int run = 0; run < trainer_.runCount(); ++run) summary += summaryRow(trainer_.result(run));
-    writeFileAtomically(layout_.summaryFile(), summary);
+    writeFile(layout_.summaryFile(), summary);
 }
 
 }  // namespace ml

@@ -15,11 +15,14 @@
 
 namespace ml {
 
+class DurableBatch;
+
 // Add it as an observer before run(). Throws FileError naming the path when the folder or a file
-// cannot be written.
+// cannot be written. With a `batch` (a study trial), every file is synced and published by the
+// batch's commit() instead of one by one (metrics.csv, an append-only log, appears at once).
 class RunFolderWriter : public TrainingObserver {
 public:
-    RunFolderWriter(const QString& directory, const LockstepTrainer& trainer);
+    RunFolderWriter(const QString& directory, const LockstepTrainer& trainer, DurableBatch* batch = nullptr);
     ~RunFolderWriter() override;
 
     void stepFinished(const StepMetrics& metrics) override;
@@ -31,8 +34,11 @@ public:
     const RunFolderLayout& layout() const { return layout_; }
 
 private:
+    void writeFile(const QString& path, QByteArrayView contents);  // atomically, or into the batch
+
     RunFolderLayout layout_;
     const LockstepTrainer& trainer_;
+    DurableBatch* batch_;
     std::vector<std::unique_ptr<MetricsLog>> metrics_;
 };
 
