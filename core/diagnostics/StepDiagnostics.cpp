@@ -58,57 +58,55 @@ Eigen::Map<const Chunk> rowsOf(const Matrix& matrix, Eigen::Index j, Eigen::Inde
 
 }  // namespace
 
-// One pass over the five matrices for a chunk of rows: column by column within blocks of
-// kBlockColumns, every sum of the chunk in registers (float, full SIMD width). The block's
-// deviations of m from its own mean come from a second look at its columns while they are still in
-// L1 (free of cancellation); each block then joins the double sums, the deviations by Chan et
-// al.'s update M2 = M2_a + M2_b + (mean_b - mean_a)^2 n_a n_b / (n_a + n_b).
+// The sums of one block of columns [blockStart, blockEnd) for a chunk of rows, column by column,
+// every sum of the chunk in registers (float, full SIMD width). The block's deviations of m from
+// its own mean come from a second look at its columns while they are still in cache (free of
+// cancellation); the block then joins the double sums, the deviations by Chan et al.'s update
+// M2 = M2_a + M2_b + (mean_b - mean_a)^2 n_a n_b / (n_a + n_b). The bias column is a block of its own.
 template <typename Chunk, bool hasMoment>
-void StepDiagnostics::accumulateRows(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0,
-                                     const Matrix& m, Eigen::Index first, Eigen::Index count, LayerSums& sums) {
+void StepDiagnostics::accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0,
+                                      const Matrix& m, Eigen::Index first, Eigen::Index count, Eigen::Index blockStart,
+                                      Eigen::Index blockEnd, LayerSums& sums) {
     const Eigen::Index in = w.cols() - 1;
     const auto load = [first, count](const Matrix& matrix, Eigen::Index j) { return rowsOf<Chunk>(matrix, j, first, count); };
     const auto into = [first, count](Eigen::ArrayXd& sum) { return sum.segment(first, count); };
-    for (Eigen::Index blockStart = 0, blockEnd = 0; blockStart <= in; blockStart = blockEnd) {
-        const bool bias = blockStart == in;  // the bias column is a block of its own
-        blockEnd = bias ? in + 1 : std::min(in, blockStart + kBlockColumns);
-        Chunk gradient2 = Chunk::Zero(count), update2 = gradient2, weight2 = gradient2, distance2 = gradient2,
-              moment = gradient2, moment2 = gradient2, momentGradient = gradient2, deviation2 = gradient2;
-        for (Eigen::Index j = blockStart; j < blockEnd; ++j) {
-            const auto gj = load(g, j);
-            const auto wj = load(w, j);
-            gradient2 += gj.square();
-            update2 += load(u, j).square();
-            weight2 += wj.square();
-            distance2 += (wj - load(w0, j)).square();
-            if constexpr (hasMoment) {
-                const auto mj = load(m, j);
-                moment += mj;
-                moment2 += mj.square();
-                momentGradient += mj * gj;
-            }
-        }
-        const double columns = static_cast<double>(blockEnd - blockStart);
-        Sums& target = bias ? sums.bias : sums.weights;
+    const bool bias = blockStart == in;
+    Chunk gradient2 = Chunk::Zero(count), update2 = gradient2, weight2 = gradient2, distance2 = gradient2,
+          moment = gradient2, moment2 = gradient2, momentGradient = gradient2, deviation2 = gradient2;
+    for (Eigen::Index j = blockStart; j < blockEnd; ++j) {
+        const auto gj = load(g, j);
+        const auto wj = load(w, j);
+        gradient2 += gj.square();
+        update2 += load(u, j).square();
+        weight2 += wj.square();
+        distance2 += (wj - load(w0, j)).square();
         if constexpr (hasMoment) {
-            if (!bias) {
-                const Chunk mean = moment / static_cast<float>(columns);
-                for (Eigen::Index j = blockStart; j < blockEnd; ++j) deviation2 += (load(m, j) - mean).square();
-                const double joined = static_cast<double>(blockStart);
-                if (joined > 0)
-                    into(target.deviation2) += (moment.template cast<double>() / columns - into(target.moment) / joined).square() *
-                                               (joined * columns / (joined + columns));
-                into(target.deviation2) += deviation2.template cast<double>();
-            }
-            into(target.moment) += moment.template cast<double>();
-            into(target.moment2) += moment2.template cast<double>();
-            into(target.momentGradient) += momentGradient.template cast<double>();
+            const auto mj = load(m, j);
+            moment += mj;
+            moment2 += mj.square();
+            momentGradient += mj * gj;
         }
-        into(target.gradient2) += gradient2.template cast<double>();
-        into(target.update2) += update2.template cast<double>();
-        into(target.weight2) += weight2.template cast<double>();
-        into(target.distance2) += distance2.template cast<double>();
     }
+    const double columns = static_cast<double>(blockEnd - blockStart);
+    Sums& target = bias ? sums.bias : sums.weights;
+    if constexpr (hasMoment) {
+        if (!bias) {
+            const Chunk mean = moment / static_cast<float>(columns);
+            for (Eigen::Index j = blockStart; j < blockEnd; ++j) deviation2 += (load(m, j) - mean).square();
+            const double joined = static_cast<double>(blockStart);
+            if (joined > 0)
+                into(target.deviation2) += (moment.template cast<double>() / columns - into(target.moment) / joined).square() *
+                                           (joined * columns / (joined + columns));
+            into(target.deviation2) += deviation2.template cast<double>();
+        }
+        into(target.moment) += moment.template cast<double>();
+        into(target.moment2) += moment2.template cast<double>();
+        into(target.momentGradient) += momentGradient.template cast<double>();
+    }
+    into(target.gradient2) += gradient2.template cast<double>();
+    into(target.update2) += update2.template cast<double>();
+    into(target.weight2) += weight2.template cast<double>();
+    into(target.distance2) += distance2.template cast<double>();
 }
 
 StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
@@ -151,14 +149,15 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         setZero(sums.bias.all(), rows);
         using Full = Eigen::Array<float, kChunkRows, 1>;
         using Rest = Eigen::Array<float, Eigen::Dynamic, 1, 0, kChunkRows, 1>;  // on the stack
-        for (Eigen::Index first = 0; first < rows; first += kChunkRows) {
-            const Eigen::Index count = std::min(kChunkRows, rows - first);
-            if (count == kChunkRows) {
-                if (hasMoment) accumulateRows<Full, true>(g, u, w, w0, m, first, count, sums);
-                else accumulateRows<Full, false>(g, u, w, w0, m, first, count, sums);
-            } else {
-                if (hasMoment) accumulateRows<Rest, true>(g, u, w, w0, m, first, count, sums);
-                else accumulateRows<Rest, false>(g, u, w, w0, m, first, count, sums);
+        // Block by block (its columns of all five matrices stay in cache while every chunk of rows
+        // takes its sums), so each matrix is read from memory once.
+        for (Eigen::Index blockStart = 0, blockEnd = 0; blockStart <= in; blockStart = blockEnd) {
+            blockEnd = blockStart == in ? in + 1 : std::min(in, blockStart + kBlockColumns);
+            for (Eigen::Index first = 0; first < rows; first += kChunkRows) {
+                const Eigen::Index count = std::min(kChunkRows, rows - first);
+                const auto block = count == kChunkRows ? (hasMoment ? &accumulateBlock<Full, true> : &accumulateBlock<Full, false>)
+                                                       : (hasMoment ? &accumulateBlock<Rest, true> : &accumulateBlock<Rest, false>);
+                block(g, u, w, w0, m, first, count, blockStart, blockEnd, sums);
             }
         }
         std::vector<UnitDiagnostics>& units = layers_[l];

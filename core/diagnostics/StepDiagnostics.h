@@ -78,10 +78,11 @@ private:
         Sums weights;  // the incoming weights (all columns but the last)
         Sums bias;     // the bias column
     };
-    // One pass over the five matrices of rows [first, first + count) (see StepDiagnostics.cpp).
+    // The sums of rows [first, first + count) over columns [blockStart, blockEnd) (see StepDiagnostics.cpp).
     template <typename Chunk, bool hasMoment>
-    static void accumulateRows(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0, const Matrix& m,
-                               Eigen::Index first, Eigen::Index count, LayerSums& sums);
+    static void accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0, const Matrix& m,
+                                Eigen::Index first, Eigen::Index count, Eigen::Index blockStart, Eigen::Index blockEnd,
+                                LayerSums& sums);
     static constexpr Eigen::Index kBlockColumns = 32;
     static constexpr Eigen::Index kChunkRows = 16;  // one AVX-512 register of floats per sum
     std::vector<std::vector<UnitDiagnostics>> layers_;
