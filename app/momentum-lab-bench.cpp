@@ -53,9 +53,11 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -195,46 +197,81 @@ double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerI
 // Diagnostics (core/diagnostics) on 784-128-10 relu cross-entropy b64 with momentum: training alone
 // against training with diagnostics.csv written every step and every 10 steps (computed, formatted
 // and appended to a file, as DiagnosticsWriter does; with and without the gradient SNR, whose
-// per-sample gradient norms cost O(batch (in + out)) per dense layer), then one curvature probe (largest Hessian
-// eigenvalue by power iteration on a fixed batch of 256).
+// per-sample gradient norms cost O(batch (in + out)) per dense layer), and with the observer's test
+// alone (diagnostics off: every 10^9 steps, never due), then one curvature probe (largest Hessian
+// eigenvalue by power iteration on a fixed batch of 256). A shared machine's load drifts between
+// cases, so each case's share is the median over rounds of on/off pairs measured back to back.
 void reportDiagnostics(double seconds) {
     const Case c{"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64};
     const ml::DenseDataset data = syntheticData(c, 8192);
     const ml::OptimizerInfo& momentum = ml::optimizerInfo("momentum");
     QTemporaryDir dir;
-    std::printf("\nDiagnostics, %s, momentum:\n", c.title);
-    const Throughput off = measureSteps(c, data, momentum, seconds);
-    std::printf("  %-40s %10.0f steps/s %8.2f allocs/step\n", "diagnostics off", off.stepsPerSecond,
-                off.allocationsPerStep);
-    for (const std::pair<long, bool>& config : {std::pair{1L, false}, std::pair{1L, true}, std::pair{10L, true}}) {
-        const long every = config.first;
-        const bool snr = config.second;
-        ml::AppendOnlyFile file(dir.filePath(QStringLiteral("diagnostics-%1-%2.csv").arg(every).arg(snr)));
+    constexpr int kRounds = 5;
+    std::printf("\nDiagnostics, %s, momentum (%d alternating rounds of %.2f s per case, each 'on' run beside the "
+                "'off' run just before it; shares are the median over the rounds, min-max in brackets):\n",
+                c.title, kRounds, seconds / kRounds);
+    struct Config {
+        long every;
+        bool snr;
+        std::string label;
+        std::unique_ptr<ml::AppendOnlyFile> file;
         std::optional<ml::StepDiagnostics> diagnostics;
         std::optional<ml::Parameters> initial;
         QByteArray buffer;
-        buffer.reserve(1 << 17);
-        long step = 0;
-        const Throughput on = measureSteps(c, data, momentum, seconds,
-            [&](const ml::Network& network, const ml::Parameters& gradients, const ml::Optimizer& optimizer) {
-                if (!diagnostics) diagnostics.emplace(network.parameters()), initial = network.parameters();
-                if (++step % every != 0) return;
-                diagnostics->compute(network.parameters(), gradients, optimizer, *initial, snr ? &network : nullptr);
-                ml::appendDiagnosticsRows(buffer, step, *diagnostics);
-                if (buffer.size() >= (1 << 16)) {
-                    file.append(buffer);
-                    file.flush();
-                    buffer.resize(0);
-                }
-            });
-        const QString label = QStringLiteral("diagnostics every %1 step%2, %3")
-                                  .arg(every)
-                                  .arg(every > 1 ? "s" : "")
-                                  .arg(snr ? "with SNR" : "no SNR");
-        std::printf("  %-40s %10.0f steps/s %8.2f allocs/step  %5.1f %% of the speed without\n",
-                    label.toUtf8().constData(), on.stepsPerSecond, on.allocationsPerStep,
-                    100.0 * on.stepsPerSecond / off.stepsPerSecond);
+        std::vector<double> shares, stepsPerSecond, allocationsPerStep;
+    };
+    std::vector<Config> configs;
+    for (const auto& [every, snr, label] : {std::tuple{1L, false, "diagnostics every step, no SNR"},
+                                            std::tuple{1L, true, "diagnostics every step, with SNR"},
+                                            std::tuple{10L, true, "diagnostics every 10 steps, with SNR"},
+                                            std::tuple{1000000000L, true, "observer present, never due (off)"}}) {
+        Config& config = configs.emplace_back();
+        config.every = every, config.snr = snr, config.label = label;
+        config.file = std::make_unique<ml::AppendOnlyFile>(
+            dir.filePath(QStringLiteral("diagnostics-%1-%2.csv").arg(every).arg(snr)));
+        config.buffer.reserve(1 << 17);
     }
+    std::vector<double> offStepsPerSecond, offAllocations;
+    for (int round = 0; round < kRounds; ++round) {
+        for (Config& config : configs) {
+            const Throughput off = measureSteps(c, data, momentum, seconds / kRounds);
+            offStepsPerSecond.push_back(off.stepsPerSecond);
+            offAllocations.push_back(off.allocationsPerStep);
+            long step = 0;
+            const Throughput on = measureSteps(c, data, momentum, seconds / kRounds,
+                [&](const ml::Network& network, const ml::Parameters& gradients, const ml::Optimizer& optimizer) {
+                    if (++step % config.every != 0) return;
+                    if (!config.diagnostics) config.diagnostics.emplace(network.parameters()), config.initial = network.parameters();
+                    config.diagnostics->compute(network.parameters(), gradients, optimizer, *config.initial,
+                                                config.snr ? &network : nullptr);
+                    ml::appendDiagnosticsRows(config.buffer, step, *config.diagnostics);
+                    if (config.buffer.size() >= (1 << 16)) {
+                        config.file->append(config.buffer);
+                        config.file->flush();
+                        config.buffer.resize(0);
+                    }
+                });
+            config.shares.push_back(on.stepsPerSecond / off.stepsPerSecond);
+            config.stepsPerSecond.push_back(on.stepsPerSecond);
+            config.allocationsPerStep.push_back(on.allocationsPerStep);
+        }
+    }
+    const auto median = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        const std::size_t n = values.size();
+        return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+    };
+    const auto most = [](const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); };
+    std::printf("  %-40s %10.0f steps/s %8.2f allocs/step (median of %zu runs)\n", "diagnostics off",
+                median(offStepsPerSecond), most(offAllocations), offStepsPerSecond.size());
+    for (const Config& config : configs) {
+        const auto [lowest, highest] = std::minmax_element(config.shares.begin(), config.shares.end());
+        std::printf("  %-40s %10.0f steps/s %8.2f allocs/step  %5.1f %% of the speed without [%.1f-%.1f]\n",
+                    config.label.c_str(), median(config.stepsPerSecond), most(config.allocationsPerStep),
+                    100.0 * median(config.shares), 100.0 * *lowest, 100.0 * *highest);
+    }
+    checkTarget("issue 13: 784-128-10 b64, all diagnostics every step, share of the speed without",
+                100.0 * median(configs[1].shares), true, 80.0, "%");
     ml::Network network(c.spec());
     network.initializeGlorotUniform(7);
     ml::HessianProbe probe(c.spec(), ml::fixedBatch(data, 256));

@@ -83,8 +83,7 @@ Holdings holdings(const ml::MainWindow& window) {
             h.archivedSnapshots += archive->size();
             for (const ml::SharedSnapshot& snapshot : archive->snapshots())
                 for (const ml::LayerSnapshot& layer : snapshot->layers)
-                    h.snapshotMb += 4e-6 * double(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
-                                                  layer.secondMoment.size() + layer.update.size() + layer.neuronMeans.size());
+                    h.snapshotMb += 4e-6 * double(layer.floatCount());
         }
     return h;
 }

@@ -242,6 +242,66 @@ private slots:
         QVERIFY(std::isfinite(d.layer(0)[0].gradientSnr) && d.layer(0)[0].gradientSnr > 0.0f);
     }
 
+    // Every quantity of every neuron and layer against a direct computation in double, on layers
+    // whose rows span several of StepDiagnostics' column blocks (and one shorter than a block).
+    // Momenta with a large common offset and a small spread make the CV sensitive to cancellation.
+    void stepDiagnosticsMatchBruteForce_data() {
+        QTest::addColumn<int>("inputs");
+        QTest::newRow("5 inputs") << 5;
+        QTest::newRow("100 inputs") << 100;
+        QTest::newRow("785 inputs") << 785;
+    }
+    void stepDiagnosticsMatchBruteForce() {
+        QFETCH(int, inputs);
+        const Eigen::Index rows = 7, cols = inputs + 1;
+        Random random(11);
+        const auto randomMatrix = [&](float offset, float spread) {
+            Matrix m(rows, cols);
+            for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = offset + spread * random.uniform(-1.0f, 1.0f);
+            return m;
+        };
+        Parameters w = {randomMatrix(0.0f, 0.5f)};
+        const Parameters initial = w;
+        auto optimizer = createOptimizer("momentum", optimizerInfo("momentum").defaults);
+        for (int step = 0; step < 3; ++step) {  // m differs from g after the first step
+            Parameters g = {randomMatrix(3.0f, 0.01f)};
+            g[0].row(1) = randomMatrix(0.0f, 1.0f).row(1);  // a neuron with a mean near zero
+            QVERIFY(optimizer->step(w, g));
+            if (step < 2) continue;
+            StepDiagnostics d(w);
+            d.compute(w, g, *optimizer, initial);
+            const Eigen::MatrixXd gd = g[0].cast<double>(), ud = optimizer->layerState(0).update.cast<double>(),
+                                  wd = w[0].cast<double>(), w0 = initial[0].cast<double>(),
+                                  md = optimizer->layerState(0).firstMoment.cast<double>();
+            const auto near = [](double actual, double expected, double relative = 2e-5) {
+                return std::abs(actual - expected) <= relative * std::abs(expected) + 1e-7;
+            };
+            const auto check = [&](const UnitDiagnostics& unit, const auto& gs, const auto& us, const auto& ws,
+                                   const auto& w0s, const auto& ms, const char* what) {
+                QVERIFY2(near(unit.gradientNorm, gs.norm()), what);
+                QVERIFY2(near(unit.updateNorm, us.norm()), what);
+                QVERIFY2(near(unit.updateToWeight, us.norm() / ws.norm()), what);
+                QVERIFY2(near(unit.distanceFromInitial, (ws - w0s).norm()), what);
+                QVERIFY2(near(unit.cosMomentGradient, ms.cwiseProduct(gs).sum() / (ms.norm() * gs.norm())), what);
+            };
+            for (Eigen::Index i = 0; i < rows; ++i) {
+                const UnitDiagnostics& unit = d.layer(0)[1 + static_cast<std::size_t>(i)];
+                const auto in = [&](const Eigen::MatrixXd& m) { return m.row(i).head(inputs); };
+                check(unit, in(gd), in(ud), in(wd), in(w0), in(md), "neuron");
+                const Eigen::RowVectorXf m = optimizer->layerState(0).firstMoment.row(i).head(inputs);
+                QVERIFY(near(unit.meanShare, meanShare(m)));
+                QVERIFY2(near(unit.momentCv, coefficientOfVariation(m), 1e-4),
+                         qPrintable(QStringLiteral("neuron %1: cv %2 vs %3").arg(i).arg(unit.momentCv).arg(coefficientOfVariation(m))));
+            }
+            const UnitDiagnostics& layer = d.layer(0)[0];
+            check(layer, gd, ud, wd, w0, md, "layer");
+            const Eigen::MatrixXd weights = md.leftCols(inputs);
+            const double kept = weights.rowwise().sum().squaredNorm() / inputs;
+            QVERIFY(near(layer.meanShare, kept / weights.squaredNorm()));
+            QVERIFY(std::isnan(layer.momentCv));
+        }
+    }
+
     void noFirstMomentGivesNaN() {
         Parameters w = {Matrix::Constant(2, 3, 0.5f)};
         const Parameters g = {Matrix::Constant(2, 3, 0.1f)};

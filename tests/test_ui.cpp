@@ -22,6 +22,7 @@
 #include "session/TrainingActions.h"
 #include "session/TrainingFeed.h"
 #include "session/TrainingSession.h"
+#include "views/DiagnosticsDock.h"
 #include "views/FeatureMapView.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
@@ -41,6 +42,8 @@
 #include <QProcess>
 #include <QDockWidget>
 #include <qcustomplot.h>
+
+#include <functional>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -59,6 +62,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 #include <qcustomplot.h>
+
+#include <functional>
 
 #include <limits>
 #include <unistd.h>
@@ -131,7 +136,7 @@ QString heatmapMessage(LayerHeatmapView* view) {
 }
 
 // A finished CLI-style run folder of a tiny toy:xor experiment.
-QString writeRunFolder(const QString& directory) {
+QString writeRunFolder(const QString& directory, const std::function<void(Experiment&)>& adjust = {}) {
     Experiment experiment;
     experiment.name = "xor folder";
     experiment.network.setSizes({2, 4, 2});
@@ -140,6 +145,7 @@ QString writeRunFolder(const QString& directory) {
     experiment.steps = 60;
     experiment.evalEvery = 5;
     experiment.runs = {{"sgd", "sgd", optimizerDefaults("sgd")}, {"adam", "adam", optimizerDefaults("adam")}};
+    if (adjust) adjust(experiment);
     LockstepTrainer trainer(experiment, loadDataSplit(experiment.data, experiment.seed));
     RunFolderWriter writer(directory, trainer);
     trainer.addObserver(&writer);
@@ -729,6 +735,33 @@ private Q_SLOTS:
         QFile index(QDir(dir.path()).filePath("index.html"));
         QVERIFY(index.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(index.readAll()).contains("href=\"runs/" + runs.metricsCsvFileName(0) + "\""));
+    }
+
+    // An opened folder's instrument settings (its config.json) show in the Diagnostics dock's
+    // controls: what that run recorded, none where it recorded none.
+    void openedFolderSetsTheDiagnosticsControls() {
+        QTemporaryDir dir;
+        writeRunFolder(dir.filePath("instruments"), [](Experiment& e) {
+            e.diagnosticsEvery = 7;
+            e.gradientSnr = false;
+            e.curvatureEvery = 30;
+        });
+        writeRunFolder(dir.filePath("plain"));
+        MainWindow window;
+        auto* dock = window.findChild<DiagnosticsDock*>();
+        QVERIFY(dock);
+        dock->setLiveEvery(3);
+        window.openRunFolder(dir.filePath("instruments"));
+        Experiment shown;
+        dock->applyInstruments(shown);
+        QCOMPARE(dock->liveEvery(), 7L);
+        QCOMPARE(shown.gradientSnr, false);
+        QCOMPARE(shown.curvatureEvery, 30L);
+        window.openRunFolder(dir.filePath("plain"));
+        dock->applyInstruments(shown);
+        QCOMPARE(dock->liveEvery(), 0L);
+        QCOMPARE(shown.gradientSnr, true);
+        QCOMPARE(shown.curvatureEvery, 0L);
     }
 
     // MainWindow's views share one RunSelection: every view shows the runs chosen there, the

@@ -711,6 +711,9 @@ void MainWindow::openRunFolder(const QString& directory) {
     }
     std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *selection_);
     diagnostics_->begin(labels);
+    // The controls show what the folder's runs recorded (live every N steps 0: none).
+    diagnostics_->showInstruments(folder.experiment);
+    diagnostics_->setLiveEvery(folder.experiment.diagnosticsEvery);
     for (std::string& problem : loadFolderDiagnostics(folder, *diagnostics_)) snapshotProblems.push_back(std::move(problem));
     folderSource_ = directory;
     updateTitle();

@@ -44,12 +44,70 @@ double coefficientOfVariation(RowView moment) {
 
 namespace {
 
-template <typename Scalar, std::size_t N>
-void setZero(const std::array<Eigen::Array<Scalar, Eigen::Dynamic, 1>*, N>& arrays, Eigen::Index rows) {
+void setZero(const std::array<Eigen::ArrayXd*, 8>& arrays, Eigen::Index rows) {
     for (auto* array : arrays) array->setZero(rows);
 }
 
+// Rows [first, first + count) of column j, as a Chunk (16 floats fixed, or fewer), in place.
+template <typename Chunk>
+Eigen::Map<const Chunk> rowsOf(const Matrix& matrix, Eigen::Index j, Eigen::Index first, Eigen::Index count) {
+    const float* data = matrix.data() + j * matrix.rows() + first;
+    if constexpr (Chunk::SizeAtCompileTime == Eigen::Dynamic) return Eigen::Map<const Chunk>(data, count);
+    else return Eigen::Map<const Chunk>(data);
+}
+
 }  // namespace
+
+// The sums of one block of columns [blockStart, blockEnd) for a chunk of rows, column by column,
+// every sum of the chunk in registers (float, full SIMD width). The block's deviations of m from
+// its own mean come from a second look at its columns while they are still in cache (free of
+// cancellation); the block then joins the double sums, the deviations by Chan et al.'s update
+// M2 = M2_a + M2_b + (mean_b - mean_a)^2 n_a n_b / (n_a + n_b). The bias column is a block of its own.
+template <typename Chunk, bool hasMoment>
+void StepDiagnostics::accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0,
+                                      const Matrix& m, Eigen::Index first, Eigen::Index count, Eigen::Index blockStart,
+                                      Eigen::Index blockEnd, LayerSums& sums) {
+    const Eigen::Index in = w.cols() - 1;
+    const auto load = [first, count](const Matrix& matrix, Eigen::Index j) { return rowsOf<Chunk>(matrix, j, first, count); };
+    const auto into = [first, count](Eigen::ArrayXd& sum) { return sum.segment(first, count); };
+    const bool bias = blockStart == in;
+    Chunk gradient2 = Chunk::Zero(count), update2 = gradient2, weight2 = gradient2, distance2 = gradient2,
+          moment = gradient2, moment2 = gradient2, momentGradient = gradient2, deviation2 = gradient2;
+    for (Eigen::Index j = blockStart; j < blockEnd; ++j) {
+        const auto gj = load(g, j);
+        const auto wj = load(w, j);
+        gradient2 += gj.square();
+        update2 += load(u, j).square();
+        weight2 += wj.square();
+        distance2 += (wj - load(w0, j)).square();
+        if constexpr (hasMoment) {
+            const auto mj = load(m, j);
+            moment += mj;
+            moment2 += mj.square();
+            momentGradient += mj * gj;
+        }
+    }
+    const double columns = static_cast<double>(blockEnd - blockStart);
+    Sums& target = bias ? sums.bias : sums.weights;
+    if constexpr (hasMoment) {
+        if (!bias) {
+            const Chunk mean = moment / static_cast<float>(columns);
+            for (Eigen::Index j = blockStart; j < blockEnd; ++j) deviation2 += (load(m, j) - mean).square();
+            const double joined = static_cast<double>(blockStart);
+            if (joined > 0)
+                into(target.deviation2) += (moment.template cast<double>() / columns - into(target.moment) / joined).square() *
+                                           (joined * columns / (joined + columns));
+            into(target.deviation2) += deviation2.template cast<double>();
+        }
+        into(target.moment) += moment.template cast<double>();
+        into(target.moment2) += moment2.template cast<double>();
+        into(target.momentGradient) += momentGradient.template cast<double>();
+    }
+    into(target.gradient2) += gradient2.template cast<double>();
+    into(target.update2) += update2.template cast<double>();
+    into(target.weight2) += weight2.template cast<double>();
+    into(target.distance2) += distance2.template cast<double>();
+}
 
 StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
     layers_.reserve(shapes.size());
@@ -60,8 +118,6 @@ StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
         LayerSums& sums = sums_[l];
         setZero(sums.weights.all(), rows);
         setZero(sums.bias.all(), rows);
-        setZero(sums.block.all(), rows);
-        sums.blockMean.setZero(rows);
         sampleNorms_.push_back({Eigen::ArrayXf::Zero(rows), Eigen::ArrayXf::Zero(rows)});
         sampleScratch_.emplace_back();
     }
@@ -89,53 +145,25 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         LayerSums& sums = sums_[l];
         const Eigen::Index rows = w.rows();
         const Eigen::Index in = w.cols() - 1;  // the incoming weights; the last column: biases
-        Sums<float>& block = sums.block;
-        // Adds the block's float sums into `into` (double) and empties the block. `joined` columns
-        // are in `into` already, `count` in the block: the deviations join by Chan et al.'s update,
-        // M2 = M2_a + M2_b + (mean_b - mean_a)^2 n_a n_b / (n_a + n_b).
-        const auto join = [&block](Sums<double>& into, double joined, double count) {
-            if (joined > 0)
-                into.deviation2 += (block.moment.cast<double>() / count - into.moment / joined).square() * (joined * count / (joined + count));
-            const auto from = block.all();
-            const auto to = into.all();
-            for (std::size_t k = 0; k < from.size(); ++k) {
-                *to[k] += from[k]->cast<double>();
-                from[k]->setZero();
-            }
-        };
         setZero(sums.weights.all(), rows);
         setZero(sums.bias.all(), rows);
-        Eigen::Index blockStart = 0;
-        // Column by column (the matrices are column-major): one contiguous pass over each matrix,
-        // every neuron's sums at once.
-        for (Eigen::Index j = 0; j <= in; ++j) {
-            const auto gj = g.col(j).array();
-            block.gradient2 += gj.square();
-            block.update2 += u.col(j).array().square();
-            block.weight2 += w.col(j).array().square();
-            block.distance2 += (w.col(j) - w0.col(j)).array().square();
-            if (hasMoment) {
-                const auto mj = m.col(j).array();
-                block.moment += mj;
-                block.moment2 += mj.square();
-                block.momentGradient += mj * gj;
-            }
-            if (j == in) {
-                join(sums.bias, 0.0, 1.0);
-            } else if ((j + 1) % kBlockColumns == 0 || j + 1 == in) {
-                const double count = static_cast<double>(j + 1 - blockStart);
-                if (hasMoment) {  // the block's deviations from its own mean, its columns still in cache
-                    sums.blockMean = block.moment / static_cast<float>(count);
-                    for (Eigen::Index k = blockStart; k <= j; ++k) block.deviation2 += (m.col(k).array() - sums.blockMean).square();
-                }
-                join(sums.weights, static_cast<double>(blockStart), count);
-                blockStart = j + 1;
+        using Full = Eigen::Array<float, kChunkRows, 1>;
+        using Rest = Eigen::Array<float, Eigen::Dynamic, 1, 0, kChunkRows, 1>;  // on the stack
+        // Block by block (its columns of all five matrices stay in cache while every chunk of rows
+        // takes its sums), so each matrix is read from memory once.
+        for (Eigen::Index blockStart = 0, blockEnd = 0; blockStart <= in; blockStart = blockEnd) {
+            blockEnd = blockStart == in ? in + 1 : std::min(in, blockStart + kBlockColumns);
+            for (Eigen::Index first = 0; first < rows; first += kChunkRows) {
+                const Eigen::Index count = std::min(kChunkRows, rows - first);
+                const auto block = count == kChunkRows ? (hasMoment ? &accumulateBlock<Full, true> : &accumulateBlock<Full, false>)
+                                                       : (hasMoment ? &accumulateBlock<Rest, true> : &accumulateBlock<Rest, false>);
+                block(g, u, w, w0, m, first, count, blockStart, blockEnd, sums);
             }
         }
         std::vector<UnitDiagnostics>& units = layers_[l];
         const double n = static_cast<double>(in);
         for (Eigen::Index i = 0; i < w.rows(); ++i) {
-            const Sums<double>& s = sums.weights;
+            const Sums& s = sums.weights;
             UnitDiagnostics& unit = units[1 + i];
             fillNorms(unit, s.gradient2(i), s.update2(i), s.weight2(i), s.distance2(i));
             unit.gradientSnr = hasSnr && in > 0 ? snr(s.gradient2(i), norms.weights(i)) : kNaN;
@@ -149,7 +177,7 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
                 unit.cosMomentGradient = unit.meanShare = unit.momentCv = kNaN;
             }
         }
-        using S = Sums<double>;
+        using S = Sums;
         const auto total = [&sums](const Eigen::ArrayXd S::*field) {
             return (sums.weights.*field).sum() + (sums.bias.*field).sum();
         };

@@ -66,26 +66,25 @@ public:
     std::size_t layerCount() const { return layers_.size(); }
 
 private:
-    // Per-neuron sums over a set of columns: squares of g, u, w, w - w0; m, m^2, m * g, and the
-    // squared deviations of m from the mean (free of cancellation: each block's from its own mean,
-    // by a second pass over the block while it is in cache, joined by Chan et al.'s update).
-    template <typename Scalar>
+    // Per-neuron sums, in double, over a set of columns: squares of g, u, w, w - w0; m, m^2, m * g,
+    // and the squared deviations of m from its mean.
     struct Sums {
-        using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
-        Array gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2;
-        std::array<Array*, 8> all() {
+        Eigen::ArrayXd gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2;
+        std::array<Eigen::ArrayXd*, 8> all() {
             return {&gradient2, &update2, &weight2, &distance2, &moment, &moment2, &momentGradient, &deviation2};
         }
     };
-    // A layer's sums: float over blocks of kBlockColumns columns (full SIMD width, no conversion),
-    // joined into double (the precision of long rows).
     struct LayerSums {
-        Sums<double> weights;  // the incoming weights (all columns but the last)
-        Sums<double> bias;     // the bias column
-        Sums<float> block;
-        Eigen::ArrayXf blockMean;  // each neuron's mean first moment over the block's columns
+        Sums weights;  // the incoming weights (all columns but the last)
+        Sums bias;     // the bias column
     };
+    // The sums of rows [first, first + count) over columns [blockStart, blockEnd) (see StepDiagnostics.cpp).
+    template <typename Chunk, bool hasMoment>
+    static void accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0, const Matrix& m,
+                                Eigen::Index first, Eigen::Index count, Eigen::Index blockStart, Eigen::Index blockEnd,
+                                LayerSums& sums);
     static constexpr Eigen::Index kBlockColumns = 32;
+    static constexpr Eigen::Index kChunkRows = 16;  // one AVX-512 register of floats per sum
     std::vector<std::vector<UnitDiagnostics>> layers_;
     std::vector<LayerSums> sums_;
     std::vector<Layer::SampleNormSquares> sampleNorms_;  // per layer: sum_s ||c_s||^2 per row

@@ -331,9 +331,15 @@ Snapshot LockstepTrainer::takeSnapshot(int index, const Run& run, float batchLos
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         const LayerState& state = run.optimizer->layerState(l);
         LayerSnapshot layer{parameters[l], run.gradients[l], state.firstMoment, state.secondMoment, state.update, {},
-                            state.columnsPerInput};
+                            state.columnsPerInput, {}};
         if (layer.firstMoment.size() > 0)
             aggregation.neuronMeans(layer.firstMoment, layer.neuronMeans, layer.columnsPerInput);
+        // Every other buffer the rule carries from step to step (the list training-state files use).
+        forEachStateBuffer(state, [&layer](const char* name, const auto& buffer) {
+            const std::string_view key(name);
+            if (buffer.size() == 0 || key == "first_moment" || key == "second_moment" || key == "update") return;
+            layer.ruleState.emplace_back(key, Matrix(buffer));
+        });
         snapshot.layers.push_back(std::move(layer));
     }
     return snapshot;

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ml {
@@ -36,6 +38,24 @@ struct LayerSnapshot {
     Matrix update;        // w_after - w_before
     Vector neuronMeans;   // group means of the first moment (see MomentumAggregation::neuronMeans)
     Eigen::Index columnsPerInput = 1;  // weight columns per input: 1 dense, k*k for a convolution
+    // The rule's other state buffers, by their names in optim/Optimizer.h's forEachStateBuffer
+    // (amsgrad's max_second_moment, centered rmsprop's centred_mean, nero's row_second_moment and
+    // tensor_scales, ...): those the rule keeps, a vector as one column. The update explainer reads them.
+    std::vector<std::pair<std::string, Matrix>> ruleState;
+
+    // The named rule-state buffer, or null when the rule keeps none.
+    const Matrix* ruleStateBuffer(std::string_view name) const {
+        for (const auto& [key, buffer] : ruleState)
+            if (key == name) return &buffer;
+        return nullptr;
+    }
+    // Floats held (memory budgets).
+    std::size_t floatCount() const {
+        std::size_t count = std::size_t(parameters.size() + gradient.size() + firstMoment.size() + secondMoment.size() +
+                                        update.size() + neuronMeans.size());
+        for (const auto& entry : ruleState) count += std::size_t(entry.second.size());
+        return count;
+    }
 };
 
 struct Snapshot {

@@ -5,13 +5,15 @@
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+#include <tuple>
+#include <utility>
 
 namespace ml {
 
 namespace {
 
 // What decides the recipe's numbers; the catalog's names map onto it.
-enum class Kind { Sgd, HeavyBall, Nesterov, Ema, Adam, AdamW, RmsProp, Adagrad, Lars, Lamb, NovoGrad, Sm3, Adafactor, Unexplained };
+enum class Kind { Sgd, HeavyBall, Nesterov, Ema, Adam, AdamW, RmsProp, Adagrad, Lars, Lamb, NovoGrad, Sm3, Adafactor, Nero, Unexplained };
 
 Kind kindOf(const std::string& name, const HyperParameters& hp) {
     if (name == "sgd") return Kind::Sgd;
@@ -27,10 +29,12 @@ Kind kindOf(const std::string& name, const HyperParameters& hp) {
     if (name == "novograd") return Kind::NovoGrad;
     if (name == "sm3") return Kind::Sm3;
     if (name == "adafactor") return Kind::Adafactor;
+    if (name == "nero") return Kind::Nero;
     return Kind::Unexplained;
 }
 
 std::string number(double value) {
+    if (value == 0.0) value = 0.0;  // -0 (say wd*w with wd = 0 and w < 0) reads as 0
     char text[32];
     std::snprintf(text, sizeof text, "%.4g", value);
     return text;
@@ -153,14 +157,55 @@ std::string carriedName(const HyperParameters& hp, const std::string& moment) {
            shared + ")";
 }
 
-// Why a rule is not taken apart: which of its state the snapshot lacks.
+// Why a rule is not taken apart.
 std::string unexplainedReason(const std::string& name) {
-    if (name == "nero")
-        return "nero is not taken apart (its per-neuron S_i is recorded, but the step is followed by centring and "
-               "normalising each weight row, which the snapshot keeps no parts of)";
     return name + " is not taken apart (the explainer knows the sgd, momentum, adam, rmsprop, adagrad families and "
-                  "lars, lamb, novograd, sm3, adafactor)";
+                  "lars, lamb, novograd, sm3, adafactor, nero)";
 }
+
+// A rule-state buffer the recipe needs (Snapshot.h's ruleState), or null with `out.reason` set.
+const Matrix* ruleStateOf(const LayerSnapshot& layer, const char* name, UpdateExplanation& out) {
+    const Matrix* buffer = layer.ruleStateBuffer(name);
+    if (!buffer || buffer->size() == 0) out.reason = std::string("the snapshot keeps no ") + name + " (recorded by live runs)";
+    return buffer;
+}
+
+// nero's projection of one weight row, in float and in the order Nero::update computes it (Eigen's
+// sequential sums over a strided row): the row's stepped weights w~_j = start_j - scale*g_j/D_j
+// (start: w_before, itself centred and normalised at step 1), then mu = mean(w~), rho = ||w~ - mu||.
+struct NeroRow {
+    const LayerSnapshot& layer;
+    const HyperParameters& hp;
+    Eigen::Index row, inputs;
+    float scale, correction;
+    bool firstStep;
+    float startMean = 0.0f, startNorm = 0.0f;
+
+    float before(Eigen::Index j) const { return layer.parameters(row, j) - layer.update(row, j); }
+    float start(Eigen::Index j) const {
+        if (!firstStep) return before(j);
+        const float centred = before(j) - startMean;
+        return startNorm > 0.0f ? centred / startNorm : centred;
+    }
+    float stepped(Eigen::Index j) const {
+        const float g = ruleGradientAt(layer, hp, 0.0, row, j);
+        const float s = layer.secondMoment(row, j);
+        return start(j) - scale * (s > 0.0f ? g / std::sqrt(s / correction) : 0.0f);
+    }
+    // mean and norm after centring of f(0..inputs-1), as Eigen's row.mean() and row.norm().
+    template <typename F>
+    static std::pair<float, float> meanAndNorm(Eigen::Index n, const F& f) {
+        float sum = f(0);
+        for (Eigen::Index j = 1; j < n; ++j) sum += f(j);
+        const float mean = sum / static_cast<float>(n);
+        float squares = (f(0) - mean) * (f(0) - mean);
+        for (Eigen::Index j = 1; j < n; ++j) squares += (f(j) - mean) * (f(j) - mean);
+        return {mean, std::sqrt(squares)};
+    }
+    void prepare() {
+        if (firstStep) std::tie(startMean, startNorm) = meanAndNorm(inputs, [this](Eigen::Index j) { return before(j); });
+    }
+};
 
 // The rule's lines with this step's numbers (a' is the step before's first moment).
 std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind kind) {
@@ -177,7 +222,12 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
     if (kind == Kind::Lars)
         text += "T = η·‖W‖/(‖G‖ + wd·‖W‖) (biases: 1) = " + number(e.trustRatio) + "\n";
     if (e.hasSecondMoment) {
-        if (adam || kind == Kind::Lamb)
+        if (adam && hp.amsgrad)
+            text += "v̂ = max(v̂′, v) = max(v̂′, " + number(e.secondMoment) + ") = " + number(e.maxSecondMoment) +
+                    "\nD = √v̂/√(1−β2^t) + ε = √" + number(e.maxSecondMoment) + "/" +
+                    number(std::sqrt(1.0 - std::pow(hp.beta2, static_cast<double>(e.step)))) + " + " + number(hp.eps) +
+                    " = " + number(e.denominator) + "\n";
+        else if (adam || kind == Kind::Lamb)
             text += "D = √v/√(1−β2^t) + ε = √" + number(e.secondMoment) + "/" +
                     number(std::sqrt(1.0 - std::pow(hp.beta2, static_cast<double>(e.step)))) + " + " + number(hp.eps) +
                     " = " + number(e.denominator) + "\n";
@@ -187,6 +237,15 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
                     "U = g/D / c, c = max(1, RMS(g/D over the tensor)) = " + number(e.clipFactor) + ": U = " +
                     number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor) + "\n"
                     "α = max(ε2, RMS(W before))·ρ = " + number(e.scale) + "\n";
+        else if (kind == Kind::Nero)
+            text += "D = √(S/(1−β2^t)) = √(" + number(e.secondMoment) + "/" +
+                    number(1.0 - std::pow(hp.beta2, static_cast<double>(e.step))) + ") = " + number(e.denominator) +
+                    "  (S: the neuron's running mean of ‖g_i‖²; a bias: of g²)\n"
+                    "scale = lr·s = " + number(e.scale) + "  (s: the tensor's scale, fixed at step 1)\n";
+        else if (kind == Kind::RmsProp && hp.centered)
+            text += "c = α·c′ + (1−α)·g = " + number(e.centredMean) + "  (the running mean of g)\nD = √(v − c²) + ε = √(" +
+                    number(e.secondMoment) + " − " + number(e.centredMean) + "²) + " + number(hp.eps) + " = " +
+                    number(e.denominator) + "\n";
         else if (kind == Kind::Sm3)
             text += "D = √ν = √" + number(e.secondMoment) + " = " + number(e.denominator) +
                     "  (ν = min(μ_row, μ_col) + g²; the covers μ_row, μ_col are not recorded, ν is)\n";
@@ -204,14 +263,18 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
                 : carriedName(hp, m);
         const std::string gainText = kind == Kind::Lars ? "lr·T" : number(e.gain);
         text += m + " = " + number(e.decay) + "·" + carriedText + " + " + gainText + "·" + term +
-                (kind == Kind::NovoGrad ? " + wd·w" : "") + " = ";
+                (kind == Kind::NovoGrad && hp.weightDecay != 0.0 ? " + wd·w" : "") + " = ";
         if (e.carriedInferred) text += number(e.carried) + " (inferred: step " + std::to_string(e.step - 1) + " not recorded)";
         else if (e.decay != 0.0) text += number(e.decay) + "×" + number(e.carried / e.decay);
         else text += "0";
         text += " + " + number(e.gain) + "×" + number(termValue);
-        if (kind == Kind::NovoGrad) text += " + " + number(e.extra);
+        if (kind == Kind::NovoGrad && hp.weightDecay != 0.0) text += " + " + number(e.extra);
         text += " = " + number(e.firstMoment) + "\n";
     }
+    if (kind == Kind::Nero && e.projected)
+        text += "w̃ = w − scale·g/D = " + number(e.start) + " − " + number(e.scale) + "×" + number(e.gradient) + "/" +
+                number(e.denominator) + " = " + number(e.stepped) +
+                (e.step == 1 ? "  (w: the row centred and normalised first, step 1)" : "") + "\n";
     text += "Δw = ";
     switch (kind) {
     case Kind::Sgd: text += "−lr·" + g + " = −" + number(e.scale) + "×" + number(e.gradient); break;
@@ -247,6 +310,15 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
         else text += "−lr·g/D (0 where ν = 0) = −" + number(e.scale) + "×" + number(e.gradient) + "/" + number(e.denominator);
         break;
     case Kind::NovoGrad: text += "−lr·m = −" + number(e.scale) + "×" + number(e.firstMoment); break;
+    case Kind::Nero:
+        if (e.projected)
+            text += "(w̃ − μ)/ρ − w, μ = mean of the row's w̃ = " + number(e.rowMean) + ", ρ = ‖w̃ − μ‖ = " +
+                    number(e.rowNorm) + ": (" + number(e.stepped) + " − " + number(e.rowMean) + ")/" + number(e.rowNorm) +
+                    " − " + number(e.weightBefore);
+        else
+            text += "−scale·g/D (a bias: not projected) = −" + number(e.scale) + "×" + number(e.gradient) + "/" +
+                    number(e.denominator);
+        break;
     case Kind::Lamb:
         text += "−lr·T·(m/(1−β1^t)/D + wd·w) with T = ‖W‖/‖R‖ (biases: 1, no wd) = " + number(e.trustRatio) + ": −" +
                 number(e.scale) + "×" + number(e.firstMoment) + "/" + number(e.denominator);
@@ -270,15 +342,6 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         out.reason = unexplainedReason(spec.optimizer);
         return out;
     }
-    if (hp.amsgrad && (kind == Kind::Adam || kind == Kind::AdamW)) {
-        out.reason = "amsgrad divides by v_hat = max(v_hat', v), the running maximum of v, which the snapshot does not "
-                     "record (it keeps v only)";
-        return out;
-    }
-    if (hp.centered && kind == Kind::RmsProp) {
-        out.reason = "centered rmsprop's running mean of g is not recorded";
-        return out;
-    }
     if (layer < 0 || layer >= static_cast<int>(now.layers.size())) {
         out.reason = "no such layer";
         return out;
@@ -293,18 +356,19 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     const bool adamDenominator = adam || kind == Kind::Lamb;  // D with adam's bias correction
     const double t = static_cast<double>(now.step);
     const bool bias = column == current.update.cols() - 1;
-    out.hasFirstMoment = kind != Kind::Sgd && kind != Kind::Adagrad &&
+    out.hasFirstMoment = kind != Kind::Sgd && kind != Kind::Adagrad && kind != Kind::Nero &&
                          !((kind == Kind::RmsProp || kind == Kind::Sm3) && hp.momentum <= 0.0) &&
                          !(kind == Kind::Adafactor && hp.beta1 <= 0.0);
     out.hasSecondMoment = adamDenominator || kind == Kind::RmsProp || kind == Kind::Adagrad || kind == Kind::NovoGrad ||
-                          kind == Kind::Sm3 || kind == Kind::Adafactor;
+                          kind == Kind::Sm3 || kind == Kind::Adafactor || kind == Kind::Nero;
     // b <- mu*b + g/D (rmsprop with momentum), m <- b1*m + g/D + wd*w (novograd), m <- mu*m + (1-mu)*g/D (sm3)
     out.denominatorFirst =
         ((kind == Kind::RmsProp || kind == Kind::Sm3 || kind == Kind::Adafactor) && out.hasFirstMoment) ||
         kind == Kind::NovoGrad;
     out.hasTrustRatio = kind == Kind::Lars || kind == Kind::Lamb;
     const float wBefore = current.parameters(row, column) - current.update(row, column);
-    if ((out.hasTrustRatio || kind == Kind::NovoGrad || kind == Kind::Adafactor) && current.parameters.cols() != current.update.cols()) {
+    if ((out.hasTrustRatio || kind == Kind::NovoGrad || kind == Kind::Adafactor || kind == Kind::Nero) &&
+        current.parameters.cols() != current.update.cols()) {
         out.reason = "the snapshot keeps no weights here";
         return out;
     }
@@ -353,13 +417,19 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         if (out.hasFirstMoment) out.decay = hp.beta1, out.gain = 1.0 - hp.beta1;
         break;
     }
+    case Kind::Nero: {
+        const Matrix* scales = ruleStateOf(current, "tensor_scales", out);
+        if (!scales) return out;
+        out.scale = static_cast<float>(hp.lr) * (*scales)(bias ? 1 : 0);  // lr*s in float, as Nero::update
+        break;
+    }
     case Kind::Unexplained: break;
     }
 
     // The rules with decoupled or layer-wise decay take g without it; lars adds wd*w after centring.
     const bool coupledDecay =
         kind != Kind::AdamW && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad && kind != Kind::Sm3 &&
-        kind != Kind::Adafactor;
+        kind != Kind::Adafactor && kind != Kind::Nero;
     float gf = ruleGradientAt(current, hp, coupledDecay ? hp.weightDecay : 0.0, row, column);
     if (kind == Kind::Lars && !bias) gf += static_cast<float>(hp.weightDecay) * wBefore;
     out.gradient = gf;
@@ -370,11 +440,27 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
             return out;
         }
         out.secondMoment = current.secondMoment(row, column);
-        const float root = std::sqrt(static_cast<float>(out.secondMoment));
+        // What D takes of the second moment: v, amsgrad's v_hat, centered rmsprop's v - c^2.
+        float v = current.secondMoment(row, column);
+        if (adam && hp.amsgrad) {
+            const Matrix* maximum = ruleStateOf(current, "max_second_moment", out);
+            if (!maximum) return out;
+            v = (*maximum)(row, column);
+            out.maxSecondMoment = v;
+        } else if (kind == Kind::RmsProp && hp.centered) {
+            const Matrix* mean = ruleStateOf(current, "centred_mean", out);
+            if (!mean) return out;
+            const float c = (*mean)(row, column);
+            out.centredMean = c;
+            v = v - c * c;
+        }
+        const float root = std::sqrt(v);
         const float correction = adamDenominator ? static_cast<float>(std::sqrt(1.0 - std::pow(hp.beta2, t))) : 1.0f;
-        // sm3, adafactor: no eps (g/D = 0 where D = 0, below).
-        const bool noEps = kind == Kind::Sm3 || kind == Kind::Adafactor;
+        // sm3, adafactor, nero: no eps (g/D = 0 where D = 0, below).
+        const bool noEps = kind == Kind::Sm3 || kind == Kind::Adafactor || kind == Kind::Nero;
         out.denominator = (adamDenominator ? root / correction : root) + (noEps ? 0.0f : static_cast<float>(hp.eps));
+        if (kind == Kind::Nero)  // sqrt(S/(1-b2^t)), in float as Nero::update
+            out.denominator = std::sqrt(v / static_cast<float>(1.0 - std::pow(hp.beta2, t)));
         if (kind == Kind::Adafactor) out.clipFactor = std::max(1.0f, adafactorUpdateRms(current, hp, bias) / 1.0f);
         if (kind == Kind::AdamW && hp.weightDecay != 0.0)
             out.decayTerm = -static_cast<float>(hp.lr * hp.weightDecay) * wBefore;
@@ -448,6 +534,21 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     const float scaled = out.denominatorFirst || !out.hasSecondMoment ? direction : divided(direction) / clip;
     out.recombined = kind == Kind::Adafactor ? -(scaled * static_cast<float>(out.scale))  // as Adafactor::update
                                              : -static_cast<float>(out.scale) * scaled + static_cast<float>(out.decayTerm);
+    if (kind == Kind::Nero && !bias) {
+        // The stepped row w~ is centred and normalised: dw = (w~ - mu)/rho - w_before.
+        NeroRow nero{current, hp, row, current.update.cols() - 1, static_cast<float>(out.scale),
+                     static_cast<float>(1.0 - std::pow(hp.beta2, t)), now.step == 1};
+        nero.prepare();
+        const auto [mean, norm] = NeroRow::meanAndNorm(nero.inputs, [&nero](Eigen::Index j) { return nero.stepped(j); });
+        const float stepped = nero.stepped(column), centred = stepped - mean;
+        out.projected = true;
+        out.weightBefore = wBefore;
+        out.start = nero.start(column);
+        out.stepped = stepped;
+        out.rowMean = mean;
+        out.rowNorm = norm;
+        out.recombined = (norm > 0.0f ? centred / norm : centred) - wBefore;
+    }
     out.explained = true;
 
     out.formula = formulaText(out, spec, kind);

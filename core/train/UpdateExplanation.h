@@ -25,10 +25,16 @@
 //             dw = -lr*a (mu > 0) or -lr*g/D
 //   adafactor: D = sqrt(V) (V recorded), U = g/D/c with the tensor's clipping c; (b1, 1-b1) on U;
 //             dw = -alpha*a (b1 > 0) or -alpha*U, alpha = max(eps2, RMS(W))*rho (scale)
-// Not explained (`reason` says so): nero (its step ends by re-centring and re-normalising rows),
-// amsgrad (v_hat, the running maximum of v, is not recorded) and centered rmsprop (its mean of g
-// is not recorded). Reads the snapshots in place: no matrix is copied (only the formula's text
-// allocates).
+//   amsgrad:  D = sqrt(v_hat)/sqrt(1-b2^t) + eps, v_hat = max(v_hat', v_t) (max_second_moment)
+//   centered rmsprop: D = sqrt(v - c^2) + eps, c the running mean of g (centred_mean)
+//   nero:     D = sqrt(S/(1-b2^t)) (S recorded; g/D = 0 where S = 0), scale = lr*s with s the
+//             tensor's scale (tensor_scales); the stepped weight w~ = w_before - scale*g/D (w_before
+//             centred and normalised first at step 1); then the weights' row is projected:
+//             w_after = (w~ - mu)/rho, mu the row's mean of w~, rho its norm after centring (biases:
+//             not projected): dw = w_after - w_before
+// The state beyond the first and second moment comes from the snapshot's ruleState (the rule's
+// buffers by their training-state names). Reads the snapshots in place: no matrix is copied (only
+// the formula's text allocates).
 #include "train/Experiment.h"
 #include "train/Snapshot.h"
 
@@ -58,6 +64,14 @@ struct UpdateExplanation {
     bool hasTrustRatio = false; // lars, lamb
     double trustRatio = NAN;    // T (1 for biases)
     double clipFactor = 1.0;    // adafactor's update clipping c = max(1, RMS(U)/d) of the tensor
+    double maxSecondMoment = NAN;  // amsgrad: v_hat, what D takes instead of v_t
+    double centredMean = NAN;   // centered rmsprop: c_t, D = sqrt(v_t - c_t^2) + eps
+    bool projected = false;     // nero's weights: the stepped row is centred and normalised
+    double weightBefore = NAN;  // nero: w_before
+    double start = NAN;         // nero: the weight the step starts from (w_before; projected at step 1)
+    double stepped = NAN;       // nero: w~ = start - scale*g/D, before the projection
+    double rowMean = NAN;       // nero: mu, the mean of the row's w~
+    double rowNorm = NAN;       // nero: rho, the norm of the row's w~ - mu
     double recombined = NAN;    // dw from the parts
     double update = NAN;        // dw as recorded
     std::string formula;        // the rule's lines with this step's numbers filled in

@@ -11,9 +11,7 @@ namespace {
 std::size_t archivedBytes(const Snapshot& snapshot) {
     std::size_t bytes = sizeof(Snapshot) + snapshot.label.size();
     for (const LayerSnapshot& layer : snapshot.layers)
-        bytes += sizeof(LayerSnapshot) +
-                 sizeof(Matrix::Scalar) * std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
-                                                      layer.secondMoment.size() + layer.update.size() + layer.neuronMeans.size());
+        bytes += sizeof(LayerSnapshot) + sizeof(Matrix::Scalar) * layer.floatCount();
     return bytes;
 }
 

@@ -22,8 +22,7 @@ constexpr std::size_t kBatchBytes = std::size_t(32) << 20;
 std::size_t bytesOf(const Snapshot& snapshot) {
     std::size_t floats = 0;
     for (const LayerSnapshot& layer : snapshot.layers)
-        floats += std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
-                              layer.secondMoment.size() + layer.update.size() + layer.neuronMeans.size());
+        floats += layer.floatCount();
     return floats * sizeof(float);
 }
 

@@ -56,7 +56,8 @@ UpdateExplainer::UpdateExplainer(RunSelection* selection, QWidget* parent) : QWi
     plot_->yAxis2->setVisible(true);
     plot_->yAxis2->setLabel(tr("\u0394w"));
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < kPartNames.size(); ++i) ticker->addTick(i + 1, kPartNames[i]);
+    // Every other label one line lower: at 1366 x 768 neighbours ("M(a′)", "carried") would touch.
+    for (int i = 0; i < kPartNames.size(); ++i) ticker->addTick(i + 1, (i % 2 ? "\n" : "") + kPartNames[i]);
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, kPartNames.size() + 0.6);
     plot_->xAxis->grid()->setVisible(false);
