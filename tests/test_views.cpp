@@ -12,6 +12,7 @@
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
+#include "views/RenderQueue.h"
 #include "views/ViewControls.h"
 #include "views/ComparisonBar.h"
 #include <QSlider>
@@ -257,6 +258,7 @@ private Q_SLOTS:
     void inspectorShowsTheWholeRunWhenSelectedLate();
     void inspectorArchiveStaysWithinItsCapacity();
     void archiveThinsEvenlyAndRejectsRepeats();
+    void renderQueueDrawsOnePerTurn();
     void sideBySideSharesOneScaleInEveryView();
     void differenceShowsAMinusB();
     void scrubbedStepReplaysRecordedSnapshots();
@@ -573,6 +575,29 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     inspector.setNeuron(0, 5);  // every archived snapshot (the first included) and the latest are plotted
     QCOMPARE(inspector.history().historySize(), archive.size() + (archived.back() == steps ? 0 : 1));
     QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
+}
+
+void TestViews::renderQueueDrawsOnePerTurn() {
+    // sendPostedEvents() is one turn: what is posted during it waits for the next.
+    QObject a, b;
+    auto* gone = new QObject;
+    QStringList drawn;
+    RenderQueue& queue = RenderQueue::instance();
+    queue.request(&a, [&] { drawn << "a1"; });
+    queue.request(&b, [&] { drawn << "b"; });
+    queue.request(&a, [&] { drawn << "a2"; });  // replaces a's pending drawing, keeps its place
+    queue.request(gone, [&] { drawn << "gone"; });
+    delete gone;  // its drawing is dropped
+    QVERIFY(queue.pending(&a) && queue.pending(&b));
+    QCoreApplication::sendPostedEvents();  // the turn after the request: nothing drawn yet
+    QVERIFY(drawn.isEmpty());
+    QCoreApplication::sendPostedEvents();
+    QCOMPARE(drawn, QStringList{"a2"});
+    QVERIFY(!queue.pending(&a));
+    QCoreApplication::sendPostedEvents();
+    QCOMPARE(drawn, (QStringList{"a2", "b"}));
+    for (int turn = 0; turn < 3; ++turn) QCoreApplication::sendPostedEvents();
+    QCOMPARE(drawn, (QStringList{"a2", "b"}));
 }
 
 void TestViews::archiveThinsEvenlyAndRejectsRepeats() {
