@@ -3,7 +3,8 @@
 //                bundled digits where MNIST is missing) with every view showing; what the
 //                GUI thread does between two ticks of a 1 ms timer is one frame: p50/p99/max
 //                in CPU time of the GUI thread and in wall time
-//   memory       resident set size after the first tenth of the run and at its end: the drift;
+//   memory       resident set size after the first tenth of the run (the warm-up) and at its
+//                end: the drift, and its range sampled every second in between;
 //                beside it the live heap (mallinfo2) and what the bounded stores hold (metrics
 //                history points, archived snapshots), so growth by design tells itself from a leak
 //   heat-map     a 784 x 128 layer shown and replotted, the median of 60
@@ -152,8 +153,18 @@ void measureTraining(double seconds) {
     window.trainingActions()->start()->trigger();
     window.session()->setMaxStepsPerSecond(0);  // as fast as possible
     Holdings start;
+    // Resident memory once a second after the warm-up: its range shows whether it is flat.
+    double residentLow = 0.0, residentHigh = 0.0;
+    QTimer residentSampler;
+    QObject::connect(&residentSampler, &QTimer::timeout, [&] {
+        const double now = residentMegabytes();
+        residentLow = std::min(residentLow, now);
+        residentHigh = std::max(residentHigh, now);
+    });
     QTimer::singleShot(int(100 * seconds), [&] {  // the first tenth warms up (data, histories' capacity)
         start = holdings(window);
+        residentLow = residentHigh = start.residentMb;
+        residentSampler.start(1000);
         stepsAtStart = stepsDone;
         frames.recording = true;
     });
@@ -173,9 +184,13 @@ void measureTraining(double seconds) {
                 quantile(frames.cpu, 0.5), p99, quantile(frames.cpu, 1.0), verdict(p99 <= 16.0));
     std::printf("  GUI frame time, wall (machine shared): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
                 quantile(frames.wall, 0.5), quantile(frames.wall, 0.99), quantile(frames.wall, 1.0));
+    // Drift: resident memory at the end against after the warm-up (the first tenth: minute 1 of a
+    // 10-minute run), either way; beside it the range sampled every second in between.
     const double drift = 100.0 * (end.residentMb - start.residentMb) / start.residentMb;
-    std::printf("  resident memory: %.1f MB after %.0f s, %.1f MB at the end: drift %+.1f %% (target <= 5 %%: %s)\n",
-                start.residentMb, seconds / 10, end.residentMb, drift, verdict(std::abs(drift) <= 5.0));
+    std::printf("  resident memory: %.1f MB after %.0f s, %.1f MB at the end: drift %+.1f %% (target <= 5 %%: %s); "
+                "sampled every second in between: %.1f .. %.1f MB\n",
+                start.residentMb, seconds / 10, end.residentMb, drift, verdict(std::abs(drift) <= 5.0),
+                std::min(residentLow, end.residentMb), std::max(residentHigh, end.residentMb));
     // Counting: the heap's growth per metrics point stored tells what grows; at the histories'
     // cap (2 tracks per run) the same rate gives the bound the memory levels off at.
     const double addedPoints = double(end.historyPoints) - double(start.historyPoints);

@@ -30,14 +30,22 @@ SnapshotArchive::Offer SnapshotArchive::offer(const SharedSnapshot& snapshot) {
     }
     if (!policy_->offer()) return Offer::Skipped;
     snapshots_.push_back(snapshot);
-    if (!policy_->full(size())) return Offer::Appended;
-    keepEverySecond(snapshots_);
-    return Offer::Thinned;
+    Offer result = Offer::Appended;
+    if (dropsLeft_ > 0) {  // a round of thinning: the next older snapshot the doubled stride drops
+        snapshots_.erase(snapshots_.begin() + nextDrop_++);
+        --dropsLeft_;
+        result = Offer::Thinned;
+    }
+    // Full: the stride has doubled; the round drops every second stored snapshot, one per new one.
+    if (dropsLeft_ == 0 && policy_->full(size())) dropsLeft_ = size() / 2, nextDrop_ = 1;
+    return result;
 }
 
 void SnapshotArchive::clear() {
     snapshots_.clear();
     policy_.reset();
+    dropsLeft_ = 0;
+    nextDrop_ = 1;
     latest_.reset();
     lastStep_ = -1;
 }

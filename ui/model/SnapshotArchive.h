@@ -3,8 +3,12 @@
 // first, within a memory budget, plus the newest snapshot offered (kept or not: views that show
 // "now" use it). Its capacity is fixed by the first
 // snapshot: min(maxSnapshots, max(16, budget / bytes of one archived snapshot)). When full, the
-// DecimationStride policy (as DecimatingHistory) drops every second snapshot and keeps only every
-// second new one, so the archive always spans the whole run at an even, coarser density.
+// DecimationStride policy (as DecimatingHistory) doubles the stride: only every second new
+// snapshot is kept, and each one kept replaces one older snapshot that the doubled stride drops
+// (every second one, oldest first). So once full the archive stays full - its memory is flat,
+// not halved and refilled - and at the end of each round it holds every (2 x stride)-th snapshot
+// again: the whole run at an even, coarser density (during a round, the older part is thinned
+// first).
 // Snapshots whose step is not past the last one offered are repeats (re-delivered) and ignored.
 #include "model/DecimatingHistory.h"
 #include "train/Snapshot.h"
@@ -25,7 +29,7 @@ public:
         Repeat,    // step not past the last offered one: ignored
         Skipped,   // not kept at the current stride
         Appended,  // now snapshots().back()
-        Thinned,   // appended, then every second snapshot was dropped
+        Thinned,   // appended in place of an older snapshot (a round of thinning)
     };
     Offer offer(const SharedSnapshot& snapshot);  // kept by pointer: the archive never copies matrices
     Offer offer(const Snapshot& snapshot) { return offer(std::make_shared<const Snapshot>(snapshot)); }
@@ -44,6 +48,8 @@ private:
     std::size_t budgetBytes_;
     std::optional<DecimationStride> policy_;  // set by the first snapshot
     long lastStep_ = -1;
+    int dropsLeft_ = 0;  // older snapshots the current round of thinning still drops
+    int nextDrop_ = 1;   // index of the next one
     std::vector<SharedSnapshot> snapshots_;
     SharedSnapshot latest_;
 };

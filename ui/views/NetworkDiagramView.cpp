@@ -1,6 +1,7 @@
 #include "views/NetworkDiagramView.h"
 
 #include "views/RedrawWhenShown.h"
+#include "views/RenderQueue.h"
 #include "views/ConvLayerDrawing.h"
 #include "views/NeuronNames.h"
 #include "views/SharingGroups.h"
@@ -89,7 +90,7 @@ void NetworkDiagramView::showSnapshot(const Snapshot& snapshot) {
     ownValues_ = true;
     caption_ = QString::fromStdString(snapshot.label) + QStringLiteral(" · step %1").arg(snapshot.step);
     recomputeValues();
-    update();
+    redraw();
 }
 
 void NetworkDiagramView::showPanel(const Snapshot& snapshot, std::vector<Matrix> values, const QString& caption) {
@@ -103,13 +104,13 @@ void NetworkDiagramView::showPanel(const Snapshot& snapshot, std::vector<Matrix>
     shown_.clear();
     chooseShownNeurons();
     fitToDrawn();
-    update();
+    redraw();
 }
 
 void NetworkDiagramView::setQuantity(Quantity quantity) {
     quantity_ = quantity;
     if (ownValues_) recomputeValues();
-    update();
+    redraw();
 }
 
 void NetworkDiagramView::setNetwork(const NetworkSpec& network) {
@@ -118,12 +119,12 @@ void NetworkDiagramView::setNetwork(const NetworkSpec& network) {
     if (!ownValues_) return clear();  // showPanel's values were grouped by the old units: wait for the next
     units_ = networkUnits(*snapshot_, network_);
     recomputeValues();
-    update();
+    redraw();
 }
 
 void NetworkDiagramView::setColorLimit(double limit) {
     scale_.setFixedLimit(limit);
-    update();
+    redraw();
 }
 
 void NetworkDiagramView::clear() {
@@ -131,13 +132,13 @@ void NetworkDiagramView::clear() {
     values_.clear();
     selectedLayer_ = -2;
     selectedNeuron_ = -1;
-    update();
+    redraw();
 }
 
 void NetworkDiagramView::setSelectedNeuron(int layer, int neuron) {
     selectedLayer_ = layer < 0 || neuron < 0 ? -2 : layer;
     selectedNeuron_ = neuron;
-    update();
+    redraw();
 }
 
 void NetworkDiagramView::recomputeValues() {
@@ -310,9 +311,29 @@ void NetworkDiagramView::mousePressEvent(QMouseEvent* event) {
     Q_EMIT neuronClicked(hit.layer, hit.row);
 }
 
+void NetworkDiagramView::redraw() {
+    cacheValid_ = false;
+    RenderQueue::instance().request(this, [this] {
+        if (cacheValid_) return;  // a paint drew it meanwhile
+        drawCache();
+        update();
+    });
+}
+
+void NetworkDiagramView::drawCache() const {
+    const qreal ratio = devicePixelRatioF();
+    const QSize pixels = size() * ratio;
+    if (cache_.size() != pixels) cache_ = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+    cache_.setDevicePixelRatio(ratio);
+    QPainter painter(&cache_);
+    render(painter, size());  // paints every pixel (white first)
+    cacheValid_ = true;
+}
+
 void NetworkDiagramView::paintEvent(QPaintEvent*) {
+    if (!cacheValid_ || cache_.size() != size() * devicePixelRatioF()) drawCache();
     QPainter painter(this);
-    render(painter, size());
+    painter.drawImage(QPointF(0, 0), cache_);
 }
 
 void NetworkDiagramView::render(QPainter& painter, QSize size) const {

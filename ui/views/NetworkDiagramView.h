@@ -49,6 +49,7 @@
 #include "views/Quantity.h"
 #include "views/RunSelection.h"
 
+#include <QImage>
 #include <QPointF>
 #include <QWidget>
 
@@ -126,6 +127,7 @@ Q_SIGNALS:
 
 protected:
     bool event(QEvent* event) override;
+    // Paints the cached drawing (drawn first when missing or of another size).
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
 
@@ -143,6 +145,10 @@ private:
         int captionLines = 2;
     };
     Frame frameFor(QSize size) const;
+    // A change queues a fresh drawing on the RenderQueue (one per event-loop turn, so several
+    // canvases changed by one delivery do not all draw in one frame); paint copies it.
+    void redraw();
+    void drawCache() const;
     Hit hitAt(const Frame& frame, QPointF point) const;
     void recomputeValues();
     void fitToDrawn();
@@ -171,6 +177,8 @@ private:
     DivergingColorScale scale_;
     int selectedLayer_ = -2;
     int selectedNeuron_ = -1;
+    mutable QImage cache_;
+    mutable bool cacheValid_ = false;
 };
 
 // The one colour legend beside several canvases (they share its limit).
