@@ -171,6 +171,9 @@ private slots:
         QTest::newRow("pool leaves a row out, 1x1 conv") << "1x6x8-conv2k2-pool2-conv2k1-3" << LossKind::Mse;
         QTest::newRow("stride skips inputs") << "1x9x9-conv2k2s3-avgpool3-conv2k1p1-2" << LossKind::CrossEntropy;
         QTest::newRow("conv dense dense") << "1x5x5-conv2k3-4-3" << LossKind::Mse;
+        // The direct path of one-channel convolutions (ConvLayer::usesDirectPath): padding, a block of
+        // 8 channels and one more, rows of 10 (one 8-vector and 2 left over), an input gradient.
+        QTest::newRow("one-channel direct path") << "1x6x11-conv1k2-conv9k3p1-3" << LossKind::Mse;
     }
     void gradientsMatchFiniteDifferences() {
         QFETCH(QString, layers);

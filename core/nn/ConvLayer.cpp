@@ -27,6 +27,64 @@ void addRow(float* dst, const float* src, int n, int step) {
         for (; x + 8 <= n; x += 8) Eigen::Map<Floats8>(dst + x) += Eigen::Map<const Floats8>(src + x);
     for (; x < n; ++x) dst[x * step] += src[x];
 }
+
+// The direct path of a one-channel convolution with stride 1 (ConvLayer::usesDirectPath), on the
+// sample's zero-padded image `image` (`width` floats a row, readable 7 floats past every row's
+// last output). `Channels` output channels at once: their accumulators for 8 output columns stay
+// in registers over all k*k taps, where im2col would write k*k shifted copies of the image and
+// Eigen would copy them once more into its packed layout.
+//   weights: the layer's column-major parameters from the first of these channels (tap t at t*rows)
+template <int Channels>
+void convolveOneChannel(const float* image, int width, int kernel, int outH, int outW, const float* weights,
+                        Eigen::Index rows, const float* bias, float* z, Eigen::Index positions) {
+    for (int y = 0; y < outH; ++y)
+        for (int x0 = 0; x0 < outW; x0 += 8) {
+            Floats8 sums[Channels];
+            for (int c = 0; c < Channels; ++c) sums[c].setConstant(bias[c]);
+            for (int ki = 0; ki < kernel; ++ki) {
+                const float* row = image + (y + ki) * width + x0;
+                for (int kj = 0; kj < kernel; ++kj) {
+                    const Floats8 pixels = Eigen::Map<const Floats8>(row + kj);
+                    const float* tap = weights + (ki * kernel + kj) * rows;
+                    for (int c = 0; c < Channels; ++c) sums[c] += tap[c] * pixels;
+                }
+            }
+            const int n = std::min(8, outW - x0);
+            for (int c = 0; c < Channels; ++c) {
+                float* out = z + c * positions + y * outW + x0;
+                if (n == 8) Eigen::Map<Floats8>{out} = sums[c];
+                else std::copy_n(sums[c].data(), n, out);
+            }
+        }
+}
+
+// Its weight gradient: dW[c, tap] += sum over positions of dZ[c, position] * the tap's pixel there,
+// 8 positions a vector, `Channels` channels sharing each load of the image.
+//   gradient: the column-major parameter gradient from the first of these channels
+template <int Channels>
+void correlateOneChannel(const float* image, int width, int kernel, int outH, int outW, const float* dZ,
+                         Eigen::Index positions, float* gradient, Eigen::Index rows) {
+    const int full = outW / 8 * 8;
+    for (int ki = 0; ki < kernel; ++ki)
+        for (int kj = 0; kj < kernel; ++kj) {
+            Floats8 sums[Channels];
+            float tails[Channels] = {};
+            for (int c = 0; c < Channels; ++c) sums[c].setZero();
+            for (int y = 0; y < outH; ++y) {
+                const float* row = image + (y + ki) * width + kj;
+                const float* d = dZ + y * outW;
+                for (int x0 = 0; x0 < full; x0 += 8) {
+                    const Floats8 pixels = Eigen::Map<const Floats8>(row + x0);
+                    for (int c = 0; c < Channels; ++c)
+                        sums[c] += Eigen::Map<const Floats8>(d + c * positions + x0).cwiseProduct(pixels);
+                }
+                for (int x = full; x < outW; ++x)
+                    for (int c = 0; c < Channels; ++c) tails[c] += d[c * positions + x] * row[x];
+            }
+            float* tap = gradient + (ki * kernel + kj) * rows;
+            for (int c = 0; c < Channels; ++c) tap[c] += sums[c].sum() + tails[c];
+        }
+}
 }  // namespace
 
 // One sample at a time: its patches stay in the cache (~60 KB for the MNIST CNN) instead of a whole
@@ -37,6 +95,7 @@ struct ConvLayer::Buffers final : Layer::Workspace {
     Matrix patchGradient;          // [H'*W' x C_in*k*k]: their gradient, column r = tap r (same layout)
     BatchMatrix preActivation;     // Z [batch x C_out*H'*W']
     BatchMatrix activation;        // A = f(Z); unused for Identity
+    RowMajorMatrix paddedImage;    // the direct path: one sample's image with its zero border (paddedImage())
 };
 
 ConvLayer::ConvLayer(SampleShape input, const LayerToken& token, Activation activation)
@@ -99,34 +158,62 @@ void ConvLayer::scatterPatches(const Buffers& buffers, float* imageGradient) con
                   [&](const float* patch, float* at, int n) { addRow(at, patch, n, stride_); });
 }
 
+bool ConvLayer::usesDirectPath() const { return input_.channels == 1 && stride_ == 1; }
+
+const float* ConvLayer::paddedImage(Buffers& buffers, const float* image) const {
+    const int width = (output_.width + 7) / 8 * 8 + kernel_ - 1;  // >= W + 2p; room for the last vector
+    RowMajorMatrix& padded = buffers.paddedImage;
+    if (padded.rows() != input_.height + 2 * padding_ || padded.cols() != width)
+        padded.setZero(input_.height + 2 * padding_, width);  // the border stays zero from here on
+    padded.block(padding_, padding_, input_.height, input_.width) =
+        Eigen::Map<const RowMajorMatrix>(image, input_.height, input_.width);
+    return padded.data();
+}
+
 const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const {
     auto& buffers = static_cast<Buffers&>(work);  // created by createWorkspace() above
     const Eigen::Index batch = input.rows(), P = positions();
-    buffers.patches.resize(patchSize(), P);  // no-ops after the first call
+    const bool direct = usesDirectPath();
+    if (!direct) buffers.patches.resize(patchSize(), P);  // no-ops after the first call
     BatchMatrix& z = buffers.preActivation;
     z.resize(batch, outputSize());
+    if (activation_ != Activation::Identity) buffers.activation.resize(batch, outputSize());
     const auto weights = weightsOf(parameters);
     const auto bias = biasOf(parameters);
+    const Eigen::Index C = output_.channels;
     for (Eigen::Index s = 0; s < batch; ++s) {
-        gatherPatches(input.row(s).data(), buffers.patches.data());
-        // Sample s's output row, C_out x H'*W' row-major, is the column-major [H'*W' x C_out] Z_s^T:
-        // Z_s^T = patches^T W^T puts the long dimension (positions) where the GEMM kernel wants it.
-        Eigen::Map<Matrix> zs(z.row(s).data(), P, output_.channels);
-        zs.noalias() = buffers.patches.transpose() * weights.transpose();
-        zs.rowwise() += bias.transpose();
+        if (direct) {
+            const float* image = paddedImage(buffers, input.row(s).data());
+            const int width = static_cast<int>(buffers.paddedImage.cols());
+            Eigen::Index c = 0;
+            for (; c + 8 <= C; c += 8)
+                convolveOneChannel<8>(image, width, kernel_, output_.height, output_.width, parameters.data() + c, C,
+                                      bias.data() + c, z.row(s).data() + c * P, P);
+            for (; c < C; ++c)
+                convolveOneChannel<1>(image, width, kernel_, output_.height, output_.width, parameters.data() + c, C,
+                                      bias.data() + c, z.row(s).data() + c * P, P);
+        } else {
+            gatherPatches(input.row(s).data(), buffers.patches.data());
+            // Sample s's output row, C_out x H'*W' row-major, is the column-major [H'*W' x C_out] Z_s^T:
+            // Z_s^T = patches^T W^T puts the long dimension (positions) where the GEMM kernel wants it.
+            Eigen::Map<Matrix> zs(z.row(s).data(), P, output_.channels);
+            zs.noalias() = buffers.patches.transpose() * weights.transpose();
+            zs.rowwise() += bias.transpose();
+        }
+        // The activation of this sample while its row is still in the cache.
+        if (activation_ != Activation::Identity)
+            applyActivation(activation_, z.row(s).data(), buffers.activation.row(s).data(), outputSize());
     }
-    if (activation_ == Activation::Identity) return z;
-    applyActivation(activation_, z, buffers.activation);
-    return buffers.activation;
+    return activation_ == Activation::Identity ? z : buffers.activation;
 }
 
 void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, BatchMatrix& outputGradient,
                          Workspace& work, Matrix& parameterGradient, BatchMatrix* inputGradient) const {
     auto& buffers = static_cast<Buffers&>(work);
-    BatchMatrix& delta = outputGradient;  // dL/dA, becomes dL/dZ in place
-    multiplyByDerivative(activation_, buffers.preActivation, buffers.activation, delta);
-    const Eigen::Index batch = input.rows(), P = positions();
-    buffers.patches.resize(patchSize(), P);
+    BatchMatrix& delta = outputGradient;  // dL/dA, becomes dL/dZ in place, sample by sample below
+    const Eigen::Index batch = input.rows(), P = positions(), C = output_.channels;
+    const bool direct = usesDirectPath();
+    if (!direct) buffers.patches.resize(patchSize(), P);
     auto weightGradient = weightsOf(parameterGradient);
     weightGradient.setZero();
     if (inputGradient) {
@@ -136,12 +223,28 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     const auto weights = weightsOf(parameters);
     auto biasGradient = biasOf(parameterGradient);
     biasGradient.setZero();
+    const bool hasActivation = activation_ != Activation::Identity;
     for (Eigen::Index s = 0; s < batch; ++s) {
-        // The patches again rather than a whole batch's kept from forward: gathering from the input
-        // costs less than reading them back from memory (measured, README "Third round").
-        gatherPatches(input.row(s).data(), buffers.patches.data());
+        multiplyByDerivative(activation_, buffers.preActivation.row(s).data(),
+                             hasActivation ? buffers.activation.row(s).data() : nullptr, delta.row(s).data(),
+                             outputSize());
         const Eigen::Map<const Matrix> dZt(delta.row(s).data(), P, output_.channels);  // dZ_s^T, as in forward
-        weightGradient.noalias() += dZt.transpose() * buffers.patches.transpose();  // dW += dZ_s patches^T
+        if (direct) {
+            const float* image = paddedImage(buffers, input.row(s).data());
+            const int width = static_cast<int>(buffers.paddedImage.cols());
+            Eigen::Index c = 0;
+            for (; c + 8 <= C; c += 8)
+                correlateOneChannel<8>(image, width, kernel_, output_.height, output_.width, dZt.data() + c * P, P,
+                                       parameterGradient.data() + c, C);
+            for (; c < C; ++c)
+                correlateOneChannel<1>(image, width, kernel_, output_.height, output_.width, dZt.data() + c * P, P,
+                                       parameterGradient.data() + c, C);
+        } else {
+            // The patches again rather than a whole batch's kept from forward: gathering from the input
+            // costs less than reading them back from memory (measured, README "Third round").
+            gatherPatches(input.row(s).data(), buffers.patches.data());
+            weightGradient.noalias() += dZt.transpose() * buffers.patches.transpose();  // dW += dZ_s patches^T
+        }
         biasGradient += dZt.colwise().sum().transpose();
         if (!inputGradient) continue;
         buffers.patchGradient.noalias() = dZt * weights;  // (W^T dZ_s)^T: [positions x C_in*k*k]
