@@ -3,7 +3,7 @@
 // test function races on purpose with a QThread::create worker (the kind of thread the landscape and
 // study workers are), inside a Qt Test executable with Qt Test's watchdog (what the suppressions
 // are about); then a real child process is started, as the session tests do. CTest passes it only
-// when TSan's output names the data race in raceOnPurpose (PASS_REGULAR_EXPRESSION; the sanitizer
+// when TSan's summary names this file's data race (PASS_REGULAR_EXPRESSION; the sanitizer
 // exits 66 at the first report, as halt_on_error=1 asks).
 #include <QProcess>
 #include <QTest>

@@ -290,6 +290,7 @@ private Q_SLOTS:
         auto* mailbox = new Mailbox(receiver);
         receiver->moveToThread(&thread);
         connect(&thread, &QThread::finished, receiver, &QObject::deleteLater);
+        connect(&thread, &QThread::started, mailbox, &Mailbox::startPolling, Qt::DirectConnection);
         thread.start();
         std::vector<int> ran;  // written on `thread` only; read here after `count` says all ran
         bool allOnThread = true;
@@ -318,10 +319,11 @@ private Q_SLOTS:
 
         QObject here;
         auto* dropping = new Mailbox(&here);
+        dropping->startPolling();
         std::atomic<bool> dropped{true};
         std::thread([&] { dropping->post([&] { dropped = false; }); }).join();
         dropping->dropPending();
-        QCoreApplication::processEvents();  // delivers the wake-up: nothing is left to run
+        QTest::qWait(100);  // several polling intervals: nothing is left to run
         QVERIFY(dropped);
         std::thread([&] { dropping->post([&] { dropped = false; }); }).join();
         QTRY_VERIFY(!dropped);  // and the box still works

@@ -1,14 +1,19 @@
 #include "session/Mailbox.h"
 
+#include <QTimer>
+
 #include <utility>
 
 namespace ml {
 
-Mailbox::Mailbox(QObject* receiver) : QObject(receiver) {
-    connect(this, &Mailbox::posted, this, &Mailbox::runPosted, Qt::QueuedConnection);
+Mailbox::Mailbox(QObject* receiver, std::chrono::milliseconds interval) : QObject(receiver), timer_(new QTimer(this)) {
+    timer_->setInterval(interval);
+    connect(timer_, &QTimer::timeout, this, &Mailbox::runPosted);
 }
 
 Mailbox::~Mailbox() { dropPending(); }
+
+void Mailbox::startPolling() { timer_->start(); }
 
 void Mailbox::dropPending() {
     std::vector<std::function<void()>> dropped;
@@ -19,20 +24,15 @@ void Mailbox::dropPending() {
 }
 
 void Mailbox::post(std::function<void()> call) {
-    bool wasEmpty = false;
-    {
-        const std::lock_guard lock(mutex_);
-        wasEmpty = calls_.empty();
-        calls_.push_back(std::move(call));
-    }
-    // A box that was not empty already has its wake-up on the way; it will run this call too.
-    if (wasEmpty) Q_EMIT posted();
+    const std::lock_guard lock(mutex_);
+    calls_.push_back(std::move(call));
 }
 
 void Mailbox::runPosted() {
     std::vector<std::function<void()>> calls;
     {
         const std::lock_guard lock(mutex_);
+        if (calls_.empty()) return;
         calls.swap(calls_);
     }
     // Run outside the lock: a call may post again, or end the receiver's worker.

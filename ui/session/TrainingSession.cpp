@@ -12,6 +12,7 @@ TrainingSession::TrainingSession(QObject* parent)
     thread_.setObjectName("training");
     worker_->moveToThread(&thread_);  // and its child toWorker_: the posted calls run on thread_
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(&thread_, &QThread::started, toWorker_, &Mailbox::startPolling, Qt::DirectConnection);
     thread_.start();
     timer_.setInterval(33);
     connect(&timer_, &QTimer::timeout, this, &TrainingSession::deliver);

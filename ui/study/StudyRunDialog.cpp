@@ -35,6 +35,7 @@ StudyRunDialog::StudyRunDialog(QWidget* parent)
       startButton_(new QPushButton(tr("Start"), this)),
       cancelButton_(new QPushButton(tr("Cancel"), this)),
       mailbox_(new Mailbox(this)) {
+    mailbox_->startPolling();
     setWindowTitle(tr("Run a study"));
     study_->setEditable(true);
     study_->setObjectName("studyFile");

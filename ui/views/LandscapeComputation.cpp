@@ -8,7 +8,9 @@
 
 namespace ml {
 
-LandscapeComputation::LandscapeComputation(QObject* parent) : QObject(parent), mailbox_(new Mailbox(this)) {}
+LandscapeComputation::LandscapeComputation(QObject* parent) : QObject(parent), mailbox_(new Mailbox(this)) {
+    mailbox_->startPolling();
+}
 
 LandscapeComputation::~LandscapeComputation() {
     if (!worker_) return;
