@@ -17,6 +17,7 @@
 #include "model/RunComparison.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/FolderSnapshots.h"
+#include "session/Mailbox.h"
 #include "session/ProgressIndicator.h"
 #include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
@@ -63,9 +64,11 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <atomic>
 #include <functional>
-
 #include <limits>
+#include <thread>
 #include <unistd.h>
 #include <cstdio>
 #include <map>
@@ -282,6 +285,53 @@ private Q_SLOTS:
         delete session;
         QVERIFY2(clock.elapsed() < 3000, "the destructor must stop the training promptly");
         QCOMPARE(threadFinished.count(), 1);
+    }
+
+    // The hand-over between threads (session/Mailbox.h): calls posted from two other threads run
+    // on the receiver's thread, each poster's in its order; dropped calls never run.
+    void mailboxRunsPostedCallsOnTheReceiversThreadInOrder() {
+        QThread thread;
+        auto* receiver = new QObject;
+        auto* mailbox = new Mailbox(receiver);
+        receiver->moveToThread(&thread);
+        connect(&thread, &QThread::finished, receiver, &QObject::deleteLater);
+        connect(&thread, &QThread::started, mailbox, &Mailbox::startPolling, Qt::DirectConnection);
+        thread.start();
+        std::vector<int> ran;  // written on `thread` only; read here after `count` says all ran
+        bool allOnThread = true;
+        std::atomic<int> count{0};
+        auto postAll = [&](int first) {
+            for (int i = first; i < first + 500; ++i)
+                mailbox->post([&, i] {
+                    allOnThread = allOnThread && QThread::currentThread() == &thread;
+                    ran.push_back(i);
+                    count.fetch_add(1, std::memory_order_release);
+                });
+        };
+        std::thread a(postAll, 0), b(postAll, 1000);
+        a.join();
+        b.join();
+        QTRY_COMPARE_WITH_TIMEOUT(count.load(std::memory_order_acquire), 1000, 10000);
+        QVERIFY(allOnThread);
+        std::vector<int> fromA, fromB;
+        for (int i : ran) (i < 1000 ? fromA : fromB).push_back(i);
+        QCOMPARE(fromA.size(), 500u);
+        QCOMPARE(fromB.size(), 500u);
+        QVERIFY(std::is_sorted(fromA.begin(), fromA.end()));
+        QVERIFY(std::is_sorted(fromB.begin(), fromB.end()));
+        thread.quit();
+        thread.wait();
+
+        QObject here;
+        auto* dropping = new Mailbox(&here);
+        dropping->startPolling();
+        std::atomic<bool> dropped{true};
+        std::thread([&] { dropping->post([&] { dropped = false; }); }).join();
+        dropping->dropPending();
+        QTest::qWait(100);  // several polling intervals: nothing is left to run
+        QVERIFY(dropped);
+        std::thread([&] { dropping->post([&] { dropped = false; }); }).join();
+        QTRY_VERIFY(!dropped);  // and the box still works
     }
 
     void closingTheWindowMidRunJoinsTheThread() {

@@ -1,15 +1,18 @@
 #include "session/TrainingSession.h"
 
+#include "session/Mailbox.h"
 #include "session/TrainingWorker.h"
 
 #include <algorithm>
 
 namespace ml {
 
-TrainingSession::TrainingSession(QObject* parent) : QObject(parent), worker_(new TrainingWorker) {
+TrainingSession::TrainingSession(QObject* parent)
+    : QObject(parent), worker_(new TrainingWorker), toWorker_(new Mailbox(worker_)) {
     thread_.setObjectName("training");
-    worker_->moveToThread(&thread_);
+    worker_->moveToThread(&thread_);  // and its child toWorker_: the posted calls run on thread_
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(&thread_, &QThread::started, toWorker_, &Mailbox::startPolling, Qt::DirectConnection);
     thread_.start();
     timer_.setInterval(33);
     connect(&timer_, &QTimer::timeout, this, &TrainingSession::deliver);
@@ -36,10 +39,9 @@ bool TrainingSession::start(const Experiment& experiment, bool paused, std::shar
     timing_ = Timing{};
     timing_.enabled = timed;
     timing_.clock.start();
-    QMetaObject::invokeMethod(
-        worker_,
-        [worker = worker_, experiment, control = control_, feed = feed_, fork] { worker->train(experiment, control, feed, fork); },
-        Qt::QueuedConnection);
+    toWorker_->post([worker = worker_, experiment, control = control_, feed = feed_, fork] {
+        worker->train(experiment, control, feed, fork);
+    });
     timer_.start();
     setState(paused ? SessionState::Paused : SessionState::Running);
     return true;

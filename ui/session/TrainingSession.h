@@ -1,6 +1,7 @@
 #pragma once
 // The GUI side of training: owns the training thread and its TrainingWorker, the RunControl of
-// the current training, and the TrainingFeed mailbox it empties every 33 ms on a GUI timer. Emits what arrived as batches:
+// the current training, and the TrainingFeed mailbox it empties every 33 ms on a GUI timer (a
+// training is handed to the worker through a Mailbox, session/Mailbox.h). Emits what arrived as batches:
 //   metricsArrived   every StepMetrics since the last delivery (full resolution)
 //   snapshotsArrived the latest snapshot of each run that produced one (coalesced, latest wins)
 // Controls (pause, single step, stop, speed) only flip RunControl's thread-safe flags, so the GUI
@@ -20,6 +21,7 @@
 
 namespace ml {
 
+class Mailbox;
 class TrainingWorker;
 
 enum class SessionState {
@@ -84,6 +86,7 @@ private:
 
     QThread thread_;
     TrainingWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
+    Mailbox* toWorker_ = nullptr;       // worker_'s child: hands each training to thread_ (TSan sees it)
     std::shared_ptr<RunControl> control_;
     std::shared_ptr<TrainingFeed> feed_;
     QTimer timer_;

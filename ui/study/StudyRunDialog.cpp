@@ -1,6 +1,7 @@
 #include "study/StudyRunDialog.h"
 
 #include "AppSettings.h"
+#include "session/Mailbox.h"
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
 
@@ -32,7 +33,9 @@ StudyRunDialog::StudyRunDialog(QWidget* parent)
       progress_(new QProgressBar(this)),
       status_(new QLabel(this)),
       startButton_(new QPushButton(tr("Start"), this)),
-      cancelButton_(new QPushButton(tr("Cancel"), this)) {
+      cancelButton_(new QPushButton(tr("Cancel"), this)),
+      mailbox_(new Mailbox(this)) {
+    mailbox_->startPolling();
     setWindowTitle(tr("Run a study"));
     study_->setEditable(true);
     study_->setObjectName("studyFile");
@@ -91,6 +94,8 @@ StudyRunDialog::~StudyRunDialog() {
     if (!worker_) return;
     control_->requestStop();
     worker_->wait();  // the trials in flight end at their next step
+    mailbox_->dropPending();  // the worker's last post orders its end before the delete (for TSan)
+    delete worker_;
 }
 
 void StudyRunDialog::setStudy(const QString& studyFile, const QString& folder, int jobs) {
@@ -152,18 +157,18 @@ void StudyRunDialog::start() {
             const StudyPlan plan(study);
             const StudyLayout layout(folder, plan);
             const PendingTrials pending = pendingTrials(layout);
-            QMetaObject::invokeMethod(this, [this, total = pending.count()] {
+            mailbox_->post([this, total = pending.count()] {
                 total_ = total;
                 progress_->setRange(0, std::max(1, total));
                 progress_->setValue(0);
             });
-            runPendingTrials(layout, pending, jobs, *control, [this](int) { QMetaObject::invokeMethod(this, &StudyRunDialog::trialFinished); });
+            runPendingTrials(layout, pending, jobs, *control, [this](int) { mailbox_->post([this] { trialFinished(); }); });
             if (!control->stopRequested()) aggregateStudy(layout);
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
         const bool stopped = control->stopRequested();
-        QMetaObject::invokeMethod(this, [this, error, stopped] { workerEnded(error, stopped); });
+        mailbox_->post([this, error, stopped] { workerEnded(error, stopped); });
     });
     worker_->start();
 }

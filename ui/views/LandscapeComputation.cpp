@@ -1,17 +1,22 @@
 #include "views/LandscapeComputation.h"
 
+#include "session/Mailbox.h"
+
 #include <QThread>
 
 #include <exception>
 
 namespace ml {
 
-LandscapeComputation::LandscapeComputation(QObject* parent) : QObject(parent) {}
+LandscapeComputation::LandscapeComputation(QObject* parent) : QObject(parent), mailbox_(new Mailbox(this)) {
+    mailbox_->startPolling();
+}
 
 LandscapeComputation::~LandscapeComputation() {
     if (!worker_) return;
     cancel_ = true;
     worker_->wait();
+    mailbox_->dropPending();  // the worker's last post orders its end before the delete (for TSan)
     delete worker_;
 }
 
@@ -29,13 +34,13 @@ void LandscapeComputation::start(const Experiment& experiment, std::vector<Traje
                                          const long percent = 100 * done / total;
                                          if (percent == lastPercent) return;
                                          lastPercent = percent;
-                                         QMetaObject::invokeMethod(this, [this, done, total] { emit progressed(done, total); });
+                                         mailbox_->post([this, done, total] { emit progressed(done, total); });
                                      }};
             result = std::make_shared<const Landscape>(computeLandscape(experiment.network, *data.train, trajectories, request, control));
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
-        QMetaObject::invokeMethod(this, [this, result, error] { workerEnded(result, error); });
+        mailbox_->post([this, result, error] { workerEnded(result, error); });
     });
     worker_->start();
 }

@@ -2,7 +2,8 @@
 // Computes a loss landscape (core/landscape/Landscape.h) on a worker thread, so the window stays
 // responsive: progress as signals on the GUI thread (at most once per percent), Cancel through an
 // atomic flag polled before every loss, the result (or the error message) delivered once.
-// Loading the experiment's data happens on the worker too (MNIST takes a moment).
+// Loading the experiment's data happens on the worker too (MNIST takes a moment). The worker hands
+// progress and the result over through a Mailbox (session/Mailbox.h), which ThreadSanitizer can see.
 #include "landscape/Landscape.h"
 #include "train/Experiment.h"
 
@@ -15,6 +16,8 @@
 class QThread;
 
 namespace ml {
+
+class Mailbox;
 
 class LandscapeComputation : public QObject {
     Q_OBJECT
@@ -35,6 +38,7 @@ Q_SIGNALS:
 private:
     void workerEnded(std::shared_ptr<const Landscape> landscape, const QString& error);
     QThread* worker_ = nullptr;
+    Mailbox* mailbox_;  // a child: runs the worker's calls on the GUI thread
     std::atomic<bool> cancel_{false};
 };
 
