@@ -85,6 +85,14 @@ void correlateOneChannel(const float* image, int width, int kernel, int outH, in
             for (int c = 0; c < Channels; ++c) tap[c] += sums[c].sum() + tails[c];
         }
 }
+// Calls call(channels, c) over the output channels: blocks of 8 from c = 0, then one at a time for
+// the rest (channels is a std::integral_constant, the direct path's template argument).
+template <typename Call>
+void inChannelBlocks(Eigen::Index count, Call call) {
+    Eigen::Index c = 0;
+    for (; c + 8 <= count; c += 8) call(std::integral_constant<int, 8>{}, c);
+    for (; c < count; ++c) call(std::integral_constant<int, 1>{}, c);
+}
 }  // namespace
 
 // One sample at a time: its patches stay in the cache (~60 KB for the MNIST CNN) instead of a whole
@@ -185,13 +193,10 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
         if (direct) {
             const float* image = paddedImage(buffers, input.row(s).data());
             const int width = static_cast<int>(buffers.paddedImage.cols());
-            Eigen::Index c = 0;
-            for (; c + 8 <= C; c += 8)
-                convolveOneChannel<8>(image, width, kernel_, output_.height, output_.width, parameters.data() + c, C,
-                                      bias.data() + c, z.row(s).data() + c * P, P);
-            for (; c < C; ++c)
-                convolveOneChannel<1>(image, width, kernel_, output_.height, output_.width, parameters.data() + c, C,
-                                      bias.data() + c, z.row(s).data() + c * P, P);
+            inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
+                convolveOneChannel<decltype(channels)::value>(image, width, kernel_, output_.height, output_.width, parameters.data() + c, C,
+                                             bias.data() + c, z.row(s).data() + c * P, P);
+            });
         } else {
             gatherPatches(input.row(s).data(), buffers.patches.data());
             // Sample s's output row, C_out x H'*W' row-major, is the column-major [H'*W' x C_out] Z_s^T:
@@ -232,13 +237,10 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
         if (direct) {
             const float* image = paddedImage(buffers, input.row(s).data());
             const int width = static_cast<int>(buffers.paddedImage.cols());
-            Eigen::Index c = 0;
-            for (; c + 8 <= C; c += 8)
-                correlateOneChannel<8>(image, width, kernel_, output_.height, output_.width, dZt.data() + c * P, P,
-                                       parameterGradient.data() + c, C);
-            for (; c < C; ++c)
-                correlateOneChannel<1>(image, width, kernel_, output_.height, output_.width, dZt.data() + c * P, P,
-                                       parameterGradient.data() + c, C);
+            inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
+                correlateOneChannel<decltype(channels)::value>(image, width, kernel_, output_.height, output_.width, dZt.data() + c * P, P,
+                                              parameterGradient.data() + c, C);
+            });
         } else {
             // The patches again rather than a whole batch's kept from forward: gathering from the input
             // costs less than reading them back from memory (measured, README "Third round").
