@@ -171,9 +171,11 @@ private slots:
         QTest::newRow("pool leaves a row out, 1x1 conv") << "1x6x8-conv2k2-pool2-conv2k1-3" << LossKind::Mse;
         QTest::newRow("stride skips inputs") << "1x9x9-conv2k2s3-avgpool3-conv2k1p1-2" << LossKind::CrossEntropy;
         QTest::newRow("conv dense dense") << "1x5x5-conv2k3-4-3" << LossKind::Mse;
-        // The direct path of one-channel convolutions (ConvLayer::usesDirectPath): padding, a block of
-        // 8 channels and one more, rows of 10 (one 8-vector and 2 left over), an input gradient.
+        // The direct paths of stride-1 convolutions (ConvLayer::directForward, directWeightGradient):
+        // padding, a block of 8 channels and one more, rows of 10 (one 8-vector and 2 left over), an
+        // input gradient; then the forward one over several input channels (its dW by im2col).
         QTest::newRow("one-channel direct path") << "1x6x11-conv1k2-conv9k3p1-3" << LossKind::Mse;
+        QTest::newRow("multi-channel direct forward") << "3x6x11-conv9k3p1-conv2k2-3" << LossKind::CrossEntropy;
     }
     void gradientsMatchFiniteDifferences() {
         QFETCH(QString, layers);

@@ -28,27 +28,29 @@ void addRow(float* dst, const float* src, int n, int step) {
     for (; x < n; ++x) dst[x * step] += src[x];
 }
 
-// The direct path of a one-channel convolution with stride 1 (ConvLayer::usesDirectPath), on the
-// sample's zero-padded image `image` (`width` floats a row, readable 7 floats past every row's
-// last output). `Channels` output channels at once: their accumulators for 8 output columns stay
-// in registers over all k*k taps, where im2col would write k*k shifted copies of the image and
-// Eigen would copy them once more into its packed layout.
+// The direct forward path of a convolution with stride 1 (ConvLayer::directForward), on the
+// sample's zero-padded image `image` (`inChannels` planes `planeSize` floats apart, `width` floats a
+// row, readable 7 floats past every row's last output). `Channels` output channels at once: their
+// accumulators for 8 output columns stay in registers over all C_in*k*k taps, where im2col would
+// write k*k shifted copies of the image and Eigen would copy them once more into its packed layout.
 //   weights: the layer's column-major parameters from the first of these channels (tap t at t*rows)
 template <int Channels>
-void convolveOneChannel(const float* image, int width, int kernel, int outH, int outW, const float* weights,
-                        Eigen::Index rows, const float* bias, float* z, Eigen::Index positions) {
+void convolveDirect(const float* image, Eigen::Index planeSize, int inChannels, int width, int kernel, int outH,
+                    int outW, const float* weights, Eigen::Index rows, const float* bias, float* z,
+                    Eigen::Index positions) {
     for (int y = 0; y < outH; ++y)
         for (int x0 = 0; x0 < outW; x0 += 8) {
             Floats8 sums[Channels];
             for (int c = 0; c < Channels; ++c) sums[c].setConstant(bias[c]);
-            for (int ki = 0; ki < kernel; ++ki) {
-                const float* row = image + (y + ki) * width + x0;
-                for (int kj = 0; kj < kernel; ++kj) {
-                    const Floats8 pixels = Eigen::Map<const Floats8>(row + kj);
-                    const float* tap = weights + (ki * kernel + kj) * rows;
-                    for (int c = 0; c < Channels; ++c) sums[c] += tap[c] * pixels;
+            const float* tap = weights;  // tap t = (ci*k + ki)*k + kj, PyTorch's [in][kh][kw] order
+            for (int ci = 0; ci < inChannels; ++ci)
+                for (int ki = 0; ki < kernel; ++ki) {
+                    const float* row = image + ci * planeSize + (y + ki) * width + x0;
+                    for (int kj = 0; kj < kernel; ++kj, tap += rows) {
+                        const Floats8 pixels = Eigen::Map<const Floats8>(row + kj);
+                        for (int c = 0; c < Channels; ++c) sums[c] += tap[c] * pixels;
+                    }
                 }
-            }
             const int n = std::min(8, outW - x0);
             for (int c = 0; c < Channels; ++c) {
                 float* out = z + c * positions + y * outW + x0;
@@ -103,7 +105,7 @@ struct ConvLayer::Buffers final : Layer::Workspace {
     Matrix patchGradient;          // [H'*W' x C_in*k*k]: their gradient, column r = tap r (same layout)
     BatchMatrix preActivation;     // Z [batch x C_out*H'*W']
     BatchMatrix activation;        // A = f(Z); unused for Identity
-    RowMajorMatrix paddedImage;    // the direct path: one sample's image with its zero border (paddedImage())
+    RowMajorMatrix paddedImage;    // the direct paths: one sample's image with its zero border (paddedImage())
 };
 
 ConvLayer::ConvLayer(SampleShape input, const LayerToken& token, Activation activation)
@@ -166,22 +168,26 @@ void ConvLayer::scatterPatches(const Buffers& buffers, float* imageGradient) con
                   [&](const float* patch, float* at, int n) { addRow(at, patch, n, stride_); });
 }
 
-bool ConvLayer::usesDirectPath() const { return input_.channels == 1 && stride_ == 1; }
+bool ConvLayer::directForward() const { return stride_ == 1; }
+bool ConvLayer::directWeightGradient() const { return input_.channels == 1 && stride_ == 1; }
 
 const float* ConvLayer::paddedImage(Buffers& buffers, const float* image) const {
     const int width = (output_.width + 7) / 8 * 8 + kernel_ - 1;  // >= W + 2p; room for the last vector
+    const int height = input_.height + 2 * padding_;
     RowMajorMatrix& padded = buffers.paddedImage;
-    if (padded.rows() != input_.height + 2 * padding_ || padded.cols() != width)
-        padded.setZero(input_.height + 2 * padding_, width);  // the border stays zero from here on
-    padded.block(padding_, padding_, input_.height, input_.width) =
-        Eigen::Map<const RowMajorMatrix>(image, input_.height, input_.width);
+    if (padded.rows() != input_.channels * height || padded.cols() != width)
+        padded.setZero(input_.channels * height, width);  // the border stays zero from here on
+    for (int c = 0; c < input_.channels; ++c)
+        padded.block(c * height + padding_, padding_, input_.height, input_.width) =
+            Eigen::Map<const RowMajorMatrix>(image + Eigen::Index{c} * input_.height * input_.width, input_.height,
+                                             input_.width);
     return padded.data();
 }
 
 const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const {
     auto& buffers = static_cast<Buffers&>(work);  // created by createWorkspace() above
     const Eigen::Index batch = input.rows(), P = positions();
-    const bool direct = usesDirectPath();
+    const bool direct = directForward();
     if (!direct) buffers.patches.resize(patchSize(), P);  // no-ops after the first call
     BatchMatrix& z = buffers.preActivation;
     z.resize(batch, outputSize());
@@ -193,9 +199,11 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
         if (direct) {
             const float* image = paddedImage(buffers, input.row(s).data());
             const int width = static_cast<int>(buffers.paddedImage.cols());
+            const Eigen::Index planeSize = Eigen::Index{input_.height + 2 * padding_} * width;
             inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
-                convolveOneChannel<decltype(channels)::value>(image, width, kernel_, output_.height, output_.width, parameters.data() + c, C,
-                                             bias.data() + c, z.row(s).data() + c * P, P);
+                convolveDirect<decltype(channels)::value>(image, planeSize, input_.channels, width, kernel_,
+                                                          output_.height, output_.width, parameters.data() + c, C,
+                                                          bias.data() + c, z.row(s).data() + c * P, P);
             });
         } else {
             gatherPatches(input.row(s).data(), buffers.patches.data());
@@ -217,7 +225,7 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     auto& buffers = static_cast<Buffers&>(work);
     BatchMatrix& delta = outputGradient;  // dL/dA, becomes dL/dZ in place, sample by sample below
     const Eigen::Index batch = input.rows(), P = positions(), C = output_.channels;
-    const bool direct = usesDirectPath();
+    const bool direct = directWeightGradient();
     if (!direct) buffers.patches.resize(patchSize(), P);
     auto weightGradient = weightsOf(parameterGradient);
     weightGradient.setZero();

@@ -6,7 +6,8 @@
 //   backward: dZ = dA .* f'(Z),  dW = sum over positions dZ * patch,  db = sum of dZ,  dX = col2im(W^T dZ)
 // By im2col, one sample at a time: its patches become the columns of a matrix [C_in*k*k x positions],
 // so forward and backward are Eigen products per sample that read and write the batch rows in place.
-// A one-channel input with stride 1 is convolved directly instead (forward and dW; usesDirectPath).
+// Stride 1 is convolved directly instead in forward (directForward), and so is dW for a one-channel
+// input (directWeightGradient).
 // Parameters [C_out x (C_in*k*k + 1)]: row o = output channel o's kernel flattened in PyTorch's
 // [in][kh][kw] order, then its bias. So a row is one "neuron" (the per-channel neuron mean) and
 // the k*k consecutive columns of input channel c are its fan-out group (columnsPerInput()).
@@ -60,10 +61,13 @@ private:
     void gatherPatches(const float* image, float* patches) const;
     // Adds buffers.patchGradient back onto the sample's input gradient (im2col's adjoint).
     void scatterPatches(const Buffers& buffers, float* imageGradient) const;
-    // One input channel and stride 1 (a first layer on grey images): forward and the weight
-    // gradient convolve the image directly, without im2col (ConvLayer.cpp, convolveOneChannel).
-    bool usesDirectPath() const;
-    // The sample's image inside buffers.paddedImage's zero border; returns its first value.
+    // Stride 1: forward convolves the padded image directly, without im2col (ConvLayer.cpp,
+    // convolveDirect). The weight gradient does so for one input channel only (a first layer on grey
+    // images; correlateOneChannel): with more channels its short sums per tap cost more than a GEMM.
+    bool directForward() const;
+    bool directWeightGradient() const;
+    // The sample's image inside buffers.paddedImage's zero border, channel after channel; returns its
+    // first value.
     const float* paddedImage(Buffers& buffers, const float* image) const;
 
     SampleShape input_;
