@@ -176,6 +176,8 @@ private slots:
         // input gradient; then the forward one over several input channels (its dW by im2col).
         QTest::newRow("one-channel direct path") << "1x6x11-conv1k2-conv9k3p1-3" << LossKind::Mse;
         QTest::newRow("multi-channel direct forward") << "3x6x11-conv9k3p1-conv2k2-3" << LossKind::CrossEntropy;
+        // Rows of 8 outputs and no padding: both direct paths read the image in place (paddedImage).
+        QTest::newRow("direct paths in place") << "1x6x12-conv2k5-conv9k1-3" << LossKind::Mse;
     }
     void gradientsMatchFiniteDifferences() {
         QFETCH(QString, layers);

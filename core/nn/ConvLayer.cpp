@@ -168,11 +168,14 @@ void ConvLayer::scatterPatches(const Buffers& buffers, float* imageGradient) con
                   [&](const float* patch, float* at, int n) { addRow(at, patch, n, stride_); });
 }
 
+int ConvLayer::paddedWidth() const { return (output_.width + 7) / 8 * 8 + kernel_ - 1; }  // >= W + 2p, room for the last vector
+
 bool ConvLayer::directForward() const { return stride_ == 1; }
 bool ConvLayer::directWeightGradient() const { return input_.channels == 1 && stride_ == 1; }
 
 const float* ConvLayer::paddedImage(Buffers& buffers, const float* image) const {
-    const int width = (output_.width + 7) / 8 * 8 + kernel_ - 1;  // >= W + 2p; room for the last vector
+    const int width = paddedWidth();
+    if (padding_ == 0 && width == input_.width) return image;  // W' a multiple of 8: the image itself will do
     const int height = input_.height + 2 * padding_;
     RowMajorMatrix& padded = buffers.paddedImage;
     if (padded.rows() != input_.channels * height || padded.cols() != width)
@@ -198,7 +201,7 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
     for (Eigen::Index s = 0; s < batch; ++s) {
         if (direct) {
             const float* image = paddedImage(buffers, input.row(s).data());
-            const int width = static_cast<int>(buffers.paddedImage.cols());
+            const int width = paddedWidth();
             const Eigen::Index planeSize = Eigen::Index{input_.height + 2 * padding_} * width;
             inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
                 convolveDirect<decltype(channels)::value>(image, planeSize, input_.channels, width, kernel_,
@@ -244,7 +247,7 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
         const Eigen::Map<const Matrix> dZt(delta.row(s).data(), P, output_.channels);  // dZ_s^T, as in forward
         if (direct) {
             const float* image = paddedImage(buffers, input.row(s).data());
-            const int width = static_cast<int>(buffers.paddedImage.cols());
+            const int width = paddedWidth();
             inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
                 correlateOneChannel<decltype(channels)::value>(image, width, kernel_, output_.height, output_.width, dZt.data() + c * P, P,
                                               parameterGradient.data() + c, C);

@@ -66,8 +66,9 @@ private:
     // images; correlateOneChannel): with more channels its short sums per tap cost more than a GEMM.
     bool directForward() const;
     bool directWeightGradient() const;
-    // The sample's image inside buffers.paddedImage's zero border, channel after channel; returns its
-    // first value.
+    // The sample's image inside buffers.paddedImage's zero border, channel after channel, rows of
+    // paddedWidth() floats; returns its first value (the image itself when it has that shape already).
+    int paddedWidth() const;
     const float* paddedImage(Buffers& buffers, const float* image) const;
 
     SampleShape input_;
