@@ -233,7 +233,7 @@ void measureHeatmap() {
     std::vector<double> cpu;
     for (int i = 0; i < 60; ++i) {
         const double start = threadCpuMs();
-        view.showSnapshot(*snapshots[std::size_t(i) % snapshots.size()]);
+        view.showSnapshot(snapshots[std::size_t(i) % snapshots.size()]);
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
         cpu.push_back(threadCpuMs() - start);
     }

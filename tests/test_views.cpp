@@ -13,6 +13,7 @@
 #include "views/NeuronInspector.h"
 #include "views/Quantity.h"
 #include "views/RenderQueue.h"
+#include "views/ConvergencePlot.h"
 #include "views/ViewControls.h"
 #include "views/ComparisonBar.h"
 #include <QSlider>
@@ -259,6 +260,8 @@ private Q_SLOTS:
     void inspectorArchiveStaysWithinItsCapacity();
     void archiveThinsEvenlyAndRejectsRepeats();
     void renderQueueDrawsOnePerTurn();
+    void viewsShareSnapshotsAndAskCheaply();
+    void committedHistoryNeverReallocates();
     void sideBySideSharesOneScaleInEveryView();
     void differenceShowsAMinusB();
     void scrubbedStepReplaysRecordedSnapshots();
@@ -575,6 +578,72 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     inspector.setNeuron(0, 5);  // every archived snapshot (the first included) and the latest are plotted
     QCOMPARE(inspector.history().historySize(), archive.size() + (archived.back() == steps ? 0 : 1));
     QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
+}
+
+// Issue 10: a view keeps the archive's snapshot itself (no ~2 MB copy per panel for MNIST), the
+// offered quantities are decided without extracting them (and agree with extracting them), and
+// the convergence plot's replot waits for a turn of the RenderQueue of its own.
+void TestViews::viewsShareSnapshotsAndAskCheaply() {
+    const SharedSnapshot shared = std::make_shared<const Snapshot>(syntheticSnapshot({3, 2, 1}));
+    NetworkDiagramView diagram;
+    diagram.showSnapshot(shared);
+    LayerHeatmapView heatmap;
+    heatmap.showSnapshot(shared);
+    QCOMPARE(shared.use_count(), 3L);  // held by both views, not copied
+    RunSelection selection;
+    NetworkDiagramPanel panel(&selection);
+    selection.begin({QStringLiteral("a"), QStringLiteral("b")});
+    selection.deliver(std::vector<SharedSnapshot>{shared});
+    QCOMPARE(selection.panels().front().snapshot.get(), shared.get());
+    QCOMPARE(panel.findChild<NetworkDiagramView*>()->hasSnapshot(), true);
+    QVERIFY(shared.use_count() > 4);  // + the archive (latest and kept) + the panel's canvas
+
+    Snapshot withStart = syntheticSnapshot({3, 2, 1});
+    Parameters initial;
+    for (const LayerSnapshot& layer : withStart.layers) initial.push_back(layer.parameters * 0.5f);
+    withStart.initialParameters = std::make_shared<const Parameters>(initial);
+    Snapshot plain = syntheticSnapshot({3, 2, 1});
+    for (LayerSnapshot& layer : plain.layers) layer.firstMoment = Matrix(), layer.secondMoment = Matrix();
+    Snapshot other = syntheticSnapshot({4, 2, 1}, 1);  // another shape: no difference with the others
+    for (const Snapshot* s : {&withStart, &plain, &other})
+        for (const Quantity q : allQuantities())
+            for (int layer = -1; layer <= 2; ++layer)
+                QCOMPARE(keepsQuantity(*s, q, layer), extractQuantity(*s, layer, q).size() > 0);
+    const std::vector<SharedSnapshot> snapshots{std::make_shared<const Snapshot>(withStart),
+                                                std::make_shared<const Snapshot>(plain), std::make_shared<const Snapshot>(other)};
+    for (const SharedSnapshot& a : snapshots)
+        for (const SharedSnapshot& b : snapshots) {
+            RunSelection::Panel difference;
+            difference.run = 0, difference.minus = 1, difference.snapshot = a, difference.minusSnapshot = b;
+            for (const Quantity q : allQuantities())
+                QCOMPARE(RunSelection::keeps(difference, q), RunSelection::values(difference, 0, q).size() > 0);
+        }
+
+    MetricsHistory history(1000);
+    history.reset({"a"}, 0);
+    ConvergencePlot plot;
+    plot.setHistory(&history);
+    for (QCoreApplication::processEvents(); RenderQueue::instance().pending(plot.plot());) QCoreApplication::sendPostedEvents();
+    StepMetrics m;
+    m.run = 0, m.step = 1, m.trainLoss = 1.0f;
+    history.append(m);
+    plot.refresh();
+    QVERIFY(RenderQueue::instance().pending(plot.plot()));
+    QCOMPARE(plot.plottedPoints(), 1);  // the data is there at once; only the drawing waits
+}
+
+// The metrics history's Train track is committed up front: filling it and thinning it never
+// moves its memory (so resident memory does not creep up over a long training).
+void TestViews::committedHistoryNeverReallocates() {
+    DecimatingHistory history(2, 64);
+    history.commitCapacity();
+    const double* steps = history.steps().constData();
+    const double* series = history.series(1).constData();
+    for (int step = 1; step <= 1000; ++step) history.append(step, {1.0, 2.0});
+    QVERIFY(history.stride() > 1);  // thinned several times
+    QCOMPARE(history.steps().constData(), steps);
+    QCOMPARE(history.series(1).constData(), series);
+    QVERIFY(history.steps().capacity() >= 64);
 }
 
 void TestViews::renderQueueDrawsOnePerTurn() {

@@ -8,6 +8,8 @@
 //   DecimatingHistory(seriesCount, capacity)   capacity is rounded up to an even number >= 2
 //   append(step, values) -> Appended | Decimated (stored samples were thinned: redraw all)
 //                           | Skipped (not kept at the current stride)
+//   commitCapacity()        allocates and touches the memory of `capacity` samples now, so that
+//                           resident memory does not grow as the history fills (it never exceeds it)
 //   steps(), series(k), size(), stride(), capacity()
 // The policy alone (train/DecimationStride.h) also serves SnapshotArchive and the run-folder
 // reader's MetricsDigest.
@@ -27,6 +29,7 @@ public:
     explicit DecimatingHistory(int seriesCount = 0, int capacity = 20000);
 
     Change append(double step, const std::vector<double>& values);
+    void commitCapacity();
 
     const QVector<double>& steps() const { return steps_; }
     const QVector<double>& series(int k) const { return series_[static_cast<std::size_t>(k)]; }

@@ -9,8 +9,10 @@ MetricsHistory::MetricsHistory(int capacity) : capacity_(capacity) {}
 
 void MetricsHistory::reset(const std::vector<std::string>& labels, long stepsPerEpoch) {
     runs_.clear();
-    for (const std::string& label : labels)
+    for (const std::string& label : labels) {
         runs_.push_back({label, DecimatingHistory(3, capacity_), DecimatingHistory(4, capacity_), 0, 0});
+        runs_.back().train.commitCapacity();  // a point per step: its whole memory now, flat from then on
+    }
     stepsPerEpoch_ = stepsPerEpoch;
     hasAccuracy_ = false;
     ++generation_;

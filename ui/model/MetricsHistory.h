@@ -7,6 +7,8 @@
 // drops every second point and from then on keeps only every second new one (the stride
 // doubles), so a track never holds more than `capacity` points and still spans the whole run.
 // decimations(run, track) counts the thinnings, so a view knows when to redraw from scratch.
+// The Train track's memory (4 x 8 bytes x capacity: 6.4 MB per run) is committed by reset(), so
+// the app's resident memory does not creep up while it fills; evaluations are few and grow.
 #include "model/DecimatingHistory.h"
 #include "train/Snapshot.h"
 

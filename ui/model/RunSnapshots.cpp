@@ -35,7 +35,7 @@ const Snapshot* RunSnapshots::latest(int run) const {
     return found ? found->latest() : nullptr;
 }
 
-const Snapshot* RunSnapshots::at(int run, long step) const {
+SharedSnapshot RunSnapshots::at(int run, long step) const {
     const SnapshotArchive* found = archive(run);
     return found ? found->at(step) : nullptr;
 }

@@ -27,7 +27,7 @@ public:
     int runCount() const { return static_cast<int>(archives_.size()); }
     const SnapshotArchive* archive(int run) const;
     const Snapshot* latest(int run) const;
-    const Snapshot* at(int run, long step) const;  // step < 0: the latest
+    SharedSnapshot at(int run, long step) const;  // step < 0: the latest
     // Every archived step of the given runs, ascending, without repeats.
     std::vector<long> steps(const std::vector<int>& runs) const;
     // The first `count` archives (the current comparison's, for the run history).

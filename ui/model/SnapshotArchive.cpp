@@ -50,11 +50,11 @@ void SnapshotArchive::clear() {
     lastStep_ = -1;
 }
 
-const Snapshot* SnapshotArchive::at(long step) const {
-    if (step < 0 || (latest_ && step >= latest_->step)) return latest();
+SharedSnapshot SnapshotArchive::at(long step) const {
+    if (step < 0 || (latest_ && step >= latest_->step)) return latest_;
     const auto after = std::upper_bound(snapshots_.begin(), snapshots_.end(), step,
                                         [](long s, const SharedSnapshot& snapshot) { return s < snapshot->step; });
-    return after == snapshots_.begin() ? nullptr : (after - 1)->get();
+    return after == snapshots_.begin() ? nullptr : *(after - 1);
 }
 
 std::vector<long> SnapshotArchive::steps() const {

@@ -41,7 +41,7 @@ public:
     std::vector<long> steps() const;
     const Snapshot* latest() const { return latest_.get(); }
     // The newest snapshot at or before `step` (the latest one when step < 0); null when none.
-    const Snapshot* at(long step) const;
+    SharedSnapshot at(long step) const;
 
 private:
     int maxSnapshots_;

@@ -2,6 +2,7 @@
 
 #include "model/RunPalette.h"
 #include "views/DivergingColorScale.h"
+#include "views/RenderQueue.h"
 #include "views/ViewControls.h"
 
 #include <QCheckBox>
@@ -343,12 +344,11 @@ void ConvergencePlot::refresh() {
     if (history_)
         for (Feed& feed : feeds_) appendNewPoints(feed, fromScratch);
     showAccuracyRect(history_ && history_->hasAccuracy());
-    if (followData_) {
-        fitToData();
-        return;
-    }
+    if (followData_) fitAxes();
     updatePlaceholder();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    // New data arrives with snapshots for the diagrams: the replot takes a turn of the event loop
+    // of its own (RenderQueue) instead of sharing the delivery's frame with them.
+    RenderQueue::instance().request(plot_, [plot = plot_] { plot->replot(); });
 }
 
 void ConvergencePlot::redrawAll() {
@@ -360,6 +360,12 @@ void ConvergencePlot::redrawAll() {
 }
 
 void ConvergencePlot::fitToData() {
+    fitAxes();
+    updatePlaceholder();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ConvergencePlot::fitAxes() {
     followData_ = true;
     bool any = false;
     for (const Feed& feed : feeds_) any = any || !feed.graph->data()->isEmpty();
@@ -376,8 +382,6 @@ void ConvergencePlot::fitToData() {
         accuracy->rescale();
         accuracy->setRange(std::max(0.0, accuracy->range().lower - 0.03), std::min(1.0, accuracy->range().upper) + 0.03);
     }
-    updatePlaceholder();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ConvergencePlot::showAccuracyRect(bool show) {

@@ -11,7 +11,8 @@
 // Identical curves: later runs are drawn first, so run 1 stays on top of a run that repeats it,
 // and "Offset curves" shifts run i by i x 1.5 % (loss) or i x 0.3 points (accuracy).
 // refresh() appends only the points added since the last call (a full redraw only after the
-// history decimated, was reset, or a display setting changed) and queues one replot.
+// history decimated, was reset, or a display setting changed) and queues one replot on the
+// RenderQueue (a turn of the event loop of its own, not the training delivery's).
 #include "model/MetricsHistory.h"
 
 #include <QColor>
@@ -99,6 +100,7 @@ private:
     void appendNewPoints(Feed& feed, bool fromScratch);
     static void applyStyle(const Feed& feed, int points);
     void redrawAll();
+    void fitAxes();  // fitToData without the replot
     void showAccuracyRect(bool show);
     void updateAxisLabels();
     void updatePlaceholder();

@@ -165,12 +165,12 @@ void LayerHeatmapView::ensureCells(int count) {
 void LayerHeatmapView::setLayer(int layer) {
     if (layer == layer_) return;
     layer_ = layer;
-    if (snapshot_) showSnapshot(*snapshot_);
+    if (snapshot_) showSnapshot(snapshot_);
 }
 
 void LayerHeatmapView::setQuantity(Quantity quantity) {
     quantity_ = quantity;
-    if (snapshot_) showSnapshot(*snapshot_);
+    if (snapshot_) showSnapshot(snapshot_);
 }
 
 void LayerHeatmapView::setShowBias(bool show) {
@@ -189,8 +189,9 @@ void LayerHeatmapView::clear() {
     redraw();
 }
 
-void LayerHeatmapView::showSnapshot(const Snapshot& snapshot) {
-    snapshot_ = snapshot;
+void LayerHeatmapView::showSnapshot(SharedSnapshot shared) {
+    snapshot_ = std::move(shared);
+    const Snapshot& snapshot = *snapshot_;
     const int l = std::clamp(layer_, 0, std::max(0, static_cast<int>(snapshot.layers.size()) - 1));
     maps_ = {{QStringLiteral("%1 · step %2").arg(QString::fromStdString(snapshot.label)).arg(snapshot.step),
               snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_), QString(), kernelOf(snapshot, l)}};

@@ -15,7 +15,7 @@
 //
 // Like the diagram, a canvas and a panel around it:
 //   LayerHeatmapView (the canvas)
-//     showSnapshot(s)        one map: s's layer coloured by the quantity
+//     showSnapshot(s)        one map: s's layer coloured by the quantity (s shared, not copied)
 //     showMatrices(maps, layerText)  one map per Matrix (caption, values [out x (in+1)]; empty
 //                            values: "not kept"), on one shared colour range
 //     setLayer(l) (clamped to the snapshot's layers), setQuantity(q), setShowBias(bool),
@@ -64,7 +64,8 @@ public:
     };
     explicit LayerHeatmapView(QWidget* parent = nullptr);
 
-    void showSnapshot(const Snapshot& snapshot);
+    void showSnapshot(SharedSnapshot snapshot);
+    void showSnapshot(const Snapshot& snapshot) { showSnapshot(std::make_shared<const Snapshot>(snapshot)); }
     void showMatrices(std::vector<Map> maps, const QString& layerText);
     void setLayer(int layer);
     void setQuantity(Quantity quantity);
@@ -106,7 +107,7 @@ private:
     QCPMarginGroup* margins_ = nullptr;
     std::vector<Cell> cells_;
     DivergingColorScale scale_;
-    std::optional<Snapshot> snapshot_;  // showSnapshot's (re-extracted on setLayer/setQuantity)
+    SharedSnapshot snapshot_;  // showSnapshot's (re-extracted on setLayer/setQuantity)
     std::vector<Map> maps_;
     QString layerText_;
     int layer_ = 0;

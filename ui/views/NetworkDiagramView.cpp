@@ -81,24 +81,24 @@ NetworkDiagramView::NetworkDiagramView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(false);
 }
 
-void NetworkDiagramView::showSnapshot(const Snapshot& snapshot) {
+void NetworkDiagramView::showSnapshot(SharedSnapshot snapshot) {
     const std::vector<int> before = snapshot_ ? units_.columnSizes() : std::vector<int>();
-    snapshot_ = snapshot;
-    units_ = networkUnits(snapshot, network_);
+    snapshot_ = std::move(snapshot);
+    units_ = networkUnits(*snapshot_, network_);
     const bool shapeChanged = before != units_.columnSizes();
     if (shapeChanged) selectedLayer_ = -2, selectedNeuron_ = -1;
     ownValues_ = true;
-    caption_ = QString::fromStdString(snapshot.label) + QStringLiteral(" · step %1").arg(snapshot.step);
+    caption_ = QString::fromStdString(snapshot_->label) + QStringLiteral(" · step %1").arg(snapshot_->step);
     recomputeValues();
     redraw();
 }
 
-void NetworkDiagramView::showPanel(const Snapshot& snapshot, std::vector<Matrix> values, const QString& caption) {
-    snapshot_ = snapshot;
-    units_ = networkUnits(snapshot, network_);
+void NetworkDiagramView::showPanel(SharedSnapshot snapshot, std::vector<Matrix> values, const QString& caption) {
+    snapshot_ = std::move(snapshot);
+    units_ = networkUnits(*snapshot_, network_);
     ownValues_ = false;
     values_ = std::move(values);
-    values_.resize(snapshot.layers.size());
+    values_.resize(snapshot_->layers.size());
     for (std::size_t l = 0; l < values_.size(); ++l) values_[l] = unitMeans(values_[l], units_.layers[l].columnsPerInput);
     caption_ = caption;
     shown_.clear();
@@ -641,7 +641,7 @@ void NetworkDiagramPanel::refresh() {
         std::vector<Matrix> values;
         for (int l = 0; l < static_cast<int>(panels[k].snapshot->layers.size()); ++l)
             values.push_back(RunSelection::values(panels[k], l, quantity));
-        canvas->showPanel(*panels[k].snapshot, std::move(values), panels[k].caption);
+        canvas->showPanel(panels[k].snapshot, std::move(values), panels[k].caption);
         canvas->setSelectedNeuron(selectedLayer_, selectedNeuron_);
         shared = std::max(shared, canvas->fittedLimit());
     }

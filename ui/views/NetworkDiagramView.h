@@ -18,9 +18,10 @@
 // column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
 //
 // Public API of NetworkDiagramView (the canvas: one panel of the small multiples)
-//   showSnapshot(s)          stores the snapshot, colours it by its own quantity and repaints
-//   showPanel(s, values, caption)  draws s's network coloured by precomputed values (one matrix
-//                            per parameter layer: a run's quantity or a difference A − B)
+//   showSnapshot(s)          keeps the snapshot (shared, not copied; a plain value is wrapped once),
+//                            colours it by its own quantity and repaints
+//   showPanel(s, values, caption)  draws shared snapshot s's network coloured by precomputed values
+//                            (one matrix per parameter layer: a run's quantity or a difference A − B)
 //   fittedLimit()            max |value| of what is drawn (the panel shares the largest)
 //   setQuantity(q)
 //   setColorLimit(l)         l > 0 fixes the colour range to ±l, 0 = automatic (max|value|)
@@ -97,8 +98,9 @@ class NetworkDiagramView : public QWidget {
 public:
     explicit NetworkDiagramView(QWidget* parent = nullptr);
 
-    void showSnapshot(const Snapshot& snapshot);
-    void showPanel(const Snapshot& snapshot, std::vector<Matrix> values, const QString& caption);
+    void showSnapshot(SharedSnapshot snapshot);
+    void showSnapshot(const Snapshot& snapshot) { showSnapshot(std::make_shared<const Snapshot>(snapshot)); }
+    void showPanel(SharedSnapshot snapshot, std::vector<Matrix> values, const QString& caption);
     void setQuantity(Quantity quantity);
     void setNetwork(const NetworkSpec& network);
     const NetworkUnits& units() const { return units_; }
@@ -108,7 +110,7 @@ public:
     double fittedLimit() const { return fittedLimit_; }
     double colorLimit() const { return scale_.limit(); }
     void clear();
-    bool hasSnapshot() const { return snapshot_.has_value(); }
+    bool hasSnapshot() const { return snapshot_ != nullptr; }
     void setCompact(bool compact) { compact_ = compact; updateGeometry(); }
 
     using QWidget::render;  // the base overloads stay usable
@@ -164,7 +166,7 @@ private:
     void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
     QString captionOf(int column, int columnCount, int size) const;
 
-    std::optional<Snapshot> snapshot_;
+    SharedSnapshot snapshot_;  // shared with the archive: ~2 MB per 784-128-10 snapshot never copied
     std::optional<NetworkSpec> network_;
     NetworkUnits units_;          // snapshot_ as columns of neurons or channels
     std::vector<Matrix> values_;  // the quantity per parameter layer, one column per input unit (empty: not kept)

@@ -28,6 +28,22 @@ const Matrix& source(const LayerSnapshot& layer, Quantity quantity) {
     return layer.parameters;
 }
 
+// The matrix q is computed from, or null when extractQuantity gives nothing: the one test of
+// "kept" (keepsQuantity asks it without computing the matrix, which takes ms for 784-128-10).
+const Matrix* keptSource(const Snapshot& snapshot, int layer, Quantity quantity) {
+    if (layer < 0 || layer >= static_cast<int>(snapshot.layers.size())) return nullptr;
+    const Matrix& from = source(snapshot.layers[static_cast<std::size_t>(layer)], quantity);
+    if (from.size() == 0) return nullptr;
+    if (quantity == Quantity::WeightChange) {
+        const Parameters* initial = snapshot.initialParameters.get();
+        if (!initial || layer >= static_cast<int>(initial->size())) return nullptr;
+        const Matrix& start = (*initial)[static_cast<std::size_t>(layer)];
+        if (start.rows() != from.rows() || start.cols() != from.cols()) return nullptr;
+    }
+    if (quantity == Quantity::MomentumSpread && from.cols() < 2) return nullptr;  // no input column
+    return &from;
+}
+
 }  // namespace
 
 const std::vector<Quantity>& allQuantities() {
@@ -97,10 +113,10 @@ QString missingQuantityReason(const Snapshot& snapshot) {
 }
 
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {
-    if (layer < 0 || layer >= static_cast<int>(snapshot.layers.size())) return {};
+    const Matrix* kept = keptSource(snapshot, layer, quantity);
+    if (!kept) return {};
+    const Matrix& from = *kept;
     const LayerSnapshot& matrices = snapshot.layers[static_cast<std::size_t>(layer)];
-    const Matrix& from = source(matrices, quantity);
-    if (from.size() == 0) return {};
     Matrix shared, own;
     switch (quantity) {
     case Quantity::NeuronMeanMomentum:
@@ -108,16 +124,9 @@ Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {
         MomentumAggregation(snapshot.scope, snapshot.bias, 1.0, snapshot.statistic)
             .splitShared(from, shared, own, matrices.columnsPerInput);
         return quantity == Quantity::NeuronMeanMomentum ? shared : own;
-    case Quantity::WeightChange: {
-        const Parameters* initial = snapshot.initialParameters.get();
-        if (!initial || layer >= static_cast<int>(initial->size())) return {};
-        const Matrix& start = (*initial)[static_cast<std::size_t>(layer)];
-        if (start.rows() != from.rows() || start.cols() != from.cols()) return {};
-        return from - start;
-    }
+    case Quantity::WeightChange: return from - (*snapshot.initialParameters)[static_cast<std::size_t>(layer)];
     case Quantity::MomentumSpread: {
         const Eigen::Index inputs = from.cols() - 1;
-        if (inputs < 1) return {};
         const Matrix incoming = from.leftCols(inputs);
         const Vector mean = incoming.rowwise().mean();
         const Vector spread = ((incoming.colwise() - mean).array().square().rowwise().sum() / float(inputs)).sqrt().matrix();
@@ -130,8 +139,8 @@ Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {
     }
 }
 
-bool keepsQuantity(const Snapshot& snapshot, Quantity quantity) {
-    return extractQuantity(snapshot, 0, quantity).size() > 0;
+bool keepsQuantity(const Snapshot& snapshot, Quantity quantity, int layer) {
+    return keptSource(snapshot, layer, quantity) != nullptr;
 }
 
 std::vector<Quantity> offeredQuantities(const Snapshot& snapshot) {

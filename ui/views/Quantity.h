@@ -14,7 +14,8 @@
 //                                       parameter layer l; EMPTY (size() == 0) when the run's
 //                                       optimizer does not keep what q needs (e.g. no first moment
 //                                       for plain SGD) or l is out of range
-//   keepsQuantity(snapshot, q)          whether the run's rule keeps what q needs
+//   keepsQuantity(snapshot, q[, l])     whether extractQuantity gives q (layer l, default 0): the
+//                                       run's rule keeps what q needs; decided without computing it
 //   offeredQuantities(snapshot)         allQuantities() that it keeps (a view offers only these)
 //   quantityKey(q) / quantityFromKey(k) the name on the command line (export --quantity)
 //   missingQuantityReason(snapshot)     why a quantity is empty: not saved in this folder / not
@@ -58,7 +59,7 @@ std::optional<Quantity> quantityFromKey(const QString& key);
 QString quantityHelp(Quantity quantity);
 
 Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity);
-bool keepsQuantity(const Snapshot& snapshot, Quantity quantity);
+bool keepsQuantity(const Snapshot& snapshot, Quantity quantity, int layer = 0);
 std::vector<Quantity> offeredQuantities(const Snapshot& snapshot);
 // Why a quantity of `snapshot` is empty: "not saved in this folder" (a run folder's final
 // weights) or "not kept by this optimizer".

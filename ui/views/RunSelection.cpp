@@ -91,7 +91,7 @@ void RunSelection::setStep(long step) {
 
 std::vector<RunSelection::Panel> RunSelection::panels() const {
     auto label = [this](int run) { return labels_.value(run); };
-    auto stepText = [](const Snapshot* s) { return s ? QStringLiteral(" · step %1").arg(s->step) : QString(); };
+    auto stepText = [](const SharedSnapshot& s) { return s ? QStringLiteral(" · step %1").arg(s->step) : QString(); };
     std::vector<Panel> panels;
     if (isDifference()) {
         Panel panel;
@@ -122,15 +122,23 @@ Matrix RunSelection::values(const Panel& panel, int layer, Quantity quantity) {
     return a - b;
 }
 
+bool RunSelection::keeps(const Panel& panel, Quantity quantity) {
+    if (!panel.ready() || !keepsQuantity(*panel.snapshot, quantity)) return false;
+    if (panel.minus < 0) return true;
+    // values() subtracts only matrices of one shape; every quantity has its layer's parameters' shape.
+    const auto shape = [](const Snapshot& s) { return s.layers.empty() ? std::pair<Eigen::Index, Eigen::Index>() : std::pair{s.layers[0].parameters.rows(), s.layers[0].parameters.cols()}; };
+    return keepsQuantity(*panel.minusSnapshot, quantity) && shape(*panel.snapshot) == shape(*panel.minusSnapshot);
+}
+
+// Asked on every delivery: decided from the snapshots' matrices being there (keepsQuantity),
+// never by extracting the quantities (10 matrices of 784 x 129 per panel for MNIST).
 std::vector<Quantity> RunSelection::availableQuantities() const {
     std::vector<Quantity> kept;
     const std::vector<Panel> shownPanels = panels();
-    for (const Quantity quantity : allQuantities()) {
-        bool any = shownPanels.empty() || std::none_of(shownPanels.begin(), shownPanels.end(), [](const Panel& p) { return p.ready(); });
-        for (const Panel& panel : shownPanels)
-            if (!any && panel.ready()) any = values(panel, 0, quantity).size() > 0;
-        if (any) kept.push_back(quantity);
-    }
+    const bool none = std::none_of(shownPanels.begin(), shownPanels.end(), [](const Panel& p) { return p.ready(); });
+    for (const Quantity quantity : allQuantities())
+        if (none || std::any_of(shownPanels.begin(), shownPanels.end(), [quantity](const Panel& p) { return keeps(p, quantity); }))
+            kept.push_back(quantity);
     return kept;
 }
 

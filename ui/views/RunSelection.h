@@ -40,8 +40,8 @@ public:
     struct Panel {
         int run = -1;                   // A (the shown run)
         int minus = -1;                 // B in Difference mode, else -1
-        const Snapshot* snapshot = nullptr;       // A's snapshot at the step (null: none yet)
-        const Snapshot* minusSnapshot = nullptr;  // B's
+        SharedSnapshot snapshot;       // A's snapshot at the step (null: none yet); shared, never copied
+        SharedSnapshot minusSnapshot;  // B's
         QString caption;                // "label · step N" or "A − B · step N"
         bool ready() const { return snapshot && (minus < 0 || minusSnapshot); }
     };
@@ -71,6 +71,8 @@ public:
 
     std::vector<Panel> panels() const;
     static Matrix values(const Panel& panel, int layer, Quantity quantity);
+    // Whether values(panel, 0, quantity) is non-empty, decided without computing it.
+    static bool keeps(const Panel& panel, Quantity quantity);
     std::vector<Quantity> availableQuantities() const;
     const RunSnapshots& store() const { return store_; }
 

@@ -138,9 +138,9 @@ void UpdateExplainer::refresh() {
     if (column_ < 0) {
         title_->setText(tr("Click a connection (diagram edge or heat-map cell) to take its update apart."));
     } else {
-        const Snapshot* any = nullptr;
+        SharedSnapshot any;
         for (const int run : selection_->shown()) {
-            const Snapshot* now = selection_->store().at(run, selection_->step());
+            const SharedSnapshot now = selection_->store().at(run, selection_->step());
             if (!now) continue;
             any = any ? any : now;
             const QString label = selection_->labels().value(run);
@@ -148,9 +148,9 @@ void UpdateExplainer::refresh() {
                 text << tr("%1: its optimizer settings are not known here").arg(label);
                 continue;
             }
-            const Snapshot* before = now->step > 1 ? selection_->store().at(run, now->step - 1) : nullptr;
+            const SharedSnapshot before = now->step > 1 ? selection_->store().at(run, now->step - 1) : nullptr;
             const UpdateExplanation e =
-                explainUpdate(specs_[static_cast<std::size_t>(run)], *now, before, layer_, neuron_, column_);
+                explainUpdate(specs_[static_cast<std::size_t>(run)], *now, before.get(), layer_, neuron_, column_);
             text << tr("%1 (%2) \u00b7 step %3").arg(label, QString::fromStdString(specs_[static_cast<std::size_t>(run)].optimizer)).arg(now->step);
             text << (e.explained ? QString::fromStdString(e.formula) : tr("not explained: %1").arg(QString::fromStdString(e.reason)));
             text << QString();
