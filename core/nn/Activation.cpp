@@ -2,6 +2,8 @@
 
 #include "InputError.h"
 
+#include <algorithm>
+
 namespace ml {
 
 namespace {
@@ -46,15 +48,31 @@ void multiplyByDerivative(Activation activation, const BatchMatrix& z, const Bat
                          delta.size());
 }
 
+namespace {
+// a = f(z) on n values. Eigen vectorises a dynamic-size array only in whole packets; the values past
+// the last whole block (all of them in a tiny layer: 1-2-2-1 has two) would each take an
+// out-of-line scalar call of tanh or exp. They go through one zero-padded fixed-size block instead,
+// which Eigen evaluates in packets (same approximation as the scalar call).
+template <typename F>
+void mapValues(const float* z, float* a, Eigen::Index n, F f) {
+    constexpr Eigen::Index kBlock = 8;  // one AVX packet (half an AVX-512 one)
+    using Block = Eigen::Array<float, kBlock, 1>;
+    const Eigen::Index whole = n - n % kBlock;
+    if (whole > 0) Eigen::Map<Eigen::ArrayXf>(a, whole) = f(Eigen::Map<const Eigen::ArrayXf>(z, whole));
+    if (whole == n) return;
+    Block in = Block::Zero();
+    std::copy(z + whole, z + n, in.data());
+    const Block out = f(in);
+    std::copy_n(out.data(), n - whole, a + whole);
+}
+}  // namespace
+
 void applyActivation(Activation activation, const float* z, float* a, Eigen::Index n) {
-    using Values = Eigen::Map<const Eigen::ArrayXf>;
-    Eigen::Map<Eigen::ArrayXf> out(a, n);
-    const Values in(z, n);
     switch (activation) {
-    case Activation::Identity: out = in; break;
-    case Activation::Sigmoid: out = (1.0f + (-in).exp()).inverse(); break;
-    case Activation::Tanh: out = in.tanh(); break;
-    case Activation::Relu: out = in.max(0.0f); break;
+    case Activation::Identity: std::copy_n(z, n, a); break;
+    case Activation::Sigmoid: mapValues(z, a, n, [](const auto& in) { return (1.0f + (-in).exp()).inverse(); }); break;
+    case Activation::Tanh: mapValues(z, a, n, [](const auto& in) { return in.tanh(); }); break;
+    case Activation::Relu: mapValues(z, a, n, [](const auto& in) { return in.max(0.0f); }); break;
     }
 }
 
