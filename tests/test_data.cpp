@@ -344,6 +344,48 @@ private Q_SLOTS:
         msg = inputErrorOf([&] { ml::readIdx(file.toStdString()); });
         QVERIFY2(msg.startsWith(file), qPrintable(msg));
     }
+    // The whole-buffer fast path (libdeflate) takes one gzip member of exactly the size asked for,
+    // with its CRC, and nothing else: the rest is left to zlib's stream.
+    void inflateSingleMemberTakesOneWholeMember() {
+        const std::vector<std::uint8_t> data = ramp(5000, 11);
+        const QByteArray gz = ml::gzipCompress(QByteArrayView(data.data(), static_cast<qsizetype>(data.size())));
+        std::vector<std::uint8_t> out(data.size());
+        QVERIFY(ml::inflateSingleMember(gz, out));
+        QVERIFY(out == data);
+        std::vector<std::uint8_t> shorter(data.size() - 1), longer(data.size() + 1);
+        QVERIFY(!ml::inflateSingleMember(gz, shorter));
+        QVERIFY(!ml::inflateSingleMember(gz, longer));
+        QVERIFY(!ml::inflateSingleMember(gz + ml::gzipCompress(QByteArray()), out));  // a second (empty) member
+        QVERIFY(!ml::inflateSingleMember(gz + "x", out));                             // a byte after the member
+        QVERIFY(!ml::inflateSingleMember(gz.chopped(1), out));                        // truncated
+        QByteArray badCrc = gz;
+        badCrc[gz.size() - 8] = char(badCrc[gz.size() - 8] ^ 1);
+        QVERIFY(!ml::inflateSingleMember(badCrc, out));
+        QCOMPARE(ml::gunzip(gz, "gz"), QByteArray(reinterpret_cast<const char*>(data.data()), static_cast<qsizetype>(data.size())));
+    }
+    // What the fast path leaves to zlib reads as before: concatenated members (`cat a.gz b.gz`) and
+    // a wrong CRC.
+    void idxGzipBeyondOneMember() {
+        const std::vector<std::uint32_t> dims{5, 3, 4};
+        const auto data = ramp(60);
+        const QByteArray idx = idxHeader(8, {5, 3, 4}) + QByteArray(reinterpret_cast<const char*>(data.data()), 60);
+        const QString file = path("members-idx3-ubyte.gz");
+        // An empty member, then the whole file: the last trailer declares the whole size; both are read.
+        writeBytes(file, ml::gzipCompress(QByteArray()) + ml::gzipCompress(idx));
+        const ml::IdxArray back = ml::readIdx(file.toStdString());
+        QVERIFY(back.dims == dims);
+        QVERIFY(back.data == data);
+        // Two members splitting the data: the last trailer declares its own part only.
+        writeBytes(file, ml::gzipCompress(idx.left(30)) + ml::gzipCompress(idx.mid(30)));
+        QString msg = inputErrorOf([&] { ml::readIdx(file.toStdString()); });
+        QVERIFY2(msg.startsWith(file + ": the dimensions 5 x 3 x 4 need 60 data bytes but its gzip trailer declares 30 (truncated)"),
+                 qPrintable(msg));
+        QByteArray badCrc = ml::gzipCompress(idx);
+        badCrc[badCrc.size() - 8] = char(badCrc[badCrc.size() - 8] ^ 1);
+        writeBytes(file, badCrc);
+        msg = inputErrorOf([&] { ml::readIdx(file.toStdString()); });
+        QVERIFY2(msg == file + ": cannot read the data (" + file + ": incorrect data check)", qPrintable(msg));
+    }
     void idxImageSets() {
         const QDir dir(path("idxset"));
         QDir().mkpath(dir.path());

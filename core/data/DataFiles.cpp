@@ -3,6 +3,7 @@
 #include "InputError.h"
 #include "io/MemoryBudget.h"
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -54,6 +55,20 @@ QByteArray gzipCompress(QByteArrayView data, GzipLevel level) {
     return out;
 }
 
+bool gzipSizePlausible(std::int64_t declared, std::int64_t compressedBytes) {
+    return declared <= kMaxDeflateExpansion * compressedBytes;
+}
+
+bool inflateSingleMember(QByteArrayView gz, std::span<std::uint8_t> out) {
+    const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
+        libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+    if (!inflater) return false;
+    std::size_t consumed = 0, produced = 0;
+    return libdeflate_gzip_decompress_ex(inflater.get(), gz.data(), static_cast<std::size_t>(gz.size()), out.data(),
+                                         out.size(), &consumed, &produced) == LIBDEFLATE_SUCCESS &&
+           consumed == static_cast<std::size_t>(gz.size()) && produced == out.size();
+}
+
 QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes) {
     if (gz.size() > static_cast<qsizetype>(std::numeric_limits<uInt>::max()))
         throw InputError(str(name) + ": compressed data too large (over 4 GiB)");
@@ -66,6 +81,11 @@ QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes)
         throw InputError(str(name) + ": its gzip trailer (last 4 bytes) declares " + std::to_string(*declared) +
                          " bytes uncompressed, more than the limit of " + std::to_string(maxBytes) +
                          "; expected a complete gzip file within the limit");
+    if (declared && gzipSizePlausible(*declared, gz.size())) {
+        QByteArray whole(static_cast<qsizetype>(*declared), Qt::Uninitialized);
+        if (inflateSingleMember(gz, {reinterpret_cast<std::uint8_t*>(whole.data()), static_cast<std::size_t>(whole.size())}))
+            return whole;
+    }
     // One byte past the declared size is enough to see a lie.
     const std::int64_t cap = declared ? std::int64_t{*declared} + 1 : maxBytes;
     QByteArray out;

@@ -1,6 +1,7 @@
 #pragma once
-// gzip in memory for the data loaders (zlib; Qt's qCompress/qUncompress use zlib's own framing,
-// not gzip). Bad data throws ml::InputError. Plain reading and atomic writing: io/Files.h.
+// gzip in memory for the data loaders (zlib, and libdeflate for whole single-member files; Qt's
+// qCompress/qUncompress use zlib's own framing, not gzip). Bad data throws ml::InputError. Plain
+// reading and atomic writing: io/Files.h.
 #include "io/Files.h"
 
 #include <QByteArray>
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
 namespace ml {
 
@@ -31,5 +33,21 @@ std::optional<std::uint32_t> gzipDeclaredSize(QByteArrayView gz);
 // Decompresses at most min(maxBytes, the trailer's ISIZE): a trailer over maxBytes is refused
 // before anything is inflated, data beyond the trailer's size as soon as it appears.
 QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes = kMaxPayloadBytes);
+
+// Deflate writes at most about 1032 bytes per byte of input (RFC 1951's longest match in the
+// fewest bits), so a gzip trailer promising more than that per byte of the file is a lie.
+inline constexpr std::int64_t kMaxDeflateExpansion = 1032;
+// True when `declared` bytes could come out of `compressedBytes` of gzip (kMaxDeflateExpansion):
+// only then is the declared size worth allocating up front.
+bool gzipSizePlausible(std::int64_t declared, std::int64_t compressedBytes);
+
+// The fast path of every gzip reader: decompresses `gz` into `out` in one call over whole buffers
+// (libdeflate, about twice as fast as zlib's stream) when `gz` is exactly one gzip member whose data
+// are exactly out.size() bytes with a matching CRC. `out` is sized by the caller from the trailer,
+// after its checks against the limits, so nothing here allocates. False for anything else (several
+// members, bytes after the member, corrupt or truncated data, another size; `out` then holds
+// garbage): the caller reads `gz` with zlib's stream instead, which accepts what gzip accepts and
+// says what is wrong with the rest.
+bool inflateSingleMember(QByteArrayView gz, std::span<std::uint8_t> out);
 
 }  // namespace ml
