@@ -1,6 +1,7 @@
 // The desktop app's non-visual guarantees: the training bridge streams every step and the
 // latest snapshots and stops cleanly, controls change its state, no thread outlives its owner,
 // the convergence history stays bounded, exports are valid files, run folders open.
+#include "TestSettings.h"
 #include "AppSettings.h"
 #include "TestSupport.h"
 #include "cli/Cli.h"
@@ -165,8 +166,7 @@ class TestUi : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
-        QSettings("MomentumLab", "momentum-lab").clear();
+        useOwnSettingsFolder();  // no saved layout or experiment, and no other test's
     }
 
     void sessionStreamsEveryStepAndLatestSnapshots() {
