@@ -2,6 +2,7 @@
 // for bit in the branch with its own optimizer (against an uninterrupted training), the other
 // branch differs, provenance is recorded, a running run is refused with a message; the update
 // explainer shows one explanation per shown run for the clicked connection and plays through steps.
+#include "TestSettings.h"
 #include "MainWindow.h"
 #include "experiment/ExperimentPanel.h"
 #include "optim/OptimizerCatalog.h"
@@ -55,8 +56,7 @@ class TestTwinViews : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings("MomentumLab", "momentum-lab").clear();
+        useOwnSettingsFolder();  // no saved layout or experiment, and no other test's
     }
 
     void forkOfAPausedRunContinuesBitForBit() {

@@ -1,6 +1,7 @@
 // The desktop app's non-visual guarantees: the training bridge streams every step and the
 // latest snapshots and stops cleanly, controls change its state, no thread outlives its owner,
 // the convergence history stays bounded, exports are valid files, run folders open.
+#include "TestSettings.h"
 #include "AppSettings.h"
 #include "TestSupport.h"
 #include "cli/Cli.h"
@@ -165,8 +166,7 @@ class TestUi : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
-        QSettings("MomentumLab", "momentum-lab").clear();
+        useOwnSettingsFolder();  // no saved layout or experiment, and no other test's
     }
 
     void sessionStreamsEveryStepAndLatestSnapshots() {
@@ -275,43 +275,38 @@ private Q_SLOTS:
     void destroyingSessionMidRunJoinsTheThread() {
         QFETCH(bool, paused);
         auto* session = new TrainingSession;
-        QSignalSpy threadFinished(session->trainingThread(), &QThread::finished);
         QSignalSpy metrics(session, &TrainingSession::metricsArrived);
         session->start(sineExperiment(100000000));
         QTRY_VERIFY_WITH_TIMEOUT(!metrics.isEmpty(), 5000);
+        QCOMPARE(TrainingSession::liveTrainingThreads(), 1);
         if (paused) session->pause();
         QElapsedTimer clock;
         clock.start();
         delete session;
         QVERIFY2(clock.elapsed() < 3000, "the destructor must stop the training promptly");
-        QCOMPARE(threadFinished.count(), 1);
+        QCOMPARE(TrainingSession::liveTrainingThreads(), 0);
     }
 
     // The hand-over between threads (session/Mailbox.h): calls posted from two other threads run
-    // on the receiver's thread, each poster's in its order; dropped calls never run.
+    // on the receiver's thread (here the GUI thread, as in the app), each poster's in its order;
+    // dropped calls never run.
     void mailboxRunsPostedCallsOnTheReceiversThreadInOrder() {
-        QThread thread;
-        auto* receiver = new QObject;
-        auto* mailbox = new Mailbox(receiver);
-        receiver->moveToThread(&thread);
-        connect(&thread, &QThread::finished, receiver, &QObject::deleteLater);
-        connect(&thread, &QThread::started, mailbox, &Mailbox::startPolling, Qt::DirectConnection);
-        thread.start();
-        std::vector<int> ran;  // written on `thread` only; read here after `count` says all ran
+        QObject receiver;
+        auto* mailbox = new Mailbox(&receiver);
+        mailbox->startPolling();
+        std::vector<int> ran;  // written on this thread only, by the posted calls
         bool allOnThread = true;
-        std::atomic<int> count{0};
         auto postAll = [&](int first) {
             for (int i = first; i < first + 500; ++i)
                 mailbox->post([&, i] {
-                    allOnThread = allOnThread && QThread::currentThread() == &thread;
+                    allOnThread = allOnThread && QThread::currentThread() == receiver.thread();
                     ran.push_back(i);
-                    count.fetch_add(1, std::memory_order_release);
                 });
         };
         std::thread a(postAll, 0), b(postAll, 1000);
         a.join();
         b.join();
-        QTRY_COMPARE_WITH_TIMEOUT(count.load(std::memory_order_acquire), 1000, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(ran.size(), 1000u, 10000);
         QVERIFY(allOnThread);
         std::vector<int> fromA, fromB;
         for (int i : ran) (i < 1000 ? fromA : fromB).push_back(i);
@@ -319,8 +314,6 @@ private Q_SLOTS:
         QCOMPARE(fromB.size(), 500u);
         QVERIFY(std::is_sorted(fromA.begin(), fromA.end()));
         QVERIFY(std::is_sorted(fromB.begin(), fromB.end()));
-        thread.quit();
-        thread.wait();
 
         QObject here;
         auto* dropping = new Mailbox(&here);
@@ -336,7 +329,6 @@ private Q_SLOTS:
 
     void closingTheWindowMidRunJoinsTheThread() {
         auto* window = new MainWindow;
-        QSignalSpy threadFinished(window->session()->trainingThread(), &QThread::finished);
         QSignalSpy metrics(window->session(), &TrainingSession::metricsArrived);
         Experiment experiment = sineExperiment(100000000);
         window->experimentPanel()->setExperiment(experiment);
@@ -344,8 +336,9 @@ private Q_SLOTS:
         QCOMPARE(window->session()->state(), SessionState::Running);
         QTRY_VERIFY_WITH_TIMEOUT(!metrics.isEmpty(), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(window->convergencePlot()->plottedPoints() > 0, 5000);
+        QCOMPARE(TrainingSession::liveTrainingThreads(), 1);
         delete window;
-        QCOMPARE(threadFinished.count(), 1);
+        QCOMPARE(TrainingSession::liveTrainingThreads(), 0);
     }
 
     void windowOpensOnTheSineDiagramPreset() {

@@ -3,6 +3,7 @@
 // scroll bar at all, every summary column visible (two and nine runs), and a small heat-map
 // panel's "not kept" message inside its panel. The offscreen platform gets a 1366 x 768 screen
 // (a configuration file, see main()), so the window lays itself out as on that screen.
+#include "TestSettings.h"
 #include "AppSettings.h"
 #include "MainWindow.h"
 #include "experiment/ExperimentPanel.h"
@@ -132,8 +133,7 @@ class TestWindowFit : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // no saved layout or experiment
-        QSettings("MomentumLab", "momentum-lab").clear();
+        useOwnSettingsFolder();  // no saved layout or experiment, and no other test's
         QCOMPARE(QApplication::primaryScreen()->size(), QSize(1366, 768));
     }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Calls handed from one thread to the thread of a receiving QObject: post() appends the call under
 // a std::mutex, and a timer on the receiver's thread takes every call under the same mutex and runs
-// them in the order posted. Used wherever a worker thread talks to the GUI (or the GUI to the
-// training thread) instead of a queued QMetaObject::invokeMethod or signal: their data (the
+// them in the order posted. Used wherever a worker thread talks to the GUI instead of a queued
+// QMetaObject::invokeMethod or signal: their data (the
 // lambda's captures, Qt's event object) reach the other thread through Qt's event queue, whose
 // locking ThreadSanitizer cannot see (Qt is not instrumented), so it reports them as races. Here
 // no Qt event crosses threads at all: the data crosses under mutex_, which TSan sees, and nothing
@@ -35,7 +35,7 @@ public:
     void post(std::function<void()> call);
     // Receiver's thread: forgets the calls not yet run. Taking the lock also orders, for TSan,
     // everything the poster did before its last post() before what the caller does next (say,
-    // deleting a worker thread whose QThread::wait() returned without TSan seeing why).
+    // deleting a QThread::create worker whose QThread::wait() returned without TSan seeing why).
     void dropPending();
 
 private:

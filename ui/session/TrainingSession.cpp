@@ -1,19 +1,27 @@
 #include "session/TrainingSession.h"
 
-#include "session/Mailbox.h"
 #include "session/TrainingWorker.h"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 
 namespace ml {
 
-TrainingSession::TrainingSession(QObject* parent)
-    : QObject(parent), worker_(new TrainingWorker), toWorker_(new Mailbox(worker_)) {
-    thread_.setObjectName("training");
-    worker_->moveToThread(&thread_);  // and its child toWorker_: the posted calls run on thread_
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(&thread_, &QThread::started, toWorker_, &Mailbox::startPolling, Qt::DirectConnection);
-    thread_.start();
+namespace {
+std::atomic<int> liveTrainingThreadCount{0};
+
+// Counts the thread it lives on, for the length of the thread's work.
+struct LiveTrainingThread {
+    LiveTrainingThread() { liveTrainingThreadCount.fetch_add(1); }
+    ~LiveTrainingThread() { liveTrainingThreadCount.fetch_sub(1); }
+};
+}  // namespace
+
+int TrainingSession::liveTrainingThreads() { return liveTrainingThreadCount.load(); }
+
+TrainingSession::TrainingSession(QObject* parent) : QObject(parent), worker_(std::make_unique<TrainingWorker>()) {
     timer_.setInterval(33);
     connect(&timer_, &QTimer::timeout, this, &TrainingSession::deliver);
     timing_.enabled = qEnvironmentVariableIntValue("MOMENTUM_LAB_TIMING") > 0;
@@ -22,8 +30,11 @@ TrainingSession::TrainingSession(QObject* parent)
 
 TrainingSession::~TrainingSession() {
     if (control_) control_->requestStop();
-    thread_.quit();
-    thread_.wait();
+    joinTrainingThread();
+}
+
+void TrainingSession::joinTrainingThread() {
+    if (thread_.joinable()) thread_.join();
 }
 
 bool TrainingSession::start(const Experiment& experiment, bool paused, std::shared_ptr<const ForkStart> fork) {
@@ -39,7 +50,10 @@ bool TrainingSession::start(const Experiment& experiment, bool paused, std::shar
     timing_ = Timing{};
     timing_.enabled = timed;
     timing_.clock.start();
-    toWorker_->post([worker = worker_, experiment, control = control_, feed = feed_, fork] {
+    joinTrainingThread();  // a finished training's thread was joined as its end arrived: a no-op
+    thread_ = std::thread([worker = worker_.get(), experiment, control = control_, feed = feed_, fork] {
+        const LiveTrainingThread counted;
+        pthread_setname_np(pthread_self(), "training");  // as seen by top -H and gdb
         worker->train(experiment, control, feed, fork);
     });
     timer_.start();
@@ -117,6 +131,8 @@ void TrainingSession::deliver() {
         if (timing_.enabled) recordTiming(started, feed_->stepsDone());
     }
     if (!delivery.end) return;
+    // The worker's last act was feed->end(): its thread is returning, so this join is short.
+    joinTrainingThread();
     timer_.stop();
     feed_.reset();
     control_.reset();

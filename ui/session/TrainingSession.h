@@ -1,11 +1,15 @@
 #pragma once
-// The GUI side of training: owns the training thread and its TrainingWorker, the RunControl of
-// the current training, and the TrainingFeed mailbox it empties every 33 ms on a GUI timer (a
-// training is handed to the worker through a Mailbox, session/Mailbox.h). Emits what arrived as batches:
+// The GUI side of training: owns the TrainingWorker and the thread of the training under way, the
+// RunControl of the current training, and the TrainingFeed mailbox it empties every 33 ms on a GUI
+// timer. Emits what arrived as batches:
 //   metricsArrived   every StepMetrics since the last delivery (full resolution)
 //   snapshotsArrived the latest snapshot of each run that produced one (coalesced, latest wins)
 // Controls (pause, single step, stop, speed) only flip RunControl's thread-safe flags, so the GUI
 // never blocks on the worker. The destructor requests a stop and joins the thread.
+// Each training runs on its own std::thread (no Qt event loop), started by start() and joined as
+// its end is delivered: the training is handed over in the thread's constructor and taken back by
+// std::thread::join (pthread_create / pthread_join, both seen by ThreadSanitizer; a QThread ends
+// through QThread::wait, whose synchronisation inside uninstrumented Qt TSan cannot see).
 #include "session/TrainingFeed.h"
 #include "session/TrainingWorker.h"
 #include "train/Experiment.h"
@@ -13,16 +17,13 @@
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QThread>
 #include <QTimer>
 
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace ml {
-
-class Mailbox;
-class TrainingWorker;
 
 enum class SessionState {
     Idle,      // nothing trained yet (or reset)
@@ -41,7 +42,9 @@ public:
     SessionState state() const { return state_; }
     bool isBusy() const { return state_ == SessionState::Running || state_ == SessionState::Paused ||
                                  state_ == SessionState::Stopping; }
-    const QThread* trainingThread() const { return &thread_; }
+    // Training threads alive in this process, counted on the threads themselves (tests: a destroyed
+    // session leaves none behind).
+    static int liveTrainingThreads();
     long stepsDone() const { return feed_ ? feed_->stepsDone() : 0; }  // of the training under way
     long totalSteps() const { return totalSteps_; }
 
@@ -83,10 +86,10 @@ Q_SIGNALS:
 private:
     void deliver();
     void setState(SessionState state);
+    void joinTrainingThread();
 
-    QThread thread_;
-    TrainingWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
-    Mailbox* toWorker_ = nullptr;       // worker_'s child: hands each training to thread_ (TSan sees it)
+    std::unique_ptr<TrainingWorker> worker_;  // used by thread_ only while it runs
+    std::thread thread_;                      // the training under way (joinable until its end is delivered)
     std::shared_ptr<RunControl> control_;
     std::shared_ptr<TrainingFeed> feed_;
     QTimer timer_;

@@ -40,7 +40,7 @@ void TrainingWorker::addSpectra(TrainingEnd& end) const {
     }
 }
 
-TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
+TrainingWorker::TrainingWorker() = default;
 
 TrainingWorker::~TrainingWorker() = default;
 

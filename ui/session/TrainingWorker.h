@@ -1,5 +1,5 @@
 #pragma once
-// The object that lives on the training thread (moved to a QThread by TrainingSession). For each
+// What runs on the training thread (TrainingSession's std::thread, one per training). For each
 // train() call it loads the data, owns a LockstepTrainer for the length of the run and blocks in
 // LockstepTrainer::run() until the runs are done or the RunControl asks to stop. It talks to the
 // GUI only through the TrainingFeed mailbox, so it never waits for the GUI.
@@ -7,7 +7,7 @@
 #include "train/Experiment.h"
 #include "train/RunControl.h"
 
-#include <QObject>
+#include <QCoreApplication>
 
 #include <memory>
 
@@ -21,13 +21,13 @@ struct ForkStart {
     std::vector<bool> continueOptimizer;  // per run
 };
 
-class TrainingWorker : public QObject {
-    Q_OBJECT
+class TrainingWorker {
+    Q_DECLARE_TR_FUNCTIONS(TrainingWorker)
 public:
-    explicit TrainingWorker(QObject* parent = nullptr);
-    ~TrainingWorker() override;
+    TrainingWorker();
+    ~TrainingWorker();
 
-    // Runs on the worker thread (queued from the GUI). Ends with feed->end(...) in every case.
+    // Runs on the training thread, one call at a time. Ends with feed->end(...) in every case.
     // With `fork`, the runs continue its state instead of starting at step 0. The end carries
     // every run's final state (TrainingEnd::states), captured here on the worker thread.
     void train(const Experiment& experiment, std::shared_ptr<RunControl> control,
