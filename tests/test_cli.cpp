@@ -427,14 +427,15 @@ private Q_SLOTS:
                                                         "--snapshots-max-mb", "1", "--steps", "2000", "--out", out});
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("--snapshots-every 1: 2000 snapshots") && r.err.contains("--snapshots-max-mb") &&
-                     r.err.contains("expected --snapshots-every 4 or more"),
+                     r.err.contains("expected --snapshots-every 7 or more"),
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
-        const CliResult fits = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "4",
+        const CliResult fits = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "7",
                                                            "--snapshots-max-mb", "1", "--steps", "2000", "--out", out});
         QVERIFY2(fits.status == 0, qPrintable(fits.err));
         const qint64 bytes = QFileInfo(out + "/momentum/snapshots.bin").size() + QFileInfo(out + "/adam/snapshots.bin").size();
-        QVERIFY2(bytes <= 1000000 && bytes > 500000, qPrintable(QString::number(bytes)));
+        // The bound counts every buffer a rule may keep (7 layer-sized): momentum and adam fill under half.
+        QVERIFY2(bytes <= 1000000 && bytes > 400000, qPrintable(QString::number(bytes)));
     }
 
     void divergedRunFolderCanBeReadBack() {
