@@ -136,6 +136,8 @@ ml::DenseDataset syntheticData(const Case& c, Eigen::Index samples) {
 
 // What runs after each measured step (diagnostics); none for the plain training loop.
 using AfterStep = std::function<void(const ml::Network&, const ml::Parameters& gradients, const ml::Optimizer&)>;
+// What runs before each step (arming the optimizer as the trainer does for a step an observer wants).
+using BeforeStep = std::function<void(const ml::Network&, ml::Optimizer&)>;
 
 struct Throughput {
     double stepsPerSecond = 0.0;
@@ -145,7 +147,7 @@ double mostAllocationsPerStep = 0.0;  // over every training case run
 
 // One case with one optimizer (at its catalog defaults), `afterStep` after every step.
 Throughput measureSteps(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& optimizerInfo,
-                        double seconds, const AfterStep& afterStep = {}) {
+                        double seconds, const AfterStep& afterStep = {}, const BeforeStep& beforeStep = {}) {
     ml::Network network(c.spec());
     network.initializeGlorotUniform(7);
     auto optimizer = ml::createOptimizer(optimizerInfo.name, optimizerInfo.defaults);
@@ -160,6 +162,7 @@ Throughput measureSteps(const Case& c, const ml::DenseDataset& data, const ml::O
     auto oneStep = [&] {
         const Eigen::Index begin = (step % batchesPerEpoch) * c.batch;
         data.gather(std::span<const Eigen::Index>(order.data() + begin, c.batch), batch);
+        if (beforeStep) beforeStep(network, *optimizer);
         network.computeGradients(batch, gradients);
         optimizer->step(network.parameters(), gradients);
         if (afterStep) afterStep(network, gradients, *optimizer);
@@ -241,7 +244,6 @@ void reportDiagnostics(double seconds) {
             const Throughput on = measureSteps(c, data, momentum, seconds / kRounds,
                 [&](const ml::Network& network, const ml::Parameters& gradients, const ml::Optimizer& optimizer) {
                     if (++step % config.every != 0) return;
-                    if (!config.diagnostics) config.diagnostics.emplace(network.parameters()), config.initial = network.parameters();
                     config.diagnostics->compute(network.parameters(), gradients, optimizer, *config.initial,
                                                 config.snr ? &network : nullptr);
                     ml::appendDiagnosticsRows(config.buffer, step, *config.diagnostics);
@@ -250,6 +252,10 @@ void reportDiagnostics(double seconds) {
                         config.file->flush();
                         config.buffer.resize(0);
                     }
+                },
+                [&](const ml::Network& network, ml::Optimizer& optimizer) {
+                    if (!config.initial) config.diagnostics.emplace(network.parameters()), config.initial = network.parameters();
+                    if ((step + 1) % config.every == 0) optimizer.collectStepSums(*config.initial);
                 });
             config.shares.push_back(on.stepsPerSecond / off.stepsPerSecond);
             config.stepsPerSecond.push_back(on.stepsPerSecond);

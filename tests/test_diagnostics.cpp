@@ -266,40 +266,82 @@ private slots:
         for (int step = 0; step < 3; ++step) {  // m differs from g after the first step
             Parameters g = {randomMatrix(3.0f, 0.01f)};
             g[0].row(1) = randomMatrix(0.0f, 1.0f).row(1);  // a neuron with a mean near zero
+            // The last step collects the sums in the optimizer's own pass (as the trainer asks it to).
+            if (step == 2) optimizer->collectStepSums(initial);
             QVERIFY(optimizer->step(w, g));
             if (step < 2) continue;
-            StepDiagnostics d(w);
-            d.compute(w, g, *optimizer, initial);
-            const Eigen::MatrixXd gd = g[0].cast<double>(), ud = optimizer->layerState(0).update.cast<double>(),
-                                  wd = w[0].cast<double>(), w0 = initial[0].cast<double>(),
-                                  md = optimizer->layerState(0).firstMoment.cast<double>();
-            const auto near = [](double actual, double expected, double relative = 2e-5) {
-                return std::abs(actual - expected) <= relative * std::abs(expected) + 1e-7;
-            };
-            const auto check = [&](const UnitDiagnostics& unit, const auto& gs, const auto& us, const auto& ws,
-                                   const auto& w0s, const auto& ms, const char* what) {
-                QVERIFY2(near(unit.gradientNorm, gs.norm()), what);
-                QVERIFY2(near(unit.updateNorm, us.norm()), what);
-                QVERIFY2(near(unit.updateToWeight, us.norm() / ws.norm()), what);
-                QVERIFY2(near(unit.distanceFromInitial, (ws - w0s).norm()), what);
-                QVERIFY2(near(unit.cosMomentGradient, ms.cwiseProduct(gs).sum() / (ms.norm() * gs.norm())), what);
-            };
-            for (Eigen::Index i = 0; i < rows; ++i) {
-                const UnitDiagnostics& unit = d.layer(0)[1 + static_cast<std::size_t>(i)];
-                const auto in = [&](const Eigen::MatrixXd& m) { return m.row(i).head(inputs); };
-                check(unit, in(gd), in(ud), in(wd), in(w0), in(md), "neuron");
-                const Eigen::RowVectorXf m = optimizer->layerState(0).firstMoment.row(i).head(inputs);
-                QVERIFY(near(unit.meanShare, meanShare(m)));
-                QVERIFY2(near(unit.momentCv, coefficientOfVariation(m), 1e-4),
-                         qPrintable(QStringLiteral("neuron %1: cv %2 vs %3").arg(i).arg(unit.momentCv).arg(coefficientOfVariation(m))));
+            QVERIFY(optimizer->stepSums(w, g, initial) != nullptr);
+            // Both ways to the sums: the optimizer's (collected), and StepDiagnostics' own pass
+            // (for another initial-weights object the collected sums do not apply).
+            const Parameters initialCopy = initial;
+            QVERIFY(optimizer->stepSums(w, g, initialCopy) == nullptr);
+            StepDiagnostics collected(w), own(w);
+            collected.compute(w, g, *optimizer, initial);
+            own.compute(w, g, *optimizer, initialCopy);
+            for (const StepDiagnostics* diagnostics : {&collected, &own}) {
+                const StepDiagnostics& d = *diagnostics;
+                const Eigen::MatrixXd gd = g[0].cast<double>(), ud = optimizer->layerState(0).update.cast<double>(),
+                                      wd = w[0].cast<double>(), w0 = initial[0].cast<double>(),
+                                      md = optimizer->layerState(0).firstMoment.cast<double>();
+                const auto near = [](double actual, double expected, double relative = 2e-5) {
+                    return std::abs(actual - expected) <= relative * std::abs(expected) + 1e-7;
+                };
+                const auto check = [&](const UnitDiagnostics& unit, const auto& gs, const auto& us, const auto& ws,
+                                       const auto& w0s, const auto& ms, const char* what) {
+                    QVERIFY2(near(unit.gradientNorm, gs.norm()), what);
+                    QVERIFY2(near(unit.updateNorm, us.norm()), what);
+                    QVERIFY2(near(unit.updateToWeight, us.norm() / ws.norm()), what);
+                    QVERIFY2(near(unit.distanceFromInitial, (ws - w0s).norm()), what);
+                    QVERIFY2(near(unit.cosMomentGradient, ms.cwiseProduct(gs).sum() / (ms.norm() * gs.norm())), what);
+                };
+                for (Eigen::Index i = 0; i < rows; ++i) {
+                    const UnitDiagnostics& unit = d.layer(0)[1 + static_cast<std::size_t>(i)];
+                    const auto in = [&](const Eigen::MatrixXd& m) { return m.row(i).head(inputs); };
+                    check(unit, in(gd), in(ud), in(wd), in(w0), in(md), "neuron");
+                    const Eigen::RowVectorXf m = optimizer->layerState(0).firstMoment.row(i).head(inputs);
+                    QVERIFY(near(unit.meanShare, meanShare(m)));
+                    QVERIFY2(near(unit.momentCv, coefficientOfVariation(m), 1e-4),
+                             qPrintable(QStringLiteral("neuron %1: cv %2 vs %3").arg(i).arg(unit.momentCv).arg(coefficientOfVariation(m))));
+                }
+                const UnitDiagnostics& layer = d.layer(0)[0];
+                check(layer, gd, ud, wd, w0, md, "layer");
+                const Eigen::MatrixXd weights = md.leftCols(inputs);
+                const double kept = weights.rowwise().sum().squaredNorm() / inputs;
+                QVERIFY(near(layer.meanShare, kept / weights.squaredNorm()));
+                QVERIFY(std::isnan(layer.momentCv));
             }
-            const UnitDiagnostics& layer = d.layer(0)[0];
-            check(layer, gd, ud, wd, w0, md, "layer");
-            const Eigen::MatrixXd weights = md.leftCols(inputs);
-            const double kept = weights.rowwise().sum().squaredNorm() / inputs;
-            QVERIFY(near(layer.meanShare, kept / weights.squaredNorm()));
-            QVERIFY(std::isnan(layer.momentCv));
         }
+    }
+
+    // Collecting the sums changes nothing in the step: the same weights bit for bit, and an update
+    // that would overflow a weight is still refused with the weights left as they were.
+    void collectingSumsLeavesTheStepAlone() {
+        Random random(3);
+        Matrix start(5, 9), gradient(5, 9);
+        for (Eigen::Index i = 0; i < start.size(); ++i) start.data()[i] = random.uniform(-1.0f, 1.0f);
+        for (Eigen::Index i = 0; i < gradient.size(); ++i) gradient.data()[i] = random.uniform(-1.0f, 1.0f);
+        Parameters plain = {start}, watched = {start};
+        const Parameters initial = {start}, g = {gradient};
+        auto a = createOptimizer("adam", optimizerInfo("adam").defaults);
+        auto b = createOptimizer("adam", optimizerInfo("adam").defaults);
+        for (int step = 0; step < 4; ++step) {
+            QVERIFY(a->step(plain, g));
+            b->collectStepSums(initial);
+            QVERIFY(b->step(watched, g));
+            QVERIFY(plain[0] == watched[0]);
+        }
+        QVERIFY(b->stepSums(watched, g, initial) != nullptr);
+        QVERIFY(b->step(watched, g));
+        QVERIFY(b->stepSums(watched, g, initial) == nullptr);  // asked for one step only
+        Parameters huge = {Matrix::Constant(5, 9, 3e38f)};
+        const Parameters before = huge;
+        HyperParameters hp = optimizerInfo("sgd").defaults;
+        hp.lr = 1.0;  // w + u = 3e38 + 1e38: beyond the largest float
+        auto sgd = createOptimizer("sgd", hp);
+        sgd->collectStepSums(initial);
+        QVERIFY(!sgd->step(huge, {Matrix::Constant(5, 9, -1e38f)}));
+        QVERIFY(huge[0] == before[0]);
+        QVERIFY(sgd->stepSums(huge, g, initial) == nullptr);
     }
 
     void noFirstMomentGivesNaN() {

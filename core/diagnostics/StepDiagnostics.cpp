@@ -42,82 +42,12 @@ double coefficientOfVariation(RowView moment) {
     return mean != 0 ? std::sqrt(variance) / std::abs(mean) : INFINITY;
 }
 
-namespace {
-
-void setZero(const std::array<Eigen::ArrayXd*, 8>& arrays, Eigen::Index rows) {
-    for (auto* array : arrays) array->setZero(rows);
-}
-
-// Rows [first, first + count) of column j, as a Chunk (16 floats fixed, or fewer), in place.
-template <typename Chunk>
-Eigen::Map<const Chunk> rowsOf(const Matrix& matrix, Eigen::Index j, Eigen::Index first, Eigen::Index count) {
-    const float* data = matrix.data() + j * matrix.rows() + first;
-    if constexpr (Chunk::SizeAtCompileTime == Eigen::Dynamic) return Eigen::Map<const Chunk>(data, count);
-    else return Eigen::Map<const Chunk>(data);
-}
-
-}  // namespace
-
-// The sums of one block of columns [blockStart, blockEnd) for a chunk of rows, column by column,
-// every sum of the chunk in registers (float, full SIMD width). The block's deviations of m from
-// its own mean come from a second look at its columns while they are still in cache (free of
-// cancellation); the block then joins the double sums, the deviations by Chan et al.'s update
-// M2 = M2_a + M2_b + (mean_b - mean_a)^2 n_a n_b / (n_a + n_b). The bias column is a block of its own.
-template <typename Chunk, bool hasMoment>
-void StepDiagnostics::accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0,
-                                      const Matrix& m, Eigen::Index first, Eigen::Index count, Eigen::Index blockStart,
-                                      Eigen::Index blockEnd, LayerSums& sums) {
-    const Eigen::Index in = w.cols() - 1;
-    const auto load = [first, count](const Matrix& matrix, Eigen::Index j) { return rowsOf<Chunk>(matrix, j, first, count); };
-    const auto into = [first, count](Eigen::ArrayXd& sum) { return sum.segment(first, count); };
-    const bool bias = blockStart == in;
-    Chunk gradient2 = Chunk::Zero(count), update2 = gradient2, weight2 = gradient2, distance2 = gradient2,
-          moment = gradient2, moment2 = gradient2, momentGradient = gradient2, deviation2 = gradient2;
-    for (Eigen::Index j = blockStart; j < blockEnd; ++j) {
-        const auto gj = load(g, j);
-        const auto wj = load(w, j);
-        gradient2 += gj.square();
-        update2 += load(u, j).square();
-        weight2 += wj.square();
-        distance2 += (wj - load(w0, j)).square();
-        if constexpr (hasMoment) {
-            const auto mj = load(m, j);
-            moment += mj;
-            moment2 += mj.square();
-            momentGradient += mj * gj;
-        }
-    }
-    const double columns = static_cast<double>(blockEnd - blockStart);
-    Sums& target = bias ? sums.bias : sums.weights;
-    if constexpr (hasMoment) {
-        if (!bias) {
-            const Chunk mean = moment / static_cast<float>(columns);
-            for (Eigen::Index j = blockStart; j < blockEnd; ++j) deviation2 += (load(m, j) - mean).square();
-            const double joined = static_cast<double>(blockStart);
-            if (joined > 0)
-                into(target.deviation2) += (moment.template cast<double>() / columns - into(target.moment) / joined).square() *
-                                           (joined * columns / (joined + columns));
-            into(target.deviation2) += deviation2.template cast<double>();
-        }
-        into(target.moment) += moment.template cast<double>();
-        into(target.moment2) += moment2.template cast<double>();
-        into(target.momentGradient) += momentGradient.template cast<double>();
-    }
-    into(target.gradient2) += gradient2.template cast<double>();
-    into(target.update2) += update2.template cast<double>();
-    into(target.weight2) += weight2.template cast<double>();
-    into(target.distance2) += distance2.template cast<double>();
-}
-
 StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
     layers_.reserve(shapes.size());
-    sums_.resize(shapes.size());
+    ownSums_.resize(shapes);
     for (std::size_t l = 0; l < shapes.size(); ++l) {
         const Eigen::Index rows = shapes[l].rows();
         layers_.emplace_back(static_cast<std::size_t>(1 + rows));
-        LayerSums& sums = sums_[l];
-        setZero(sums.weights.all(), rows);
-        setZero(sums.bias.all(), rows);
         sampleNorms_.push_back({Eigen::ArrayXf::Zero(rows), Eigen::ArrayXf::Zero(rows)});
         sampleScratch_.emplace_back();
     }
@@ -125,6 +55,7 @@ StepDiagnostics::StepDiagnostics(const Parameters& shapes) {
 
 void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gradients, const Optimizer& optimizer,
                               const Parameters& initialParameters, const Network* model) {
+    const StepSums* collected = optimizer.stepSums(parameters, gradients, initialParameters);
     for (std::size_t l = 0; l < layers_.size(); ++l) {
         const Matrix& w = parameters[l];
         const Matrix& g = gradients[l];
@@ -142,28 +73,13 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         const auto snr = [batchSize](double gradient2, double sampleNorms2) {
             return ratio(gradient2, std::max(0.0, batchSize * sampleNorms2 - gradient2));
         };
-        LayerSums& sums = sums_[l];
-        const Eigen::Index rows = w.rows();
+        if (!collected) ownSums_.accumulate(l, g, u, w, false, w0, m);
+        const StepSums::Layer& sums = (collected ? *collected : ownSums_).layer(l);
         const Eigen::Index in = w.cols() - 1;  // the incoming weights; the last column: biases
-        setZero(sums.weights.all(), rows);
-        setZero(sums.bias.all(), rows);
-        using Full = Eigen::Array<float, kChunkRows, 1>;
-        using Rest = Eigen::Array<float, Eigen::Dynamic, 1, 0, kChunkRows, 1>;  // on the stack
-        // Block by block (its columns of all five matrices stay in cache while every chunk of rows
-        // takes its sums), so each matrix is read from memory once.
-        for (Eigen::Index blockStart = 0, blockEnd = 0; blockStart <= in; blockStart = blockEnd) {
-            blockEnd = blockStart == in ? in + 1 : std::min(in, blockStart + kBlockColumns);
-            for (Eigen::Index first = 0; first < rows; first += kChunkRows) {
-                const Eigen::Index count = std::min(kChunkRows, rows - first);
-                const auto block = count == kChunkRows ? (hasMoment ? &accumulateBlock<Full, true> : &accumulateBlock<Full, false>)
-                                                       : (hasMoment ? &accumulateBlock<Rest, true> : &accumulateBlock<Rest, false>);
-                block(g, u, w, w0, m, first, count, blockStart, blockEnd, sums);
-            }
-        }
         std::vector<UnitDiagnostics>& units = layers_[l];
         const double n = static_cast<double>(in);
         for (Eigen::Index i = 0; i < w.rows(); ++i) {
-            const Sums& s = sums.weights;
+            const StepSums::Sums& s = sums.weights;
             UnitDiagnostics& unit = units[1 + i];
             fillNorms(unit, s.gradient2(i), s.update2(i), s.weight2(i), s.distance2(i));
             unit.gradientSnr = hasSnr && in > 0 ? snr(s.gradient2(i), norms.weights(i)) : kNaN;
@@ -177,7 +93,7 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
                 unit.cosMomentGradient = unit.meanShare = unit.momentCv = kNaN;
             }
         }
-        using S = Sums;
+        using S = StepSums::Sums;
         const auto total = [&sums](const Eigen::ArrayXd S::*field) {
             return (sums.weights.*field).sum() + (sums.bias.*field).sum();
         };

@@ -19,11 +19,13 @@
 // coefficient of variation of the row's first moment. The layer row takes the whole matrix for the
 // first five and gradient_snr (biases included), for mean_share the energy-weighted f of its neurons (sum ||P m_i||^2 / sum ||m_i||^2:
 // the share of the layer's first-moment energy that neuron-mean keeps) and no moment_cv (NaN).
-// compute() allocates nothing: the result buffers are sized once, in the constructor.
+// The sums behind them (optim/StepSums.h) come from the optimizer's own pass over the step when it
+// was asked to collect them (Optimizer::collectStepSums, as the trainer does for a step an observer
+// wants), else from one pass here. compute() allocates nothing: the buffers are sized once, in the constructor.
 #include "Tensor.h"
 #include "nn/Layer.h"
+#include "optim/StepSums.h"
 
-#include <array>
 #include <vector>
 
 namespace ml {
@@ -66,27 +68,8 @@ public:
     std::size_t layerCount() const { return layers_.size(); }
 
 private:
-    // Per-neuron sums, in double, over a set of columns: squares of g, u, w, w - w0; m, m^2, m * g,
-    // and the squared deviations of m from its mean.
-    struct Sums {
-        Eigen::ArrayXd gradient2, update2, weight2, distance2, moment, moment2, momentGradient, deviation2;
-        std::array<Eigen::ArrayXd*, 8> all() {
-            return {&gradient2, &update2, &weight2, &distance2, &moment, &moment2, &momentGradient, &deviation2};
-        }
-    };
-    struct LayerSums {
-        Sums weights;  // the incoming weights (all columns but the last)
-        Sums bias;     // the bias column
-    };
-    // The sums of rows [first, first + count) over columns [blockStart, blockEnd) (see StepDiagnostics.cpp).
-    template <typename Chunk, bool hasMoment>
-    static void accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w, const Matrix& w0, const Matrix& m,
-                                Eigen::Index first, Eigen::Index count, Eigen::Index blockStart, Eigen::Index blockEnd,
-                                LayerSums& sums);
-    static constexpr Eigen::Index kBlockColumns = 32;
-    static constexpr Eigen::Index kChunkRows = 16;  // one AVX-512 register of floats per sum
     std::vector<std::vector<UnitDiagnostics>> layers_;
-    std::vector<LayerSums> sums_;
+    StepSums ownSums_;  // for a step whose optimizer did not collect them (Optimizer::collectStepSums)
     std::vector<Layer::SampleNormSquares> sampleNorms_;  // per layer: sum_s ||c_s||^2 per row
     std::vector<Layer::SampleScratch> sampleScratch_;  // per layer: each keeps its sizes (no reallocation)
 };

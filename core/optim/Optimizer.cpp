@@ -1,6 +1,8 @@
 #include "optim/Optimizer.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 namespace ml {
 
@@ -40,15 +42,37 @@ std::vector<LayerState>& Optimizer::restoreState(const Parameters& parameters, l
 bool Optimizer::step(Parameters& parameters, const Parameters& gradients) {
     if (states_.empty()) allocateState(parameters);
     ++step_;
+    const Parameters* initial = std::exchange(sumsInitial_, nullptr);
+    sumsSource_ = {};
+    if (initial) {
+        if (initial->size() != parameters.size())
+            throw std::logic_error("Optimizer::collectStepSums: the initial parameters have another layer count");
+        for (std::size_t l = 0; l < parameters.size(); ++l)
+            if ((*initial)[l].rows() != parameters[l].rows() || (*initial)[l].cols() != parameters[l].cols())
+                throw std::logic_error("Optimizer::collectStepSums: the initial parameters have another shape");
+        stepSums_.resize(parameters);
+    }
     bool finite = true;
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         update(parameters[l], gradients[l], states_[l]);
-        // The sum itself, not just the update: a finite update can still overflow the weight.
-        finite = finite && sumIsFinite(parameters[l], states_[l].update);
+        const Matrix& u = states_[l].update;
+        // The sum itself, not just the update: a finite update can still overflow the weight. The
+        // sums' pass checks the same w + u on its way.
+        finite = finite && (initial ? stepSums_.accumulate(l, gradients[l], u, parameters[l], true, (*initial)[l],
+                                                           states_[l].firstMoment)
+                                    : sumIsFinite(parameters[l], u));
     }
     if (!finite) return false;  // keep the last finite weights
     for (std::size_t l = 0; l < parameters.size(); ++l) parameters[l] += states_[l].update;
+    if (initial) sumsSource_ = {&parameters, &gradients, initial, step_};
     return true;
+}
+
+const StepSums* Optimizer::stepSums(const Parameters& parameters, const Parameters& gradients,
+                                    const Parameters& initial) const {
+    const bool same = sumsSource_.step == step_ && sumsSource_.parameters == &parameters &&
+                      sumsSource_.gradients == &gradients && sumsSource_.initial == &initial;
+    return same ? &stepSums_ : nullptr;
 }
 
 const Matrix& Optimizer::ruleGradient(const Matrix& gradient, const Matrix& parameters, LayerState& state,

@@ -7,6 +7,7 @@
 #include "optim/HyperParameters.h"
 #include "optim/MomentumAggregation.h"
 #include "optim/SecondMomentSharing.h"
+#include "optim/StepSums.h"
 
 #include <string>
 #include <vector>
@@ -77,6 +78,14 @@ public:
     // continue from it) and returns the layers' states for the caller to fill.
     std::vector<LayerState>& restoreState(const Parameters& parameters, long stepCount);
 
+    // For diagnostics: the next step (only) also fills the per-neuron sums of StepSums.h, in the pass
+    // that checks its update for finite values (the layer's gradient, moment and update still in
+    // cache), `initial` being the parameters before step 1. Off (no call) costs nothing.
+    void collectStepSums(const Parameters& initial) { sumsInitial_ = &initial; }
+    // Those sums, when the last step collected them for these very matrices; otherwise null.
+    const StepSums* stepSums(const Parameters& parameters, const Parameters& gradients,
+                             const Parameters& initial) const;
+
     const std::string& name() const { return name_; }
     const HyperParameters& hyperParameters() const { return hp_; }
     const MomentumAggregation& aggregation() const { return aggregation_; }
@@ -109,6 +118,14 @@ private:
     long step_ = 0;
     std::vector<LayerState> states_;
     std::vector<Eigen::Index> columnsPerInput_;
+    const Parameters* sumsInitial_ = nullptr;  // collectStepSums: for the next step only
+    StepSums stepSums_;                        // sized once, at the first step that collects
+    struct SumsSource {
+        const Parameters* parameters = nullptr;
+        const Parameters* gradients = nullptr;
+        const Parameters* initial = nullptr;
+        long step = 0;
+    } sumsSource_;  // what stepSums_ describes
 };
 
 }  // namespace ml

@@ -277,6 +277,11 @@ void LockstepTrainer::stepRun(int index, Run& run) {
     metrics.step = step_;
     metrics.epoch = static_cast<int>((step_ - 1) / stepsPerEpoch_ + 1);
 
+    // Asked before the step (the observers' schedules depend on the step number only), so that the
+    // optimizer collects the diagnostics' sums in its own pass over the update.
+    bool stateWanted = false;
+    for (TrainingObserver* observer : observers_) stateWanted = observer->wantsStepState(index, step_) || stateWanted;
+    if (stateWanted) run.optimizer->collectStepSums(initialParameters_);
     const auto start = Clock::now();
     metrics.trainLoss = run.network.computeGradients(batch_, run.gradients);
     // A non-finite loss, or an update the optimizer refuses as non-finite, is divergence at this
@@ -304,8 +309,6 @@ void LockstepTrainer::stepRun(int index, Run& run) {
         const SharedSnapshot snapshot = std::make_shared<const Snapshot>(takeSnapshot(index, run, metrics.trainLoss));
         for (TrainingObserver* observer : observers_) observer->snapshotTaken(snapshot);
     }
-    bool stateWanted = false;
-    for (TrainingObserver* observer : observers_) stateWanted = observer->wantsStepState(index, step_) || stateWanted;
     if (stateWanted) {
         const StepState state{index, step_, run.spec, experiment_.network, run.network.parameters(), run.gradients,
                               *run.optimizer, initialParameters_, run.network};

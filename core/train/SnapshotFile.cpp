@@ -11,13 +11,16 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <cmath>
 
 namespace ml {
 
 namespace {
 
-constexpr const char* kMagic = "momentum-lab-snapshots 1";
+// Version 2 added each record's "rule_state"; version 1 files (without it) are still read.
+constexpr const char* kMagic = "momentum-lab-snapshots 2";
+constexpr const char* kMagicVersion1 = "momentum-lab-snapshots 1";
 // A record's JSON line is short; a longer "line" means the file is not a snapshot file.
 constexpr qint64 kMaxLineBytes = 64 * 1024;
 
@@ -84,15 +87,18 @@ SnapshotFileWriter::SnapshotFileWriter(const QString& path, const SnapshotFileHe
 
 std::uint64_t SnapshotFileWriter::recordBytesBound(const std::vector<std::pair<long, long>>& layers) {
     std::uint64_t floats = 0;
+    // The rule state beyond the five: at most two more layer-shaped buffers (amsgrad's maximum,
+    // centered rmsprop's mean), a row and a column vector and the two tensor scales (nero).
     for (const auto& [rows, cols] : layers)
-        floats += kMatrices.size() * std::uint64_t(rows) * std::uint64_t(cols) + std::uint64_t(rows + cols);
-    constexpr std::uint64_t kJsonLine = 256;
-    return kJsonLine + 16 * layers.size() + floats * sizeof(float);
+        floats += (kMatrices.size() + 2) * std::uint64_t(rows) * std::uint64_t(cols) + 2 * std::uint64_t(rows + cols) + 2;
+    constexpr std::uint64_t kJsonLine = 512;
+    return kJsonLine + 64 * layers.size() + floats * sizeof(float);
 }
 
 void SnapshotFileWriter::append(const Snapshot& snapshot) {
     QJsonArray quantities;
     QJsonArray means;
+    QJsonArray ruleState;  // [{"name", "shapes": one [rows, cols] per layer}] in payload order
     QByteArray payload;
     const LayerSnapshot& first = snapshot.layers.front();
     for (const auto& [name, member] : kMatrices)
@@ -108,12 +114,26 @@ void SnapshotFileWriter::append(const Snapshot& snapshot) {
         }
         appendFloats(payload, layer.neuronMeans.data(), layer.neuronMeans.size());
         means.append(qint64(layer.neuronMeans.size()));
+        if (layer.ruleState.size() != first.ruleState.size())
+            throw std::logic_error("snapshot rule state: the layers keep different buffers");
+        for (std::size_t b = 0; b < layer.ruleState.size(); ++b) {
+            const auto& [name, buffer] = layer.ruleState[b];
+            if (name != first.ruleState[b].first) throw std::logic_error("snapshot rule state: the layers keep different buffers");
+            if (l == 0) ruleState.append(QJsonObject{{"name", QString::fromStdString(name)}, {"shapes", QJsonArray{}}});
+            QJsonObject entry = ruleState[qsizetype(b)].toObject();
+            QJsonArray shapes = entry["shapes"].toArray();
+            shapes.append(QJsonArray{qint64(buffer.rows()), qint64(buffer.cols())});
+            entry["shapes"] = shapes;
+            ruleState[qsizetype(b)] = entry;
+            appendRowMajor(payload, buffer);
+        }
     }
     const QJsonObject record{{"step", qint64(snapshot.step)},
                              {"epoch", snapshot.epoch},
                              {"batch_loss", lossJson(snapshot.batchLoss)},
                              {"quantities", quantities},
                              {"neuron_means", means},
+                             {"rule_state", ruleState},
                              {"bytes", qint64(payload.size())}};
     file_.append(QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n');
     file_.append(payload);
@@ -124,8 +144,11 @@ void SnapshotFileWriter::close() { file_.close(); }
 
 SnapshotFileReader::SnapshotFileReader(const QString& path, int run) : file_(path), run_(run) {
     if (!file_.open(QIODevice::ReadOnly)) throw InputError(path.toStdString() + ": cannot read (" + file_.errorString().toStdString() + ")");
-    if (file_.readLine(kMaxLineBytes).trimmed() != kMagic)
-        throw InputError(path.toStdString() + ": not a snapshot file; expected the first line '" + kMagic + "'");
+    const QByteArray magic = file_.readLine(kMaxLineBytes).trimmed();
+    if (magic != kMagic && magic != kMagicVersion1)
+        throw InputError(path.toStdString() + ": not a snapshot file; expected the first line '" + kMagic + "' (or '" +
+                         kMagicVersion1 + "')");
+    version_ = magic == kMagic ? 2 : 1;
     QJsonParseError error{};
     const QJsonObject json = QJsonDocument::fromJson(file_.readLine(kMaxLineBytes), &error).object();
     if (error.error != QJsonParseError::NoError || !json["layers"].isArray())
@@ -202,6 +225,34 @@ std::optional<Snapshot> SnapshotFileReader::next() {
         if (meanCount < 0 || meanCount > rows * cols) fail("\"neuron_means\"[" + std::to_string(l) + "]: expected 0.." + std::to_string(rows * cols));
         expected += (qint64(present.size()) * rows * cols + meanCount) * qint64(sizeof(float));
     }
+    // Version 2: the rule's other state buffers, one shape per layer each, after the neuron means.
+    struct RuleBuffer {
+        std::string name;
+        std::vector<std::pair<qint64, qint64>> shapes;
+    };
+    std::vector<RuleBuffer> ruleBuffers;
+    if (version_ >= 2) {
+        if (!json["rule_state"].isArray()) fail("\"rule_state\": expected an array of {\"name\", \"shapes\"}");
+        for (const QJsonValue& value : json["rule_state"].toArray()) {
+            const QJsonObject entry = value.toObject();
+            RuleBuffer buffer{entry["name"].toString().toStdString(), {}};
+            const QJsonArray shapes = entry["shapes"].toArray();
+            const std::string where = "\"rule_state\" '" + buffer.name + "'";
+            if (buffer.name.empty() || shapes.size() != qsizetype(header_.layers.size()))
+                fail(where + ": expected a name and one [rows, cols] per layer (" + std::to_string(header_.layers.size()) + ")");
+            for (std::size_t l = 0; l < header_.layers.size(); ++l) {
+                const QJsonArray shape = shapes[qsizetype(l)].toArray();
+                const qint64 rows = shape.at(0).toInteger(-1), cols = shape.at(1).toInteger(-1);
+                const auto [layerRows, layerCols] = header_.layers[l];
+                // No rule keeps a buffer larger than its layer matrix (or, for nero's scales, than 2).
+                if (shape.size() != 2 || rows < 0 || cols < 0 || rows > (1LL << 28) || cols > (1LL << 28) || rows * cols > std::max<qint64>(2, layerRows * layerCols))
+                    fail(where + " layer " + std::to_string(l) + ": expected [rows, cols] of at most the layer's size");
+                buffer.shapes.emplace_back(rows, cols);
+                expected += rows * cols * qint64(sizeof(float));
+            }
+            ruleBuffers.push_back(std::move(buffer));
+        }
+    }
     if (json["bytes"].toInteger(-1) != expected)
         fail("\"bytes\": expected " + std::to_string(expected) + " for these quantities and layers");
 
@@ -228,6 +279,13 @@ std::optional<Snapshot> SnapshotFileReader::next() {
         }
         layer.neuronMeans.resize(means[qsizetype(l)].toInteger());
         readFloats(layer.neuronMeans.data(), layer.neuronMeans.size());
+        for (const RuleBuffer& buffer : ruleBuffers) {
+            const auto [bufferRows, bufferCols] = buffer.shapes[l];
+            if (bufferRows * bufferCols == 0) continue;  // not kept for this layer
+            RowMajor matrix(bufferRows, bufferCols);
+            readFloats(matrix.data(), matrix.size());
+            layer.ruleState.emplace_back(buffer.name, matrix);
+        }
         snapshot.layers.push_back(std::move(layer));
     }
     ++records_;

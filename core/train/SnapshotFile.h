@@ -1,13 +1,15 @@
 #pragma once
 // snapshots.bin: one run's snapshots (train/Snapshot.h), written by `train --snapshots-every N`
 // and read by the app's folder-opening path. Described for other tools in docs/snapshot-format.md:
-//   line 1   momentum-lab-snapshots 1
+//   line 1   momentum-lab-snapshots 2
 //   line 2   {"label":"momentum","layers":[[rows,cols],...],"momentum-mean":"fan-in","bias":"own"}
 //   records  one JSON line {"step":100,"epoch":1,"batch_loss":0.53,
-//                           "quantities":["weight","gradient",...],"neuron_means":[2,2,1],"bytes":N}
+//                           "quantities":["weight","gradient",...],"neuron_means":[2,2,1],
+//                           "rule_state":[{"name":"tensor_scales","shapes":[[2,1],[2,1]]}],"bytes":N}
 //            followed by exactly N bytes of little-endian float32: for each layer in order, each
 //            listed quantity as [rows x cols] row by row (bias in the last column), then that
-//            layer's neuron_means[l] group means.
+//            layer's neuron_means[l] group means, then each rule_state buffer's shapes[l] row by row.
+// Version 1 (no "rule_state") is still read: its snapshots keep no rule state.
 // The file is append-only and flushed after every record, so a killed run keeps every complete
 // record; a cut-off last record is ignored on reading (like metrics.csv's last line).
 #include "io/Files.h"
@@ -64,6 +66,7 @@ private:
     QFile file_;
     SnapshotFileHeader header_;
     int run_;
+    int version_ = 2;  // of the file (its first line)
     int records_ = 0;
     qint64 recordOffset_ = 0;
     bool truncated_ = false;

@@ -34,6 +34,8 @@ public:
     virtual void snapshotTaken(const SharedSnapshot&) {}
     // The same for the live state: stepStateReady reaches every observer when any of them answered
     // true (each checks its own schedule); observers that never ask cost one virtual call a step.
+    // Asked before the step is taken (the optimizer then collects the diagnostics' sums on its way,
+    // Optimizer::collectStepSums): the answer may depend on the run and step number only.
     virtual bool wantsStepState(int /*run*/, long /*step*/) { return false; }
     virtual void stepStateReady(const StepState&) {}
     virtual void runFinished(int /*run*/, const RunResult&) {}

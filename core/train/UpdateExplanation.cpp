@@ -166,7 +166,7 @@ std::string unexplainedReason(const std::string& name) {
 // A rule-state buffer the recipe needs (Snapshot.h's ruleState), or null with `out.reason` set.
 const Matrix* ruleStateOf(const LayerSnapshot& layer, const char* name, UpdateExplanation& out) {
     const Matrix* buffer = layer.ruleStateBuffer(name);
-    if (!buffer || buffer->size() == 0) out.reason = std::string("the snapshot keeps no ") + name + " (recorded by live runs)";
+    if (!buffer || buffer->size() == 0) out.reason = std::string("the snapshot keeps no ") + name + " (recorded by live runs and by snapshots.bin from format 2 on)";
     return buffer;
 }
 
