@@ -138,6 +138,26 @@ private slots:
         QCOMPARE(data->cell(0, 1), 2.0);
     }
 
+    // A run left training with live diagnostics keeps a bounded number of records that still
+    // span the whole run at an even stride (the project's one decimation policy).
+    void recordsStayWithinTheirBudgetAndSpanTheRun() {
+        DiagnosticsDock dock;
+        dock.begin({"a"});
+        const long offered = 3L * DiagnosticsDock::kRecordBudget + 7;
+        std::vector<DiagnosticsRecord> batch;
+        for (long step = 1; step <= offered; ++step) {
+            batch.push_back(record(0, step * 10));
+            if (batch.size() == 50 || step == offered) dock.addRecords(0, batch), batch.clear();
+        }
+        QVERIFY(dock.recordCount(0) <= DiagnosticsDock::kRecordBudget);
+        QVERIFY(dock.recordCount(0) >= DiagnosticsDock::kRecordBudget / 2);
+        dock.showTab(1);
+        QCPColorMapData* data = dock.stripMap()->data();
+        QCOMPARE(long(data->keySize()), dock.recordCount(0));
+        QCOMPARE(data->keyRange().lower, 10.0);                          // the first record stays
+        QVERIFY(data->keyRange().upper > 10.0 * (double(offered) - 40)); // and the run's end is there
+    }
+
     // A CLI run folder with diagnostics.csv and curvature.csv fills the dock.
     void readsTheRunFolder() {
         QTemporaryDir tmp;

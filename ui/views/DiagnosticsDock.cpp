@@ -192,7 +192,7 @@ QWidget* DiagnosticsDock::controlRow(std::initializer_list<QWidget*> widgets) {
 
 void DiagnosticsDock::begin(const QStringList& labels) {
     runs_.clear();
-    for (const QString& label : labels) runs_.push_back({label, {}, {}, {}});
+    for (const QString& label : labels) runs_.push_back({label, DecimationStride(kRecordBudget), {}, {}, {}});
     const QSignalBlocker blocker(stripRun_);
     stripRun_->clear();
     stripRun_->addItems(labels);
@@ -202,8 +202,12 @@ void DiagnosticsDock::begin(const QStringList& labels) {
 
 void DiagnosticsDock::addRecords(int run, const std::vector<DiagnosticsRecord>& records) {
     if (run < 0 || run >= runCount() || records.empty()) return;
-    auto& target = runs_[static_cast<std::size_t>(run)].records;
-    target.insert(target.end(), records.begin(), records.end());
+    RunTrace& trace = runs_[static_cast<std::size_t>(run)];
+    for (const DiagnosticsRecord& record : records) {
+        if (!trace.recordPolicy.offer()) continue;
+        trace.records.push_back(record);
+        if (trace.recordPolicy.full(static_cast<long>(trace.records.size()))) keepEverySecond(trace.records);
+    }
     refreshLayerChoices();
     redraw_->request();
 }

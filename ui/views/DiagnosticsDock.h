@@ -16,6 +16,7 @@
 // spectrum at the end" (curvature) — the experiment keys diagnostics-every, gradient-snr,
 // curvature-every and hessian-spectrum.
 #include "diagnostics/DiagnosticsRecords.h"
+#include "train/DecimationStride.h"
 #include "train/Experiment.h"
 #include "views/RedrawWhenShown.h"
 
@@ -40,6 +41,10 @@ struct RunFolder;
 class DiagnosticsDock : public QWidget {
     Q_OBJECT
 public:
+    // Records kept per run (a run folder's or a live run's): beyond it, every second one is dropped
+    // and the stride doubles (train/DecimationStride.h), so the whole run stays covered.
+    static constexpr int kRecordBudget = 2048;
+
     enum class Curve { GradientNorm, UpdateNorm, UpdateToWeight, DistanceFromInitial, CosMomentGradient, GradientSnr };
     enum class Strip { MeanShare, MomentCv };
     static QString curveName(Curve curve);
@@ -82,6 +87,9 @@ Q_SIGNALS:
 private:
     struct RunTrace {
         QString label;
+        // Live diagnostics of a run left training for hours would grow without bound (a record holds
+        // every neuron: ~4.5 KB for 784-128-10), so records are thinned by the project's one policy.
+        DecimationStride recordPolicy{kRecordBudget};
         std::vector<DiagnosticsRecord> records;
         std::vector<CurvaturePoint> curvature;
         std::vector<double> spectrum;
