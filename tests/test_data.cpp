@@ -363,6 +363,25 @@ private Q_SLOTS:
         QVERIFY(!ml::inflateSingleMember(badCrc, out));
         QCOMPARE(ml::gunzip(gz, "gz"), QByteArray(reinterpret_cast<const char*>(data.data()), static_cast<qsizetype>(data.size())));
     }
+    // A CSV .gz written by `cat a.gz b.gz` holds all of both members, as gzip reads it; bytes after the
+    // last member that are not one are named, not dropped.
+    void gunzipReadsEveryMember() {
+        const QByteArray small("first member"), large(70000, 'a');
+        QCOMPARE(ml::gunzip(ml::gzipCompress(small) + ml::gzipCompress(large), "two.gz"), small + large);
+        QCOMPARE(ml::gunzip(ml::gzipCompress(small) + ml::gzipCompress(QByteArray()) + ml::gzipCompress(large), "three.gz"),
+                 small + QByteArray() + large);
+        // The trailer bounds what is inflated before a second member shows: a larger first member is
+        // refused with the way out named rather than inflated without a bound.
+        QString msg = inputErrorOf([&] { ml::gunzip(ml::gzipCompress(large) + ml::gzipCompress(small), "big-first.gz"); });
+        QVERIFY2(msg.startsWith("big-first.gz: decompresses to more than the 12 bytes its gzip trailer declares") &&
+                     msg.contains("several gzip members of which the last is the smaller: recompress it as one"),
+                 qPrintable(msg));
+        const QByteArray garbage = ml::gzipCompress(small) + QByteArray("\0\0\1\0", 4);  // reads as a trailer of 65,536 bytes
+        msg = inputErrorOf([&] { ml::gunzip(garbage, "tail.gz"); });
+        QVERIFY2(msg == QString("tail.gz: 4 bytes after the end of the gzip data (at byte %1); expected the end of the file "
+                                "or another gzip member").arg(garbage.size() - 4),
+                 qPrintable(msg));
+    }
     // What the fast path leaves to zlib reads as before: concatenated members (`cat a.gz b.gz`) and
     // a wrong CRC.
     void idxGzipBeyondOneMember() {

@@ -86,12 +86,25 @@ QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes)
         if (inflateSingleMember(gz, {reinterpret_cast<std::uint8_t*>(whole.data()), static_cast<std::size_t>(whole.size())}))
             return whole;
     }
-    // One byte past the declared size is enough to see a lie.
-    const std::int64_t cap = declared ? std::int64_t{*declared} + 1 : maxBytes;
+    // One byte past the declared size is enough to see a lie. The trailer is the last member's: once
+    // a second member starts (`cat a.gz b.gz`, as gzip reads it), only maxBytes bounds the output.
+    std::optional<std::uint32_t> bound = declared;
+    std::int64_t cap = declared ? std::int64_t{*declared} + 1 : maxBytes;
     QByteArray out;
     constexpr qsizetype kChunk = 1 << 20;
     int rc = Z_OK;
-    while (rc != Z_STREAM_END) {
+    for (;;) {
+        if (rc == Z_STREAM_END) {
+            if (s.z.avail_in == 0) break;
+            const auto* next = s.z.next_in;
+            if (s.z.avail_in < 2 || next[0] != 0x1f || next[1] != 0x8b)
+                throw InputError(str(name) + ": " + std::to_string(s.z.avail_in) + " bytes after the end of the gzip data (at byte " +
+                                 std::to_string(gz.size() - s.z.avail_in) + "); expected the end of the file or another gzip member");
+            if (inflateReset(&s.z) != Z_OK) throw std::runtime_error("zlib inflateReset failed");
+            bound.reset();
+            cap = maxBytes;
+            rc = Z_OK;
+        }
         if (out.size() >= cap)
             throw InputError(str(name) + ": decompresses to more than " + std::to_string(maxBytes) +
                              " bytes, the limit");
@@ -102,9 +115,10 @@ QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes)
         s.z.avail_out = static_cast<uInt>(chunk);
         rc = inflate(&s.z, Z_NO_FLUSH);
         out.resize(before + chunk - static_cast<qsizetype>(s.z.avail_out));
-        if (declared && out.size() > *declared)
-            throw InputError(str(name) + ": decompresses to more than the " + std::to_string(*declared) +
-                             " bytes its gzip trailer declares (corrupt or a gzip bomb)");
+        if (bound && out.size() > *bound)
+            throw InputError(str(name) + ": decompresses to more than the " + std::to_string(*bound) +
+                             " bytes its gzip trailer declares (corrupt, a gzip bomb, or several gzip members of which "
+                             "the last is the smaller: recompress it as one)");
         if (rc == Z_BUF_ERROR && s.z.avail_in == 0)
             throw InputError(str(name) + ": truncated gzip data (unexpected end of stream)");
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)

@@ -31,7 +31,8 @@ QByteArray gzipCompress(QByteArrayView data, GzipLevel level = GzipLevel::Smalle
 // hide behind it: gunzip stops at the declared size.
 std::optional<std::uint32_t> gzipDeclaredSize(QByteArrayView gz);
 // Decompresses at most min(maxBytes, the trailer's ISIZE): a trailer over maxBytes is refused
-// before anything is inflated, data beyond the trailer's size as soon as it appears.
+// before anything is inflated, data beyond the trailer's size as soon as it appears. Every member
+// is read, as gzip does (`cat a.gz b.gz`); bytes after the last member that are not one are refused.
 QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes = kMaxPayloadBytes);
 
 // Deflate writes at most about 1032 bytes per byte of input (RFC 1951's longest match in the
