@@ -548,9 +548,12 @@ private Q_SLOTS:
         process.start(MOMENTUM_LAB_CLI, {"train", "--network", "2-6-2", "--loss", "cross-entropy", "--data", "toy:xor",
                                          "--steps", "1000000000", "--optimizer", "momentum,adam", "--out", out, "--quiet"});
         QVERIFY(process.waitForStarted());
-        // config.json is written before the first step; let some steps run after it.
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out + "/config.json"), 30000);
-        QTest::qWait(300);
+        // Signal once both runs have logged steps (a fixed wait was too short on a loaded machine).
+        const auto loggedRows = [&](const char* label) {
+            QFile metrics(out + "/" + label + "/metrics.csv");
+            return metrics.open(QIODevice::ReadOnly) ? metrics.readAll().count('\n') - 1 : qsizetype{0};
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(loggedRows("momentum") > 1 && loggedRows("adam") > 1, 30000);
         QCOMPARE(::kill(static_cast<pid_t>(process.processId()), signal), 0);
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
