@@ -63,11 +63,14 @@ private slots:
     void oneCurvePerRunInItsColour() {
         DiagnosticsDock dock;
         dock.begin({"momentum", "neuron-mean"});
+        // Before any record: no empty legend box on any plot.
+        for (QCustomPlot* plot : {dock.curvesPlot(), dock.curvaturePlot()}) QVERIFY(!plot->legend->visible());
         dock.addRecords(0, {record(0, 10), record(0, 20), record(0, 30)});
         dock.addRecords(1, {record(1, 10), record(1, 20)});
         dock.setLayer(1);
         QCustomPlot* plot = dock.curvesPlot();
         QCOMPARE(plot->graphCount(), 2);
+        QVERIFY(plot->legend->visible());
         QCOMPARE(plot->graph(0)->name(), QString("momentum"));
         QCOMPARE(plot->graph(0)->pen().color(), runColor(0));
         QCOMPARE(plot->graph(1)->pen().color(), runColor(1));

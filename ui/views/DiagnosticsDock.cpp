@@ -59,6 +59,9 @@ void styleLegend(QCustomPlot* plot, const QFont& font) {
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 
+// Only once there is something to name: an empty legend box over an empty plot looks broken.
+void showLegendWithCurves(QCustomPlot* plot) { plot->legend->setVisible(plot->graphCount() > 0); }
+
 }  // namespace
 
 QString DiagnosticsDock::curveName(Curve curve) {
@@ -297,6 +300,7 @@ void DiagnosticsDock::redrawCurves() {
         graph->setData(steps, values, /*alreadySorted=*/true);
         if (steps.size() < 40) graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     }
+    showLegendWithCurves(curves_);
     curves_->rescaleAxes();
     curves_->replot();
 }
@@ -371,6 +375,7 @@ void DiagnosticsDock::redrawCurvature() {
         // Only meaningful for heavy-ball momentum; equal to 2/lr without momentum.
         if (heavyBall != sgd) threshold(heavyBall, Qt::DashDotLine, tr("(2+2μ)/lr"));
     }
+    showLegendWithCurves(curvature_);
     curvature_->rescaleAxes();
     curvature_->yAxis->scaleRange(1.1);
     curvature_->replot();
@@ -392,6 +397,7 @@ void DiagnosticsDock::redrawSpectrum() {
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
         graph->setData(index, values, true);
     }
+    showLegendWithCurves(spectrum_);
     spectrum_->rescaleAxes();
     spectrum_->yAxis->scaleRange(1.1);
     spectrum_->replot();
