@@ -5,9 +5,12 @@
 
 #include "nn/FlatParameters.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <qcustomplot.h>
 
 using namespace ml;
@@ -127,9 +130,17 @@ private slots:
         QSignalSpy computed(&view, &LandscapeView::computed);
         selection.setShown({0, 2});  // nothing asked for yet: nothing computed
         QVERIFY(!view.busy());
+        // An idle view wakes nothing up: the worker's mailbox polls only while a worker runs.
+        const auto activeTimers = [&] {
+            const QList<QTimer*> timers = view.findChildren<QTimer*>();
+            return std::count_if(timers.begin(), timers.end(), [](const QTimer* t) { return t->isActive(); });
+        };
+        QCOMPARE(activeTimers(), 0);
         view.compute();
+        QVERIFY(activeTimers() > 0);
         QVERIFY(computed.wait(20000));
         QVERIFY(view.hasResult());
+        QCOMPARE(activeTimers(), 0);
         selection.setShown({1, 2});
         QVERIFY(view.busy());
         selection.setShown({0, 1});  // cancels, then computes for a and b

@@ -15,6 +15,8 @@ Mailbox::~Mailbox() { dropPending(); }
 
 void Mailbox::startPolling() { timer_->start(); }
 
+void Mailbox::stopPolling() { timer_->stop(); }
+
 void Mailbox::dropPending() {
     std::vector<std::function<void()>> dropped;
     {

@@ -30,6 +30,9 @@ public:
     // Receiver's thread, once it runs an event loop (a receiver moved to a QThread: connect its
     // started() here, directly): posted calls run from then on.
     void startPolling();
+    // Receiver's thread: no more wake-ups (an idle app should not poll 66 times a second); call it
+    // once nothing more can be posted, say in the call that ends the worker.
+    void stopPolling();
 
     // Any thread.
     void post(std::function<void()> call);

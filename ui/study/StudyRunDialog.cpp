@@ -35,7 +35,6 @@ StudyRunDialog::StudyRunDialog(QWidget* parent)
       startButton_(new QPushButton(tr("Start"), this)),
       cancelButton_(new QPushButton(tr("Cancel"), this)),
       mailbox_(new Mailbox(this)) {
-    mailbox_->startPolling();
     setWindowTitle(tr("Run a study"));
     study_->setEditable(true);
     study_->setObjectName("studyFile");
@@ -170,6 +169,7 @@ void StudyRunDialog::start() {
         const bool stopped = control->stopRequested();
         mailbox_->post([this, error, stopped] { workerEnded(error, stopped); });
     });
+    mailbox_->startPolling();  // only while a worker can post
     worker_->start();
 }
 
@@ -189,6 +189,7 @@ void StudyRunDialog::workerEnded(const QString& error, bool stopped) {
     worker_->wait();
     delete worker_;
     worker_ = nullptr;
+    mailbox_->stopPolling();
     cancelButton_->setEnabled(false);
     progress_->setRange(0, std::max(1, total_));
     describePlan();

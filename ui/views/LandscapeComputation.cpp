@@ -8,9 +8,7 @@
 
 namespace ml {
 
-LandscapeComputation::LandscapeComputation(QObject* parent) : QObject(parent), mailbox_(new Mailbox(this)) {
-    mailbox_->startPolling();
-}
+LandscapeComputation::LandscapeComputation(QObject* parent) : QObject(parent), mailbox_(new Mailbox(this)) {}
 
 LandscapeComputation::~LandscapeComputation() {
     if (!worker_) return;
@@ -42,6 +40,7 @@ void LandscapeComputation::start(const Experiment& experiment, std::vector<Traje
         }
         mailbox_->post([this, result, error] { workerEnded(result, error); });
     });
+    mailbox_->startPolling();  // only while a worker can post
     worker_->start();
 }
 
@@ -49,6 +48,7 @@ void LandscapeComputation::workerEnded(std::shared_ptr<const Landscape> landscap
     worker_->wait();
     delete worker_;
     worker_ = nullptr;
+    mailbox_->stopPolling();
     emit finished(std::move(landscape), error);
 }
 
