@@ -20,7 +20,9 @@ namespace ml {
 class ConvLayer final : public Layer {
 public:
     // token: a Conv token (channels, kernel, stride, padding); `input` must fit it (NetworkSpec::shapes).
-    ConvLayer(SampleShape input, const LayerToken& token, Activation activation);
+    // reluDerivativeByMaxPool: a ReLU layer followed by max pooling, whose backward passes dL/dZ
+    // already (PoolLayer's reluInput): backward then takes its output gradient as dZ as it is.
+    ConvLayer(SampleShape input, const LayerToken& token, Activation activation, bool reluDerivativeByMaxPool = false);
 
     Eigen::Index inputSize() const override { return input_.size(); }
     Eigen::Index outputSize() const override { return output_.size(); }
@@ -77,6 +79,7 @@ private:
     int stride_;
     int padding_;
     Activation activation_;
+    bool reluDerivativeByMaxPool_;
 };
 
 }  // namespace ml

@@ -33,8 +33,9 @@ struct PoolLayer::Buffers final : Layer::Workspace {
     Eigen::Matrix<std::int32_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> chosen;
 };
 
-PoolLayer::PoolLayer(SampleShape input, int kernel, Kind kind)
-    : input_(input), output_{input.channels, input.height / kernel, input.width / kernel}, kernel_(kernel), kind_(kind) {}
+PoolLayer::PoolLayer(SampleShape input, int kernel, Kind kind, bool reluInput)
+    : input_(input), output_{input.channels, input.height / kernel, input.width / kernel}, kernel_(kernel), kind_(kind),
+      reluInput_(reluInput && kind == Kind::Max) {}
 
 std::unique_ptr<Layer::Workspace> PoolLayer::createWorkspace() const { return std::make_unique<Buffers>(); }
 
@@ -95,7 +96,11 @@ void PoolLayer::backward(const Matrix&, const BatchMatrix& input, BatchMatrix& o
         float* gx = inputGradient->row(b).data();
         if (kind_ == Kind::Max) {
             const std::int32_t* chosen = buffers.chosen.row(b).data();
-            for (Eigen::Index o = 0; o < outputSize(); ++o) gx[chosen[o]] = g[o];  // windows do not overlap
+            const float* y = buffers.output.row(b).data();
+            if (reluInput_)
+                for (Eigen::Index o = 0; o < outputSize(); ++o) gx[chosen[o]] = y[o] > 0.0f ? g[o] : 0.0f;
+            else
+                for (Eigen::Index o = 0; o < outputSize(); ++o) gx[chosen[o]] = g[o];  // windows do not overlap
             continue;
         }
         Eigen::Index o = 0;
