@@ -36,11 +36,12 @@ void addRow(float* dst, const float* src, int n, int step) {
 // its packed layout. Each weight broadcast serves `Vectors` products and each pixel load `Channels`
 // (8 x 3: 24 of AVX-512's 32 vector registers), so the loads no longer keep pace with the products.
 // The output's vectors are numbered row after row (outW / 8 rounded up a row); this call computes
-// `Vectors` of them from `firstVector`. With `relu`, a = max(z, 0) is stored beside z.
+// `Vectors` of them from `firstVector` into `out`: Z, or with `relu` A = max(Z, 0) alone (ReLU's
+// derivative needs only A > 0, which is Z > 0; ConvLayer::storesPreActivation).
 //   weights: the layer's column-major parameters from the first of these channels (tap t at t*rows)
 template <int Channels, int Vectors>
 void convolveDirect(const float* image, Eigen::Index planeSize, int inChannels, int width, int kernel, int outW,
-                    int firstVector, const float* weights, Eigen::Index rows, const float* bias, float* z, float* relu,
+                    int firstVector, const float* weights, Eigen::Index rows, const float* bias, float* out, bool relu,
                     Eigen::Index positions) {
     const int perRow = (outW + 7) / 8;
     int inputAt[Vectors], outputAt[Vectors], count[Vectors];
@@ -69,14 +70,9 @@ void convolveDirect(const float* image, Eigen::Index planeSize, int inChannels, 
     for (int c = 0; c < Channels; ++c)
         for (int v = 0; v < Vectors; ++v) {
             const Eigen::Index at = c * positions + outputAt[v];
-            if (count[v] == 8) {
-                Eigen::Map<Floats8>{z + at} = sums[c][v];
-                if (relu) Eigen::Map<Floats8>{relu + at} = sums[c][v].cwiseMax(0.0f);
-            } else {
-                std::copy_n(sums[c][v].data(), count[v], z + at);
-                if (relu)
-                    for (int i = 0; i < count[v]; ++i) relu[at + i] = std::max(sums[c][v][i], 0.0f);
-            }
+            const Floats8 value = relu ? sums[c][v].cwiseMax(0.0f) : sums[c][v];
+            if (count[v] == 8) Eigen::Map<Floats8>{out + at} = value;
+            else std::copy_n(value.data(), count[v], out + at);
         }
 }
 
@@ -123,7 +119,7 @@ void inChannelBlocks(Eigen::Index count, Call call) {
 struct ConvLayer::Buffers final : Layer::Workspace {
     RowMajorMatrix patches;        // [C_in*k*k x H'*W']: one sample's patches, row r = one kernel tap
     Matrix patchGradient;          // [H'*W' x C_in*k*k]: their gradient, column r = tap r (same layout)
-    BatchMatrix preActivation;     // Z [batch x C_out*H'*W']
+    BatchMatrix preActivation;     // Z [batch x C_out*H'*W'] when storesPreActivation()
     BatchMatrix activation;        // A = f(Z); unused for Identity
     RowMajorMatrix paddedImage;    // the direct paths: one sample's image with its zero border (paddedImage())
 };
@@ -192,6 +188,7 @@ void ConvLayer::scatterPatches(const Buffers& buffers, float* imageGradient) con
 int ConvLayer::paddedWidth() const { return (output_.width + 7) / 8 * 8 + kernel_ - 1; }  // >= W + 2p, room for the last vector
 
 bool ConvLayer::directForward() const { return stride_ == 1; }
+bool ConvLayer::storesPreActivation() const { return !(directForward() && activation_ == Activation::Relu); }
 bool ConvLayer::directWeightGradient() const { return input_.channels == 1 && stride_ == 1; }
 
 const float* ConvLayer::paddedImage(Buffers& buffers, const float* image) const {
@@ -212,10 +209,10 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
     auto& buffers = static_cast<Buffers&>(work);  // created by createWorkspace() above
     const Eigen::Index batch = input.rows(), P = positions();
     const bool direct = directForward();
-    const bool fusedRelu = direct && activation_ == Activation::Relu;
+    const bool fusedRelu = !storesPreActivation();
     if (!direct) buffers.patches.resize(patchSize(), P);  // no-ops after the first call
     BatchMatrix& z = buffers.preActivation;
-    z.resize(batch, outputSize());
+    if (!fusedRelu) z.resize(batch, outputSize());
     if (activation_ != Activation::Identity) buffers.activation.resize(batch, outputSize());
     const auto weights = weightsOf(parameters);
     const auto bias = biasOf(parameters);
@@ -226,14 +223,13 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
             const int width = paddedWidth();
             const Eigen::Index planeSize = Eigen::Index{input_.height + 2 * padding_} * width;
             const int vectors = output_.height * ((output_.width + 7) / 8);
-            float* zs = z.row(s).data();
-            float* relu = fusedRelu ? buffers.activation.row(s).data() : nullptr;
+            float* out = fusedRelu ? buffers.activation.row(s).data() : z.row(s).data();
             inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
                 constexpr int kChannels = decltype(channels)::value;
                 const auto block = [&](auto vectorCount, int first) {
                     convolveDirect<kChannels, decltype(vectorCount)::value>(
                         image, planeSize, input_.channels, width, kernel_, output_.width, first, parameters.data() + c,
-                        C, bias.data() + c, zs + c * P, relu ? relu + c * P : nullptr, P);
+                        C, bias.data() + c, out + c * P, fusedRelu, P);
                 };
                 int v = 0;
                 for (; v + 3 <= vectors; v += 3) block(std::integral_constant<int, 3>{}, v);
@@ -248,7 +244,7 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
             zs.noalias() = buffers.patches.transpose() * weights.transpose();
             zs.rowwise() += bias.transpose();
         }
-        // The activation of this sample while its row is still in the cache (ReLU: stored by the direct path).
+        // The activation of this sample while its row is still in the cache (ReLU: by the direct path).
         if (activation_ != Activation::Identity && !fusedRelu)
             applyActivation(activation_, z.row(s).data(), buffers.activation.row(s).data(), outputSize());
     }
@@ -274,7 +270,8 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     const bool hasActivation = activation_ != Activation::Identity;
     for (Eigen::Index s = 0; s < batch; ++s) {
         if (!reluDerivativeByMaxPool_)
-            multiplyByDerivative(activation_, buffers.preActivation.row(s).data(),
+            multiplyByDerivative(activation_,
+                                 (storesPreActivation() ? buffers.preActivation : buffers.activation).row(s).data(),
                                  hasActivation ? buffers.activation.row(s).data() : nullptr, delta.row(s).data(),
                                  outputSize());
         const Eigen::Map<const Matrix> dZt(delta.row(s).data(), P, output_.channels);  // dZ_s^T, as in forward

@@ -67,6 +67,9 @@ private:
     // convolveDirect). The weight gradient does so for one input channel only (a first layer on grey
     // images; correlateOneChannel): with more channels its short sums per tap cost more than a GEMM.
     bool directForward() const;
+    // Z beside A = f(Z), for the derivative; not for a direct ReLU layer: A > 0 is Z > 0, and
+    // writing Z for the whole batch cost as much as its loads (a store-bound forward).
+    bool storesPreActivation() const;
     bool directWeightGradient() const;
     // The sample's image inside buffers.paddedImage's zero border, channel after channel, rows of
     // paddedWidth() floats; returns its first value (the image itself when it has that shape already).
