@@ -30,6 +30,8 @@ public:
 
 private:
     struct Buffers;
+    // Max pooling 2x2 (the common case) in two vectorised passes (PoolLayer.cpp).
+    void maxPool2x2(const BatchMatrix& input, Buffers& buffers) const;
 
     SampleShape input_;
     SampleShape output_;
