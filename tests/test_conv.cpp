@@ -5,6 +5,7 @@
 #include "AllocationCounter.h"
 #include "Random.h"
 #include "TestSupport.h"
+#include "nn/ConvLayer.h"
 #include "nn/Network.h"
 #include "nn/PoolLayer.h"
 #include "optim/MomentumAggregation.h"
@@ -294,6 +295,55 @@ private slots:
                 for (int i = 0; i < 4; ++i)
                     QCOMPARE(inputGradient(s, (i / 2) * 2 * windows + 2 * w + i % 2), i == first ? 1.0f : 0.0f);
             }
+    }
+
+    // A ReLU conv layer followed by max pooling leaves the ReLU's derivative to the pool (Network
+    // builds them so: reluDerivativeByMaxPool, reluInput): the same parameter gradient, bit for bit,
+    // as the separate derivative, with dead windows (maximum 0) among them. Stride 1 and 2 (the
+    // direct and the im2col weight gradient), 1 and 3 input channels.
+    void reluDerivativeInMaxPoolIsTheSame_data() {
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("stride");
+        QTest::newRow("one channel, direct") << 1 << 1;
+        QTest::newRow("three channels, im2col") << 3 << 2;
+    }
+    void reluDerivativeInMaxPoolIsTheSame() {
+        QFETCH(int, channels);
+        QFETCH(int, stride);
+        const SampleShape in{channels, 13, 13};
+        LayerToken token;
+        token.kind = LayerToken::Kind::Conv;
+        token.size = 9;
+        token.kernel = 3;
+        token.stride = stride;
+        token.padding = 1;
+        const ConvLayer separate(in, token, Activation::Relu), fused(in, token, Activation::Relu, true);
+        const SampleShape convOut = token.outputShape(in, true, "conv");
+        const PoolLayer plainPool(convOut, 2, PoolLayer::Kind::Max), reluPool(convOut, 2, PoolLayer::Kind::Max, true);
+        Random random(11);
+        Matrix parameters(9, channels * 9 + 1);
+        for (Eigen::Index k = 0; k < parameters.size(); ++k) parameters.data()[k] = random.uniform(-0.5f, 0.3f);
+        BatchMatrix input(4, in.size());
+        for (Eigen::Index k = 0; k < input.size(); ++k) input.data()[k] = random.uniform(-1.0f, 1.0f);
+        BatchMatrix poolGradient(4, plainPool.outputSize());
+        for (Eigen::Index k = 0; k < poolGradient.size(); ++k) poolGradient.data()[k] = random.uniform(-1.0f, 1.0f);
+        const auto gradientOf = [&](const ConvLayer& conv, const PoolLayer& pool, int& deadWindows) {
+            const auto convWork = conv.createWorkspace(), poolWork = pool.createWorkspace();
+            const BatchMatrix& activation = conv.forward(parameters, input, *convWork);
+            const BatchMatrix& pooled = pool.forward(Matrix{}, activation, *poolWork);
+            deadWindows = static_cast<int>((pooled.array() == 0.0f).count());
+            BatchMatrix outputGradient = poolGradient, convGradient;
+            Matrix none, parameterGradient = Matrix::Zero(parameters.rows(), parameters.cols());
+            pool.backward(none, activation, outputGradient, *poolWork, none, &convGradient);
+            conv.backward(parameters, input, convGradient, *convWork, parameterGradient, nullptr);
+            return parameterGradient;
+        };
+        int dead = 0, deadFused = 0;
+        const Matrix expected = gradientOf(separate, plainPool, dead);
+        const Matrix actual = gradientOf(fused, reluPool, deadFused);
+        QVERIFY2(dead > 10 && dead < plainPool.outputSize() * 4 / 2, qPrintable(QString::number(dead)));
+        QVERIFY(expected.cwiseAbs().maxCoeff() > 0.1f);
+        QVERIFY(actual == expected);
     }
 
     void fanOutGroupsInputChannels_data() {

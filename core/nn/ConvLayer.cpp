@@ -30,33 +30,49 @@ void addRow(float* dst, const float* src, int n, int step) {
 
 // The direct forward path of a convolution with stride 1 (ConvLayer::directForward), on the
 // sample's zero-padded image `image` (`inChannels` planes `planeSize` floats apart, `width` floats a
-// row, readable 7 floats past every row's last output). `Channels` output channels at once: their
-// accumulators for 8 output columns stay in registers over all C_in*k*k taps, where im2col would
-// write k*k shifted copies of the image and Eigen would copy them once more into its packed layout.
+// row, readable 7 floats past every row's last output). `Channels` output channels x `Vectors`
+// vectors of 8 output columns at once: their accumulators stay in registers over all C_in*k*k taps,
+// where im2col would write k*k shifted copies of the image and Eigen would copy them once more into
+// its packed layout. Each weight broadcast serves `Vectors` products and each pixel load `Channels`
+// (8 x 3: 24 of AVX-512's 32 vector registers), so the loads no longer keep pace with the products.
+// The output's vectors are numbered row after row (outW / 8 rounded up a row); this call computes
+// `Vectors` of them from `firstVector` into `out`: Z, or with `relu` A = max(Z, 0) alone (ReLU's
+// derivative needs only A > 0, which is Z > 0; ConvLayer::storesPreActivation).
 //   weights: the layer's column-major parameters from the first of these channels (tap t at t*rows)
-template <int Channels>
-void convolveDirect(const float* image, Eigen::Index planeSize, int inChannels, int width, int kernel, int outH,
-                    int outW, const float* weights, Eigen::Index rows, const float* bias, float* z,
+template <int Channels, int Vectors>
+void convolveDirect(const float* image, Eigen::Index planeSize, int inChannels, int width, int kernel, int outW,
+                    int firstVector, const float* weights, Eigen::Index rows, const float* bias, float* out, bool relu,
                     Eigen::Index positions) {
-    for (int y = 0; y < outH; ++y)
-        for (int x0 = 0; x0 < outW; x0 += 8) {
-            Floats8 sums[Channels];
-            for (int c = 0; c < Channels; ++c) sums[c].setConstant(bias[c]);
-            const float* tap = weights;  // tap t = (ci*k + ki)*k + kj, PyTorch's [in][kh][kw] order
-            for (int ci = 0; ci < inChannels; ++ci)
-                for (int ki = 0; ki < kernel; ++ki) {
-                    const float* row = image + ci * planeSize + (y + ki) * width + x0;
-                    for (int kj = 0; kj < kernel; ++kj, tap += rows) {
-                        const Floats8 pixels = Eigen::Map<const Floats8>(row + kj);
-                        for (int c = 0; c < Channels; ++c) sums[c] += tap[c] * pixels;
-                    }
+    const int perRow = (outW + 7) / 8;
+    int inputAt[Vectors], outputAt[Vectors], count[Vectors];
+    for (int v = 0; v < Vectors; ++v) {
+        const int y = (firstVector + v) / perRow, x0 = (firstVector + v) % perRow * 8;
+        inputAt[v] = y * width + x0;
+        outputAt[v] = y * outW + x0;
+        count[v] = std::min(8, outW - x0);
+    }
+    Floats8 sums[Channels][Vectors];
+    for (int c = 0; c < Channels; ++c)
+        for (int v = 0; v < Vectors; ++v) sums[c][v].setConstant(bias[c]);
+    const float* tap = weights;  // tap t = (ci*k + ki)*k + kj, PyTorch's [in][kh][kw] order
+    for (int ci = 0; ci < inChannels; ++ci)
+        for (int ki = 0; ki < kernel; ++ki) {
+            const float* row = image + ci * planeSize + ki * width;
+            for (int kj = 0; kj < kernel; ++kj, tap += rows) {
+                Floats8 pixels[Vectors];
+                for (int v = 0; v < Vectors; ++v) pixels[v] = Eigen::Map<const Floats8>(row + inputAt[v] + kj);
+                for (int c = 0; c < Channels; ++c) {
+                    const float w = tap[c];
+                    for (int v = 0; v < Vectors; ++v) sums[c][v] += w * pixels[v];
                 }
-            const int n = std::min(8, outW - x0);
-            for (int c = 0; c < Channels; ++c) {
-                float* out = z + c * positions + y * outW + x0;
-                if (n == 8) Eigen::Map<Floats8>{out} = sums[c];
-                else std::copy_n(sums[c].data(), n, out);
             }
+        }
+    for (int c = 0; c < Channels; ++c)
+        for (int v = 0; v < Vectors; ++v) {
+            const Eigen::Index at = c * positions + outputAt[v];
+            const Floats8 value = relu ? sums[c][v].cwiseMax(0.0f) : sums[c][v];
+            if (count[v] == 8) Eigen::Map<Floats8>{out + at} = value;
+            else std::copy_n(value.data(), count[v], out + at);
         }
 }
 
@@ -103,14 +119,15 @@ void inChannelBlocks(Eigen::Index count, Call call) {
 struct ConvLayer::Buffers final : Layer::Workspace {
     RowMajorMatrix patches;        // [C_in*k*k x H'*W']: one sample's patches, row r = one kernel tap
     Matrix patchGradient;          // [H'*W' x C_in*k*k]: their gradient, column r = tap r (same layout)
-    BatchMatrix preActivation;     // Z [batch x C_out*H'*W']
+    BatchMatrix preActivation;     // Z [batch x C_out*H'*W'] when storesPreActivation()
     BatchMatrix activation;        // A = f(Z); unused for Identity
     RowMajorMatrix paddedImage;    // the direct paths: one sample's image with its zero border (paddedImage())
 };
 
-ConvLayer::ConvLayer(SampleShape input, const LayerToken& token, Activation activation)
+ConvLayer::ConvLayer(SampleShape input, const LayerToken& token, Activation activation, bool reluDerivativeByMaxPool)
     : input_(input), output_(token.outputShape(input, true, "conv")), kernel_(token.kernel), stride_(token.stride),
-      padding_(token.padding), activation_(activation) {}
+      padding_(token.padding), activation_(activation),
+      reluDerivativeByMaxPool_(reluDerivativeByMaxPool && activation == Activation::Relu) {}
 
 void ConvLayer::initializeGlorotUniform(Matrix& parameters, Random& random) const {
     const float fans = static_cast<float>((input_.channels + output_.channels) * kernel_ * kernel_);
@@ -171,6 +188,7 @@ void ConvLayer::scatterPatches(const Buffers& buffers, float* imageGradient) con
 int ConvLayer::paddedWidth() const { return (output_.width + 7) / 8 * 8 + kernel_ - 1; }  // >= W + 2p, room for the last vector
 
 bool ConvLayer::directForward() const { return stride_ == 1; }
+bool ConvLayer::storesPreActivation() const { return !(directForward() && activation_ == Activation::Relu); }
 bool ConvLayer::directWeightGradient() const { return input_.channels == 1 && stride_ == 1; }
 
 const float* ConvLayer::paddedImage(Buffers& buffers, const float* image) const {
@@ -191,9 +209,10 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
     auto& buffers = static_cast<Buffers&>(work);  // created by createWorkspace() above
     const Eigen::Index batch = input.rows(), P = positions();
     const bool direct = directForward();
+    const bool fusedRelu = !storesPreActivation();
     if (!direct) buffers.patches.resize(patchSize(), P);  // no-ops after the first call
     BatchMatrix& z = buffers.preActivation;
-    z.resize(batch, outputSize());
+    if (!fusedRelu) z.resize(batch, outputSize());
     if (activation_ != Activation::Identity) buffers.activation.resize(batch, outputSize());
     const auto weights = weightsOf(parameters);
     const auto bias = biasOf(parameters);
@@ -203,10 +222,19 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
             const float* image = paddedImage(buffers, input.row(s).data());
             const int width = paddedWidth();
             const Eigen::Index planeSize = Eigen::Index{input_.height + 2 * padding_} * width;
+            const int vectors = output_.height * ((output_.width + 7) / 8);
+            float* out = fusedRelu ? buffers.activation.row(s).data() : z.row(s).data();
             inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
-                convolveDirect<decltype(channels)::value>(image, planeSize, input_.channels, width, kernel_,
-                                                          output_.height, output_.width, parameters.data() + c, C,
-                                                          bias.data() + c, z.row(s).data() + c * P, P);
+                constexpr int kChannels = decltype(channels)::value;
+                const auto block = [&](auto vectorCount, int first) {
+                    convolveDirect<kChannels, decltype(vectorCount)::value>(
+                        image, planeSize, input_.channels, width, kernel_, output_.width, first, parameters.data() + c,
+                        C, bias.data() + c, out + c * P, fusedRelu, P);
+                };
+                int v = 0;
+                for (; v + 3 <= vectors; v += 3) block(std::integral_constant<int, 3>{}, v);
+                if (vectors - v == 2) block(std::integral_constant<int, 2>{}, v);  // the rest: 2 vectors or 1
+                else if (v < vectors) block(std::integral_constant<int, 1>{}, v);
             });
         } else {
             gatherPatches(input.row(s).data(), buffers.patches.data());
@@ -216,8 +244,8 @@ const BatchMatrix& ConvLayer::forward(const Matrix& parameters, const BatchMatri
             zs.noalias() = buffers.patches.transpose() * weights.transpose();
             zs.rowwise() += bias.transpose();
         }
-        // The activation of this sample while its row is still in the cache.
-        if (activation_ != Activation::Identity)
+        // The activation of this sample while its row is still in the cache (ReLU: by the direct path).
+        if (activation_ != Activation::Identity && !fusedRelu)
             applyActivation(activation_, z.row(s).data(), buffers.activation.row(s).data(), outputSize());
     }
     return activation_ == Activation::Identity ? z : buffers.activation;
@@ -241,9 +269,11 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     biasGradient.setZero();
     const bool hasActivation = activation_ != Activation::Identity;
     for (Eigen::Index s = 0; s < batch; ++s) {
-        multiplyByDerivative(activation_, buffers.preActivation.row(s).data(),
-                             hasActivation ? buffers.activation.row(s).data() : nullptr, delta.row(s).data(),
-                             outputSize());
+        if (!reluDerivativeByMaxPool_)
+            multiplyByDerivative(activation_,
+                                 (storesPreActivation() ? buffers.preActivation : buffers.activation).row(s).data(),
+                                 hasActivation ? buffers.activation.row(s).data() : nullptr, delta.row(s).data(),
+                                 outputSize());
         const Eigen::Map<const Matrix> dZt(delta.row(s).data(), P, output_.channels);  // dZ_s^T, as in forward
         if (direct) {
             const float* image = paddedImage(buffers, input.row(s).data());

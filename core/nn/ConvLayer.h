@@ -20,7 +20,9 @@ namespace ml {
 class ConvLayer final : public Layer {
 public:
     // token: a Conv token (channels, kernel, stride, padding); `input` must fit it (NetworkSpec::shapes).
-    ConvLayer(SampleShape input, const LayerToken& token, Activation activation);
+    // reluDerivativeByMaxPool: a ReLU layer followed by max pooling, whose backward passes dL/dZ
+    // already (PoolLayer's reluInput): backward then takes its output gradient as dZ as it is.
+    ConvLayer(SampleShape input, const LayerToken& token, Activation activation, bool reluDerivativeByMaxPool = false);
 
     Eigen::Index inputSize() const override { return input_.size(); }
     Eigen::Index outputSize() const override { return output_.size(); }
@@ -65,6 +67,9 @@ private:
     // convolveDirect). The weight gradient does so for one input channel only (a first layer on grey
     // images; correlateOneChannel): with more channels its short sums per tap cost more than a GEMM.
     bool directForward() const;
+    // Z beside A = f(Z), for the derivative; not for a direct ReLU layer: A > 0 is Z > 0, and
+    // writing Z for the whole batch cost as much as its loads (a store-bound forward).
+    bool storesPreActivation() const;
     bool directWeightGradient() const;
     // The sample's image inside buffers.paddedImage's zero border, channel after channel, rows of
     // paddedWidth() floats; returns its first value (the image itself when it has that shape already).
@@ -77,6 +82,7 @@ private:
     int stride_;
     int padding_;
     Activation activation_;
+    bool reluDerivativeByMaxPool_;
 };
 
 }  // namespace ml

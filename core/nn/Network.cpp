@@ -20,6 +20,11 @@ Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
     requireWithinMemoryBudget(saturatingProduct(spec_.parameterCount(), sizeof(Matrix::Scalar)),
                               "network " + spec_.text() + " (" + std::to_string(spec_.parameterCount()) + " parameters)");
     SampleShape in = spec_.input;
+    // A ReLU conv layer followed by max pooling: the pool applies the ReLU's derivative (PoolLayer's reluInput).
+    const auto reluIntoMaxPool = [&](std::size_t conv) {
+        return conv + 1 < spec_.layers.size() && spec_.layers[conv].kind == LayerToken::Kind::Conv &&
+               spec_.activation == Activation::Relu && spec_.layers[conv + 1].kind == LayerToken::Kind::MaxPool;
+    };
     for (std::size_t l = 0; l < spec_.layers.size(); ++l) {
         const LayerToken& token = spec_.layers[l];
         const Activation activation = l + 1 < spec_.layers.size() ? spec_.activation : Activation::Identity;
@@ -27,9 +32,12 @@ Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
         case LayerToken::Kind::Dense:
             layers_.push_back(std::make_unique<DenseLayer>(in.size(), token.size, activation));
             break;
-        case LayerToken::Kind::Conv: layers_.push_back(std::make_unique<ConvLayer>(in, token, activation)); break;
+        case LayerToken::Kind::Conv:
+            layers_.push_back(std::make_unique<ConvLayer>(in, token, activation, reluIntoMaxPool(l)));
+            break;
         case LayerToken::Kind::MaxPool:
-            layers_.push_back(std::make_unique<PoolLayer>(in, token.kernel, PoolLayer::Kind::Max));
+            layers_.push_back(
+                std::make_unique<PoolLayer>(in, token.kernel, PoolLayer::Kind::Max, l > 0 && reluIntoMaxPool(l - 1)));
             break;
         case LayerToken::Kind::AvgPool:
             layers_.push_back(std::make_unique<PoolLayer>(in, token.kernel, PoolLayer::Kind::Average));

@@ -12,7 +12,11 @@ namespace ml {
 class PoolLayer final : public Layer {
 public:
     enum class Kind { Max, Average };
-    PoolLayer(SampleShape input, int kernel, Kind kind);
+    // reluInput (max pooling only): the input is a ReLU's output A = max(Z, 0), and backward passes
+    // dL/dZ instead of dL/dA: the window's maximum is positive exactly where Z > 0 there, so the
+    // ReLU's derivative costs one comparison per window here instead of a pass over every input
+    // (its layer was built with reluDerivativeByMaxPool).
+    PoolLayer(SampleShape input, int kernel, Kind kind, bool reluInput = false);
 
     Eigen::Index inputSize() const override { return input_.size(); }
     Eigen::Index outputSize() const override { return output_.size(); }
@@ -26,11 +30,14 @@ public:
 
 private:
     struct Buffers;
+    // Max pooling 2x2 (the common case) in two vectorised passes (PoolLayer.cpp).
+    void maxPool2x2(const BatchMatrix& input, Buffers& buffers) const;
 
     SampleShape input_;
     SampleShape output_;
     int kernel_;
     Kind kind_;
+    bool reluInput_;
 };
 
 }  // namespace ml
