@@ -68,6 +68,7 @@ struct TinyDense {
             }
     }
 };
+#undef ML_TINY_LOOPS
 
 // m.resize(rows, cols) only when the shape differs: Eigen's resize always checks rows * cols for
 // overflow with an integer division, a sizeable part of a tiny layer's pass.
