@@ -38,7 +38,7 @@ Activation activationFromString(const std::string& name) {
 }
 
 void applyActivation(Activation activation, const BatchMatrix& z, BatchMatrix& out) {
-    out.resize(z.rows(), z.cols());
+    if (out.rows() != z.rows() || out.cols() != z.cols()) out.resize(z.rows(), z.cols());  // resize divides (overflow check)
     applyActivation(activation, z.data(), out.data(), z.size());
 }
 

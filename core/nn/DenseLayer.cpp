@@ -2,6 +2,7 @@
 
 #include "Random.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ml {
@@ -12,43 +13,67 @@ struct DenseLayer::Buffers final : Layer::Workspace {
 };
 
 namespace {
-// Two of a dense layer's products. Eigen runs a product below its coefficient-based threshold
-// (rows + columns + depth < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD: a tiny layer at a small batch) as
-// one dynamic-size dot product per result, whose set-up outweighs the few multiplications; there
-// the same sums are written sample by sample as contiguous vector operations (bias added in the
-// same pass). Above it, Eigen's GEMM as before: 784-128-10 is unchanged. (dX = delta W written so,
-// as one dot product per result, measured no faster than Eigen's own and is left to Eigen.)
-bool tinyProduct(Eigen::Index rows, Eigen::Index columns, Eigen::Index depth) {
-    return depth > 0 && rows + columns + depth < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD;
+// A dense layer's three products (Z = X W^T, dW = delta^T X, dX = delta W) all have
+// rows + columns + depth = batch + in + out. Below Eigen's coefficient-based threshold (a tiny
+// layer at a small batch) Eigen runs each as one dynamic-size dot product per result, whose set-up
+// outweighs the few multiplications; there the layer's whole pass is written on raw contiguous
+// spans instead (TinyDense below), in the summation order of Eigen's scalar code. Above it, Eigen's
+// GEMM as before: 784-128-10 is unchanged.
+bool isTiny(Eigen::Index batch, Eigen::Index inputs, Eigen::Index outputs) {
+    return inputs > 0 && outputs > 0 && batch + inputs + outputs < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD;
 }
 
-// Z = X W^T + b: row s of Z is b + sum_i x_si W(:, i).
-void affine(const BatchMatrix& input, const Matrix& parameters, BatchMatrix& z) {
-    const auto weights = weightsOf(parameters);
-    const auto bias = biasOf(parameters);
-    if (!tinyProduct(input.rows(), weights.rows(), weights.cols())) {
-        // [batch x in] * [in x out]: the product shape Eigen runs fastest here (README, Benchmark).
-        z.noalias() = input * weights.transpose();
-        z.rowwise() += bias.transpose();
-        return;
-    }
-    z.resize(input.rows(), weights.rows());
-    for (Eigen::Index s = 0; s < input.rows(); ++s) {
-        auto zs = z.row(s).transpose();
-        zs = bias;
-        for (Eigen::Index i = 0; i < weights.cols(); ++i) zs += input(s, i) * weights.col(i);
-    }
-}
+// The tiny layer's pass on raw spans. X [batch x in] and every [batch x out] buffer row-major
+// (BatchMatrix); the parameters column-major [out x (in + 1)]: W(j, i) at p[i * out + j], the bias
+// at p[in * out + j] (Tensor.h). Not vectorised: every loop is shorter than 20, where the vector
+// loops' trip-count checks and remainders cost more instructions than they save.
+#define ML_TINY_LOOPS [[gnu::optimize("no-tree-vectorize")]]
+struct TinyDense {
+    Eigen::Index batch, in, out;
 
-// dW = delta^T X: the sum over samples of the outer products delta_s x_s^T.
-template <typename Destination>
-void weightGradient(const BatchMatrix& delta, const BatchMatrix& input, Destination&& dW) {
-    if (!tinyProduct(delta.cols(), input.cols(), delta.rows())) {
-        dW.noalias() = delta.transpose() * input;
-        return;
+    // z_s = b + sum_i x_si W(:, i), input by input.
+    ML_TINY_LOOPS void affine(const float* x, const float* p, float* z) const {
+        const float* bias = p + in * out;
+        for (Eigen::Index s = 0; s < batch; ++s, x += in, z += out) {
+            std::copy_n(bias, out, z);
+            for (Eigen::Index i = 0; i < in; ++i) {
+                const float xi = x[i];
+                const float* w = p + i * out;
+                for (Eigen::Index j = 0; j < out; ++j) z[j] += xi * w[j];
+            }
+        }
     }
-    dW.noalias() = delta.row(0).transpose() * input.row(0);
-    for (Eigen::Index s = 1; s < delta.rows(); ++s) dW.noalias() += delta.row(s).transpose() * input.row(s);
+    // dW = sum_s delta_s x_s^T, db = sum_s delta_s (sample by sample, as the sums over the batch run).
+    ML_TINY_LOOPS void parameterGradient(const float* delta, const float* x, float* g) const {
+        float* bias = g + in * out;
+        for (Eigen::Index i = 0; i < in; ++i)
+            for (Eigen::Index j = 0; j < out; ++j) g[i * out + j] = delta[j] * x[i];
+        std::copy_n(delta, out, bias);
+        for (Eigen::Index s = 1; s < batch; ++s) {
+            const float* d = delta + s * out;
+            const float* xs = x + s * in;
+            for (Eigen::Index i = 0; i < in; ++i)
+                for (Eigen::Index j = 0; j < out; ++j) g[i * out + j] += d[j] * xs[i];
+            for (Eigen::Index j = 0; j < out; ++j) bias[j] += d[j];
+        }
+    }
+    // dX(s, i) = delta_s . W(:, i): two contiguous spans.
+    ML_TINY_LOOPS void inputGradient(const float* delta, const float* p, float* dx) const {
+        for (Eigen::Index s = 0; s < batch; ++s, delta += out, dx += in)
+            for (Eigen::Index i = 0; i < in; ++i) {
+                const float* w = p + i * out;
+                float sum = delta[0] * w[0];
+                for (Eigen::Index j = 1; j < out; ++j) sum += delta[j] * w[j];
+                dx[i] = sum;
+            }
+    }
+};
+#undef ML_TINY_LOOPS
+
+// m.resize(rows, cols) only when the shape differs: Eigen's resize always checks rows * cols for
+// overflow with an integer division, a sizeable part of a tiny layer's pass.
+void ensureShape(BatchMatrix& m, Eigen::Index rows, Eigen::Index cols) {
+    if (m.rows() != rows || m.cols() != cols) m.resize(rows, cols);
 }
 
 }  // namespace
@@ -70,7 +95,15 @@ std::unique_ptr<Layer::Workspace> DenseLayer::createWorkspace() const { return s
 const BatchMatrix& DenseLayer::forward(const Matrix& parameters, const BatchMatrix& input, Workspace& work) const {
     auto& buffers = static_cast<Buffers&>(work);  // created by createWorkspace() above
     BatchMatrix& z = buffers.preActivation;
-    affine(input, parameters, z);
+    const auto weights = weightsOf(parameters);
+    if (isTiny(input.rows(), inputs_, outputs_)) {
+        ensureShape(z, input.rows(), outputs_);
+        TinyDense{input.rows(), inputs_, outputs_}.affine(input.data(), parameters.data(), z.data());
+    } else {
+        // [batch x in] * [in x out]: the product shape Eigen runs fastest here (README, Benchmark).
+        z.noalias() = input * weights.transpose();
+        z.rowwise() += biasOf(parameters).transpose();
+    }
     if (activation_ == Activation::Identity) return z;
     applyActivation(activation_, z, buffers.activation);
     return buffers.activation;
@@ -81,7 +114,16 @@ void DenseLayer::backward(const Matrix& parameters, const BatchMatrix& input, Ba
     auto& buffers = static_cast<Buffers&>(work);
     BatchMatrix& delta = outputGradient;  // dL/dA, becomes dL/dZ in place
     multiplyByDerivative(activation_, buffers.preActivation, buffers.activation, delta);
-    weightGradient(delta, input, weightsOf(parameterGradient));
+    if (isTiny(input.rows(), inputs_, outputs_)) {
+        const TinyDense tiny{input.rows(), inputs_, outputs_};
+        tiny.parameterGradient(delta.data(), input.data(), parameterGradient.data());
+        if (inputGradient) {
+            ensureShape(*inputGradient, input.rows(), inputs_);
+            tiny.inputGradient(delta.data(), parameters.data(), inputGradient->data());
+        }
+        return;
+    }
+    weightsOf(parameterGradient).noalias() = delta.transpose() * input;
     biasOf(parameterGradient) = delta.colwise().sum().transpose();
     if (inputGradient) inputGradient->noalias() = delta * weightsOf(parameters);
 }
