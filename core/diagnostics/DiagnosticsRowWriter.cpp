@@ -87,17 +87,19 @@ void DiagnosticsRowWriter::push(long step, const StepDiagnostics& diagnostics) {
     auto out = slot.units.begin();
     for (std::size_t l = 0; l < diagnostics.layerCount(); ++l)
         out = std::copy(diagnostics.layer(l).begin(), diagnostics.layer(l).end(), out);
+    bool wake;
     {
         std::lock_guard lock(mutex_);
-        ++count_;
+        wake = ++count_ == wakeAt();
     }
-    filled_.notify_one();
+    if (wake) filled_.notify_one();
 }
 
 void DiagnosticsRowWriter::writeLoop() {
     std::unique_lock lock(mutex_);
     for (;;) {
-        filled_.wait(lock, [this] { return count_ > 0 || closing_; });
+        // Woken once per half ring, not per step: a wake-up costs more than formatting one step.
+        if (count_ == 0) filled_.wait(lock, [this] { return count_ >= wakeAt() || closing_; });
         if (count_ == 0) break;  // closing, everything written
         const Slot& slot = slots_[head_];
         lock.unlock();

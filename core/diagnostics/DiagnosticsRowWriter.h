@@ -1,7 +1,7 @@
 #pragma once
 // One run's diagnostics.csv, formatted and written on a thread of its own: the training thread only
 // copies a step's figures (StepDiagnostics' UnitDiagnostics, 32 bytes per unit) into one of a fixed
-// ring of slots; the writer thread turns them into rows (appendDiagnosticsRows) and appends them to
+// ring of slots, and wakes the writer thread once half of them are full; that thread turns them into rows (appendDiagnosticsRows) and appends them to
 // the file in 64 KiB pieces, flushed to the operating system each time, as before. Nothing is
 // dropped: push() waits while every slot is full, close() writes what is left, then syncs and
 // closes the file. The slots and the row buffer are sized once (no allocation per step). A write
@@ -34,7 +34,7 @@ class DiagnosticsRowWriter {
 public:
     // Creates the file (throws FileError naming the path) with its header; `shapes`: the network's
     // parameters (only their row counts are read); `slotCount` >= 1 steps may wait to be written.
-    DiagnosticsRowWriter(const QString& path, const Parameters& shapes, int slotCount = 16);
+    DiagnosticsRowWriter(const QString& path, const Parameters& shapes, int slotCount = 32);
     ~DiagnosticsRowWriter();  // close(), its errors swallowed
     DiagnosticsRowWriter(const DiagnosticsRowWriter&) = delete;
     DiagnosticsRowWriter& operator=(const DiagnosticsRowWriter&) = delete;
@@ -52,6 +52,7 @@ private:
     };
     void writeLoop();
     void rethrowWriterError();  // with mutex_ held
+    std::size_t wakeAt() const { return (slots_.size() + 1) / 2; }  // filled slots that wake the writer
 
     AppendOnlyFile file_;
     std::vector<std::size_t> unitsPerLayer_;
