@@ -1,11 +1,13 @@
 #pragma once
 // One run's diagnostics.csv, formatted and written on a thread of its own: the training thread only
 // copies a step's figures (StepDiagnostics' UnitDiagnostics, 32 bytes per unit) into one of a fixed
-// ring of slots, and wakes the writer thread once half of them are full; that thread turns them into rows (appendDiagnosticsRows) and appends them to
-// the file in 64 KiB pieces, flushed to the operating system each time, as before. Nothing is
-// dropped: push() waits while every slot is full, close() writes what is left, then syncs and
-// closes the file. The slots and the row buffer are sized once (no allocation per step). A write
-// error on the writer thread comes back as its FileError from the next push() or from close().
+// ring of slots, and wakes the writer thread once half of them are full (a wake-up, a system call
+// and a context switch, once per 16 steps rather than per step); that thread turns them into rows
+// (appendDiagnosticsRows) and appends them to the file in 64 KiB pieces, flushed to the operating
+// system each time, as the training thread did before. Nothing is dropped: push() waits while every
+// slot is full, close() writes what is left, then syncs and closes the file. The slots and the row
+// buffer are sized once (no allocation per step). A write error on the writer thread comes back as
+// its FileError from the next push() or from close().
 #include "diagnostics/StepDiagnostics.h"
 #include "io/Files.h"
 
