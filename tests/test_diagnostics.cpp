@@ -9,9 +9,11 @@
 #include "data/DenseDataset.h"
 #include "diagnostics/CurvatureWriter.h"
 #include "diagnostics/DiagnosticsRecords.h"
+#include "diagnostics/DiagnosticsRowWriter.h"
 #include "diagnostics/DiagnosticsWriter.h"
 #include "diagnostics/HessianProbe.h"
 #include "diagnostics/StepDiagnostics.h"
+#include "io/FileError.h"
 #include "optim/OptimizerCatalog.h"
 #include "train/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
@@ -446,6 +448,77 @@ private slots:
         QVERIFY(std::isfinite(cells[1].toDouble()));
         QCOMPARE(cells[4].toDouble(), 2.0 / 0.1);
         QVERIFY(std::abs(cells[5].toDouble() - (2.0 + 2.0 * 0.9) / 0.1) < 1e-4);
+    }
+
+    // The row writer formats on its own thread: with 2 slots and 300 steps (about 190 KB, so several
+    // 64 KiB hand-overs to the file), the file holds exactly the rows formatted on the spot, in order.
+    void rowWriterWritesEveryStepInOrder() {
+        const Eigen::Index rows = 7, cols = 5;
+        Random random(3);
+        const auto randomMatrix = [&](Eigen::Index r, Eigen::Index c) {
+            Matrix m(r, c);
+            for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = random.uniform(-1.0f, 1.0f);
+            return m;
+        };
+        Parameters w = {randomMatrix(rows, cols), randomMatrix(2, rows + 1)};
+        const Parameters initial = w;
+        auto optimizer = createOptimizer("momentum", optimizerInfo("momentum").defaults);
+        StepDiagnostics diagnostics(w);
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("diagnostics.csv");
+        QByteArray expected = diagnosticsHeader();
+        {
+            DiagnosticsRowWriter writer(path, w, 2);
+            for (long step = 1; step <= 300; ++step) {
+                const Parameters g = {randomMatrix(rows, cols), randomMatrix(2, rows + 1)};
+                QVERIFY(optimizer->step(w, g));
+                diagnostics.compute(w, g, *optimizer, initial);
+                writer.push(step, diagnostics);
+                appendDiagnosticsRows(expected, step, diagnostics);
+            }
+            writer.close();
+            writer.close();  // does nothing more
+        }
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray written = file.readAll();
+        QVERIFY(written.size() > 3 * (1 << 16));
+        QCOMPARE(written, expected);
+        QCOMPARE(readDiagnosticsFile(path).size(), std::size_t{300});
+        // A file that cannot be created is refused with its path, on the caller's thread.
+        const QString bad = tmp.filePath("missing/diagnostics.csv");
+        bool refused = false;
+        try {
+            DiagnosticsRowWriter writer(bad, w);
+        } catch (const FileError& error) {
+            refused = QString::fromUtf8(error.what()).contains("missing/diagnostics.csv");
+        }
+        QVERIFY(refused);
+    }
+
+    // Stopped mid-run, every step recorded so far is in the file (the writer thread drained).
+    void stoppedRunKeepsItsDiagnostics() {
+        const Experiment e = smallExperiment();
+        QTemporaryDir tmp;
+        LockstepTrainer trainer(e, loadDataSplit(e.data, e.seed));
+        RunFolderWriter writer(tmp.path(), trainer);
+        trainer.addObserver(&writer);
+        DiagnosticsWriter diagnostics(writer.layout(), trainer, 1);
+        trainer.addObserver(&diagnostics);
+        struct StopAfter : TrainingObserver {
+            RunControl* control = nullptr;
+            void stepFinished(const StepMetrics& metrics) override {
+                if (metrics.step == 17) control->requestStop();
+            }
+        } stopAfter;
+        RunControl control;
+        stopAfter.control = &control;
+        trainer.addObserver(&stopAfter);
+        trainer.run(control);
+        writer.finish();
+        const std::vector<DiagnosticsRecord> records = readDiagnosticsFile(writer.layout().diagnosticsFile(0));
+        QCOMPARE(records.size(), std::size_t{17});
+        QCOMPARE(records.back().step, 17L);
     }
 
     void cliWritesTheFilesAsked() {

@@ -5,24 +5,19 @@
 //   step,layer,neuron,gradient_norm,update_norm,update_to_weight,distance_from_initial,
 //   cos_moment_gradient,mean_share,moment_cv,gradient_snr
 // one row per parameter layer (layer 0-based, neuron empty) followed by one row per neuron of it
-// (neuron 0-based). Rows go into one reused buffer, handed to the append-only file each 64 KiB and
-// when the run finishes; a step with no diagnostics costs one integer test.
+// (neuron 0-based). The figures are computed on the training thread; each run's rows are formatted
+// and written on a thread of its own (DiagnosticsRowWriter), everything written when the run
+// finishes (stopped too); a step with no diagnostics costs one integer test.
+#include "diagnostics/DiagnosticsRowWriter.h"
 #include "diagnostics/StepDiagnostics.h"
-#include "io/Files.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderLayout.h"
 #include "train/TrainingObserver.h"
-
-#include <QByteArray>
 
 #include <memory>
 #include <vector>
 
 namespace ml {
-
-QByteArray diagnosticsHeader();
-// Appends the rows of one step (the buffer's capacity is reused; no allocation once it suffices).
-void appendDiagnosticsRows(QByteArray& out, long step, const StepDiagnostics& diagnostics);
 
 class DiagnosticsWriter : public TrainingObserver {
 public:
@@ -36,7 +31,6 @@ public:
     void runFinished(int run, const RunResult& result) override;
 
 private:
-    static constexpr qsizetype kBufferBytes = 1 << 16;
     struct RunLog;
     long every_;
     bool gradientSnr_;
