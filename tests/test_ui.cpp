@@ -432,6 +432,42 @@ private Q_SLOTS:
         QVERIFY(plot.plottedPoints() > 0);
     }
 
+    // The training-loss curves keep one block of points at the Train track's cap: refilled in place
+    // after each decimation, never reallocated (which grew the live heap as the tracks filled).
+    void trainCurvesKeepOneBlockAtTheirCap() {
+        const int capacity = 1000;
+        MetricsHistory history(capacity);
+        history.reset({"a", "b"}, 100);
+        ConvergencePlot plot;
+        plot.setHistory(&history);
+        std::vector<QCPGraph*> trainCurves;
+        for (int i = 0; i < plot.plot()->graphCount(); ++i)
+            if (plot.plot()->graph(i)->name() == "a" || plot.plot()->graph(i)->name() == "b") trainCurves.push_back(plot.plot()->graph(i));
+        QCOMPARE(int(trainCurves.size()), 2);
+        std::vector<const QCPGraphData*> blocks;
+        for (long step = 1; step <= 20000; ++step) {
+            for (int run = 0; run < 2; ++run) {
+                StepMetrics m;
+                m.run = run;
+                m.step = step;
+                m.epoch = 1;
+                m.trainLoss = 1.0f / float(step);
+                history.append(m);
+            }
+            if (step % 37 != 0) continue;
+            plot.refresh();
+            for (std::size_t k = 0; k < trainCurves.size(); ++k) {
+                const QSharedPointer<QCPGraphDataContainer> points = trainCurves[k]->data();
+                QVERIFY(points->size() <= capacity);
+                const QCPGraphData* block = &*points->constBegin();
+                if (blocks.size() <= k) blocks.push_back(block);
+                QVERIFY2(block == blocks[k], "the curve's points moved to another block");
+            }
+        }
+        QVERIFY(history.decimations(0, MetricsHistory::Track::Train) >= 4);
+        QCOMPARE(trainCurves[0]->dataCount(), history.track(0, MetricsHistory::Track::Train).size());
+    }
+
     // A run folder read from disk (streamed into a MetricsDigest) plots exactly the points the live
     // run plotted: one decimation policy, the same budget (small here: 1,000 points, 100,000 rows).
     void folderFromDiskPlotsWhatTheLiveRunPlotted() {

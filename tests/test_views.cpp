@@ -194,6 +194,33 @@ private Q_SLOTS:
         QVERIFY(panel.findChild<QLabel*>() && panel.findChild<QLabel*>()->text().startsWith("Accuracy"));
     }
 
+    // The summary's colour swatch is one QIcon per run, handed out again on every paint: a bare QColor
+    // made the delegate paint a new pixmap each time, which Qt's icon engine cached under a new key
+    // (QPixmapCache grew towards its 10 MB limit while training repainted the table). Drawn as before.
+    void summarySwatchIsOneIconPerRun() {
+        RunSummaryModel model;
+        model.reset({"a", "b"}, {"sgd", "adam"});
+        for (int row = 0; row < 2; ++row) {
+            const QVariant first = model.index(row, RunSummaryModel::Run).data(Qt::DecorationRole);
+            const QVariant again = model.index(row, RunSummaryModel::Run).data(Qt::DecorationRole);
+            QCOMPARE(first.userType(), int(QMetaType::QIcon));
+            QVERIFY(!first.value<QIcon>().isNull());
+            QCOMPARE(first.value<QIcon>().cacheKey(), again.value<QIcon>().cacheKey());
+        }
+        QVERIFY(model.index(0, RunSummaryModel::Run).data(Qt::DecorationRole).value<QIcon>().cacheKey() !=
+                model.index(1, RunSummaryModel::Run).data(Qt::DecorationRole).value<QIcon>().cacheKey());
+        QTableView table;
+        table.setModel(&model);
+        table.resize(400, 120);
+        const QImage image = table.grab().toImage();
+        for (int row = 0; row < 2; ++row) {  // the swatch's middle has exactly the run's colour
+            const QRect cell = table.visualRect(model.index(row, RunSummaryModel::Run));
+            const int side = table.style()->pixelMetric(QStyle::PM_SmallIconSize);
+            const QPoint middle = table.viewport()->mapTo(&table, cell.topLeft()) + QPoint(4 + side / 2, cell.height() / 2);
+            QCOMPARE(image.pixelColor(middle * image.devicePixelRatio()), runColor(row));
+        }
+    }
+
     // One naming scheme across views: the diagram's tooltip and both inspector tabs say "layer 1, neuron 1".
     void viewsNameNeuronsAlike() {
         NetworkDiagramView diagram;

@@ -1,5 +1,7 @@
 #include "model/RunPalette.h"
 
+#include <QPixmap>
+
 #include <array>
 
 namespace ml {
@@ -10,6 +12,12 @@ QColor runColor(int run) {
         QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(23, 190, 207),
         QColor(188, 189, 34), QColor(127, 127, 127)};
     return palette[static_cast<std::size_t>(run < 0 ? 0 : run) % palette.size()];
+}
+
+QIcon runSwatch(int run) {
+    QPixmap square(64, 64);
+    square.fill(runColor(run));
+    return QIcon(square);
 }
 
 }  // namespace ml

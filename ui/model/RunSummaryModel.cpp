@@ -103,7 +103,7 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
     const Row& row = rows_[static_cast<std::size_t>(index.row())];
     const RunResult& r = row.result;
-    if (role == Qt::DecorationRole && index.column() == Run) return runColor(index.row());
+    if (role == Qt::DecorationRole && index.column() == Run) return swatch(index.row());
     if (role == Qt::ToolTipRole) {
         if (index.column() == Run) return tr("%1 · optimizer %2").arg(QString::fromStdString(r.label), QString::fromStdString(row.optimizer));
         if (index.column() == StepsToThreshold && row.stepsToThreshold < 0) return tr("Threshold not reached");
@@ -131,6 +131,11 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     case ColumnCount: break;
     }
     return {};
+}
+
+const QIcon& RunSummaryModel::swatch(int row) const {
+    while (static_cast<int>(swatches_.size()) <= row) swatches_.push_back(runSwatch(static_cast<int>(swatches_.size())));
+    return swatches_[static_cast<std::size_t>(row)];
 }
 
 QVariant RunSummaryModel::sortValue(const QModelIndex& index) const {

@@ -16,6 +16,7 @@
 #include <array>
 
 #include <QAbstractTableModel>
+#include <QIcon>
 
 #include <string>
 #include <vector>
@@ -58,8 +59,10 @@ private:
         long stepsToThreshold = -1;
     };
     QVariant sortValue(const QModelIndex& index) const;
+    const QIcon& swatch(int row) const;  // the run's colour, one QIcon per row for the model's life
 
     std::vector<Row> rows_;
+    mutable std::vector<QIcon> swatches_;
     bool reached(const StepMetrics& m) const;
     Criterion criterion_ = Criterion::TrainLossAtMost;
     std::array<double, 2> thresholds_ = {0.01, 0.9};  // per Criterion

@@ -3,6 +3,7 @@
 #include "model/RunPalette.h"
 #include "views/DivergingColorScale.h"
 #include "views/RenderQueue.h"
+#include "views/ReservedGraphData.h"
 #include "views/ViewControls.h"
 
 #include <QCheckBox>
@@ -263,6 +264,8 @@ void ConvergencePlot::rebuildGraphs() {
 
         QCPGraph* train = plot_->addGraph(x, leftAxis(lossRect_));
         train->setName(label);
+        // A point per step: the graph's points keep one block at the Train track's cap.
+        train->setData(QSharedPointer<ReservedGraphData>::create(history_->capacity()));
         feeds_.push_back({train, Feed::Kind::TrainLoss, color, run, MetricsHistory::Track::Train, MetricsHistory::kTrainLoss});
 
         QCPGraph* test = plot_->addGraph(x, leftAxis(lossRect_));
@@ -293,8 +296,7 @@ void ConvergencePlot::appendNewPoints(Feed& feed, bool fromScratch) {
     }
     if (feed.drawn >= track.size()) return;
     const QVector<double>& values = track.series(feed.series);
-    QVector<QCPGraphData> points;
-    points.reserve(track.size() - feed.drawn);
+    QCPGraphDataContainer& points = *feed.graph->data();  // one by one: appends into its block
     for (int i = feed.drawn; i < track.size(); ++i) {
         double value = values[i];
         if (!std::isfinite(value)) continue;
@@ -309,9 +311,8 @@ void ConvergencePlot::appendNewPoints(Feed& feed, bool fromScratch) {
         double key = track.steps()[i];
         if (xAxis_ == XAxis::Epoch) key = history_->epochAt(track, i);
         else if (xAxis_ == XAxis::WallTime) key = track.series(MetricsHistory::kWallSeconds)[i];
-        points.append(QCPGraphData(key, value));
+        points.add(QCPGraphData(key, value));
     }
-    feed.graph->data()->add(points, true);
     feed.drawn = track.size();
     applyStyle(feed, track.size());
 }

@@ -12,7 +12,9 @@
 // and "Offset curves" shifts run i by i x 1.5 % (loss) or i x 0.3 points (accuracy).
 // refresh() appends only the points added since the last call (a full redraw only after the
 // history decimated, was reset, or a display setting changed) and queues one replot on the
-// RenderQueue (a turn of the event loop of its own, not the training delivery's).
+// RenderQueue (a turn of the event loop of its own, not the training delivery's). Each run's
+// training-loss curve keeps its points in one block at the Train track's cap (ReservedGraphData),
+// refilled in place after a decimation.
 #include "model/MetricsHistory.h"
 
 #include <QColor>
