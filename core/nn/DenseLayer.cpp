@@ -27,7 +27,11 @@ bool isTiny(Eigen::Index batch, Eigen::Index inputs, Eigen::Index outputs) {
 // (BatchMatrix); the parameters column-major [out x (in + 1)]: W(j, i) at p[i * out + j], the bias
 // at p[in * out + j] (Tensor.h). Not vectorised: every loop is shorter than 20, where the vector
 // loops' trip-count checks and remainders cost more instructions than they save.
+#if defined(__clang__)
+#define ML_TINY_LOOPS  // clang (the sanitizer builds) has no per-function optimize attribute
+#else
 #define ML_TINY_LOOPS [[gnu::optimize("no-tree-vectorize")]]
+#endif
 struct TinyDense {
     Eigen::Index batch, in, out;
 

@@ -43,7 +43,7 @@ void StepSums::accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w
     const Eigen::Index in = w.cols() - 1;
     const auto load = [first, count](const Matrix& matrix, Eigen::Index j) { return rowsOf<Chunk>(matrix, j, first, count); };
     // The chunk's rows of a double sum: a fixed-size segment for a full chunk (vectorised whole).
-    const auto into = [first, count](Eigen::ArrayXd& sum) {
+    const auto into = [=](Eigen::ArrayXd& sum) {  // count is read only by the dynamic-size chunk
         if constexpr (Chunk::SizeAtCompileTime == Eigen::Dynamic) return sum.segment(first, count);
         else return sum.template segment<Chunk::SizeAtCompileTime>(first);
     };
