@@ -29,6 +29,7 @@
 #include "views/RunHistoryPanel.h"
 #include "views/RunSelection.h"
 #include "views/SummaryPanel.h"
+#include "views/UnelidedDockTabs.h"
 #include "views/UpdateExplainer.h"
 
 #include <QAction>
@@ -81,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
       history_(new ComparisonHistory(this)) {
     setWindowIcon(QIcon(":/icons/momentum-lab.svg"));
     setDockNestingEnabled(true);
+    new UnelidedDockTabs(this);
     plot_ = new ConvergencePlot(this);
     plot_->setHistory(&comparison_->history());
     setCentralWidget(plot_);

@@ -41,8 +41,14 @@ constexpr int kMaxMarkedEvaluations = 60;
 constexpr int kMaxWidePenPoints = 300;
 constexpr int kLegendColumns = 5;
 constexpr int kTitleRow = 0, kLegendRow = 1, kNoteRow = 2, kLossRow = 3, kAccuracyRow = 4;
-// The accuracy strip keeps at least a third of the two plots' height, however many runs.
+// Where there is room, the accuracy strip gets a third of the two plots' height, however many runs.
 constexpr double kLossStretch = 2.0, kAccuracyStretch = 1.05;
+// QCPLayoutGrid first gives every row its minimum (an axis rect's default: 50 px inside 15-px
+// margins) and only shares what is left by the stretch factors: on a 1366 x 768 screen nothing
+// was left, and the strip, with the x axis's labels below it, came out taller than the loss plot.
+// The strip's minimum is smaller, and the gap between the two plots thinner.
+constexpr int kAccuracyMinimumHeight = 36;
+constexpr int kGapBetweenPlots = 4;
 constexpr double kLossOffsetPerRun = 0.015;     // "Offset curves": loss x (1 + 1.5 % x run)
 constexpr double kAccuracyOffsetPerRun = 0.003;  // accuracy + 0.3 points x run
 const QColor kHiddenText(170, 170, 170);
@@ -151,9 +157,19 @@ void ConvergencePlot::buildPlot() {
     }
     lossRect_->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     lossRect_->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    accuracyRect_->setMinimumSize(0, kAccuracyMinimumHeight);
+    QMargins lossMinimum = lossRect_->minimumMargins(), accuracyMinimum = accuracyRect_->minimumMargins();
+    lossMinimum.setBottom(kGapBetweenPlots);
+    accuracyMinimum.setTop(kGapBetweenPlots);
+    lossRect_->setMinimumMargins(lossMinimum);  // the loss plot's bottom margin is its x axis's when the strip is hidden
+    accuracyRect_->setMinimumMargins(accuracyMinimum);
     accuracyRect_->setRangeDrag(Qt::Vertical);
     accuracyRect_->setRangeZoom(Qt::Vertical);
-    leftAxis(accuracyRect_)->setLabel(tr("test accuracy"));
+    leftAxis(accuracyRect_)->setLabel(tr("test acc."));  // "test accuracy" is taller than a low strip
+    // Two or three tick labels, which a low strip can tell apart (steps like 0.15 allowed: with
+    // "readable" steps only, 0.62 .. 0.99 had one label, 0.8, or three crowded ones).
+    leftAxis(accuracyRect_)->ticker()->setTickCount(2);
+    leftAxis(accuracyRect_)->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
     leftAxis(accuracyRect_)->setRange(0.0, 1.0);
     // The accuracy plot shares the loss plot's x range.
     connect(bottomAxis(lossRect_), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bottomAxis(accuracyRect_),
@@ -237,8 +253,9 @@ void ConvergencePlot::setSmoothing(double weight) {
 }
 
 void ConvergencePlot::updateAxisLabels() {
-    // The bottom-most rect carries the x-axis label.
+    // The bottom-most rect carries the x-axis label and tick labels (the strip shares the loss plot's x range).
     bottomAxis(lossRect_)->setLabel(accuracyShown_ ? QString() : xAxisLabel(xAxis_));
+    bottomAxis(lossRect_)->setTickLabels(!accuracyShown_);
     bottomAxis(accuracyRect_)->setLabel(xAxisLabel(xAxis_));
     leftAxis(lossRect_)->setLabel(tr("loss"));  // the note under the legend explains the line styles
 }
