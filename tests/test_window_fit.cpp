@@ -1,7 +1,8 @@
 // Everything the window shows fits its place on a 1366 x 768 screen: every dock's contents at
 // their minimum size or more, no horizontal scroll bar, the experiment form (two runs) without a
 // scroll bar at all, every summary column visible (two and nine runs), and a small heat-map
-// panel's "not kept" message inside its panel. The offscreen platform gets a 1366 x 768 screen
+// panel's "not kept" message inside its panel, the loss plot at least twice as high as the accuracy
+// strip, and every dock tab's name whole. The offscreen platform gets a 1366 x 768 screen
 // (a configuration file, see main()), so the window lays itself out as on that screen.
 #include "TestSettings.h"
 #include "AppSettings.h"
@@ -10,6 +11,7 @@
 #include "optim/OptimizerCatalog.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"
+#include "views/ConvergencePlot.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NeuronHistoryPlot.h"
 #include "views/NeuronInspector.h"
@@ -25,6 +27,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
+#include <QStyle>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -116,6 +120,33 @@ QStringList tabsBehindMisfits(MainWindow& window) {
     }
     for (const char* tab : {"summaryDock", "inspectorDock"}) window.findChild<QDockWidget*>(tab)->raise();
     QApplication::processEvents();
+    return found;
+}
+
+Experiment irisExperiment() {
+    Experiment experiment = sineExperiment({"momentum", "neuron-mean", "adam", "sgd", "rmsprop"});
+    experiment.network.setSizes({4, 3});
+    experiment.network.activation = Activation::Identity;
+    experiment.network.loss = LossKind::CrossEntropy;
+    experiment.data = "iris";
+    experiment.batchSize = 16;
+    return experiment;
+}
+
+// The names on the window's dock tabs that do not fit their tab (QMainWindow's tab bars elide them).
+QStringList elidedTabs(MainWindow& window) {
+    QStringList found;
+    for (QTabBar* bar : window.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        if (!bar->isVisible()) continue;
+        const int padding = bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar);
+        for (int tab = 0; tab < bar->count(); ++tab) {
+            const int needed = bar->fontMetrics().horizontalAdvance(bar->tabText(tab)) + padding;
+            if (bar->tabRect(tab).width() < needed || !bar->rect().contains(bar->tabRect(tab)))
+                found << QStringLiteral("'%1' needs %2 px, its tab is %3 px at %4 (the bar is %5 px)")
+                             .arg(bar->tabText(tab)).arg(needed).arg(bar->tabRect(tab).width())
+                             .arg(bar->tabRect(tab).x()).arg(bar->width());
+        }
+    }
     return found;
 }
 
@@ -225,6 +256,54 @@ private Q_SLOTS:
         for (QCPAxisRect* strip : plot->axisRects())
             QVERIFY2(strip->outerRect().height() >= 80 - 2,  // the inspector's default strip height, axes included
                      qPrintable(QStringLiteral("a strip is %1 px high").arg(strip->outerRect().height())));
+    }
+
+    // Classification data at 1366 x 768 and 1600 x 1000: the loss plot, the main figure, is at least
+    // twice as high as the accuracy strip under it (at 1366 x 768 QCustomPlot's minimum sizes once
+    // made the strip the higher of the two); without the strip the loss plot labels its own x axis.
+    void lossPlotOutgrowsTheAccuracyStrip() {
+        for (const QSize size : {QSize(1366, 768 - 40), QSize(1600, 1000 - 40)}) {
+            MainWindow window;
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTRY_COMPARE(window.size(), size);
+            train(window, irisExperiment());
+            QCustomPlot* plot = window.convergencePlot()->plot();
+            plot->replot();
+            QCOMPARE(plot->axisRects().size(), 2);
+            const QRect loss = plot->axisRect(0)->rect(), accuracy = plot->axisRect(1)->rect();
+            QVERIFY2(loss.height() >= 2 * accuracy.height() && accuracy.height() > 0,
+                     qPrintable(QStringLiteral("%1 x %2: the loss plot is %3 px high, the accuracy strip %4 px")
+                                    .arg(size.width()).arg(size.height()).arg(loss.height()).arg(accuracy.height())));
+            QVERIFY(!plot->axisRect(0)->axis(QCPAxis::atBottom)->tickLabels());  // the strip's x axis shows them
+            QVERIFY(plot->axisRect(1)->axis(QCPAxis::atBottom)->tickLabels());
+
+            train(window, sineExperiment({"momentum", "neuron-mean"}));  // no classes: no strip
+            plot->replot();
+            QCOMPARE(plot->axisRects().size(), 1);
+            QCPAxis* x = plot->axisRect(0)->axis(QCPAxis::atBottom);
+            QVERIFY(x->tickLabels() && !x->label().isEmpty());
+            QVERIFY2(plot->axisRect(0)->rect().height() > loss.height(), qPrintable(QString::number(plot->axisRect(0)->rect().height())));
+        }
+    }
+
+    // The bottom row's dock tabs show their whole names at 1366 x 768 and 1600 x 1000 (the
+    // README names the docks; "Neuron inspe…" and "Diagnos…" were all that showed at 1366).
+    void dockTabNamesAreWhole() {
+        for (const QSize size : {QSize(1366, 768 - 40), QSize(1600, 1000 - 40)}) {
+            MainWindow window;
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTRY_COMPARE(window.size(), size);
+            QApplication::processEvents();
+            int tabs = 0;
+            for (QTabBar* bar : window.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) tabs += bar->isVisible() ? bar->count() : 0;
+            QVERIFY2(tabs >= 6, qPrintable(QString::number(tabs)));  // inspector, heat-map, explainer, diagnostics; summary, history
+            const QStringList elided = elidedTabs(window);
+            QVERIFY2(elided.isEmpty(), qPrintable(QStringLiteral("%1 x %2:\n").arg(size.width()).arg(size.height()) + elided.join('\n')));
+        }
     }
 
     // A small multiple without values (momentum has no second moment) hides its axes and wraps
