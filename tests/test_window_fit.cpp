@@ -1,7 +1,7 @@
 // Everything the window shows fits its place on a 1366 x 768 screen: every dock's contents at
 // their minimum size or more, no horizontal scroll bar, the experiment form (two runs) without a
-// scroll bar at all, every summary column visible (two and nine runs), and a small heat-map
-// panel's "not kept" message inside its panel, the loss plot at least twice as high as the accuracy
+// scroll bar at all, every summary column visible (two and nine runs), a small heat-map
+// panel's "not kept" message inside its panel; also the loss plot at least twice as high as the accuracy
 // strip, and every dock tab's name whole. The offscreen platform gets a 1366 x 768 screen
 // (a configuration file, see main()), so the window lays itself out as on that screen.
 #include "TestSettings.h"
