@@ -4,8 +4,9 @@
 // optimizer of the catalog, plus heap allocations per step (malloc and friends, which is what
 // Eigen and operator new use; the hot loop must not allocate). Then the throughput of gathering a
 // batch alone, for dense (float) and image (uint8) data, in the batch layout this build uses.
-// The machine's single-core SGEMM peak (a large Eigen float product), each case's matrix-product
-// rate as a fraction of it, and the load throughput of a plain IDX file. Writing: metrics.csv rows
+// The machine's single-core SGEMM peak (a large Eigen float product) and 784-128-10's matrix-product
+// rate (fastest rule) as a fraction of it, both measured in alternating short rounds (median and
+// spread printed) so that the ratio does not compare two different minutes; the load throughput of a plain IDX file. Writing: metrics.csv rows
 // per second and a weights file of 100,000 values. The study runner's trials per second.
 // Convolutions (issue 14): 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
 // momentum against PyTorch on one thread (scripts/bench-torch-conv.py; skipped without torch).
