@@ -523,10 +523,19 @@ StudySpeed studySpeed(int jobs, long steps) {
 
 void reportStudySpeed() {
     std::printf("\nstudy runner (digits 64-32-10, 32 trials, files in %s):\n", qPrintable(QDir::tempPath()));
-    const double one = studySpeed(1, 300).trialsPerSecond;
-    const double two = studySpeed(2, 300).trialsPerSecond;
-    std::printf("  300 steps per trial: %.1f trials/s with 1 worker, %.1f with 2: %.2fx\n", one, two, two / one);
-    checkTarget("study: 2 workers against 1 (wall)", two / one, true, 1.8, "x");
+    // A study lasts a fraction of a second here, so one pair is at the mercy of any hiccup: 5
+    // pairs, alternating, and the median of each (the work per study is unchanged).
+    std::vector<double> ones, twos;
+    for (int pair = 0; pair < 5; ++pair) {
+        ones.push_back(studySpeed(1, 300).trialsPerSecond);
+        twos.push_back(studySpeed(2, 300).trialsPerSecond);
+    }
+    const double one = median(ones), two = median(twos);
+    std::printf("  300 steps per trial, median of 5 studies each (alternating): %.1f trials/s with 1 worker (%.1f to %.1f), "
+                "%.1f with 2 (%.1f to %.1f): %.2fx\n",
+                one, *std::min_element(ones.begin(), ones.end()), *std::max_element(ones.begin(), ones.end()), two,
+                *std::min_element(twos.begin(), twos.end()), *std::max_element(twos.begin(), twos.end()), two / one);
+    checkTarget("study: 2 workers against 1 (wall, medians of 5)", two / one, true, 1.8, "x");
     // The fixed cost waits for the disk (each trial's files synced before its marker), so it is
     // timed on the wall clock, the median of 3 studies, with the CPU time beside it.
     std::vector<double> wallMs, cpuMs;

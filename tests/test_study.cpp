@@ -12,6 +12,7 @@
 #include "train/LockstepTrainer.h"
 #include "train/ExperimentJson.h"
 #include "train/RunCsv.h"
+#include "train/RunFolderLayout.h"
 #include "io/Files.h"
 
 #include <QDateTime>
@@ -353,6 +354,22 @@ private slots:
         QCOMPARE(cli({"study", studyFile, "--out", tmp.filePath("b"), "--jobs", "3", "--quiet"}).status, 0);
         for (const char* file : {"summary.csv", "paired.csv", "bands.csv", "selected.csv", "results.json"})
             QCOMPARE(readAll(tmp.filePath("a/results/") + file), readAll(tmp.filePath("b/results/") + file));
+    }
+
+    // The workers share each data set and phase 1's choice (SharedTrialInputs); every trial must
+    // still be what a trial run on its own (`--trial K`, a Slurm task) gives. tiny.json's toy data
+    // depend on the seed, so a final seed given another seed's data would differ.
+    void sharedInputsGiveTheTrialsRunOneByOne() {
+        QTemporaryDir tmp;
+        const StudyPlan plan(studyFromJson(tinyJson(), "tiny.json"));
+        const StudyLayout shared(tmp.filePath("shared"), plan), alone(tmp.filePath("alone"), plan);
+        RunControl control;
+        QCOMPARE(runPendingTrials(shared, pendingTrials(shared), 2, control), plan.trialCount());
+        for (int k = 0; k < plan.trialCount(); ++k) QVERIFY(runTrial(alone, k, control));  // phase 1 first
+        for (int k = 0; k < plan.trialCount(); ++k)
+            for (const char* file : {runfolder::kConfig, runfolder::kInitialWeights, runfolder::kFinalWeights, studyfolder::kTrialMarker})
+                QVERIFY2(readAll(QDir(shared.trialDirectory(k)).filePath(file)) == readAll(QDir(alone.trialDirectory(k)).filePath(file)),
+                         qPrintable(QString("trial %1: %2").arg(k).arg(file)));
     }
 
     void listsTrialsAndEmitsSlurmScripts() {

@@ -39,6 +39,8 @@ DataSplit loadDataSplit(const std::string& spec, std::uint64_t seed) {
                      "csv:FILE.csv, csv:TRAIN.csv,TEST.csv or idx:DIR");
 }
 
+bool dataDependsOnSeed(const std::string& spec) { return spec.starts_with("toy:"); }
+
 std::vector<std::string> knownDataSpecs() {
     std::vector<std::string> specs;
     for (const std::string& name : toyDataNames()) specs.push_back("toy:" + name);

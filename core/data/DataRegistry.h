@@ -21,6 +21,9 @@ inline constexpr const char* kFashionMnistDirectory = "/usr/share/datasets/fashi
 // InputError saying what was expected.
 DataSplit loadDataSplit(const std::string& spec, std::uint64_t seed);
 
+// Whether loadDataSplit's result depends on `seed` (only toy data is generated from it).
+bool dataDependsOnSeed(const std::string& spec);
+
 // The specs that need no path (toy sets, bundled and downloadable sets), e.g. for a combo box.
 std::vector<std::string> knownDataSpecs();
 

@@ -36,17 +36,21 @@ void prepareStudyFolder(const QString& studyFile, const QString& directory) {
 }
 
 bool runTrial(const StudyLayout& layout, int index, RunControl& control) {
+    SharedTrialInputs inputs(layout);
+    return runTrial(layout, index, control, inputs);
+}
+
+bool runTrial(const StudyLayout& layout, int index, RunControl& control, SharedTrialInputs& inputs) {
     const StudyPlan& plan = layout.plan();
     const StudyTrial& trial = plan.trial(index);
     stats::TrialPoint point = plan.point(trial.optimizer, trial.phase == StudyPhase::Tuning ? trial.number : 0);
-    if (trial.phase == StudyPhase::Final)
-        point = plan.point(trial.optimizer, selectConfiguration(plan, layout, trial.task, trial.optimizer).number);
+    if (trial.phase == StudyPhase::Final) point = plan.point(trial.optimizer, inputs.selection(trial.task, trial.optimizer).number);
     const Experiment experiment = plan.experiment(trial, point);
 
     const QString folder = layout.trialDirectory(index);
     // An earlier attempt that did not finish: start again from an empty folder.
     if (QFileInfo::exists(folder) && !QDir(folder).removeRecursively()) throw FileError(folder, "cannot remove the unfinished trial");
-    LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
+    LockstepTrainer trainer(experiment, inputs.data(experiment), loadInitialWeights(experiment));
     // The trial's files become durable in one step, before its marker says it is done (a trial
     // without a marker is run again from an empty folder).
     DurableBatch files;
@@ -75,10 +79,11 @@ int runTrials(const StudyLayout& layout, const std::vector<int>& trials, int job
     std::atomic<bool> failed{false};
     std::exception_ptr error;
     std::mutex mutex;  // guards `error` and serialises onFinished
+    SharedTrialInputs inputs(layout);
     const auto work = [&] {
         for (std::size_t i; !failed && !control.stopRequested() && (i = next++) < trials.size();) {
             try {
-                if (!runTrial(layout, trials[i], control)) return;
+                if (!runTrial(layout, trials[i], control, inputs)) return;
                 ++finished;
                 const std::lock_guard lock(mutex);
                 if (onFinished) onFinished(trials[i]);

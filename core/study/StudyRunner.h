@@ -3,6 +3,7 @@
 // task do), or a list of trials on N worker threads (each trial single-threaded, as Eigen is here).
 // A trial's folder is an ordinary run folder; an unfinished one (no trial.json) is cleared and
 // trained again, a finished one is kept, so re-running a study resumes it.
+#include "study/SharedTrialInputs.h"
 #include "study/StudyLayout.h"
 #include "train/RunControl.h"
 
@@ -21,11 +22,14 @@ void prepareStudyFolder(const QString& studyFile, const QString& directory);
 // configuration from phase 1's folders (InputError when those are unfinished). Returns false when
 // the control stopped it (no trial.json: it is unfinished). Throws FileError / InputError.
 bool runTrial(const StudyLayout& layout, int trial, RunControl& control);
+// The same with the data and phase 1's choices shared with the other trials of `inputs`' study.
+bool runTrial(const StudyLayout& layout, int trial, RunControl& control, SharedTrialInputs& inputs);
 
 // The trials in `trials` that have no trial.json yet.
 std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<int>& trials);
 
-// Runs `trials` on `jobs` threads (each takes the next trial when it is free) until all finished
+// Runs `trials` on `jobs` threads (each takes the next trial when it is free; they share one
+// SharedTrialInputs) until all finished
 // or the control stops them; `onFinished` is called (from the worker, serialised) after each
 // finished trial. The first error stops the other workers after their current trial and is
 // rethrown here. Returns the number of trials that finished.
