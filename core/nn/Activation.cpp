@@ -1,6 +1,7 @@
 #include "nn/Activation.h"
 
 #include "InputError.h"
+#include "TinyLoops.h"
 
 #include <algorithm>
 
@@ -54,16 +55,16 @@ namespace {
 // out-of-line scalar call of tanh or exp. They go through one zero-padded fixed-size block instead,
 // which Eigen evaluates in packets (same approximation as the scalar call).
 template <typename F>
-void mapValues(const float* z, float* a, Eigen::Index n, F f) {
+ML_TINY_LOOPS void mapValues(const float* z, float* a, Eigen::Index n, F f) {
     constexpr Eigen::Index kBlock = 8;  // one AVX packet (half an AVX-512 one)
     using Block = Eigen::Array<float, kBlock, 1>;
     const Eigen::Index whole = n - n % kBlock;
     if (whole > 0) Eigen::Map<Eigen::ArrayXf>(a, whole) = f(Eigen::Map<const Eigen::ArrayXf>(z, whole));
     if (whole == n) return;
     Block in = Block::Zero();
-    std::copy(z + whole, z + n, in.data());
+    for (Eigen::Index i = whole; i < n; ++i) in[i - whole] = z[i];
     const Block out = f(in);
-    std::copy_n(out.data(), n - whole, a + whole);
+    for (Eigen::Index i = whole; i < n; ++i) a[i] = out[i - whole];
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "nn/DenseLayer.h"
 
 #include "Random.h"
+#include "TinyLoops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,11 +28,6 @@ bool isTiny(Eigen::Index batch, Eigen::Index inputs, Eigen::Index outputs) {
 // (BatchMatrix); the parameters column-major [out x (in + 1)]: W(j, i) at p[i * out + j], the bias
 // at p[in * out + j] (Tensor.h). Not vectorised: every loop is shorter than 20, where the vector
 // loops' trip-count checks and remainders cost more instructions than they save.
-#if defined(__clang__)
-#define ML_TINY_LOOPS  // clang (the sanitizer builds) has no per-function optimize attribute
-#else
-#define ML_TINY_LOOPS [[gnu::optimize("no-tree-vectorize")]]
-#endif
 struct TinyDense {
     Eigen::Index batch, in, out;
 
@@ -39,7 +35,7 @@ struct TinyDense {
     ML_TINY_LOOPS void affine(const float* x, const float* p, float* z) const {
         const float* bias = p + in * out;
         for (Eigen::Index s = 0; s < batch; ++s, x += in, z += out) {
-            std::copy_n(bias, out, z);
+            for (Eigen::Index j = 0; j < out; ++j) z[j] = bias[j];
             for (Eigen::Index i = 0; i < in; ++i) {
                 const float xi = x[i];
                 const float* w = p + i * out;
@@ -52,7 +48,7 @@ struct TinyDense {
         float* bias = g + in * out;
         for (Eigen::Index i = 0; i < in; ++i)
             for (Eigen::Index j = 0; j < out; ++j) g[i * out + j] = delta[j] * x[i];
-        std::copy_n(delta, out, bias);
+        for (Eigen::Index j = 0; j < out; ++j) bias[j] = delta[j];
         for (Eigen::Index s = 1; s < batch; ++s) {
             const float* d = delta + s * out;
             const float* xs = x + s * in;
@@ -72,7 +68,6 @@ struct TinyDense {
             }
     }
 };
-#undef ML_TINY_LOOPS
 
 // m.resize(rows, cols) only when the shape differs: Eigen's resize always checks rows * cols for
 // overflow with an integer division, a sizeable part of a tiny layer's pass.
