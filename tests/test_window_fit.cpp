@@ -157,6 +157,17 @@ void train(MainWindow& window, const Experiment& experiment) {
     QApplication::processEvents();
 }
 
+// A 1366 x 768 laptop and a 1600 x 1000 desktop screen, each less a 40 px panel.
+const QSize kLaptopAndDesktop[] = {QSize(1366, 768 - 40), QSize(1600, 1000 - 40)};
+
+// Shows `window` at `size` and waits until it is exposed at that size (fails the test otherwise).
+void showAt(MainWindow& window, QSize size) {
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE(window.size(), size);
+}
+
 }  // namespace
 
 class TestWindowFit : public QObject {
@@ -197,12 +208,10 @@ private Q_SLOTS:
     // Nine runs with results at 1366 x 768 and 1600 x 1000: every summary column visible, nothing
     // squeezed (the experiment form may scroll vertically with nine runs, never sideways).
     void nineRunsFitAt1366And1600() {
-        for (const QSize size : {QSize(1366, 768 - 40), QSize(1600, 1000 - 40)}) {
+        for (const QSize size : kLaptopAndDesktop) {
             MainWindow window;
-            window.resize(size);
-            window.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&window));
-            QTRY_COMPARE(window.size(), size);
+            showAt(window, size);
+            if (QTest::currentTestFailed()) return;
             train(window, sineExperiment({"sgd", "momentum", "nesterov", "adam", "adamw", "nero", "neuron-mean",
                                           "rmsprop", "adagrad"}));
             auto* table = window.findChild<SummaryPanel*>()->table();
@@ -262,12 +271,10 @@ private Q_SLOTS:
     // twice as high as the accuracy strip under it (at 1366 x 768 QCustomPlot's minimum sizes once
     // made the strip the higher of the two); without the strip the loss plot labels its own x axis.
     void lossPlotOutgrowsTheAccuracyStrip() {
-        for (const QSize size : {QSize(1366, 768 - 40), QSize(1600, 1000 - 40)}) {
+        for (const QSize size : kLaptopAndDesktop) {
             MainWindow window;
-            window.resize(size);
-            window.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&window));
-            QTRY_COMPARE(window.size(), size);
+            showAt(window, size);
+            if (QTest::currentTestFailed()) return;
             train(window, irisExperiment());
             QCustomPlot* plot = window.convergencePlot()->plot();
             plot->replot();
@@ -291,12 +298,10 @@ private Q_SLOTS:
     // The bottom row's dock tabs show their whole names at 1366 x 768 and 1600 x 1000 (the
     // README names the docks; "Neuron inspe…" and "Diagnos…" were all that showed at 1366).
     void dockTabNamesAreWhole() {
-        for (const QSize size : {QSize(1366, 768 - 40), QSize(1600, 1000 - 40)}) {
+        for (const QSize size : kLaptopAndDesktop) {
             MainWindow window;
-            window.resize(size);
-            window.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&window));
-            QTRY_COMPARE(window.size(), size);
+            showAt(window, size);
+            if (QTest::currentTestFailed()) return;
             QApplication::processEvents();
             int tabs = 0;
             for (QTabBar* bar : window.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) tabs += bar->isVisible() ? bar->count() : 0;
