@@ -6,7 +6,8 @@
 // batch alone, for dense (float) and image (uint8) data, in the batch layout this build uses.
 // The machine's single-core SGEMM peak (a large Eigen float product) and 784-128-10's matrix-product
 // rate (fastest rule) as a fraction of it, both measured in alternating short rounds (median and
-// spread printed) so that the ratio does not compare two different minutes; the load throughput of a plain IDX file. Writing: metrics.csv rows
+// spread printed) so that the ratio does not compare two different minutes; the load throughput of
+// a plain IDX file. Writing: metrics.csv rows
 // per second and a weights file of 100,000 values. The study runner's trials per second.
 // Convolutions (issue 14): 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
 // momentum against PyTorch on one thread (scripts/bench-torch-conv.py; skipped without torch).
@@ -146,6 +147,9 @@ double median(std::vector<double> values) {
     const std::size_t n = values.size();
     return n == 0 ? 0.0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
+// The smallest and the largest of some (non-empty) measurements.
+double lowest(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
+double highest(const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); }
 
 struct Throughput {
     double stepsPerSecond = 0.0;        // per second of the process's CPU time (every thread)
@@ -292,17 +296,15 @@ void reportDiagnostics(double seconds) {
         }
     }
     for (Config& config : configs) config.rows->close();  // every row written: the writer kept up
-    const auto most = [](const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); };
     std::printf("  %-38s %6.0f steps/s wall %6.1f us CPU/step %5.2f allocs/step (median of %zu runs)\n",
-                "diagnostics off", median(offWallStepsPerSecond), 1e6 * median(offCpuPerStep), most(offAllocations),
+                "diagnostics off", median(offWallStepsPerSecond), 1e6 * median(offCpuPerStep), highest(offAllocations),
                 offWallStepsPerSecond.size());
     for (const Config& config : configs) {
-        const auto [lowest, highest] = std::minmax_element(config.wallShares.begin(), config.wallShares.end());
         std::printf("  %-38s %6.0f steps/s wall %6.1f us CPU/step %5.2f allocs/step   wall %5.1f %% [%.1f-%.1f]  "
                     "thread %5.1f %%  CPU %5.1f %%\n",
                     config.label.c_str(), median(config.wallStepsPerSecond), 1e6 * median(config.cpuPerStep),
-                    most(config.allocationsPerStep), 100.0 * median(config.wallShares), 100.0 * *lowest,
-                    100.0 * *highest, 100.0 * median(config.threadShares), 100.0 * median(config.cpuShares));
+                    highest(config.allocationsPerStep), 100.0 * median(config.wallShares), 100.0 * lowest(config.wallShares),
+                    100.0 * highest(config.wallShares), 100.0 * median(config.threadShares), 100.0 * median(config.cpuShares));
     }
     checkTarget("issue 13: 784-128-10 b64, all diagnostics every step, share of the wall speed without",
                 100.0 * median(configs[1].wallShares), true, 80.0, "%");
@@ -394,8 +396,6 @@ PeakShare reportPeakShare(const Case& c, const ml::DenseDataset& data, const ml:
         else training(), peak();
         shares.push_back(100.0 * stepsPerSecond.back() * productFlopsPerStep(c) / 1e9 / peaks.back());
     }
-    const auto lowest = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
-    const auto highest = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
     std::printf("\nShare of the SGEMM peak: %d alternating rounds of %.2f s of CPU each for the peak (1024 x 1024 float "
                 "product, one core, best product of the round) and for %s with %s (steps/s over the round); "
                 "medians, min-max over the rounds in brackets:\n",
@@ -483,7 +483,7 @@ void reportFashionMnistLoad(int rounds) {
         std::printf("fashion-mnist (%lld train + %lld test images) ready to train: median of %d: %.3f s CPU, %.3f s wall "
                     "(CPU from %.3f to %.3f s)\n",
                     static_cast<long long>(trainSize), static_cast<long long>(testSize), rounds, median(cpu),
-                    median(wall), *std::min_element(cpu.begin(), cpu.end()), *std::max_element(cpu.begin(), cpu.end()));
+                    median(wall), lowest(cpu), highest(cpu));
         checkTarget("full Fashion-MNIST ready to train (CPU, median)", median(cpu), false, 0.2, "s");
     } catch (const ml::InputError& error) {
         std::printf("fashion-mnist load skipped: %s\n", error.what());
@@ -533,8 +533,8 @@ void reportStudySpeed() {
     const double one = median(ones), two = median(twos);
     std::printf("  300 steps per trial, median of 5 studies each (alternating): %.1f trials/s with 1 worker (%.1f to %.1f), "
                 "%.1f with 2 (%.1f to %.1f): %.2fx\n",
-                one, *std::min_element(ones.begin(), ones.end()), *std::max_element(ones.begin(), ones.end()), two,
-                *std::min_element(twos.begin(), twos.end()), *std::max_element(twos.begin(), twos.end()), two / one);
+                one, lowest(ones), highest(ones), two,
+                lowest(twos), highest(twos), two / one);
     checkTarget("study: 2 workers against 1 (wall, medians of 5)", two / one, true, 1.8, "x");
     // The fixed cost waits for the disk (each trial's files synced before its marker), so it is
     // timed on the wall clock, the median of 3 studies, with the CPU time beside it.
@@ -548,8 +548,8 @@ void reportStudySpeed() {
     }
     std::printf("  fixed cost per trial (1-step trials, 1 worker), median of 3 studies: %.1f ms wall (%.1f to %.1f), "
                 "%.1f ms CPU, beyond %.2f ms of training\n",
-                median(wallMs), *std::min_element(wallMs.begin(), wallMs.end()),
-                *std::max_element(wallMs.begin(), wallMs.end()), median(cpuMs), trainingMs);
+                median(wallMs), lowest(wallMs),
+                highest(wallMs), median(cpuMs), trainingMs);
     checkTarget("study: fixed cost per trial beyond its training (wall, median)", median(wallMs), false, 20.0, "ms");
 }
 
