@@ -506,14 +506,11 @@ StudySpeed studySpeed(int jobs, long steps) {
     const ml::StudyPlan plan(ml::studyFromJson(ml::parseJsonObject(json, "bench study"), "bench study"));
     QTemporaryDir dir;
     const ml::StudyLayout layout(dir.path(), plan);
-    std::vector<int> tuning(plan.tuningCount()), finals(plan.trialCount() - plan.tuningCount());
-    std::iota(tuning.begin(), tuning.end(), 0);
-    std::iota(finals.begin(), finals.end(), plan.tuningCount());
+    const ml::PendingTrials pending = ml::pendingTrials(layout);
     ml::RunControl control;
     const auto start = std::chrono::steady_clock::now();
     const auto cpuStart = Clock::now();
-    ml::runTrials(layout, tuning, jobs, control);
-    ml::runTrials(layout, finals, jobs, control);
+    ml::runPendingTrials(layout, pending, jobs, control);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - cpuStart).count();
     double trainingMs = 0.0;

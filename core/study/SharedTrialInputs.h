@@ -6,12 +6,11 @@
 // workers share one.
 #include "data/Dataset.h"
 #include "data/ValidationSplit.h"
+#include "study/OncePerKey.h"
 #include "study/TrialOutcome.h"
 #include "train/Experiment.h"
 
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -30,9 +29,8 @@ public:
 
 private:
     const StudyLayout& layout_;
-    std::mutex mutex_;  // guards both maps; a load or selection runs under it, once per key
-    std::map<std::tuple<std::string, std::uint64_t, Holdout>, DataSplit> data_;
-    std::map<std::pair<int, int>, Selection> selections_;
+    OncePerKey<std::tuple<std::string, std::uint64_t, Holdout>, DataSplit> data_;
+    OncePerKey<std::pair<int, int>, Selection> selections_;
 };
 
 }  // namespace ml

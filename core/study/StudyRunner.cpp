@@ -5,6 +5,7 @@
 #include "io/FileError.h"
 #include "io/JsonFile.h"
 #include "study/TrialOutcome.h"
+#include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderWriter.h"
 #include "train/WeightsFile.h"
@@ -72,37 +73,6 @@ std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<i
     return pending;
 }
 
-int runTrials(const StudyLayout& layout, const std::vector<int>& trials, int jobs, RunControl& control,
-              const std::function<void(int trial)>& onFinished) {
-    std::atomic<std::size_t> next{0};
-    std::atomic<int> finished{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    std::mutex mutex;  // guards `error` and serialises onFinished
-    SharedTrialInputs inputs(layout);
-    const auto work = [&] {
-        for (std::size_t i; !failed && !control.stopRequested() && (i = next++) < trials.size();) {
-            try {
-                if (!runTrial(layout, trials[i], control, inputs)) return;
-                ++finished;
-                const std::lock_guard lock(mutex);
-                if (onFinished) onFinished(trials[i]);
-            } catch (...) {
-                const std::lock_guard lock(mutex);
-                if (!error) error = std::current_exception();
-                failed = true;
-            }
-        }
-    };
-    std::vector<std::thread> workers;
-    const int count = std::max(1, std::min<int>(jobs, static_cast<int>(trials.size())));
-    for (int w = 1; w < count; ++w) workers.emplace_back(work);
-    work();  // the calling thread is one of the workers
-    for (std::thread& worker : workers) worker.join();
-    if (error) std::rethrow_exception(error);
-    return finished;
-}
-
 PendingTrials pendingTrials(const StudyLayout& layout) {
     std::vector<int> tuning(layout.plan().tuningCount()), finals(layout.plan().trialCount() - layout.plan().tuningCount());
     std::iota(tuning.begin(), tuning.end(), 0);
@@ -112,8 +82,33 @@ PendingTrials pendingTrials(const StudyLayout& layout) {
 
 int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, int jobs, RunControl& control,
                      const std::function<void(int trial)>& onFinished) {
-    int finished = runTrials(layout, pending.tuning, jobs, control, onFinished);
-    if (!control.stopRequested()) finished += runTrials(layout, pending.finals, jobs, control, onFinished);  // needs phase 1
+    TrialQueue queue(layout.plan(), pending.tuning, pending.finals);
+    std::atomic<int> finished{0};
+    std::exception_ptr error;
+    std::mutex mutex;  // guards `error` and serialises onFinished
+    SharedTrialInputs inputs(layout);
+    const auto work = [&] {
+        for (std::optional<int> trial; !control.stopRequested() && (trial = queue.take());) {
+            try {
+                if (!runTrial(layout, *trial, control, inputs)) break;  // stopped: unfinished
+                queue.finished(*trial);
+                ++finished;
+                const std::lock_guard lock(mutex);
+                if (onFinished) onFinished(*trial);
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                if (!error) error = std::current_exception();
+                break;
+            }
+        }
+        queue.close();  // a stop or an error ends the others too (after their current trial)
+    };
+    std::vector<std::thread> workers;
+    const int count = std::max(1, std::min(jobs, pending.count()));
+    for (int w = 1; w < count; ++w) workers.emplace_back(work);
+    work();  // the calling thread is one of the workers
+    for (std::thread& worker : workers) worker.join();
+    if (error) std::rethrow_exception(error);
     return finished;
 }
 

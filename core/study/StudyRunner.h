@@ -28,23 +28,18 @@ bool runTrial(const StudyLayout& layout, int trial, RunControl& control, SharedT
 // The trials in `trials` that have no trial.json yet.
 std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<int>& trials);
 
-// Runs `trials` on `jobs` threads (each takes the next trial when it is free; they share one
-// SharedTrialInputs) until all finished
-// or the control stops them; `onFinished` is called (from the worker, serialised) after each
-// finished trial. The first error stops the other workers after their current trial and is
-// rethrown here. Returns the number of trials that finished.
-int runTrials(const StudyLayout& layout, const std::vector<int>& trials, int jobs, RunControl& control,
-              const std::function<void(int trial)>& onFinished = {});
-
 // What a (resumed) study still has to run: its unfinished tuning trials and final runs.
 struct PendingTrials {
     std::vector<int> tuning, finals;
     int count() const { return static_cast<int>(tuning.size() + finals.size()); }
 };
 PendingTrials pendingTrials(const StudyLayout& layout);
-// Phases 1 and 2 as `momentum-lab-cli study` and the desktop app run them: the pending tuning
-// trials, then (unless the control stopped them) the final runs, each phase on `jobs` threads.
-// Returns the trials that finished; errors as runTrials.
+// Phases 1 and 2 as `momentum-lab-cli study` and the desktop app run them, on `jobs` threads that
+// share one SharedTrialInputs: each worker takes the next ready trial (TrialQueue: a final run once
+// its task and optimizer's tuning trials finished) until none is left or the control stops them.
+// `onFinished` is called (from the worker, serialised) after each finished trial. The first error
+// stops the other workers after their current trial and is rethrown here. Returns the number of
+// trials that finished.
 int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, int jobs, RunControl& control,
                      const std::function<void(int trial)>& onFinished = {});
 
