@@ -9,6 +9,7 @@
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
 #include "study/TrialOutcome.h"
+#include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
 #include "train/ExperimentJson.h"
 #include "train/RunCsv.h"
@@ -27,6 +28,7 @@
 
 #include <cmath>
 #include <functional>
+#include <future>
 #include <numeric>
 #include <iostream>
 #include <set>
@@ -370,6 +372,38 @@ private slots:
             for (const char* file : {runfolder::kConfig, runfolder::kInitialWeights, runfolder::kFinalWeights, studyfolder::kTrialMarker})
                 QVERIFY2(readAll(QDir(shared.trialDirectory(k)).filePath(file)) == readAll(QDir(alone.trialDirectory(k)).filePath(file)),
                          qPrintable(QString("trial %1: %2").arg(k).arg(file)));
+    }
+
+    // A final run is handed out once its optimizer's tuning trials finished, not when all of phase 1
+    // did: a worker moves on to optimizer 0's final runs while optimizer 1 is still being tuned.
+    void finalRunsWaitOnlyForTheirOwnTuningTrials() {
+        using namespace std::chrono_literals;
+        const StudyPlan plan(studyFromJson(tinyJson(), "tiny.json"));
+        const std::vector<int> tuning0 = plan.tuningTrials(0, 0), tuning1 = plan.tuningTrials(0, 1);
+        const std::vector<int> finals0 = plan.finalTrials(0, 0), finals1 = plan.finalTrials(0, 1);
+        QVERIFY(!tuning0.empty() && !tuning1.empty() && !finals0.empty() && !finals1.empty());
+        std::vector<int> tuning = tuning0, finals = finals0;
+        tuning.insert(tuning.end(), tuning1.begin(), tuning1.end());
+        finals.insert(finals.end(), finals1.begin(), finals1.end());
+        TrialQueue queue(plan, tuning, finals);
+        for (const int k : tuning) QCOMPARE(queue.take(), std::optional<int>(k));  // tuning first, in order
+
+        auto waiter = std::async(std::launch::async, [&] { return queue.take(); });
+        for (std::size_t i = 0; i + 1 < tuning0.size(); ++i) queue.finished(tuning0[i]);
+        QCOMPARE(waiter.wait_for(100ms), std::future_status::timeout);  // one of optimizer 0's still runs
+        queue.finished(tuning0.back());
+        QCOMPARE(waiter.get(), std::optional<int>(finals0.front()));  // optimizer 1 is still tuning
+        for (std::size_t i = 1; i < finals0.size(); ++i) QCOMPARE(queue.take(), std::optional<int>(finals0[i]));
+
+        auto stopped = std::async(std::launch::async, [&] { return queue.take(); });
+        QCOMPARE(stopped.wait_for(100ms), std::future_status::timeout);  // optimizer 1's finals wait
+        queue.close();  // a stop or an error
+        QCOMPARE(stopped.get(), std::optional<int>());
+
+        // Resumed with phase 1 done: the final runs are ready at once, and the queue then ends.
+        TrialQueue resumed(plan, {}, finals1);
+        for (const int k : finals1) QCOMPARE(resumed.take(), std::optional<int>(k));
+        QCOMPARE(resumed.take(), std::optional<int>());
     }
 
     void listsTrialsAndEmitsSlurmScripts() {
