@@ -44,6 +44,21 @@ QByteArray tinyStudy() { return readFileBytes(QStringLiteral(MOMENTUM_LAB_SOURCE
 
 QJsonObject tinyJson() { return parseJsonObject(tinyStudy(), "tiny.json"); }
 
+// A run folder's CSV file without its wall_ms column (the only one that differs between two
+// trainings of the same run).
+QByteArray withoutWallClock(const QByteArray& csv) {
+    const QList<QByteArray> lines = csv.split('\n');
+    const qsizetype column = lines.front().split(',').indexOf("wall_ms");
+    if (column < 0) qFatal("no wall_ms column in %s", lines.front().constData());
+    QByteArrayList kept;
+    for (const QByteArray& line : lines) {
+        QList<QByteArray> cells = line.split(',');
+        if (cells.size() > column) cells.removeAt(column);
+        kept.push_back(cells.join(','));
+    }
+    return kept.join('\n');
+}
+
 QString writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
@@ -358,9 +373,9 @@ private slots:
             QCOMPARE(readAll(tmp.filePath("a/results/") + file), readAll(tmp.filePath("b/results/") + file));
     }
 
-    // The workers share each data set and phase 1's choice (SharedTrialInputs); every trial must
-    // still be what a trial run on its own (`--trial K`, a Slurm task) gives. tiny.json's toy data
-    // depend on the seed, so a final seed given another seed's data would differ.
+    // The workers share each data set, its evaluation data and phase 1's choice (SharedTrialInputs);
+    // every trial must still be what a trial run on its own (`--trial K`, a Slurm task) gives.
+    // tiny.json's toy data depend on the seed, so a final seed given another seed's data would differ.
     void sharedInputsGiveTheTrialsRunOneByOne() {
         QTemporaryDir tmp;
         const StudyPlan plan(studyFromJson(tinyJson(), "tiny.json"));
@@ -368,10 +383,19 @@ private slots:
         RunControl control;
         QCOMPARE(runPendingTrials(shared, pendingTrials(shared), 2, control), plan.trialCount());
         for (int k = 0; k < plan.trialCount(); ++k) QVERIFY(runTrial(alone, k, control));  // phase 1 first
-        for (int k = 0; k < plan.trialCount(); ++k)
+        for (int k = 0; k < plan.trialCount(); ++k) {
             for (const char* file : {runfolder::kConfig, runfolder::kInitialWeights, runfolder::kFinalWeights, studyfolder::kTrialMarker})
                 QVERIFY2(readAll(QDir(shared.trialDirectory(k)).filePath(file)) == readAll(QDir(alone.trialDirectory(k)).filePath(file)),
                          qPrintable(QString("trial %1: %2").arg(k).arg(file)));
+            // Its evaluations, on the evaluation data the workers share, are those of `train` on its
+            // config.json (which converts its own); only the timings differ.
+            const QString trained = tmp.filePath(QString("train-%1").arg(k));
+            QCOMPARE(cli({"train", "--config", QDir(shared.trialDirectory(k)).filePath(runfolder::kConfig), "--out", trained}).status, 0);
+            for (const char* file : {runfolder::kMetrics, runfolder::kSummary})
+                QVERIFY2(withoutWallClock(readAll(QDir(shared.trialDirectory(k)).filePath(file))) ==
+                             withoutWallClock(readAll(QDir(trained).filePath(file))),
+                         qPrintable(QString("trial %1: %2").arg(k).arg(file)));
+        }
     }
 
     // A final run is handed out once its optimizer's tuning trials finished, not when all of phase 1

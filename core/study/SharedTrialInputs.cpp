@@ -4,10 +4,16 @@
 
 namespace ml {
 
-DataSplit SharedTrialInputs::data(const Experiment& experiment) {
+SharedTrialInputs::Data SharedTrialInputs::data(const Experiment& experiment) {
     const auto key = std::make_tuple(experiment.data, dataDependsOnSeed(experiment.data) ? experiment.seed : 0,
                                      experiment.holdout);
-    return data_.get(key, [&] { return loadExperimentData(experiment); });
+    return data_.get(key, [&] {
+        Data data{loadExperimentData(experiment), {}, {}};
+        data.trainChunks = std::make_shared<const EvaluationChunks>(*data.split.train);
+        if (data.split.test && data.split.test->size() > 0)
+            data.testChunks = std::make_shared<const EvaluationChunks>(*data.split.test);
+        return data;
+    });
 }
 
 Selection SharedTrialInputs::selection(int task, int optimizer) {

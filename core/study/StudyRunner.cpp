@@ -51,7 +51,9 @@ bool runTrial(const StudyLayout& layout, int index, RunControl& control, SharedT
     const QString folder = layout.trialDirectory(index);
     // An earlier attempt that did not finish: start again from an empty folder.
     if (QFileInfo::exists(folder) && !QDir(folder).removeRecursively()) throw FileError(folder, "cannot remove the unfinished trial");
-    LockstepTrainer trainer(experiment, inputs.data(experiment), loadInitialWeights(experiment));
+    const SharedTrialInputs::Data data = inputs.data(experiment);
+    LockstepTrainer trainer(experiment, data.split, loadInitialWeights(experiment));
+    trainer.shareEvaluationChunks(data.trainChunks, data.testChunks);
     // The trial's files become durable in one step, before its marker says it is done (a trial
     // without a marker is run again from an empty folder).
     DurableBatch files;

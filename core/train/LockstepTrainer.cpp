@@ -230,6 +230,12 @@ void LockstepTrainer::resumeFrom(const TrainingState& state, const std::vector<b
     step_ = state.step;
 }
 
+void LockstepTrainer::shareEvaluationChunks(std::shared_ptr<const EvaluationChunks> train,
+                                            std::shared_ptr<const EvaluationChunks> test) {
+    trainChunks_ = std::move(train);
+    testChunks_ = std::move(test);
+}
+
 bool LockstepTrainer::anyRunning() const {
     return std::any_of(runs_.begin(), runs_.end(), [](const auto& run) {
         return run->result.status == RunStatus::Pending || run->result.status == RunStatus::Running;
@@ -256,12 +262,12 @@ bool LockstepTrainer::evaluationDue() const {
 
 void LockstepTrainer::evaluate(Run& run, StepMetrics& metrics) {
     // Converted at the first evaluation (the constructor stays cheap), then shared by every run.
-    if (!trainChunks_) trainChunks_.emplace(*data_.train);
+    if (!trainChunks_) trainChunks_ = std::make_shared<const EvaluationChunks>(*data_.train);
     const Evaluation train = run.network.evaluate(*trainChunks_);
     metrics.fullTrainLoss = train.loss;
     run.result.finalTrainLoss = train.loss;
     if (data_.test && data_.test->size() > 0) {
-        if (!testChunks_) testChunks_.emplace(*data_.test);
+        if (!testChunks_) testChunks_ = std::make_shared<const EvaluationChunks>(*data_.test);
         const Evaluation test = run.network.evaluate(*testChunks_);
         metrics.testLoss = test.loss;
         metrics.testAccuracy = test.accuracy;

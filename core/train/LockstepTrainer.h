@@ -44,6 +44,9 @@ public:
     void run(RunControl& control);
 
     const Experiment& experiment() const { return experiment_; }
+    // Evaluates on `train` and `test` (the data's halves, converted by whoever loaded them and
+    // shared with other trainers: the study runner's trials) instead of converting its own. Before run().
+    void shareEvaluationChunks(std::shared_ptr<const EvaluationChunks> train, std::shared_ptr<const EvaluationChunks> test);
     const DataSplit& data() const { return data_; }
     int runCount() const { return static_cast<int>(runs_.size()); }
     long totalSteps() const { return totalSteps_; }
@@ -77,8 +80,8 @@ private:
     std::atomic<long> step_{0};
     std::vector<Eigen::Index> order_;
     Batch batch_;
-    std::optional<EvaluationChunks> trainChunks_;  // the evaluation data, converted once
-    std::optional<EvaluationChunks> testChunks_;
+    std::shared_ptr<const EvaluationChunks> trainChunks_;  // the evaluation data, converted once
+    std::shared_ptr<const EvaluationChunks> testChunks_;
     Random shuffle_{0};
 };
 
