@@ -1,9 +1,9 @@
 #pragma once
 // What the trials of one run of the study runner read and would otherwise each redo: the data
 // (loaded once per data set, seed when the data depend on it, and holdout, and converted once for
-// evaluation; read-only, so the trials share it as a comparison's runs do) and phase 1's choice for phase 2 (once per task and
-// optimizer instead of re-reading every tuning trial's files for each seed). Thread-safe: the
-// workers share one.
+// evaluation; read-only, so the trials share it as a comparison's runs do) and phase 1's choice
+// for phase 2 (once per task and optimizer instead of re-reading every tuning trial's files for
+// each seed). Thread-safe: the workers share one.
 #include "data/Dataset.h"
 #include "data/EvaluationChunks.h"
 #include "data/ValidationSplit.h"
