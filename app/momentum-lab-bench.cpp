@@ -18,6 +18,7 @@
 // Every figure that has an issue-10 target is printed with PASS/FAIL, and all of them again at the end.
 #include "AllocationCounter.h"
 #include "CpuClock.h"
+#include "MachineCounters.h"
 #include "InputError.h"
 #include "Random.h"
 #include "data/DataRegistry.h"
@@ -511,6 +512,8 @@ struct StudySpeed {
     double trialsPerSecond = 0.0;  // wall
     double cpuMsPerTrial = 0.0;    // this process's CPU time (every thread)
     double trainingMs = 0.0;       // per trial, as the trials' metrics record it
+    double machineBusy = 0.0;      // fraction of every core's time, any process or kernel thread
+    double diskWritesPerTrial = 0.0, diskFlushesPerTrial = 0.0;  // the temporary folder's disk
 };
 
 // Runs `plan` as `momentum-lab-cli study` does (both phases, `jobs` worker threads) in a fresh folder.
@@ -519,27 +522,40 @@ StudySpeed studySpeed(const ml::StudyPlan& plan, int jobs) {
     const ml::StudyLayout layout(dir.path(), plan);
     const ml::PendingTrials pending = ml::pendingTrials(layout);
     ml::RunControl control;
+    const ml::MachineCounters before = ml::MachineCounters::read(dir.path().toStdString());
     const auto start = std::chrono::steady_clock::now();
     const auto cpuStart = Clock::now();
     ml::runPendingTrials(layout, pending, jobs, control);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - cpuStart).count();
+    const ml::MachineCounters after = ml::MachineCounters::read(dir.path().toStdString());
     double trainingMs = 0.0;
     for (int k = 0; k < plan.trialCount(); ++k) trainingMs += ml::readTrialOutcome(layout, k)->metrics.back().wallMs;
-    return {plan.trialCount() / seconds, cpuMs / plan.trialCount(), trainingMs / plan.trialCount()};
+    const double trials = plan.trialCount();
+    return {trials / seconds, cpuMs / trials, trainingMs / trials, after.busySince(before),
+            (after.diskWrites - before.diskWrites) / trials, (after.diskFlushes - before.diskFlushes) / trials};
 }
 
 // Trials/s with 1 and 2 workers, `pairs` alternating studies each; returns the ratio of the medians.
+// Beside it, how busy the machine's cores were and the disk's writes and flushes per trial (medians):
+// what the workers share.
 double workerScaling(const ml::StudyPlan& plan, int pairs, const char* what) {
-    std::vector<double> ones, twos;
+    std::vector<double> ones, twos, busyOne, busyTwo, writes, flushes;
     for (int pair = 0; pair < pairs; ++pair) {
-        ones.push_back(studySpeed(plan, 1).trialsPerSecond);
-        twos.push_back(studySpeed(plan, 2).trialsPerSecond);
+        const StudySpeed one = studySpeed(plan, 1), two = studySpeed(plan, 2);
+        ones.push_back(one.trialsPerSecond);
+        twos.push_back(two.trialsPerSecond);
+        busyOne.push_back(100.0 * one.machineBusy);
+        busyTwo.push_back(100.0 * two.machineBusy);
+        writes.push_back(one.diskWritesPerTrial);
+        flushes.push_back(one.diskFlushesPerTrial);
     }
     const double one = median(ones), two = median(twos);
     std::printf("  %s, median of %d studies each (alternating): %.1f trials/s with 1 worker (%.1f to %.1f), "
                 "%.1f with 2 (%.1f to %.1f): %.2fx\n",
                 what, pairs, one, lowest(ones), highest(ones), two, lowest(twos), highest(twos), two / one);
+    std::printf("    machine busy %.0f %% with 1 worker, %.0f %% with 2; disk per trial: %.1f writes, %.1f cache flushes\n",
+                median(busyOne), median(busyTwo), median(writes), median(flushes));
     return two / one;
 }
 

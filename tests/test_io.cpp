@@ -85,21 +85,13 @@ private Q_SLOTS:
         QCOMPARE(readAll(path), QByteArray("new"));
     }
 
-    // A study trial's files: nothing appears before commit(), all of them (whole) after it, the
-    // log synced in place; a batch dropped without commit() publishes nothing and leaves no
-    // temporary file; a failure names its path.
-    void durableBatchPublishesOnlyOnCommit() {
+    // A study trial's files (its marker, written later, says they are whole): each is written in
+    // place at once, replacing an older one; commit() syncs every file and log; a write or sync
+    // that fails names its path.
+    void durableBatchWritesInPlaceAndSyncsOnCommit() {
         QTemporaryDir tmp;
         const QString a = tmp.filePath("config.json"), b = tmp.filePath("summary.csv"), log = tmp.filePath("metrics.csv");
         writeFileAtomically(b, "old");
-        {
-            DurableBatch dropped;
-            dropped.write(a, "never");
-            dropped.write(b, "never");
-        }
-        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), QStringList{"summary.csv"});
-        QCOMPARE(readAll(b), QByteArray("old"));
-
         AppendOnlyFile metrics(log);
         metrics.append("step\n1\n");
         metrics.closeUnsynced();
@@ -107,14 +99,21 @@ private Q_SLOTS:
         batch.write(a, "{}");
         batch.write(b, QByteArray(100000, 'x'));
         batch.syncOnCommit(log);
-        QVERIFY(!QFile::exists(a));
-        QCOMPARE(readAll(b), QByteArray("old"));
+        QCOMPARE(readAll(a), QByteArray("{}"));
+        QCOMPARE(readAll(b), QByteArray(100000, 'x'));
         batch.commit();
         QCOMPARE(readAll(a), QByteArray("{}"));
         QCOMPARE(readAll(b), QByteArray(100000, 'x'));
         QCOMPARE(readAll(log), QByteArray("step\n1\n"));
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), (QStringList{"config.json", "metrics.csv", "summary.csv"}));
 
+        const QString unwritable = tmp.filePath("missing-folder/c.json");
+        try {
+            batch.write(unwritable, "c");
+            QFAIL("no FileError for a file in a missing folder");
+        } catch (const FileError& error) {
+            QCOMPARE(error.path(), unwritable);
+        }
         DurableBatch failing;
         const QString missing = tmp.filePath("gone.csv");
         failing.write(tmp.filePath("c.json"), "c");

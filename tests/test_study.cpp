@@ -6,6 +6,7 @@
 #include "data/DataRegistry.h"
 #include "io/JsonFile.h"
 #include "stats/Descriptive.h"
+#include "study/CommitThread.h"
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
 #include "study/TrialOutcome.h"
@@ -428,6 +429,30 @@ private slots:
         TrialQueue resumed(plan, {}, finals1);
         for (const int k : finals1) QCOMPARE(resumed.take(), std::optional<int>(k));
         QCOMPARE(resumed.take(), std::optional<int>());
+    }
+
+    // The study runner's commit thread: jobs run one at a time in the order given, a full backlog
+    // holds the submitter back (bounding the trials held in memory), drain() waits for every job,
+    // and the destructor still runs what is waiting.
+    void commitThreadRunsJobsInOrderWithABoundedBacklog() {
+        using namespace std::chrono_literals;
+        std::vector<int> ran;  // only the commit thread appends
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        {
+            CommitThread committer(1);
+            committer.submit([&ran, released] { released.wait(); ran.push_back(0); });
+            auto second = std::async(std::launch::async, [&] { committer.submit([&ran] { ran.push_back(1); }); });
+            QCOMPARE(second.wait_for(100ms), std::future_status::ready);  // job 0 runs, job 1 waits: backlog of 1
+            auto third = std::async(std::launch::async, [&] { committer.submit([&ran] { ran.push_back(2); }); });
+            QCOMPARE(third.wait_for(100ms), std::future_status::timeout);  // backlog full
+            release.set_value();
+            third.get();
+            committer.drain();
+            QCOMPARE(ran, (std::vector<int>{0, 1, 2}));
+            committer.submit([&ran] { ran.push_back(3); });
+        }
+        QCOMPARE(ran, (std::vector<int>{0, 1, 2, 3}));
     }
 
     void listsTrialsAndEmitsSlurmScripts() {

@@ -7,7 +7,6 @@
 #include <QSaveFile>
 #include <QString>
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,28 +61,19 @@ private:
     QFile file_;
 };
 
-// The files of one unit of work (a study trial's run folder) made durable in one step: each file is
-// written whole to its temporary file when it comes (nothing is published yet); commit() syncs and
-// publishes all of them at once, each on its own thread, so that their waits for the disk overlap
-// instead of adding up (here every fsync waits for a cache flush of the disk, about 4 ms even for a
-// file with nothing left to write, and a QSaveFile commit costs two). Append-only logs written
-// elsewhere are synced in the same step. Each file is published only once it is whole on disk, so
-// a crash never leaves a half-written file published; destroyed without commit(), the batch
-// publishes nothing. Errors: FileError naming the path (the first one, after every thread ended).
+// The files of one unit of work (a study trial's run folder), written in place when they come and
+// made durable together by commit(), which syncs each of them and the logs written elsewhere. The
+// unit's own marker, written atomically after commit(), is what says they are whole (a folder
+// without it is cleared and run again), so each file needs no atomic rename of its own, which would
+// cost it a second inode and a second sync. Errors: FileError naming the path.
 class DurableBatch {
 public:
-    DurableBatch();
-    ~DurableBatch();
-    DurableBatch(const DurableBatch&) = delete;
-    DurableBatch& operator=(const DurableBatch&) = delete;
-
-    void write(const QString& path, QByteArrayView contents);
+    void write(const QString& path, QByteArrayView contents);  // the whole file, now, unsynced
     void syncOnCommit(const QString& logPath);  // a log closed with AppendOnlyFile::closeUnsynced()
     void commit();                              // later calls do nothing until the next write
 
 private:
-    std::vector<std::unique_ptr<AtomicFile>> files_;
-    std::vector<QString> logs_;
+    std::vector<QString> unsynced_;
 };
 
 }  // namespace ml

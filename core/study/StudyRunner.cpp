@@ -4,6 +4,7 @@
 #include "io/Files.h"
 #include "io/FileError.h"
 #include "io/JsonFile.h"
+#include "study/CommitThread.h"
 #include "study/TrialOutcome.h"
 #include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
@@ -15,8 +16,11 @@
 
 #include <atomic>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
+#include <string>
 #include <thread>
 
 namespace ml {
@@ -41,7 +45,19 @@ bool runTrial(const StudyLayout& layout, int index, RunControl& control) {
     return runTrial(layout, index, control, inputs);
 }
 
-bool runTrial(const StudyLayout& layout, int index, RunControl& control, SharedTrialInputs& inputs) {
+namespace {
+
+// A trial trained and its files written: what is left is its commit.
+struct TrainedTrial {
+    int index = 0;
+    stats::TrialPoint point;
+    std::string status;
+    DurableBatch files;  // written, not yet synced
+};
+
+// Trains trial `index` into its folder; nullopt when the control stopped it (it stays unfinished).
+std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, RunControl& control,
+                                       SharedTrialInputs& inputs) {
     const StudyPlan& plan = layout.plan();
     const StudyTrial& trial = plan.trial(index);
     stats::TrialPoint point = plan.point(trial.optimizer, trial.phase == StudyPhase::Tuning ? trial.number : 0);
@@ -54,17 +70,29 @@ bool runTrial(const StudyLayout& layout, int index, RunControl& control, SharedT
     const SharedTrialInputs::Data data = inputs.data(experiment);
     LockstepTrainer trainer(experiment, data.split, loadInitialWeights(experiment));
     trainer.shareEvaluationChunks(data.trainChunks, data.testChunks);
-    // The trial's files become durable in one step, before its marker says it is done (a trial
-    // without a marker is run again from an empty folder).
     DurableBatch files;
     RunFolderWriter writer(folder, trainer, &files);
     trainer.addObserver(&writer);
     trainer.run(control);
     writer.finish();
-    files.commit();
     const RunResult& result = trainer.result(0);
-    if (result.status != RunStatus::Done && result.status != RunStatus::Diverged) return false;
-    writeTrialMarker(layout, index, point, result.statusText());
+    if (result.status != RunStatus::Done && result.status != RunStatus::Diverged) return std::nullopt;
+    return TrainedTrial{index, point, result.statusText(), std::move(files)};
+}
+
+// The trial's files are synced to disk before its marker says it is done (a trial without a marker
+// is run again from an empty folder).
+void commitTrial(const StudyLayout& layout, TrainedTrial& trained) {
+    trained.files.commit();
+    writeTrialMarker(layout, trained.index, trained.point, trained.status);
+}
+
+}  // namespace
+
+bool runTrial(const StudyLayout& layout, int index, RunControl& control, SharedTrialInputs& inputs) {
+    std::optional<TrainedTrial> trained = trainTrial(layout, index, control, inputs);
+    if (!trained) return false;
+    commitTrial(layout, *trained);
     return true;
 }
 
@@ -88,18 +116,35 @@ int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, in
     std::atomic<int> finished{0};
     std::exception_ptr error;
     std::mutex mutex;  // guards `error` and serialises onFinished
+    const auto fail = [&] {
+        const std::lock_guard lock(mutex);
+        if (!error) error = std::current_exception();
+    };
+    // On the commit thread, one trial at a time in the order they were trained.
+    const auto commit = [&](TrainedTrial& trained) {
+        try {
+            commitTrial(layout, trained);
+            queue.finished(trained.index);
+            ++finished;
+            const std::lock_guard lock(mutex);
+            if (onFinished) onFinished(trained.index);
+        } catch (...) {
+            fail();
+            queue.close();
+        }
+    };
     SharedTrialInputs inputs(layout);
+    CommitThread committer(static_cast<std::size_t>(std::max(1, jobs)));
     const auto work = [&] {
         for (std::optional<int> trial; !control.stopRequested() && (trial = queue.take());) {
             try {
-                if (!runTrial(layout, *trial, control, inputs)) break;  // stopped: unfinished
-                queue.finished(*trial);
-                ++finished;
-                const std::lock_guard lock(mutex);
-                if (onFinished) onFinished(*trial);
+                std::optional<TrainedTrial> trained = trainTrial(layout, *trial, control, inputs);
+                if (!trained) break;  // stopped: unfinished
+                // The worker goes on with the next trial while this one's files are synced.
+                auto job = std::make_shared<TrainedTrial>(std::move(*trained));  // std::function copies
+                committer.submit([&commit, job] { commit(*job); });
             } catch (...) {
-                const std::lock_guard lock(mutex);
-                if (!error) error = std::current_exception();
+                fail();
                 break;
             }
         }
@@ -110,6 +155,7 @@ int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, in
     for (int w = 1; w < count; ++w) workers.emplace_back(work);
     work();  // the calling thread is one of the workers
     for (std::thread& worker : workers) worker.join();
+    committer.drain();
     if (error) std::rethrow_exception(error);
     return finished;
 }

@@ -18,8 +18,8 @@ namespace ml {
 class DurableBatch;
 
 // Add it as an observer before run(). Throws FileError naming the path when the folder or a file
-// cannot be written. With a `batch` (a study trial), every file is synced and published by the
-// batch's commit() instead of one by one (metrics.csv, an append-only log, appears at once).
+// cannot be written. With a `batch` (a study trial, whose marker says when its folder is whole),
+// every file is written in place at once and synced later by the batch's commit().
 class RunFolderWriter : public TrainingObserver {
 public:
     RunFolderWriter(const QString& directory, const LockstepTrainer& trainer, DurableBatch* batch = nullptr);
@@ -34,7 +34,7 @@ public:
     const RunFolderLayout& layout() const { return layout_; }
 
 private:
-    void writeFile(const QString& path, QByteArrayView contents);  // atomically, or into the batch
+    void writeFile(const QString& path, QByteArrayView contents);  // atomically, or through the batch
 
     RunFolderLayout layout_;
     const LockstepTrainer& trainer_;

@@ -1,0 +1,47 @@
+#include "study/CommitThread.h"
+
+#include <algorithm>
+
+namespace ml {
+
+CommitThread::CommitThread(std::size_t backlog) : backlog_(std::max<std::size_t>(1, backlog)), thread_([this] { loop(); }) {}
+
+CommitThread::~CommitThread() {
+    {
+        const std::lock_guard lock(mutex_);
+        ending_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+}
+
+void CommitThread::submit(std::function<void()> job) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return jobs_.size() < backlog_; });
+    jobs_.push_back(std::move(job));
+    changed_.notify_all();
+}
+
+void CommitThread::drain() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return jobs_.empty() && !running_; });
+}
+
+void CommitThread::loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        changed_.wait(lock, [this] { return !jobs_.empty() || ending_; });
+        if (jobs_.empty()) return;  // ending, nothing left
+        std::function<void()> job = std::move(jobs_.front());
+        jobs_.pop_front();
+        running_ = true;
+        changed_.notify_all();  // room for a blocked submit()
+        lock.unlock();
+        job();
+        lock.lock();
+        running_ = false;
+        changed_.notify_all();
+    }
+}
+
+}  // namespace ml
