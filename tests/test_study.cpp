@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <future>
@@ -372,6 +373,38 @@ private slots:
         QCOMPARE(cli({"study", studyFile, "--out", tmp.filePath("b"), "--jobs", "3", "--quiet"}).status, 0);
         for (const char* file : {"summary.csv", "paired.csv", "bands.csv", "selected.csv", "results.json"})
             QCOMPARE(readAll(tmp.filePath("a/results/") + file), readAll(tmp.filePath("b/results/") + file));
+    }
+
+    // A stop (Ctrl-C, the dialog's Stop) while trials wait for the commit thread: every trial counted
+    // finished has its marker and whole files, the others have none, and resuming runs only those
+    // and gives the results of an uninterrupted run.
+    void aStopStillCommitsTheTrainedTrials() {
+        QTemporaryDir tmp;
+        const StudyPlan plan(studyFromJson(tinyJson(), "tiny.json"));
+        const StudyLayout stopped(tmp.filePath("stopped"), plan), whole(tmp.filePath("whole"), plan);
+        RunControl control;
+        std::vector<int> reported;
+        const int finished = runPendingTrials(stopped, pendingTrials(stopped), 2, control, [&](int trial) {
+            reported.push_back(trial);
+            control.requestStop();
+        });
+        QCOMPARE(finished, static_cast<int>(reported.size()));
+        QVERIFY(finished >= 1 && finished < plan.trialCount());
+        for (int k = 0; k < plan.trialCount(); ++k) {
+            const bool marked = QFileInfo::exists(stopped.trialMarker(k));
+            QCOMPARE(marked, std::find(reported.begin(), reported.end(), k) != reported.end());
+            if (marked) QVERIFY(readTrialOutcome(stopped, k)->metrics.size() > 1);
+        }
+        RunControl resumed, fresh;
+        QCOMPARE(runPendingTrials(stopped, pendingTrials(stopped), 2, resumed), plan.trialCount() - finished);
+        QCOMPARE(runPendingTrials(whole, pendingTrials(whole), 1, fresh), plan.trialCount());
+        const auto contents = [](const StudyLayout& layout, int k, const char* file) {
+            const QByteArray bytes = readAll(QDir(layout.trialDirectory(k)).filePath(file));
+            return file == std::string(runfolder::kSummary) ? withoutWallClock(bytes) : bytes;
+        };
+        for (int k = 0; k < plan.trialCount(); ++k)
+            for (const char* file : {runfolder::kFinalWeights, runfolder::kSummary, studyfolder::kTrialMarker})
+                QVERIFY2(contents(stopped, k, file) == contents(whole, k, file), qPrintable(QString("trial %1: %2").arg(k).arg(file)));
     }
 
     // The workers share each data set, its evaluation data and phase 1's choice (SharedTrialInputs);
