@@ -210,6 +210,33 @@ private Q_SLOTS:
         QCOMPARE(test::inputErrorOf([] { parseMetricsCsv("step,loss\n", "m.csv", 0); }).left(25), QString("m.csv:1: expected the hea"));
     }
 
+    // The reader parses cells in place (std::from_chars) with the syntax QByteArray::toDouble took:
+    // blanks around a number, a leading '+', "inf"; anything else in a cell is refused by name.
+    void metricsCsvNumberCellsKeepTheirSyntax() {
+        const QByteArray csv = metricsHeader() + "1,1, 0.5 ,+inf,,1\r\n\n2,2,-inf,1e-3,0.25,+2.5\n";
+        const std::vector<StepMetrics> rows = parseMetricsCsv(csv, "m.csv", 3);
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0].run, 3);
+        QCOMPARE(rows[0].trainLoss, 0.5f);
+        QVERIFY(std::isinf(rows[0].testLoss) && rows[0].testLoss > 0);
+        QVERIFY(std::isnan(rows[0].testAccuracy));
+        QCOMPARE(rows[1].step, 2L);
+        QVERIFY(std::isinf(rows[1].trainLoss) && rows[1].trainLoss < 0);
+        QCOMPARE(rows[1].testLoss, 1e-3f);
+        QCOMPARE(rows[1].wallMs, 2.5);
+        for (const char* cell : {"0x10", "1e", "+-1", "1 2", "+", "5%"}) {
+            const QByteArray bad = metricsHeader() + "1,1," + cell + ",,,1\n";
+            QCOMPARE(test::inputErrorOf([&] { parseMetricsCsv(bad, "m.csv", 0); }),
+                     QString("m.csv:2: column train_loss: '%1' is not a number").arg(cell));
+        }
+        QCOMPARE(test::inputErrorOf([] { parseMetricsCsv(metricsHeader() + "1,1,0.5,,\n", "m.csv", 0); }),
+                 QString("m.csv:2: has 5 fields; expected 6"));
+        QCOMPARE(test::inputErrorOf([] { parseMetricsCsv(metricsHeader() + "1,,0.5,,,1\n", "m.csv", 0); }),
+                 QString("m.csv:2: column epoch is empty"));
+        // A last row without its line break was cut off by a kill: ignored.
+        QCOMPARE(parseMetricsCsv(metricsHeader() + "1,1,0.5,,,1\n2,1,0.4", "m.csv", 0).size(), std::size_t(1));
+    }
+
     void weightsFileRoundTripsBitForBit() {
         // 100,000 values: the size of a 784-128-10 network's weights.
         const std::vector<float> values = randomFiniteFloats(100199);

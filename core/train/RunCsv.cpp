@@ -8,8 +8,12 @@
 #include <QFileDevice>
 #include <QList>
 
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace ml {
 
@@ -43,14 +47,45 @@ QList<QByteArray> splitFields(const QByteArray& record) {
     return fields;
 }
 
+// "PATH:LINE: column NAME", built only for a message.
+std::string cellWhere(const QString& path, qsizetype line, const char* column) {
+    return path.toStdString() + ":" + std::to_string(line) + ": column " + column;
+}
+
+// A number in `cell` (QByteArray::toDouble's syntax: blanks around it and a leading '+' allowed,
+// "inf" and "nan" too), without allocating: metrics.csv has thousands of rows per run, and the
+// study reads every tuning trial's (phase 2's choice) while the other workers wait for it.
+std::optional<double> parseNumber(std::string_view cell) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; };
+    while (!cell.empty() && blank(cell.front())) cell.remove_prefix(1);
+    while (!cell.empty() && blank(cell.back())) cell.remove_suffix(1);
+    if (cell.size() > 1 && cell.front() == '+' && cell[1] != '-') cell.remove_prefix(1);  // from_chars takes no '+'
+    double value = 0.0;
+    const char* const end = cell.data() + cell.size();
+    const auto [stop, error] = std::from_chars(cell.data(), end, value);
+    if (cell.empty() || error != std::errc() || stop != end) return std::nullopt;
+    return value;
+}
+
+double numberCell(std::string_view cell, const QString& path, qsizetype line, const char* column, bool optional) {
+    if (cell.empty()) {
+        if (optional) return NAN;
+        throw InputError(cellWhere(path, line, column) + " is empty");
+    }
+    if (const std::optional<double> value = parseNumber(cell)) return *value;
+    throw InputError(cellWhere(path, line, column) + ": '" + std::string(cell) + "' is not a number");
+}
+
 // A whole number from 0 to `max` (step and epoch columns), checked before the conversion.
-long parseCount(const QByteArray& cell, const QString& path, qsizetype line, const char* column, long max) {
-    const double value = csvNumber(cell, path, line, column, false);
+long parseCount(std::string_view cell, const QString& path, qsizetype line, const char* column, long max) {
+    const double value = numberCell(cell, path, line, column, false);
     if (!(value >= 0 && value <= static_cast<double>(max)) || std::floor(value) != value)
-        throw InputError(path.toStdString() + ":" + std::to_string(line) + ": column " + column + ": '" +
-                         cell.toStdString() + "' is not a whole number from 0 to " + std::to_string(max));
+        throw InputError(cellWhere(path, line, column) + ": '" + std::string(cell) + "' is not a whole number from 0 to " +
+                         std::to_string(max));
     return static_cast<long>(value);
 }
+
+std::string_view view(const QByteArray& bytes) { return {bytes.constData(), static_cast<std::size_t>(bytes.size())}; }
 
 }  // namespace
 
@@ -88,15 +123,7 @@ std::vector<CsvRecord> csvRecords(const QByteArray& csv, const QByteArray& heade
 }
 
 double csvNumber(const QByteArray& cell, const QString& path, qsizetype line, const char* column, bool optional) {
-    const std::string where = path.toStdString() + ":" + std::to_string(line) + ": column " + column;
-    if (cell.isEmpty()) {
-        if (optional) return NAN;
-        throw InputError(where + " is empty");
-    }
-    bool ok = false;
-    const double value = cell.toDouble(&ok);
-    if (!ok) throw InputError(where + ": '" + cell.toStdString() + "' is not a number");
-    return value;
+    return numberCell(view(cell), path, line, column, optional);
 }
 
 QByteArray metricsHeader() { return "step,epoch,train_loss,test_loss,test_accuracy,wall_ms\n"; }
@@ -148,30 +175,42 @@ QByteArray summaryRow(const RunResult& r) {
 
 void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::function<void(const StepMetrics&)>& row) {
     static const char* const columns[] = {"step", "epoch", "train_loss", "test_loss", "test_accuracy", "wall_ms"};
-    const QByteArray header = metricsHeader().trimmed();
-    const std::string file = path.toStdString();
+    const QByteArray headerText = metricsHeader().trimmed();
+    const std::string_view header = view(headerText);
     bool headerSeen = false;
+    // One line at a time into this buffer, its cells as views into it: no allocation per row.
+    char buffer[kMaxMetricsLineBytes + 2];
     for (qsizetype line = 1;; ++line) {
-        QByteArray text = in.readLine(kMaxMetricsLineBytes + 1);
-        if (text.isEmpty()) break;
-        if (!text.endsWith('\n')) {
+        const qint64 length = in.readLine(buffer, sizeof buffer);
+        if (length <= 0) break;
+        std::string_view text(buffer, static_cast<std::size_t>(length));
+        if (text.back() != '\n') {
             // The metrics log is appended to while training: a last line without its line break was cut off.
             if (in.atEnd()) break;
-            throw InputError(file + ":" + std::to_string(line) + ": longer than " + std::to_string(kMaxMetricsLineBytes) +
-                             " bytes; expected a row of " + header.toStdString());
+            throw InputError(path.toStdString() + ":" + std::to_string(line) + ": longer than " +
+                             std::to_string(kMaxMetricsLineBytes) + " bytes; expected a row of " + std::string(header));
         }
-        text.chop(text.endsWith("\r\n") ? 2 : 1);
-        if (text.trimmed().isEmpty()) continue;
+        text.remove_suffix(text.size() > 1 && text[text.size() - 2] == '\r' ? 2 : 1);
+        if (text.find_first_not_of(" \t\r\v\f") == std::string_view::npos) continue;  // a blank line
         if (!headerSeen) {
-            if (text != header) throw InputError(file + ":" + std::to_string(line) + ": expected the header " + header.toStdString());
+            if (text != header)
+                throw InputError(path.toStdString() + ":" + std::to_string(line) + ": expected the header " + std::string(header));
             headerSeen = true;
             continue;
         }
-        const QList<QByteArray> cells = text.split(',');
-        if (cells.size() != 6)
-            throw InputError(file + ":" + std::to_string(line) + ": has " + std::to_string(cells.size()) + " fields; expected 6");
+        std::string_view cells[6];
+        std::size_t count = 0;
+        for (std::size_t start = 0;; ++count) {
+            const std::size_t comma = text.find(',', start);
+            if (count < 6) cells[count] = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+            if (comma == std::string_view::npos) break;
+            start = comma + 1;
+        }
+        if (++count != 6)
+            throw InputError(path.toStdString() + ":" + std::to_string(line) + ": has " + std::to_string(count) +
+                             " fields; expected 6");
         double values[6];
-        for (int c = 2; c < 6; ++c) values[c] = csvNumber(cells[c], path, line, columns[c], c <= 4);
+        for (int c = 2; c < 6; ++c) values[c] = numberCell(cells[c], path, line, columns[c], c <= 4);
         StepMetrics m;
         m.run = run;
         m.step = parseCount(cells[0], path, line, columns[0], kMaxCount);
@@ -183,8 +222,8 @@ void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::func
         row(m);
     }
     if (const auto* device = qobject_cast<const QFileDevice*>(&in); device && device->error() != QFileDevice::NoError)
-        throw InputError(file + ": cannot read (" + device->errorString().toStdString() + ")");
-    if (!headerSeen) throw InputError(file + ":1: expected the header " + header.toStdString());
+        throw InputError(path.toStdString() + ": cannot read (" + device->errorString().toStdString() + ")");
+    if (!headerSeen) throw InputError(path.toStdString() + ":1: expected the header " + std::string(header));
 }
 
 std::vector<StepMetrics> parseMetricsCsv(const QByteArray& csv, const QString& path, int run) {
@@ -207,7 +246,7 @@ std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& pat
         result.finalTrainLoss = static_cast<float>(csvNumber(cells[1], path, r, "final_train_loss", true));
         result.finalTestLoss = static_cast<float>(csvNumber(cells[2], path, r, "final_test_loss", true));
         result.finalTestAccuracy = static_cast<float>(csvNumber(cells[3], path, r, "final_test_accuracy", true));
-        result.steps = parseCount(cells[4], path, r, "steps", kMaxCount);
+        result.steps = parseCount(view(cells[4]), path, r, "steps", kMaxCount);
         result.wallMs = csvNumber(cells[5], path, r, "wall_ms", false);
         const std::optional<ParsedStatus> status = parseStatusText(cells[6].toStdString());
         if (!status)
