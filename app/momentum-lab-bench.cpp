@@ -516,19 +516,34 @@ struct StudySpeed {
     double diskWritesPerTrial = 0.0, diskFlushesPerTrial = 0.0;  // the temporary folder's disk
 };
 
-// Runs `plan` as `momentum-lab-cli study` does (both phases, `jobs` worker threads) in a fresh folder.
-StudySpeed studySpeed(const ml::StudyPlan& plan, int jobs) {
-    QTemporaryDir dir;
-    const ml::StudyLayout layout(dir.path(), plan);
+// The folders of the studies measured, removed only when the part has finished measuring: on ext4
+// without a journal (as here), creating a file within 30 s of deleting others scans past each
+// recently deleted inode (find_inode_bit -> recently_deleted); removing each study's 700 files
+// before the next one made that scan 6.5 % of the next study's samples on both cores (perf record -a), a cost of
+// the benchmark's own clean-up that a user's study in a new folder does not pay.
+class StudyFolders {
+public:
+    QString next() { return root_.filePath(QStringLiteral("study-%1").arg(++count_)); }
+
+private:
+    QTemporaryDir root_;
+    int count_ = 0;
+};
+
+// Runs `plan` as `momentum-lab-cli study` does (both phases, `jobs` worker threads) in a new folder.
+StudySpeed studySpeed(const ml::StudyPlan& plan, int jobs, StudyFolders& folders) {
+    const QString dir = folders.next();
+    const ml::StudyLayout layout(dir, plan);
     const ml::PendingTrials pending = ml::pendingTrials(layout);
     ml::RunControl control;
-    const ml::MachineCounters before = ml::MachineCounters::read(dir.path().toStdString());
+    QDir().mkpath(dir);
+    const ml::MachineCounters before = ml::MachineCounters::read(dir.toStdString());
     const auto start = std::chrono::steady_clock::now();
     const auto cpuStart = Clock::now();
     ml::runPendingTrials(layout, pending, jobs, control);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - cpuStart).count();
-    const ml::MachineCounters after = ml::MachineCounters::read(dir.path().toStdString());
+    const ml::MachineCounters after = ml::MachineCounters::read(dir.toStdString());
     double trainingMs = 0.0;
     for (int k = 0; k < plan.trialCount(); ++k) trainingMs += ml::readTrialOutcome(layout, k)->metrics.back().wallMs;
     const double trials = plan.trialCount();
@@ -539,10 +554,10 @@ StudySpeed studySpeed(const ml::StudyPlan& plan, int jobs) {
 // Trials/s with 1 and 2 workers, `pairs` alternating studies each; returns the ratio of the medians.
 // Beside it, how busy the machine's cores were and the disk's writes and flushes per trial (medians):
 // what the workers share.
-double workerScaling(const ml::StudyPlan& plan, int pairs, const char* what) {
+double workerScaling(const ml::StudyPlan& plan, int pairs, const char* what, StudyFolders& folders) {
     std::vector<double> ones, twos, busyOne, busyTwo, writes, flushes;
     for (int pair = 0; pair < pairs; ++pair) {
-        const StudySpeed one = studySpeed(plan, 1), two = studySpeed(plan, 2);
+        const StudySpeed one = studySpeed(plan, 1, folders), two = studySpeed(plan, 2, folders);
         ones.push_back(one.trialsPerSecond);
         twos.push_back(two.trialsPerSecond);
         busyOne.push_back(100.0 * one.machineBusy);
@@ -563,16 +578,17 @@ void reportStudySpeed() {
     std::printf("\nstudy runner (files in %s):\n", qPrintable(QDir::tempPath()));
     // The target is judged on the study users run; the short trials show how far the fixed cost
     // (creating, syncing and renaming its files) holds two workers back when a trial is a few ms of work.
-    const double shipped = workerScaling(shippedDigitsStudy(), 3, "shipped digits study (100 trials of 30 epochs)");
+    StudyFolders folders;
+    const double shipped = workerScaling(shippedDigitsStudy(), 3, "shipped digits study (100 trials of 30 epochs)", folders);
     checkTarget("study: 2 workers against 1 (shipped digits study, wall, medians of 3)", shipped, true, 1.8, "x");
-    workerScaling(shortTrialsStudy(300), 5, "short trials (32 digits trials of 300 steps)");
+    workerScaling(shortTrialsStudy(300), 5, "short trials (32 digits trials of 300 steps)", folders);
     // The fixed cost waits for the disk (each trial's files synced before its marker), so it is
     // timed on the wall clock, the median of 3 studies, with the CPU time beside it.
     std::vector<double> wallMs, cpuMs;
     double trainingMs = 0.0;
     const ml::StudyPlan oneStep = shortTrialsStudy(1);
     for (int round = 0; round < 3; ++round) {
-        const StudySpeed tiny = studySpeed(oneStep, 1);
+        const StudySpeed tiny = studySpeed(oneStep, 1, folders);
         wallMs.push_back(1000.0 / tiny.trialsPerSecond - tiny.trainingMs);
         cpuMs.push_back(tiny.cpuMsPerTrial - tiny.trainingMs);
         trainingMs = tiny.trainingMs;
