@@ -488,6 +488,31 @@ private slots:
         QCOMPARE(ran, (std::vector<int>{0, 1, 2, 3}));
     }
 
+    // Group commit: the jobs waiting when the thread becomes free run together, after one call of
+    // the group's hook (the study's one sync for all their files).
+    void commitThreadRunsTheWaitingJobsAsOneGroup() {
+        std::vector<int> groupSeen;  // per job, how many groups had begun when it ran (commit thread only)
+        int groups = 0;
+        std::promise<void> started, release;
+        std::shared_future<void> released = release.get_future().share();
+        {
+            CommitThread committer(3, [&groups] { ++groups; });
+            committer.submit([&, released] {
+                started.set_value();
+                released.wait();
+                groupSeen.push_back(groups);
+            });
+            started.get_future().wait();  // the first group is running
+            for (int job = 1; job <= 3; ++job) committer.submit([&] { groupSeen.push_back(groups); });  // wait meanwhile
+            release.set_value();
+            committer.drain();
+            QCOMPARE(groups, 2);
+            QCOMPARE(groupSeen, (std::vector<int>{1, 2, 2, 2}));
+            committer.submit([&] { groupSeen.push_back(groups); });
+        }
+        QCOMPARE(groupSeen, (std::vector<int>{1, 2, 2, 2, 3}));
+    }
+
     void listsTrialsAndEmitsSlurmScripts() {
         QTemporaryDir tmp;
         const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace ml {
@@ -145,6 +146,17 @@ void DurableBatch::commit() {
     // 1 ms either way), and the study runner commits on a thread of its own.
     for (const QString& path : unsynced_) syncClosedFile(path);
     unsynced_.clear();
+}
+
+void syncFileSystemOf(const QString& folder) {
+    // QFile refuses to open a folder: a descriptor of our own.
+    const int descriptor = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (descriptor < 0) throw FileError(folder, qt_error_string(errno));
+    // syncfs reports write-back errors of the file system since Linux 5.8.
+    const int result = ::syncfs(descriptor);
+    const int error = errno;
+    ::close(descriptor);
+    if (result != 0) throw FileError(folder, qt_error_string(error));
 }
 
 }  // namespace ml

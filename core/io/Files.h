@@ -76,4 +76,10 @@ private:
     std::vector<QString> unsynced_;
 };
 
+// Makes every file written so far on the file system holding `folder` durable, with one syncfs(2):
+// one pass of writeback and one cache flush for many files, instead of an fsync (and a flush) per
+// file. It also writes whatever other programs left dirty on that file system. Errors: FileError
+// naming `folder`.
+void syncFileSystemOf(const QString& folder);
+
 }  // namespace ml

@@ -1,10 +1,12 @@
 #include "study/CommitThread.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ml {
 
-CommitThread::CommitThread(std::size_t backlog) : backlog_(std::max<std::size_t>(1, backlog)), thread_([this] { loop(); }) {}
+CommitThread::CommitThread(std::size_t backlog, std::function<void()> beforeEachGroup)
+    : backlog_(std::max<std::size_t>(1, backlog)), beforeEachGroup_(std::move(beforeEachGroup)), thread_([this] { loop(); }) {}
 
 CommitThread::~CommitThread() {
     {
@@ -32,12 +34,13 @@ void CommitThread::loop() {
     for (;;) {
         changed_.wait(lock, [this] { return !jobs_.empty() || ending_; });
         if (jobs_.empty()) return;  // ending, nothing left
-        std::function<void()> job = std::move(jobs_.front());
-        jobs_.pop_front();
+        std::deque<std::function<void()>> group;
+        group.swap(jobs_);
         running_ = true;
         changed_.notify_all();  // room for a blocked submit()
         lock.unlock();
-        job();
+        if (beforeEachGroup_) beforeEachGroup_();
+        for (std::function<void()>& job : group) job();
         lock.lock();
         running_ = false;
         changed_.notify_all();

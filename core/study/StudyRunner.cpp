@@ -80,10 +80,14 @@ std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, Run
     return TrainedTrial{index, point, result.statusText(), std::move(files)};
 }
 
-// The trial's files are synced to disk before its marker says it is done (a trial without a marker
-// is run again from an empty folder).
-void commitTrial(const StudyLayout& layout, TrainedTrial& trained) {
-    trained.files.commit();
+// Whether a trial's files still need their own sync before its marker, or were synced with the
+// rest of the commit thread's group.
+enum class TrialFiles { SyncThem, AlreadySynced };
+
+// The trial's files are on disk before its marker says it is done (a trial without a marker is run
+// again from an empty folder).
+void commitTrial(const StudyLayout& layout, TrainedTrial& trained, TrialFiles files) {
+    if (files == TrialFiles::SyncThem) trained.files.commit();
     writeTrialMarker(layout, trained.index, trained.point, trained.status);
 }
 
@@ -92,7 +96,7 @@ void commitTrial(const StudyLayout& layout, TrainedTrial& trained) {
 bool runTrial(const StudyLayout& layout, int index, RunControl& control, SharedTrialInputs& inputs) {
     std::optional<TrainedTrial> trained = trainTrial(layout, index, control, inputs);
     if (!trained) return false;
-    commitTrial(layout, *trained);
+    commitTrial(layout, *trained, TrialFiles::SyncThem);
     return true;
 }
 
@@ -120,10 +124,22 @@ int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, in
         const std::lock_guard lock(mutex);
         if (!error) error = std::current_exception();
     };
-    // On the commit thread, one trial at a time in the order they were trained.
-    const auto commit = [&](TrainedTrial& trained) {
+    // On the commit thread: each group of trained trials is synced at once, then each trial's
+    // marker is written, one at a time in the order they were trained.
+    bool groupSyncFailed = false;  // the commit thread's own: no trial is committed after it
+    const auto syncGroup = [&] {
         try {
-            commitTrial(layout, trained);
+            if (!groupSyncFailed) syncFileSystemOf(layout.root());
+        } catch (...) {
+            groupSyncFailed = true;
+            fail();
+            queue.close();
+        }
+    };
+    const auto commit = [&](TrainedTrial& trained) {
+        if (groupSyncFailed) return;  // its files may not be on disk: it stays unfinished
+        try {
+            commitTrial(layout, trained, TrialFiles::AlreadySynced);
             queue.finished(trained.index);
             ++finished;
             const std::lock_guard lock(mutex);
@@ -134,7 +150,7 @@ int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, in
         }
     };
     SharedTrialInputs inputs(layout);
-    CommitThread committer(static_cast<std::size_t>(std::max(1, jobs)));
+    CommitThread committer(static_cast<std::size_t>(std::max(1, jobs)), syncGroup);
     const auto work = [&] {
         for (std::optional<int> trial; !control.stopRequested() && (trial = queue.take());) {
             try {

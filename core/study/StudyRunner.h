@@ -37,8 +37,9 @@ PendingTrials pendingTrials(const StudyLayout& layout);
 // Phases 1 and 2 as `momentum-lab-cli study` and the desktop app run them, on `jobs` threads that
 // share one SharedTrialInputs: each worker takes the next ready trial (TrialQueue: a final run once
 // its task and optimizer's tuning trials finished) until none is left or the control stops them.
-// A worker hands each trained trial to one commit thread (its files synced, then its trial.json)
-// and goes on with the next, so no core sleeps in fsync. `onFinished` is called from that thread
+// A worker hands each trained trial to one commit thread and goes on with the next, so no core
+// sleeps in fsync. That thread commits the trials waiting as a group: one syncfs of the study's
+// file system for all their files, then each trial.json (written atomically and synced). `onFinished` is called from that thread
 // after each trial's trial.json is written. The first error stops the workers after their current
 // trial and is rethrown here, once the trials already trained are committed. Returns the number of
 // trials that finished.
