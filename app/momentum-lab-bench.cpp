@@ -519,8 +519,8 @@ struct StudySpeed {
 // The folders of the studies measured, removed only when the part has finished measuring: on ext4
 // without a journal (as here), creating a file within 30 s of deleting others scans past each
 // recently deleted inode (find_inode_bit -> recently_deleted); removing each study's 700 files
-// before the next one made that scan 6.5 % of the next study's samples on both cores (perf record -a), a cost of
-// the benchmark's own clean-up that a user's study in a new folder does not pay.
+// before the next one made that scan 6.5 % of the next study's samples on both cores (perf record
+// -a), a cost of the benchmark's own clean-up that a user's study in a new folder does not pay.
 class StudyFolders {
 public:
     QString next() { return root_.filePath(QStringLiteral("study-%1").arg(++count_)); }

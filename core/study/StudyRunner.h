@@ -39,8 +39,8 @@ PendingTrials pendingTrials(const StudyLayout& layout);
 // its task and optimizer's tuning trials finished) until none is left or the control stops them.
 // A worker hands each trained trial to one commit thread and goes on with the next, so no core
 // sleeps in fsync. That thread commits the trials waiting as a group: one syncfs of the study's
-// file system for all their files, then each trial.json (written atomically and synced). `onFinished` is called from that thread
-// after each trial's trial.json is written. The first error stops the workers after their current
+// file system for all their files, then each trial.json (written atomically and synced).
+// `onFinished` is called from that thread after each trial's trial.json is written. The first error stops the workers after their current
 // trial and is rethrown here, once the trials already trained are committed. Returns the number of
 // trials that finished.
 int runPendingTrials(const StudyLayout& layout, const PendingTrials& pending, int jobs, RunControl& control,

@@ -8,6 +8,7 @@
 #include <QFileDevice>
 #include <QList>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -47,23 +48,26 @@ QList<QByteArray> splitFields(const QByteArray& record) {
     return fields;
 }
 
-// "PATH:LINE: column NAME", built only for a message.
+// "PATH:LINE" and "PATH:LINE: column NAME", built only for a message.
+std::string lineWhere(const QString& path, qsizetype line) { return path.toStdString() + ":" + std::to_string(line); }
 std::string cellWhere(const QString& path, qsizetype line, const char* column) {
-    return path.toStdString() + ":" + std::to_string(line) + ": column " + column;
+    return lineWhere(path, line) + ": column " + column;
 }
+
+// What QByteArray::trimmed() removes.
+constexpr std::string_view kBlanks = " \t\n\v\f\r";
 
 // A number in `cell` (QByteArray::toDouble's syntax: blanks around it and a leading '+' allowed,
 // "inf" and "nan" too), without allocating: metrics.csv has thousands of rows per run, and the
 // study reads every tuning trial's (phase 2's choice) while the other workers wait for it.
 std::optional<double> parseNumber(std::string_view cell) {
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; };
-    while (!cell.empty() && blank(cell.front())) cell.remove_prefix(1);
-    while (!cell.empty() && blank(cell.back())) cell.remove_suffix(1);
+    cell.remove_prefix(std::min(cell.size(), cell.find_first_not_of(kBlanks)));
+    cell.remove_suffix(cell.size() - (cell.find_last_not_of(kBlanks) + 1));  // npos + 1 == 0: all blank
     if (cell.size() > 1 && cell.front() == '+' && cell[1] != '-') cell.remove_prefix(1);  // from_chars takes no '+'
     double value = 0.0;
     const char* const end = cell.data() + cell.size();
     const auto [stop, error] = std::from_chars(cell.data(), end, value);
-    if (cell.empty() || error != std::errc() || stop != end) return std::nullopt;
+    if (error != std::errc() || stop != end) return std::nullopt;
     return value;
 }
 
@@ -117,7 +121,7 @@ std::vector<CsvRecord> csvRecords(const QByteArray& csv, const QByteArray& heade
     records.erase(records.begin());
     for (const CsvRecord& record : records)
         if (record.fields.size() != columns.size())
-            throw InputError(path.toStdString() + ":" + std::to_string(record.line) + ": has " +
+            throw InputError(lineWhere(path, record.line) + ": has " +
                              std::to_string(record.fields.size()) + " fields; expected " + std::to_string(columns.size()));
     return records;
 }
@@ -187,28 +191,26 @@ void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::func
         if (text.back() != '\n') {
             // The metrics log is appended to while training: a last line without its line break was cut off.
             if (in.atEnd()) break;
-            throw InputError(path.toStdString() + ":" + std::to_string(line) + ": longer than " +
+            throw InputError(lineWhere(path, line) + ": longer than " +
                              std::to_string(kMaxMetricsLineBytes) + " bytes; expected a row of " + std::string(header));
         }
         text.remove_suffix(text.size() > 1 && text[text.size() - 2] == '\r' ? 2 : 1);
-        if (text.find_first_not_of(" \t\r\v\f") == std::string_view::npos) continue;  // a blank line
+        if (text.find_first_not_of(kBlanks) == std::string_view::npos) continue;  // a blank line
         if (!headerSeen) {
             if (text != header)
-                throw InputError(path.toStdString() + ":" + std::to_string(line) + ": expected the header " + std::string(header));
+                throw InputError(lineWhere(path, line) + ": expected the header " + std::string(header));
             headerSeen = true;
             continue;
         }
+        const auto fields = static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1;
+        if (fields != 6)
+            throw InputError(lineWhere(path, line) + ": has " + std::to_string(fields) + " fields; expected 6");
         std::string_view cells[6];
-        std::size_t count = 0;
-        for (std::size_t start = 0;; ++count) {
-            const std::size_t comma = text.find(',', start);
-            if (count < 6) cells[count] = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
-            if (comma == std::string_view::npos) break;
+        for (std::size_t c = 0, start = 0; c < 6; ++c) {
+            const std::size_t comma = text.find(',', start);  // npos for the last cell
+            cells[c] = text.substr(start, comma - start);
             start = comma + 1;
         }
-        if (++count != 6)
-            throw InputError(path.toStdString() + ":" + std::to_string(line) + ": has " + std::to_string(count) +
-                             " fields; expected 6");
         double values[6];
         for (int c = 2; c < 6; ++c) values[c] = numberCell(cells[c], path, line, columns[c], c <= 4);
         StepMetrics m;
@@ -250,7 +252,7 @@ std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& pat
         result.wallMs = csvNumber(cells[5], path, r, "wall_ms", false);
         const std::optional<ParsedStatus> status = parseStatusText(cells[6].toStdString());
         if (!status)
-            throw InputError(path.toStdString() + ":" + std::to_string(r) + ": column status: '" +
+            throw InputError(cellWhere(path, r, "status") + ": '" +
                              cells[6].toStdString() + "' is not one of " + statusVocabulary());
         result.status = status->status;
         result.divergedAtStep = status->divergedAtStep;
