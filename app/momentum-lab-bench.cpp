@@ -9,13 +9,13 @@
 // spread printed) so that the ratio does not compare two different minutes; the load throughput of
 // a plain IDX file. Writing: metrics.csv rows
 // per second and a weights file of 100,000 values. The study runner's trials per second.
-// Convolutions (issue 14): 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
+// Convolutions: 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
 // momentum against PyTorch on one thread (scripts/bench-torch-conv.py; skipped without torch).
 // The whole CLI process against PyTorch's training loop (scripts/torch-bench.py; skipped without torch).
 // Diagnostics (--part diagnostics): 784-128-10 b64 with diagnostics.csv every step / every 10 steps
 // against without, and the time of one curvature probe.
 //   momentum-lab-bench [--seconds S] [--part P] [--network N] [--optimizer O]   (default 2 s per case)
-// Every figure that has an issue-10 target is printed with PASS/FAIL, and all of them again at the end.
+// Every figure that has a target is printed with PASS/FAIL, and all of them again at the end.
 #include "AllocationCounter.h"
 #include "CpuClock.h"
 #include "MachineCounters.h"
@@ -71,7 +71,7 @@ namespace {
 using Clock = ml::CpuClock;
 using WallClock = std::chrono::steady_clock;
 
-// Issue 10's targets: each figure that has one is printed with it and PASS/FAIL where it is
+// The targets: each figure that has one is printed with it and PASS/FAIL where it is
 // measured, and again in one table at the end of the run.
 struct Target {
     std::string figure;
@@ -97,7 +97,7 @@ void checkTarget(std::string figure, double value, bool atLeast, double limit, s
 
 void printTargetTable() {
     if (targets.empty()) return;
-    std::printf("\nIssue 10 targets measured by this run:\n");
+    std::printf("\nTargets measured by this run:\n");
     int met = 0;
     for (const Target& t : targets) {
         std::printf("  %-72s %12.4g %-10s %s\n", t.figure.c_str(), t.value, t.unit.c_str(), t.verdict().c_str());
@@ -307,7 +307,7 @@ void reportDiagnostics(double seconds) {
                     highest(config.allocationsPerStep), 100.0 * median(config.wallShares), 100.0 * lowest(config.wallShares),
                     100.0 * highest(config.wallShares), 100.0 * median(config.threadShares), 100.0 * median(config.cpuShares));
     }
-    checkTarget("issue 13: 784-128-10 b64, all diagnostics every step, share of the wall speed without",
+    checkTarget("784-128-10 b64, all diagnostics every step, share of the wall speed without",
                 100.0 * median(configs[1].wallShares), true, 80.0, "%");
     ml::Network network(c.spec());
     network.initializeGlorotUniform(7);

@@ -1,4 +1,4 @@
-// momentum-lab-gui-bench: the desktop app's figures, scripted and offscreen (issue 10, target 6).
+// momentum-lab-gui-bench: the desktop app's figures, scripted and offscreen.
 //   frame time   the main window trains two runs at full speed (784-128-10 on MNIST, or on the
 //                bundled digits where MNIST is missing) with every view showing; what the
 //                GUI thread does between two ticks of a 1 ms timer is one frame: p50/p99/max

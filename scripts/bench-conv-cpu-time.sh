@@ -1,5 +1,5 @@
 #!/bin/bash
-# CPU time per training step of the conv benchmark (issue 14), ours and PyTorch's, less sensitive to
+# CPU time per training step of the conv benchmark, ours and PyTorch's, less sensitive to
 # a shared machine's load than the wall clock: `perf stat -e task-clock` of a 1-second and a
 # 4-second run of each side; the difference of the two, divided by the difference in steps, leaves
 # start-up and the python import out.

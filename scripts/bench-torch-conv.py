@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The PyTorch half of momentum-lab-bench's conv comparison (issue 14): training steps per second
+"""The PyTorch half of momentum-lab-bench's conv comparison: training steps per second
 of 1x28x28-conv8k5-pool2-conv16k5-pool2-10 (ReLU, cross-entropy, batch 64, SGD with momentum 0.9)
 on one CPU thread, float32, random data gathered from a 8192-sample set as the bench does.
 Prints the number alone on stdout; exits 1 with a message when torch is missing.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch's side of momentum-lab-bench's whole-process comparison (issue 10, target 1).
+"""PyTorch's side of momentum-lab-bench's whole-process comparison.
 
 Runs the same work as the CLI's run, on one thread, with the data preloaded (loading is not timed),
 and prints one line: `seconds S` — the CPU time (the machine may be shared) of the training loop with its end-of-epoch evaluations (loss over

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conv networks against PyTorch (issue 14): the same network, initial weights and data, 50
+"""Conv networks against PyTorch: the same network, initial weights and data, 50
 full-batch steps of momentum and of the per-channel neuron mean; the final weights and every
 step's loss must agree within float32 accuracy.
 

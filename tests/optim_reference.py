@@ -93,7 +93,7 @@ ROWS = [
      {"lr": 0.1, "beta1": 0.9, "beta2": 0.999, "eps": 0.1, "weightDecay": 0.1, "amsgrad": False, **NONE_OWN}),
     ("adamw eps 1", "adamw",
      {"lr": 0.1, "beta1": 0.9, "beta2": 0.999, "eps": 1.0, "weightDecay": 0.1, "amsgrad": False, **NONE_OWN}),
-    # ---- issue 12: state sharing as one family (no torch counterpart: plain Python below)
+    # ---- state sharing as one family (no torch counterpart: plain Python below)
     ("momentum blend 0.5 fan-in own", "momentum",
      {"lr": 0.1, "momentum": 0.9, "dampening": 0.0, "weightDecay": 0.0, "momentumMean": "FanIn", "bias": "Own",
       "momentumMeanBlend": 0.5}),
@@ -156,7 +156,7 @@ ROWS = [
     ("adam-mini join weight_decay", "adam-mini",
      {"lr": 0.1, "beta1": 0.9, "beta2": 0.999, "eps": 1e-08, "weightDecay": 0.1, "momentumMean": "None",
       "bias": "Join"}),
-    # ---- issue 12: the named rules, from the formulas issue 12 states (plain Python only)
+    # ---- the named rules, from their stated formulas (plain Python only)
     ("lamb", "lamb", {"lr": 0.1, "beta1": 0.9, "beta2": 0.999, "eps": 1e-06, "weightDecay": 0.01}),
     ("lamb weight_decay 0.5", "lamb", {"lr": 0.1, "beta1": 0.8, "beta2": 0.9, "eps": 1e-06, "weightDecay": 0.5}),
     ("lars", "lars", {"lr": 1.0, "momentum": 0.9, "weightDecay": 0.0, "trust": 0.001}),
@@ -308,7 +308,7 @@ def run_plain(name, hp):
             bc1, bc2 = 1 - b1 ** t, 1 - b2 ** t
             W = mp(lambda w, m, v: w - lr / bc1 * m / (math.sqrt(v) / math.sqrt(bc2) + eps), W, m, vh)
         elif name == "adam-mini":
-            # Zhang et al. 2024 as issue 12 states it: one v per neuron (row), the mean of g^2 over its
+            # Zhang et al. 2024 as specified here: one v per neuron (row), the mean of g^2 over its
             # weights; each bias its own v, or with join in its neuron's block.
             b1, b2, eps = hp["beta1"], hp["beta2"], hp["eps"]
             W = mp(lambda w: w * (1 - lr * wd), W)
@@ -330,7 +330,7 @@ def run_plain(name, hp):
     return out
 
 
-# ---- the named rules of issue 12: W [2 x 3] = weights (columns 0, 1) | bias (column 2)
+# ---- the named rules: W [2 x 3] = weights (columns 0, 1) | bias (column 2)
 def weights(M):
     return [row[:2] for row in M]
 

@@ -1,4 +1,4 @@
-// The catalogue of bad input (issue 9): every malformed input in tests/catalogue/catalogue.json is
+// The catalogue of bad input: every malformed input in tests/catalogue/catalogue.json is
 // given to the built CLI as a child process, which must exit with the entry's status and print the
 // entry's message fragment (the fragment names the file, line or field and what was expected).
 // initTestCase runs all entries, several at a time; each data row then checks one entry's outcome.

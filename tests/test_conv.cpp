@@ -1,4 +1,4 @@
-// Convolutional networks (issue 14): the --network tokens and their shape checks, ConvLayer's
+// Convolutional networks: the --network tokens and their shape checks, ConvLayer's
 // parameter layout, finite-difference gradient checks for conv (stride, padding), max and average
 // pooling and the flatten, golden values of one conv step (from torch), the per-input-channel
 // fan-out groups of MomentumAggregation, and no allocation per training step.

@@ -1,4 +1,4 @@
-// The desktop views of a convolutional network (issue 14): the diagram's channel columns and
+// The desktop views of a convolutional network: the diagram's channel columns and
 // kernel lines (views/ChannelUnits.h, views/ConvLayerDrawing.h), the heat-map's grid of kernels
 // (views/KernelGrid.h), the inspector's "Kernels" tab (views/KernelImagePlot.h) on snapshots of a
 // real conv network trained a few steps on digits (1x8x8), and its "Feature maps" tab

@@ -1,7 +1,7 @@
 // Optimizer tests: golden values per update rule (computed independently by
 // tests/optim_reference.py: torch.optim in float64, plain Python for what torch lacks), the
 // first-moment aggregation formulas, aggregated rules on the first step, neuron-mean == momentum
-// --momentum-mean fan-in, the state-sharing family of issue 12 (blend and statistic formulas, blend
+// --momentum-mean fan-in, the state-sharing family (blend and statistic formulas, blend
 // endpoints bit for bit, gradient centralization + fan-in mean = gradient, second-moment sharing
 // formulas, factored keeps rank 1, adam-mini == adamw fan-in, nero by hand, zero gradients; the
 // group sizes per layer and the shared-versus-own decomposition the views show), the
@@ -137,7 +137,7 @@ struct GoldenRow {
 //  adamw:       w <- w*(1 - lr*wd), then the adam step on the undecayed g
 // Agg (--momentum-mean / --bias): identity for none; fan-in: row means; fan-out: column means;
 // layer: one mean; own leaves the bias column alone, join includes it.
-// The rows of issue 12 (blend, signed-abs-mean, gradient centralization, second-moment sharing,
+// The state-sharing rows (blend, signed-abs-mean, gradient centralization, second-moment sharing,
 // adam-mini, lamb, lars, novograd, sm3, adafactor, nero) follow the formulas in each header and in
 // tests/optim_reference.py, which computes them in plain Python doubles.
 const std::vector<GoldenRow>& goldenRows() {
@@ -1047,7 +1047,7 @@ private Q_SLOTS:
         QVERIFY(a[0] != c[0]);  // and it is not plain momentum
     }
 
-    // ------------------------------------------------------------ issue 12: the state-sharing family
+    // ------------------------------------------------------------ the state-sharing family
     // Blend and statistic by hand on B = [[1, 2, 6], [4, -2, 3]] (bias column 6, 3), own bias:
     //   fan-in mean, blend 0.5     : row means 1.5, 1 -> 0.5*B + 0.5*mean = [1.25, 1.75 | 2.5, -0.5]
     //   fan-in signed-abs-mean     : mean |.| 1.5, 3  -> [1.5, 1.5 | 3, -3]
@@ -1204,7 +1204,7 @@ private Q_SLOTS:
         QVERIFY(!notRankOne.isApprox(rankOne, 1e-3f));
     }
 
-    // Group sizes (issue 12, seeing the family) on the seed's 1-2-2-1, by hand: layer 1 has one
+    // Group sizes (seeing the family) on the seed's 1-2-2-1, by hand: layer 1 has one
     // input per neuron, layer 3 one neuron. weight/bias: entries per group, per parameter layer;
     // idle: the layers the scope changes nothing for.
     void groupSizesOfTheSeedNetwork_data() {

@@ -1,4 +1,4 @@
-// Data safety (issue 9): nothing lost, nothing written where it does not belong. A full disk fails
+// Data safety: nothing lost, nothing written where it does not belong. A full disk fails
 // the command and keeps the previous files; labels cannot name paths; a killed run keeps its
 // metrics; numbers out of range are refused before any conversion.
 #include "TestSupport.h"
@@ -317,7 +317,7 @@ private Q_SLOTS:
         }
     }
 
-    // Issue 9 item 8: what would exceed the memory budget, or never end, is refused before it is read.
+    // What would exceed the memory budget, or never end, is refused before it is read.
     void resourceBudgetsRefuseBeforeAllocating() {
         QTemporaryDir tmp;
         // A FIFO without a writer would block the reader forever; /dev/zero would fill memory.

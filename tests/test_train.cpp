@@ -337,7 +337,7 @@ private Q_SLOTS:
                  problems[0].c_str());
         QVERIFY(folder.runs[1].result.status == RunStatus::Done);  // from summary.csv
 
-        // Weights of another shape (issue 9: a 4x1 first layer for 2-8-2 read out of bounds in the views).
+        // Weights of another shape (a 4x1 first layer for 2-8-2 read out of bounds in the views).
         QVERIFY(weights.open(QIODevice::WriteOnly));
         weights.write(R"({"layers":[{"weight":[[1],[2],[3],[4]],"bias":[0,0,0,0]},{"weight":[[1,2,3,4]],"bias":[0]}]})");
         weights.close();
@@ -353,7 +353,7 @@ private Q_SLOTS:
         QCOMPARE(again.runs[1].metrics.rowCount(), 5L);
     }
 
-    // Issue 9 item 4: metrics.csv is streamed into a digest of at most `budget` points per series
+    // metrics.csv is streamed into a digest of at most `budget` points per series
     // plus the figures of every row; here a file of 1,000 rows (130 evaluated) against a budget of 64.
     void metricsAreStreamedIntoABoundedDigest() {
         QTemporaryDir tmp;

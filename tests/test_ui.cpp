@@ -350,7 +350,7 @@ private Q_SLOTS:
         QVERIFY(window.trainingActions()->start()->isEnabled());
     }
 
-    // The Export menu and the report include the inspector's feature maps (issue 14), drawn up
+    // The Export menu and the report include the inspector's feature maps, drawn up
     // to date even while their tab is not on screen.
     void figuresIncludeTheFeatureMaps() {
         MainWindow window;

@@ -607,7 +607,7 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
 }
 
-// Issue 10: a view keeps the archive's snapshot itself (no ~2 MB copy per panel for MNIST), the
+// A view keeps the archive's snapshot itself (no ~2 MB copy per panel for MNIST), the
 // offered quantities are decided without extracting them (and agree with extracting them), and
 // the convergence plot's replot waits for a turn of the RenderQueue of its own.
 void TestViews::viewsShareSnapshotsAndAskCheaply() {

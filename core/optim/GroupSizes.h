@@ -1,5 +1,5 @@
 #pragma once
-// How many entries share one value under a sharing scope, per layer (issue 12, "seeing the
+// How many entries share one value under a sharing scope, per layer ("seeing the
 // family"). The one answer the diagram, the neuron inspector and the experiment form's warning
 // ("this scope changes nothing for layer 1") all read. A layer has `inputs` weights per neuron and
 // `outputs` neurons (its matrix is [outputs x (inputs + 1)], bias last):

@@ -4,7 +4,7 @@
 //   m <- b1*m + (1-b1)*g; v <- b2*v + (1-b2)*g^2; r = m_hat/(sqrt(v_hat) + eps) + wd*w (biases: no wd); tau = ||W||/||R|| (1 when either is 0; biases: 1); w <- w - lr*tau*r
 // m_hat = m/(1-b1^t), v_hat = v/(1-b2^t). The paper scales the ratio with a function phi(||W||);
 // this rule takes phi = identity, as common implementations do, and exempts biases from decay and
-// trust ratio, as issue 12 states.
+// trust ratio.
 // (The formula line is the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 

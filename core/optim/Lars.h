@@ -3,7 +3,7 @@
 // coupled decay); W, G the weight matrix and its gradient; eta: --trust; mu: --momentum.
 //   lambda = eta*||W||/(||G|| + wd*||W||) (1 when either norm is 0; biases: 1 and no wd); u_0 = 0; u <- mu*u + lr*lambda*(g + wd*w); w <- w - u
 // The paper's Algorithm 1 with its global learning-rate schedule gamma_t taken constant (lr); biases
-// are exempt from the local rate and the decay, as issue 12 states.
+// are exempt from the local rate and the decay.
 // (The formula line is the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 

@@ -11,7 +11,7 @@
 // Bias (last column of a layer matrix): own leaves it alone (ordinary momentum); join counts it as
 // one more connection: fan-in averages row j with its bias, fan-out averages the bias vector
 // (the bias unit's outgoing connections), layer averages weights and biases together.
-// Two settings shape what is shared (issue 12):
+// Two settings shape what is shared:
 //   blend lambda (--momentum-mean-blend): a <- (1-lambda)*a + lambda*M(a); 0 leaves a alone
 //     (ordinary momentum), 1 is the full group mean above.
 //   statistic (--momentum-mean-stat): mean as above, or signed-abs-mean:

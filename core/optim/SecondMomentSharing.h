@@ -1,5 +1,5 @@
 #pragma once
-// The second-moment half of state sharing (--second-moment-mean, issue 12): after a rule's own
+// The second-moment half of state sharing (--second-moment-mean): after a rule's own
 // update of v, the stored v is replaced by
 //   none                    : v itself
 //   fan-in, fan-out, layer  : its group's mean (the groups of MomentumAggregation, same --bias)
