@@ -138,7 +138,7 @@ int train(const QStringList& arguments) {
     parser.addOption({"quiet", "No progress bar and no summary table."});
     parser.addOption({"snapshots-every",
                       "Also save every run's matrices (weights, gradient, moments, update, neuron means) every N "
-                      "steps and at the last step, in RUN/snapshots.bin (docs/snapshot-format.md), for the app's views.",
+                      "steps and at the last step, in RUN/snapshots.bin (docs/guide/snapshot-format.md), for the app's views.",
                       "N"});
     parser.addOption({"snapshots-max-mb",
                       QString("Budget of all snapshot files together, in MB (default %1): an interval that could "

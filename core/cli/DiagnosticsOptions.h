@@ -1,5 +1,5 @@
 #pragma once
-// The `train` flags that ask for diagnostics and curvature (core/diagnostics, docs/diagnostics.md):
+// The `train` flags that ask for diagnostics and curvature (core/diagnostics, docs/guide/diagnostics.md):
 //   --diagnostics-every N   diagnostics.csv every N steps
 //   --no-gradient-snr       without its gradient_snr column's cost (nan; experiment "gradient-snr": false)
 //   --curvature-every N     curvature.csv every N steps (largest Hessian eigenvalue, power iteration)

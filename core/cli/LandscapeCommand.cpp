@@ -27,7 +27,7 @@ const char* const kLandscapeDescription =
     "two filter-normalised random directions (--directions random, Li et al. 2018). The loss is taken\n"
     "on the first --examples training examples. Writes DIR/landscape.csv (x,y,loss), trajectories.csv\n"
     "(run,step,x,y) and, with two runs or more, slice.csv (t,loss along the first two runs' final\n"
-    "weights, t from -0.25 to 1.25). Columns: docs/landscape.md. Exit status 2 for bad input.";
+    "weights, t from -0.25 to 1.25). Columns: docs/guide/landscape.md. Exit status 2 for bad input.";
 
 int landscape(const QStringList& arguments) {
     QCommandLineParser parser;

@@ -135,7 +135,7 @@ QString studyFileOrPreset(const QString& argument) {
 }
 
 const char* const kStudyDescription =
-    "Run a study (docs/study.md): phase 1 tunes every optimizer with the same budget on validation\n"
+    "Run a study (docs/guide/studies.md): phase 1 tunes every optimizer with the same budget on validation\n"
     "data, phase 2 re-runs each one's best configuration on every seed, phase 3 aggregates (the\n"
     "aggregate command). Every trial is a run folder under DIR; DIR/study.json is the study's copy.\n"
     "Re-running resumes: finished trials are kept, unfinished ones run again.\n"

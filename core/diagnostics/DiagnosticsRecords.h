@@ -27,7 +27,7 @@ struct CurvaturePoint {
 
 DiagnosticsRecord recordOf(long step, const StepDiagnostics& diagnostics);
 
-// Reads diagnostics.csv (docs/diagnostics.md; files written before the gradient_snr column read
+// Reads diagnostics.csv (docs/guide/diagnostics.md; files written before the gradient_snr column read
 // with that column NaN). Throws InputError naming the file, line and column.
 std::vector<DiagnosticsRecord> readDiagnosticsFile(const QString& path);
 // Reads curvature.csv. Throws InputError naming the file, line and column.

@@ -1,7 +1,7 @@
 #pragma once
 // Writes each run's diagnostics.csv (layout: train/RunFolderLayout.h) every `every` steps, as an
 // observer of the LockstepTrainer (add it after the RunFolderWriter, which creates the folders).
-// Columns (docs/diagnostics.md; the quantities: diagnostics/StepDiagnostics.h):
+// Columns (docs/guide/diagnostics.md; the quantities: diagnostics/StepDiagnostics.h):
 //   step,layer,neuron,gradient_norm,update_norm,update_to_weight,distance_from_initial,
 //   cos_moment_gradient,mean_share,moment_cv,gradient_snr
 // one row per parameter layer (layer 0-based, neuron empty) followed by one row per neuron of it

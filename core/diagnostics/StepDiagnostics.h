@@ -1,5 +1,5 @@
 #pragma once
-// Per-layer and per-neuron diagnostics of one training step (what docs/diagnostics.md documents as
+// Per-layer and per-neuron diagnostics of one training step (what docs/guide/diagnostics.md documents as
 // the columns of diagnostics.csv). For a layer matrix [out x (in + 1)] (bias in the last column):
 //   gradient_norm          ||g||            (g: the step's batch gradient)
 //   update_norm            ||u||            (u: w_after - w_before)

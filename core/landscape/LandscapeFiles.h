@@ -1,5 +1,5 @@
 #pragma once
-// The files of `momentum-lab-cli landscape RUN --out DIR` (columns in docs/landscape.md):
+// The files of `momentum-lab-cli landscape RUN --out DIR` (columns in docs/guide/landscape.md):
 //   landscape.csv     x,y,loss          one row per grid point, x fastest
 //   trajectories.csv  run,step,x,y      every recorded point of every run, projected
 //   slice.csv         t,loss            the line between the first two runs' final weights

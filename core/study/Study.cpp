@@ -173,7 +173,7 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     const QJsonValue sectionValue = json.value("study");
     if (!sectionValue.isObject())
         throw InputError(source + ": study: missing; a study file is an experiment file with a \"study\" object "
-                                  "(see docs/study.md)");
+                                  "(see docs/guide/studies.md)");
     const QJsonObject section = sectionValue.toObject();
     for (auto it = section.begin(); it != section.end(); ++it)
         if (std::find(std::begin(kStudyKeys), std::end(kStudyKeys), it.key()) == std::end(kStudyKeys))

@@ -2,7 +2,7 @@
 // A study: several optimizers compared credibly on one or more tasks (DeepOBS; Schmidt et al.
 // 2021): each optimizer gets the same tuning budget over its declared search space (its untuned
 // defaults always one of the trials), the best configuration is chosen on validation data and
-// re-run on several seeds, reported on test data. The file format (docs/study.md) is an experiment
+// re-run on several seeds, reported on test data. The file format (docs/guide/studies.md) is an experiment
 // file (train/ExperimentJson.h) plus a "study" section; this is its parsed form.
 #include "stats/SearchSpace.h"
 #include "train/Experiment.h"

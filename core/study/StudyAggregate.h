@@ -1,6 +1,6 @@
 #pragma once
 // Phase 3 of a study: the statistics of whatever trial folders exist (core/stats), written to
-// DIR/results/ (the files and their columns: docs/study.md). Deterministic: the same trial folders
+// DIR/results/ (the files and their columns: docs/guide/studies.md). Deterministic: the same trial folders
 // give the same files, whether the trials ran locally or on a cluster (wall-clock times, which
 // differ, appear only in time-to-target.csv).
 #include "study/StudyLayout.h"

@@ -4,7 +4,7 @@
 //   DIR/study.json                              the study file as given (the trials' commands use it)
 //   DIR/tune/TASK/LABEL/trial-N/                phase 1: an ordinary single-run folder + trial.json
 //   DIR/final/TASK/LABEL/seed-S/                phase 2: the same
-//   DIR/results/                                aggregate's CSV, JSON and figure files (docs/study.md)
+//   DIR/results/                                aggregate's CSV, JSON and figure files (docs/guide/studies.md)
 //   DIR/slurm/                                  --emit slurm: sbatch scripts, submit.sh, logs
 // A trial's trial.json is written last, atomically: a folder without it is unfinished (killed or
 // still running) and is trained again from the start.

@@ -26,7 +26,7 @@ inline constexpr const char* kInitialWeights = "weights_initial.json";
 inline constexpr const char* kFinalWeights = "weights_final.json";
 inline constexpr const char* kSummary = "summary.csv";
 inline constexpr const char* kSnapshots = "snapshots.bin";
-// Written only on request (core/diagnostics; columns in docs/diagnostics.md).
+// Written only on request (core/diagnostics; columns in docs/guide/diagnostics.md).
 inline constexpr const char* kDiagnostics = "diagnostics.csv";
 inline constexpr const char* kCurvature = "curvature.csv";
 inline constexpr const char* kHessianSpectrum = "hessian_spectrum.csv";

@@ -1,6 +1,6 @@
 #pragma once
 // snapshots.bin: one run's snapshots (train/Snapshot.h), written by `train --snapshots-every N`
-// and read by the app's folder-opening path. Described for other tools in docs/snapshot-format.md:
+// and read by the app's folder-opening path. Described for other tools in docs/guide/snapshot-format.md:
 //   line 1   momentum-lab-snapshots 2
 //   line 2   {"label":"momentum","layers":[[rows,cols],...],"momentum-mean":"fan-in","bias":"own"}
 //   records  one JSON line {"step":100,"epoch":1,"batch_loss":0.53,

@@ -1,6 +1,6 @@
 #pragma once
 // A study folder (core/study/StudyLayout.h) as the desktop views read it: core's aggregation
-// (study/StudyAggregate.h, the files of docs/study.md) parsed back into values. Opening a folder
+// (study/StudyAggregate.h, the files of docs/guide/studies.md) parsed back into values. Opening a folder
 // whose results are missing or older than its finished trials runs the aggregation first, so the
 // views always show what `momentum-lab-cli aggregate DIR` would write. No widgets: Qt Core only.
 #include "stats/Bootstrap.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The Diagnostics dock: what core/diagnostics measures, for every shown run (docs/diagnostics.md).
+// The Diagnostics dock: what core/diagnostics measures, for every shown run (docs/guide/diagnostics.md).
 //   Curves     one layer's quantity over steps, one curve per run in the run's colour; the
 //              quantity (gradient norm, update norm, update/weight, distance from init,
 //              cos(m, g), gradient SNR) and the layer chosen in combo boxes
