@@ -20,13 +20,20 @@ std::string CommandTable::usage() const {
     std::string text = "Usage: momentum-lab-cli COMMAND [options]\nCommands:\n";
     for (const Command& command : commands_)
         text += "  " + command.name.leftJustified(13).toStdString() + " " + command.help.toStdString() + "\n";
-    return text + "Run 'momentum-lab-cli COMMAND --help' for a command's options.\n";
+    return text + "Run 'momentum-lab-cli COMMAND --help' for a command's options.\n"
+                  "Options: -h, --help  this list; --version  the version.\n"
+                  "Exit status: 0 done; 1 failure (e.g. a file cannot be written); 2 bad input; 3 a run\n"
+                  "diverged; 128 + N when signal N stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n";
 }
 
 int CommandTable::run(const QStringList& arguments) const {
     const QString name = arguments.value(1);
     if (name == "-h" || name == "--help" || name == "help") {
         std::cout << usage();
+        return kExitOk;
+    }
+    if (name == "--version") {
+        std::cout << "momentum-lab-cli " << MOMENTUM_LAB_VERSION << "\n";
         return kExitOk;
     }
     const Command* command = find(name);

@@ -27,9 +27,11 @@ class CommandTable {
 public:
     void add(Command command);
     const Command* find(const QString& name) const;
+    const std::vector<Command>& commands() const { return commands_; }
     // "Usage: ...", the commands with their help, and a pointer to COMMAND --help.
     std::string usage() const;
     // Runs the command named by arguments[1] in the current application; prints help and errors.
+    // `--help` (-h, help) and `--version` (`momentum-lab-cli VERSION`) print to stdout and return 0.
     int run(const QStringList& arguments) const;
 
 private:
