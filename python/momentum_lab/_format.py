@@ -1,0 +1,140 @@
+"""snapshots.bin (format 2, docs/guide/snapshot-format.md) and the other run-folder files."""
+import json
+import math
+import os
+
+import numpy as np
+
+MAGIC = b"momentum-lab-snapshots 2"
+MAGIC_V1 = b"momentum-lab-snapshots 1"
+QUANTITIES = ("parameters", "gradient", "first_moment", "second_moment", "update")
+
+
+def number_text(value):
+    """A float32 cell as the CLI writes it: shortest text, empty for none / NaN."""
+    if value is None:
+        return ""
+    value = float(value)
+    if math.isnan(value):
+        return ""
+    return str(np.float32(value))
+
+
+def record_bytes_bound(shapes):
+    """The most bytes one record can take (core SnapshotFileWriter::recordBytesBound)."""
+    floats = sum(7 * rows * cols + 2 * (rows + cols) + 2 for rows, cols in shapes)
+    return 512 + 64 * len(shapes) + 4 * floats
+
+
+class SnapshotFileWriter:
+    """Appends records to snapshots.bin, flushed after each."""
+
+    def __init__(self, path, label, shapes, scope="none", bias="own", columns_per_input=None):
+        self.shapes = [(int(r), int(c)) for r, c in shapes]
+        header = {"label": label, "layers": [list(s) for s in self.shapes], "momentum-mean": scope, "bias": bias}
+        if columns_per_input and any(c != 1 for c in columns_per_input):
+            header["columns_per_input"] = [int(c) for c in columns_per_input]
+        self._file = open(path, "wb")
+        self._file.write(MAGIC + b"\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n")
+        self._file.flush()
+        self.records = 0
+
+    def append(self, step, epoch, batch_loss, quantities, neuron_means, rule_state, payload):
+        """payload: float32 values already in the format's order; the rest describes them."""
+        payload = np.ascontiguousarray(payload, dtype="<f4")
+        loss = None if batch_loss is None or not math.isfinite(batch_loss) else float(batch_loss)
+        record = {"step": int(step), "epoch": int(epoch), "batch_loss": loss, "quantities": list(quantities),
+                  "neuron_means": [int(n) for n in neuron_means],
+                  "rule_state": [{"name": name, "shapes": [list(s) for s in shapes]} for name, shapes in rule_state],
+                  "bytes": int(payload.nbytes)}
+        expected = sum(len(quantities) * r * c for r, c in self.shapes) + sum(neuron_means) + sum(
+            r * c for _, shapes in rule_state for r, c in shapes)
+        if payload.size != expected:
+            raise ValueError(f"snapshot payload: {payload.size} values, the record describes {expected}")
+        self._file.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
+        self._file.write(payload.tobytes())
+        self._file.flush()
+        self.records += 1
+
+    def close(self):
+        if not self._file.closed:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+
+
+def read_snapshots(path):
+    """(header, [record]) of a snapshots.bin; each record a dict with step, epoch, batch_loss and
+    "layers": per layer a dict quantity -> array [rows, cols], "neuron_means" -> vector and each
+    rule-state buffer by name. A cut-off last record is left out (as the app does)."""
+    records = []
+    with open(path, "rb") as f:
+        magic = f.readline().strip()
+        if magic not in (MAGIC, MAGIC_V1):
+            raise ValueError(f"{path}: not a snapshot file (first line {magic[:40]!r})")
+        header = json.loads(f.readline())
+        shapes = [tuple(s) for s in header["layers"]]
+        while True:
+            line = f.readline()
+            if not line.endswith(b"\n"):
+                break
+            record = json.loads(line)
+            data = f.read(record["bytes"])
+            if len(data) != record["bytes"]:
+                break
+            values = np.frombuffer(data, dtype="<f4")
+            offset = 0
+            layers = []
+            rule_state = record.get("rule_state", [])
+            for index, (rows, cols) in enumerate(shapes):
+                layer = {}
+                for name in record["quantities"]:
+                    layer[name] = values[offset:offset + rows * cols].reshape(rows, cols)
+                    offset += rows * cols
+                count = record["neuron_means"][index]
+                layer["neuron_means"] = values[offset:offset + count]
+                offset += count
+                for buffer in rule_state:
+                    r, c = buffer["shapes"][index]
+                    layer[buffer["name"]] = values[offset:offset + r * c].reshape(r, c)
+                    offset += r * c
+                layers.append(layer)
+            if offset != values.size:
+                raise ValueError(f"{path}: record {len(records) + 1}: {values.size} values, its layout needs {offset}")
+            records.append({"step": record["step"], "epoch": record["epoch"], "batch_loss": record["batch_loss"],
+                            "quantities": list(record["quantities"]), "layers": layers})
+    return header, records
+
+
+def write_json_atomically(path, value):
+    temporary = f"{path}.tmp"
+    with open(temporary, "w") as f:
+        json.dump(value, f, indent=1)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temporary, path)
+
+
+def weights_json(layers):
+    """{"layers": [...]} of (weight ndarray, bias ndarray or None, is_conv) per layer, as the CLI's
+    weights files (a conv layer in PyTorch's [out][in][kh][kw] layout with "type":"conv")."""
+    out = []
+    for weight, bias, conv in layers:
+        bias = bias if bias is not None else np.zeros(weight.shape[0], dtype=np.float32)
+        entry = {"weight": _finite_list(weight), "bias": _finite_list(bias)}
+        if conv:
+            entry = {"type": "conv", **entry}
+        out.append(entry)
+    return {"layers": out}
+
+
+def _finite_list(array):
+    array = np.asarray(array, dtype=np.float64)
+    if np.isfinite(array).all():
+        return array.tolist()
+    def convert(x):
+        if isinstance(x, list):
+            return [convert(v) for v in x]
+        return x if math.isfinite(x) else ("nan" if math.isnan(x) else ("inf" if x > 0 else "-inf"))
+    return convert(array.tolist())

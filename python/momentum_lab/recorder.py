@@ -1,0 +1,361 @@
+"""Recorder: a torch training loop written as a Momentum Lab run folder (config.json, metrics.csv,
+weights_initial.json, weights_final.json, summary.csv, snapshots.bin) that the app and the CLI open.
+
+Device tensors are copied to the host only on recorded steps (and at start and close): every copy
+goes through Recorder._to_host, one per recorded step, counted in Recorder.host_copies.
+"""
+import json
+import math
+import os
+import time
+import warnings
+
+import numpy as np
+import torch
+
+from . import _format, _means
+from .optim import neuron_layers
+
+# torch.optim state name -> where it goes in a snapshot (a quantity, or a rule-state buffer)
+FIRST_MOMENT_KEYS = ("momentum_buffer", "exp_avg")
+SECOND_MOMENT_KEYS = ("exp_avg_sq", "square_avg", "sum")
+RULE_STATE_KEYS = {"max_exp_avg_sq": "max_second_moment", "grad_avg": "centred_mean"}
+
+_ACTIVATIONS = {torch.nn.ReLU: "relu", torch.nn.Tanh: "tanh", torch.nn.Sigmoid: "sigmoid", torch.nn.Identity: "identity"}
+_SKIPPED = (torch.nn.Flatten, torch.nn.Dropout, torch.nn.Dropout2d)
+
+
+def infer_network(model, input_shape=None):
+    """(network spec, activation) of a chain of Linear / Conv2d / MaxPool2d / AvgPool2d layers with
+    one activation kind, in module order (e.g. "1x28x28-conv8k5-pool2-64-10", "relu"); raises
+    ValueError naming the module that does not fit."""
+    tokens, activations = [], set()
+    if input_shape is not None:
+        tokens.append("x".join(str(int(d)) for d in input_shape) if len(input_shape) > 1 else str(int(input_shape[0])))
+    for name, module in model.named_modules():
+        if list(module.children()):
+            continue
+        if isinstance(module, torch.nn.Linear):
+            if not tokens:
+                tokens.append(str(module.in_features))
+            tokens.append(str(module.out_features))
+        elif isinstance(module, torch.nn.Conv2d):
+            k, s, p = module.kernel_size, module.stride, module.padding
+            if (not tokens or k[0] != k[1] or s[0] != s[1] or isinstance(p, str) or p[0] != p[1]
+                    or module.dilation != (1, 1) or module.groups != 1):
+                raise ValueError(f"{name}: a Conv2d the app reads has a square kernel, stride and padding, no "
+                                 "dilation or groups, and input_shape=(C, H, W) given to the recorder")
+            tokens.append(f"conv{module.out_channels}k{k[0]}" + (f"s{s[0]}" if s[0] != 1 else "") +
+                          (f"p{p[0]}" if p[0] else ""))
+        elif isinstance(module, (torch.nn.MaxPool2d, torch.nn.AvgPool2d)):
+            k = module.kernel_size if isinstance(module.kernel_size, int) else module.kernel_size[0]
+            stride = module.stride if isinstance(module.stride, int) else module.stride[0]
+            if stride != k or (module.padding not in (0, (0, 0))):
+                raise ValueError(f"{name}: pooling must have stride = kernel and no padding")
+            tokens.append(("pool" if isinstance(module, torch.nn.MaxPool2d) else "avgpool") + str(k))
+        elif type(module) in _ACTIVATIONS:
+            activations.add(_ACTIVATIONS[type(module)])
+        elif not isinstance(module, _SKIPPED) and list(module.parameters(recurse=False)):
+            raise ValueError(f"{name}: {type(module).__name__} has no counterpart in the app's networks; pass network=")
+    if len(activations) > 1:
+        raise ValueError(f"the model mixes activations {sorted(activations)}; the app's networks use one; "
+                         "pass activation=")
+    return "-".join(tokens), (activations.pop() if activations else None)
+
+
+def catalog_run(optimizer, group=0):
+    """(catalog optimizer name, hyper-parameters by catalog key) describing a torch optimizer."""
+    if hasattr(optimizer, "catalog_run"):
+        return optimizer.catalog_run(group)
+    g = optimizer.param_groups[group]
+    if isinstance(optimizer, torch.optim.SGD):
+        hp = {"lr": g["lr"], "weight-decay": g["weight_decay"]}
+        if g["momentum"] == 0:
+            return "sgd", hp
+        hp.update(momentum=g["momentum"], dampening=g["dampening"])
+        return ("nesterov" if g["nesterov"] else "momentum"), hp
+    if isinstance(optimizer, (torch.optim.Adam, torch.optim.AdamW)):
+        return ("adamw" if isinstance(optimizer, torch.optim.AdamW) else "adam"), {
+            "lr": g["lr"], "beta1": g["betas"][0], "beta2": g["betas"][1], "eps": g["eps"],
+            "weight-decay": g["weight_decay"], "amsgrad": g["amsgrad"]}
+    if isinstance(optimizer, torch.optim.RMSprop):
+        return "rmsprop", {"lr": g["lr"], "alpha": g["alpha"], "eps": g["eps"], "weight-decay": g["weight_decay"],
+                           "momentum": g["momentum"], "centered": g["centered"]}
+    if isinstance(optimizer, torch.optim.Adagrad):
+        return "adagrad", {"lr": g["lr"], "lr-decay": g["lr_decay"], "weight-decay": g["weight_decay"],
+                           "initial-accumulator": g["initial_accumulator_value"], "eps": g["eps"]}
+    warnings.warn(f"{type(optimizer).__name__} has no counterpart in the app's catalog; config.json names it sgd")
+    return "sgd", {"lr": g.get("lr", 0.01)}
+
+
+class Recorder:
+    """Records a training loop into a run folder the app and the CLI open.
+
+        rec = Recorder(model, optimizer, out="runs/x", every=10)
+        for ...: loss.backward(); optimizer.step(); rec.step(loss=loss)   # after the optimizer's step
+        rec.close()   # or: with Recorder(...) as rec:
+
+    Every step appends a metrics.csv row (its loss kept on the device until the next recorded
+    step); steps every*stride (and total_steps when given) also append a snapshots.bin record of
+    each recorded layer: parameters and gradient after/of that step, the optimizer's first and
+    second moment, the update (w_after - w_before) and the neuron means of the first moment.
+    The snapshot file stays within max_mb: the stride doubles as the budget fills (the core's
+    decimation: every second sample once full), so a run of any length fits.
+    """
+
+    def __init__(self, model, optimizer, out, every=10, layers=None, label=None, network=None, activation=None,
+                 input_shape=None, loss="cross-entropy", data="custom", seed=0, batch=0, steps_per_epoch=None,
+                 total_steps=None, max_mb=1000, name=None):
+        if every < 1:
+            raise ValueError("every: expected a whole number >= 1")
+        self.model, self.optimizer, self.out, self.every = model, optimizer, str(out), int(every)
+        self.steps_per_epoch, self.total_steps = steps_per_epoch, total_steps
+        all_layers = neuron_layers(model)
+        if layers is None:
+            chosen = all_layers
+        else:
+            wanted = [m if isinstance(m, torch.nn.Module) else dict(model.named_modules())[m] for m in layers]
+            chosen = [(n, m) for n, m in all_layers if any(m is w for w in wanted)]
+            if len(chosen) != len(wanted):
+                raise ValueError("layers: expected Linear or Conv modules of the model (or their names)")
+        self.layers = [m for _, m in chosen]
+        if not self.layers:
+            raise ValueError("the model has no Linear or Conv layer to record")
+        self.shapes = [(m.weight.shape[0], m.weight[0].numel() + 1) for m in self.layers]
+        self.columns_per_input = [m.weight[0, 0].numel() for m in self.layers]
+        self.optimizer_name, hp = catalog_run(optimizer)
+        self.label = label or self.optimizer_name
+        self.scope, self.bias_mode = self._sharing()
+        if network is None or activation is None:
+            try:
+                inferred, found = infer_network(model, input_shape)
+            except ValueError:
+                if network is None:
+                    raise
+                inferred, found = network, None
+            network = network or inferred
+            activation = activation or found
+            if activation is None:
+                warnings.warn("no activation module found; config.json says relu (pass activation=)")
+                activation = "relu"
+        if len(self.layers) != len(all_layers):
+            warnings.warn("only some layers are recorded: the app opens the folder's metrics, not its snapshots")
+        self.config = {"name": name or f"PyTorch: {self.label}", "network": network, "activation": activation,
+                       "loss": loss, "data": data, "seed": seed, "batch": batch, "steps": total_steps or 0,
+                       "epochs": 0, "eval-every": 0, "init": "weights_initial.json",
+                       "runs": [dict({"label": self.label, "optimizer": self.optimizer_name},
+                                     **{k: _json_value(v) for k, v in hp.items()})]}
+        os.makedirs(self.out, exist_ok=True)
+        _format.write_json_atomically(os.path.join(self.out, "config.json"), self.config)
+        self.host_copies = 0
+        _format.write_json_atomically(os.path.join(self.out, "weights_initial.json"), self._weights())
+        self._metrics = open(os.path.join(self.out, "metrics.csv"), "w")
+        self._metrics.write("step,epoch,train_loss,test_loss,test_accuracy,wall_ms\n")
+        self._metrics.flush()
+        self._snapshots = _format.SnapshotFileWriter(os.path.join(self.out, "snapshots.bin"), self.label,
+                                                     self.shapes, self.scope, self.bias_mode, self.columns_per_input)
+        self.step_count = 0
+        self.recorded_steps = []
+        self._pending = []  # metrics rows not yet written: their values may be device tensors
+        budget = max(1, int(max_mb * 1e6 // _format.record_bytes_bound(self.shapes)))
+        self._capacity, self._stride, self._next_doubling = budget, 1, max(1, budget // 2)
+        self._last = {"loss": None, "test_loss": None, "test_accuracy": None}
+        self._closed = False
+        self._started = time.perf_counter()
+        self._own_seconds = 0.0  # the recorder's own time, left out of wall_ms
+        self._before = self._clone_parameters() if self._records(1) else None
+
+    # -- public API ------------------------------------------------------------------------------
+    def step(self, loss=None, test_loss=None, test_accuracy=None, epoch=None):
+        """After optimizer.step(): one metrics row (loss: the batch loss before the update, a tensor
+        or a number; test figures where evaluated) and, on a recorded step, one snapshot."""
+        entered = time.perf_counter()
+        self.step_count += 1
+        step = self.step_count
+        if epoch is None:
+            epoch = (step - 1) // self.steps_per_epoch + 1 if self.steps_per_epoch else 1
+        wall_ms = (entered - self._started - self._own_seconds) * 1000.0
+        values = [_detached(v) for v in (loss, test_loss, test_accuracy)]
+        self._pending.append((step, epoch, values, wall_ms))
+        if self._records(step):
+            self._snapshot(step, epoch)
+        if self._records(step + 1):
+            self._before = self._clone_parameters()
+        self._own_seconds += time.perf_counter() - entered
+
+    def close(self, status="done"):
+        """Writes the pending metrics, weights_final.json and summary.csv; closes the files."""
+        if self._closed:
+            return
+        self._closed = True
+        self._flush_metrics([])
+        self._metrics.close()
+        self._snapshots.close()
+        _format.write_json_atomically(os.path.join(self.out, "weights_final.json"), self._weights())
+        self.config["steps"] = self.step_count
+        _format.write_json_atomically(os.path.join(self.out, "config.json"), self.config)
+        wall_ms = (time.perf_counter() - self._started - self._own_seconds) * 1000.0
+        last = self._last
+        cells = [_csv_field(self.label), _format.number_text(last["loss"]), _format.number_text(last["test_loss"]),
+                 _format.number_text(last["test_accuracy"]), str(self.step_count), f"{wall_ms:.3f}", status]
+        with open(os.path.join(self.out, "summary.csv"), "w") as f:
+            f.write("optimizer,final_train_loss,final_test_loss,final_test_accuracy,steps,wall_ms,status\n")
+            f.write(",".join(cells) + "\n")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        self.close("done" if kind is None else "stopped")
+        return False
+
+    # -- internals -------------------------------------------------------------------------------
+    def _records(self, step):
+        if self.total_steps is not None and step == self.total_steps:
+            return True
+        return step % (self.every * self._stride) == 0
+
+    def _sharing(self):
+        """The momentum_mean and bias of the recorded layers' group (none/own for torch's rules)."""
+        first = self.layers[0].weight
+        for group in self.optimizer.param_groups:
+            if any(p is first for p in group["params"]):
+                return group.get("momentum_mean", "none"), group.get("bias", "own")
+        return "none", "own"
+
+    def _to_host(self, tensor):
+        """The one device-to-host copy path."""
+        self.host_copies += 1
+        return tensor.detach().to("cpu", torch.float32).numpy()
+
+    def _clone_parameters(self):
+        with torch.no_grad():
+            return [(m.weight.detach().clone(), None if m.bias is None else m.bias.detach().clone())
+                    for m in self.layers]
+
+    def _weights(self):
+        with torch.no_grad():
+            flat = torch.cat([t.detach().reshape(-1) for m in self.layers
+                              for t in ((m.weight,) + ((m.bias,) if m.bias is not None else ()))])
+            values = self._to_host(flat)
+        layers, offset = [], 0
+        for m in self.layers:
+            weight = values[offset:offset + m.weight.numel()].reshape(m.weight.shape)
+            offset += m.weight.numel()
+            bias = None
+            if m.bias is not None:
+                bias = values[offset:offset + m.bias.numel()]
+                offset += m.bias.numel()
+            layers.append((weight, bias, isinstance(m, torch.nn.Conv2d)))
+        return _format.weights_json(layers)
+
+    @staticmethod
+    def _matrix(weight, bias):
+        """The layer matrix [out x (in*k*k + 1)], bias last (0 without one)."""
+        rows = weight.reshape(weight.shape[0], -1)
+        column = bias.reshape(-1, 1) if bias is not None else rows.new_zeros(rows.shape[0], 1)
+        return torch.cat([rows, column.to(rows.dtype)], dim=1)
+
+    def _state(self, tensor, keys):
+        if tensor is None:
+            return None, None
+        state = self.optimizer.state.get(tensor, {})
+        for key in keys:
+            if torch.is_tensor(state.get(key)) and state[key].shape == tensor.shape:
+                return key, state[key]
+        return None, None
+
+    def _snapshot(self, step, epoch):
+        with torch.no_grad():
+            pieces = []
+            quantities = ["parameters", "gradient"]
+            layer_state = []
+            for m in self.layers:
+                b = m.bias
+                first = self._state(m.weight, FIRST_MOMENT_KEYS)
+                second = self._state(m.weight, SECOND_MOMENT_KEYS)
+                rules = [(name, key) for key, name in RULE_STATE_KEYS.items() if self._state(m.weight, (key,))[1] is not None]
+                layer_state.append((first, second, rules))
+            has_first = all(s[0][1] is not None for s in layer_state)
+            has_second = all(s[1][1] is not None for s in layer_state)
+            rule_names = [name for name, _ in layer_state[0][2] if all(name in dict(s[2]) for s in layer_state)]
+            if has_first:
+                quantities.append("first_moment")
+            if has_second:
+                quantities.append("second_moment")
+            quantities.append("update")
+            neuron_counts = []
+            for index, (m, (first, second, rules)) in enumerate(zip(self.layers, layer_state)):
+                w, b = m.weight, m.bias
+                pieces.append(self._matrix(w, b))
+                grad_w = w.grad if w.grad is not None else torch.zeros_like(w)
+                grad_b = None if b is None else (b.grad if b.grad is not None else torch.zeros_like(b))
+                pieces.append(self._matrix(grad_w, grad_b))
+                for present, (key, buffer) in ((has_first, first), (has_second, second)):
+                    if present:
+                        pieces.append(self._matrix(buffer, self._state(b, (key,))[1] if b is not None else None))
+                before_w, before_b = self._before[index] if self._before is not None else (w, b)
+                pieces.append(self._matrix(w - before_w, None if b is None else b - before_b))
+                if has_first:
+                    bias_buffer = self._state(b, (first[0],))[1] if b is not None else None
+                    means = _means.compact_means(first[1], bias_buffer, self.scope, self.bias_mode)
+                    pieces.append(means)
+                    neuron_counts.append(means.numel())
+                else:
+                    neuron_counts.append(0)
+                for name in rule_names:
+                    key = next(k for k, n in RULE_STATE_KEYS.items() if n == name)
+                    pieces.append(self._matrix(self._state(w, (key,))[1], self._state(b, (key,))[1]))
+            rule_state = [(name, list(self.shapes)) for name in rule_names]
+            losses = [v for _, _, values, _ in self._pending for v in values if torch.is_tensor(v)]
+            flat = torch.cat([p.reshape(-1).to(torch.float32) for p in pieces] +
+                             [l.reshape(-1).to(device=pieces[0].device, dtype=torch.float32) for l in losses])
+            values = self._to_host(flat)
+        payload_size = values.size - len(losses)
+        self._flush_metrics(values[payload_size:])
+        batch_loss = self._step_loss
+        self._snapshots.append(step, epoch, batch_loss, quantities, neuron_counts, rule_state, values[:payload_size])
+        self.recorded_steps.append(step)
+        self._before = None
+        if len(self.recorded_steps) >= self._next_doubling:  # the budget's next half: every second sample from now
+            self._stride *= 2
+            self._next_doubling += max(1, (self._capacity - self._next_doubling) // 2)
+
+    def _flush_metrics(self, host_values):
+        """Writes the pending rows; host_values: their tensor values, copied in the snapshot's one copy."""
+        tensors = [v for _, _, values, _ in self._pending for v in values if torch.is_tensor(v)]
+        if len(tensors) != len(host_values):  # close(): what is left comes over in one copy
+            device = tensors[0].device if tensors else None
+            host_values = self._to_host(torch.stack([t.reshape(()).float().to(device) for t in tensors])) \
+                if tensors else []
+        lookup = iter(host_values)
+        lines = []
+        for step, epoch, values, wall_ms in self._pending:
+            cells = [float(next(lookup)) if torch.is_tensor(v) else v for v in values]
+            self._step_loss = cells[0]
+            for key, value in zip(("loss", "test_loss", "test_accuracy"), cells):
+                if value is not None and not (key != "loss" and isinstance(value, float) and math.isnan(value)):
+                    self._last[key] = value
+            lines.append(f"{step},{epoch},{_format.number_text(cells[0])},{_format.number_text(cells[1])},"
+                         f"{_format.number_text(cells[2])},{wall_ms:.3f}\n")
+        self._pending = []
+        self._metrics.write("".join(lines))
+        self._metrics.flush()
+
+
+def _detached(value):
+    if torch.is_tensor(value):
+        return value.detach()
+    return None if value is None else float(value)
+
+
+def _json_value(value):
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    return float(value)
+
+
+def _csv_field(text):
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
