@@ -23,6 +23,8 @@ cd "$repo_dir"
 packages=(g++ cmake ninja-build pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev
           zlib1g-dev libdeflate-dev libgl-dev dataset-fashion-mnist slurm-wlm munge
           texlive-latex-base texlive-pictures preview-latex-style)
+# python3-torch, python3-numpy: the PyTorch bridge (python/momentum_lab) and its CTest checks.
+packages+=(python3-torch python3-numpy)
 checked=0
 [[ "$mode" == test && "${MOMENTUM_LAB_CHECKED:-1}" != 0 ]] && checked=1
 [[ "$checked" == 1 ]] && packages+=(clang libclang-rt-14-dev llvm)

@@ -63,6 +63,11 @@ def infer_network(model, input_shape=None):
     return "-".join(tokens), (activations.pop() if activations else None)
 
 
+def snapshot_count(total_steps, every):
+    """Snapshots of a run of total_steps at an interval (the last step always has one)."""
+    return total_steps // every + (1 if total_steps % every else 0)
+
+
 def catalog_run(optimizer, group=0):
     """(catalog optimizer name, hyper-parameters by catalog key) describing a torch optimizer."""
     if hasattr(optimizer, "catalog_run"):
@@ -99,8 +104,10 @@ class Recorder:
     step); steps every*stride (and total_steps when given) also append a snapshots.bin record of
     each recorded layer: parameters and gradient after/of that step, the optimizer's first and
     second moment, the update (w_after - w_before) and the neuron means of the first moment.
-    The snapshot file stays within max_mb: the stride doubles as the budget fills (the core's
-    decimation: every second sample once full), so a run of any length fits.
+    The snapshot file stays within max_mb (default 1000, as the CLI's --snapshots-max-mb): with
+    total_steps the interval is raised to the smallest that fits (the CLI refuses instead); without,
+    the first half of the budget is spent at `every`, then each half of what is left at twice the
+    stride before (the core's decimation: every second sample once full), then recording stops.
     """
 
     def __init__(self, model, optimizer, out, every=10, layers=None, label=None, network=None, activation=None,
@@ -157,8 +164,18 @@ class Recorder:
         self.step_count = 0
         self.recorded_steps = []
         self._pending = []  # metrics rows not yet written: their values may be device tensors
-        budget = max(1, int(max_mb * 1e6 // _format.record_bytes_bound(self.shapes)))
-        self._capacity, self._stride, self._next_doubling = budget, 1, max(1, budget // 2)
+        self._capacity = max(1, int(max_mb * 1e6 // _format.record_bytes_bound(self.shapes)))
+        self._stride, self._left_total, self._left_at_stride = 1, None, None
+        if total_steps:  # the CLI's check, with the smallest interval that fits instead of a refusal
+            asked = self.every
+            self.every = max(self.every, -(-total_steps // self._capacity))
+            while snapshot_count(total_steps, self.every) > self._capacity:
+                self.every += 1
+            if self.every != asked:
+                warnings.warn(f"every {asked}: {snapshot_count(total_steps, asked)} snapshots could exceed "
+                              f"max_mb {max_mb}; recording every {self.every} steps")
+        else:  # unknown length: half the budget at each stride, then every second sample
+            self._left_total, self._left_at_stride = self._capacity, max(1, self._capacity // 2)
         self._last = {"loss": None, "test_loss": None, "test_accuracy": None}
         self._closed = False
         self._started = time.perf_counter()
@@ -211,6 +228,8 @@ class Recorder:
 
     # -- internals -------------------------------------------------------------------------------
     def _records(self, step):
+        if self._left_total == 0:
+            return False
         if self.total_steps is not None and step == self.total_steps:
             return True
         return step % (self.every * self._stride) == 0
@@ -317,9 +336,14 @@ class Recorder:
         self._snapshots.append(step, epoch, batch_loss, quantities, neuron_counts, rule_state, values[:payload_size])
         self.recorded_steps.append(step)
         self._before = None
-        if len(self.recorded_steps) >= self._next_doubling:  # the budget's next half: every second sample from now
-            self._stride *= 2
-            self._next_doubling += max(1, (self._capacity - self._next_doubling) // 2)
+        if self._left_total is not None:  # the budget's next half: every second sample from now on
+            self._left_total -= 1
+            self._left_at_stride -= 1
+            if self._left_total == 0:
+                warnings.warn(f"{self.out}: the snapshot budget (max_mb) is spent at step {step}; no more snapshots")
+            elif self._left_at_stride == 0:
+                self._stride *= 2
+                self._left_at_stride = max(1, self._left_total // 2)
 
     def _flush_metrics(self, host_values):
         """Writes the pending rows; host_values: their tensor values, copied in the snapshot's one copy."""
