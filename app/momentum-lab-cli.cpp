@@ -1,9 +1,14 @@
 // momentum-lab-cli: the headless front end (see `momentum-lab-cli --help`). The core's commands,
 // plus `export`, which renders plots with the desktop app's widgets (the ui library).
+#include "BashCompletion.h"
 #include "export/ExportCommand.h"
 #include "cli/Cli.h"
 
 #include <QApplication>
+
+#include <cstring>
+#include <exception>
+#include <iostream>
 
 namespace {
 
@@ -20,5 +25,16 @@ int main(int argc, char** argv) {
     commands.add({"export", "render a run folder's plots (PNG, PDF, SVG, pgfplots) headlessly, and a study's with --study",
                   [](const QStringList& arguments) { return ml::runExportCommand(arguments.mid(2)); },
                   offscreenWidgetsApplication});
+    // Not in the command list: the build writes the installed bash completion with it (app/BashCompletion.h).
+    if (argc == 3 && std::strcmp(argv[1], "completion") == 0 && std::strcmp(argv[2], "bash") == 0) {
+        const QCoreApplication app(argc, argv);
+        try {
+            std::cout << ml::bashCompletion(commands, QCoreApplication::applicationFilePath());
+        } catch (const std::exception& error) {
+            std::cerr << "momentum-lab-cli: completion: " << error.what() << "\n";
+            return ml::kExitFailure;
+        }
+        return ml::kExitOk;
+    }
     return ml::runMain(argc, argv, commands);
 }
