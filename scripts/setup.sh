@@ -28,6 +28,9 @@ packages+=(python3-torch python3-numpy)
 checked=0
 [[ "$mode" == test && "${MOMENTUM_LAB_CHECKED:-1}" != 0 ]] && checked=1
 [[ "$checked" == 1 ]] && packages+=(clang libclang-rt-14-dev llvm)
+# `test` builds the .deb and checks it (scripts/package-check.sh): dpkg-dev's dpkg-shlibdeps fills its
+# Depends; appstream and desktop-file-utils validate the metainfo and the desktop entry.
+[[ "$mode" == test ]] && packages+=(dpkg-dev appstream desktop-file-utils)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -54,6 +57,8 @@ MOMENTUM_LAB_CLI="$build_dir/app/momentum-lab-cli" bash scripts/fetch-mnist.sh \
 if [[ "$mode" == test ]]; then
   echo "== Tests (Release)"
   (cd "$build_dir" && ctest --output-on-failure -j 2)
+  echo "== Debian package: build, unpack, run the installed CLI (scripts/package-check.sh)"
+  bash scripts/package-check.sh "$build_dir"
   # The checked builds (scripts/checked-build.sh; README "Checked by"), each building only what it
   # runs. Any sanitizer report aborts the program that made it (or, TSan, fails its exit status), so
   # it fails its test and this script.
