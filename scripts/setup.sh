@@ -59,7 +59,7 @@ if [[ "$mode" == test ]]; then
   (cd "$build_dir" && ctest --output-on-failure -j 2)
   echo "== Debian package: build, unpack, run the installed CLI (scripts/package-check.sh)"
   bash scripts/package-check.sh "$build_dir"
-  # The checked builds (scripts/checked-build.sh; README "Checked by"), each building only what it
+  # The checked builds (scripts/checked-build.sh; docs/dev/testing.md), each building only what it
   # runs. Any sanitizer report aborts the program that made it (or, TSan, fails its exit status), so
   # it fails its test and this script.
   if [[ "$checked" == 1 ]]; then

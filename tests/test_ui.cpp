@@ -508,7 +508,7 @@ private Q_SLOTS:
 
     void denseGraphsAreDrawnWithThinPens() {
         // Wide or dashed-wide pens on 200k oscillating points go through Qt's path stroker and
-        // took seconds per frame (measured: 5.5 s vs 7-10 ms replot; see the README's "Long runs" section).
+        // took seconds per frame (measured: 5.5 s vs 7-10 ms replot; see docs/guide/app.md, "Long runs").
         // The guard is the pen choice, checked here without timing anything.
         MetricsHistory history;
         history.reset({"a", "b"}, 0);

@@ -296,7 +296,7 @@ private Q_SLOTS:
     }
 
     // The bottom row's dock tabs show their whole names at 1366 x 768 and 1600 x 1000 (the
-    // README names the docks; "Neuron inspe…" and "Diagnos…" were all that showed at 1366).
+    // the guide names the docks; "Neuron inspe…" and "Diagnos…" were all that showed at 1366).
     void dockTabNamesAreWhole() {
         for (const QSize size : kLaptopAndDesktop) {
             MainWindow window;

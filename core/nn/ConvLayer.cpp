@@ -284,7 +284,7 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
             });
         } else {
             // The patches again rather than a whole batch's kept from forward: gathering from the input
-            // costs less than reading them back from memory (measured, README "Third round").
+            // costs less than reading them back from memory (measured: docs/dev/performance.md, Convolutions).
             gatherPatches(input.row(s).data(), buffers.patches.data());
             weightGradient.noalias() += dZt.transpose() * buffers.patches.transpose();  // dW += dZ_s patches^T
         }

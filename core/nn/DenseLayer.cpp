@@ -99,7 +99,7 @@ const BatchMatrix& DenseLayer::forward(const Matrix& parameters, const BatchMatr
         ensureShape(z, input.rows(), outputs_);
         TinyDense{input.rows(), inputs_, outputs_}.affine(input.data(), parameters.data(), z.data());
     } else {
-        // [batch x in] * [in x out]: the product shape Eigen runs fastest here (README, Benchmark).
+        // [batch x in] * [in x out]: the product shape Eigen runs fastest here (docs/dev/performance.md).
         z.noalias() = input * weights.transpose();
         z.rowwise() += biasOf(parameters).transpose();
     }

@@ -2,7 +2,7 @@
 // The table the CLI prints after `study` and `aggregate`: one row per task and optimizer from
 // results.json (the chosen configuration, test loss and accuracy, steps to the target, and
 // P(better than the baseline) paired by seed), rendered as aligned text for the terminal or as a
-// Markdown table for a report (`aggregate DIR --markdown`; the README's study tables come from it).
+// Markdown table for a report (`aggregate DIR --markdown`; the tables in docs/research/ come from it).
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>

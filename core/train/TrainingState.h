@@ -4,7 +4,7 @@
 // (every buffer of optim/Optimizer.h's forEachStateBuffer and the step count of the bias
 // corrections), the step and epoch, the data order and the shuffling stream's state. Written by
 // `train --save-state-every N` (TrainingStateWriter) as RUN/state/step-K.json.gz, read by
-// `train --fork-from RUN --at-step K` (LockstepTrainer::resumeFrom). Format: README, "Twin runs".
+// `train --fork-from RUN --at-step K` (LockstepTrainer::resumeFrom). Format: docs/guide/twin-runs.md.
 #include "Tensor.h"
 
 #include <QByteArray>
