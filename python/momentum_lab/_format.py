@@ -52,7 +52,7 @@ class SnapshotFileWriter:
         if payload.size != expected:
             raise ValueError(f"snapshot payload: {payload.size} values, the record describes {expected}")
         self._file.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
-        self._file.write(payload.tobytes())
+        self._file.write(payload.data)  # the array's own memory: no copy
         self._file.flush()
         self.records += 1
 

@@ -178,6 +178,7 @@ class Recorder:
             self._left_total, self._left_at_stride = self._capacity, max(1, self._capacity // 2)
         self._last = {"loss": None, "test_loss": None, "test_accuracy": None}
         self._closed = False
+        self._staging = self._host = None  # reused buffers of the recorded values (device, pinned host)
         self._started = time.perf_counter()
         self._own_seconds = 0.0  # the recorder's own time, left out of wall_ms
         self._before = self._clone_parameters() if self._records(1) else None
@@ -243,9 +244,15 @@ class Recorder:
         return "none", "own"
 
     def _to_host(self, tensor):
-        """The one device-to-host copy path."""
+        """The one device-to-host copy path (a CPU tensor is already there: no copy, but counted)."""
         self.host_copies += 1
-        return tensor.detach().to("cpu", torch.float32).numpy()
+        tensor = tensor.detach().to(torch.float32)
+        if tensor.device.type == "cpu":
+            return tensor.numpy()
+        if self._host is None or self._host.numel() != tensor.numel():
+            self._host = torch.empty(tensor.numel(), dtype=torch.float32, pin_memory=True)
+        self._host.copy_(tensor.reshape(-1))
+        return self._host.numpy()
 
     def _clone_parameters(self):
         with torch.no_grad():
@@ -268,13 +275,6 @@ class Recorder:
             layers.append((weight, bias, isinstance(m, torch.nn.Conv2d)))
         return _format.weights_json(layers)
 
-    @staticmethod
-    def _matrix(weight, bias):
-        """The layer matrix [out x (in*k*k + 1)], bias last (0 without one)."""
-        rows = weight.reshape(weight.shape[0], -1)
-        column = bias.reshape(-1, 1) if bias is not None else rows.new_zeros(rows.shape[0], 1)
-        return torch.cat([rows, column.to(rows.dtype)], dim=1)
-
     def _state(self, tensor, keys):
         if tensor is None:
             return None, None
@@ -284,56 +284,79 @@ class Recorder:
                 return key, state[key]
         return None, None
 
+    def _layout(self):
+        """What this step's record holds: its quantities, and per layer the matrices [(weight, bias)]
+        (in the format's order), the neuron means (or None) and the rule-state buffers by name."""
+        found = []
+        for m in self.layers:
+            first = self._state(m.weight, FIRST_MOMENT_KEYS)
+            second = self._state(m.weight, SECOND_MOMENT_KEYS)
+            rules = {name: key for key, name in RULE_STATE_KEYS.items() if self._state(m.weight, (key,))[1] is not None}
+            found.append((first, second, rules))
+        has_first = all(f[0][1] is not None for f in found)
+        has_second = all(f[1][1] is not None for f in found)
+        rule_names = [name for name in found[0][2] if all(name in f[2] for f in found)]
+        quantities = ["parameters", "gradient"] + (["first_moment"] if has_first else []) + \
+            (["second_moment"] if has_second else []) + ["update"]
+        layers = []
+        for index, (m, (first, second, rules)) in enumerate(zip(self.layers, found)):
+            w, b = m.weight, m.bias
+            matrices = [(w, b), (w.grad, None if b is None else b.grad)]
+            for present, (key, buffer) in ((has_first, first), (has_second, second)):
+                if present:
+                    matrices.append((buffer, self._state(b, (key,))[1]))
+            before_w, before_b = self._before[index] if self._before is not None else (w, b)
+            matrices.append((w - before_w, None if b is None else b - before_b))
+            means = None
+            if has_first:
+                means = _means.compact_means(first[1], self._state(b, (first[0],))[1], self.scope, self.bias_mode)
+            buffers = [(self._state(w, (rules[n],))[1], self._state(b, (rules[n],))[1]) for n in rule_names]
+            layers.append((matrices, means, buffers))
+        return quantities, rule_names, layers
+
+    def _place(self, offset, rows, cols, weight, bias):
+        """Copies a layer matrix straight into the staging buffer, row by row, bias last (0 where none)."""
+        view = self._staging[offset:offset + rows * cols].view(rows, cols)
+        if weight is None:
+            view[:, :-1].zero_()
+        else:
+            view[:, :-1].copy_(weight.reshape(rows, -1))
+        if bias is None:
+            view[:, -1].zero_()
+        else:
+            view[:, -1].copy_(bias)
+        return offset + rows * cols
+
     def _snapshot(self, step, epoch):
         with torch.no_grad():
-            pieces = []
-            quantities = ["parameters", "gradient"]
-            layer_state = []
-            for m in self.layers:
-                b = m.bias
-                first = self._state(m.weight, FIRST_MOMENT_KEYS)
-                second = self._state(m.weight, SECOND_MOMENT_KEYS)
-                rules = [(name, key) for key, name in RULE_STATE_KEYS.items() if self._state(m.weight, (key,))[1] is not None]
-                layer_state.append((first, second, rules))
-            has_first = all(s[0][1] is not None for s in layer_state)
-            has_second = all(s[1][1] is not None for s in layer_state)
-            rule_names = [name for name, _ in layer_state[0][2] if all(name in dict(s[2]) for s in layer_state)]
-            if has_first:
-                quantities.append("first_moment")
-            if has_second:
-                quantities.append("second_moment")
-            quantities.append("update")
-            neuron_counts = []
-            for index, (m, (first, second, rules)) in enumerate(zip(self.layers, layer_state)):
-                w, b = m.weight, m.bias
-                pieces.append(self._matrix(w, b))
-                grad_w = w.grad if w.grad is not None else torch.zeros_like(w)
-                grad_b = None if b is None else (b.grad if b.grad is not None else torch.zeros_like(b))
-                pieces.append(self._matrix(grad_w, grad_b))
-                for present, (key, buffer) in ((has_first, first), (has_second, second)):
-                    if present:
-                        pieces.append(self._matrix(buffer, self._state(b, (key,))[1] if b is not None else None))
-                before_w, before_b = self._before[index] if self._before is not None else (w, b)
-                pieces.append(self._matrix(w - before_w, None if b is None else b - before_b))
-                if has_first:
-                    bias_buffer = self._state(b, (first[0],))[1] if b is not None else None
-                    means = _means.compact_means(first[1], bias_buffer, self.scope, self.bias_mode)
-                    pieces.append(means)
-                    neuron_counts.append(means.numel())
-                else:
-                    neuron_counts.append(0)
-                for name in rule_names:
-                    key = next(k for k, n in RULE_STATE_KEYS.items() if n == name)
-                    pieces.append(self._matrix(self._state(w, (key,))[1], self._state(b, (key,))[1]))
-            rule_state = [(name, list(self.shapes)) for name in rule_names]
+            quantities, rule_names, layers = self._layout()
             losses = [v for _, _, values, _ in self._pending for v in values if torch.is_tensor(v)]
-            flat = torch.cat([p.reshape(-1).to(torch.float32) for p in pieces] +
-                             [l.reshape(-1).to(device=pieces[0].device, dtype=torch.float32) for l in losses])
-            values = self._to_host(flat)
+            total = len(losses) + sum((len(matrices) + len(buffers)) * rows * cols + (0 if means is None else means.numel())
+                                      for (rows, cols), (matrices, means, buffers) in zip(self.shapes, layers))
+            device = self.layers[0].weight.device
+            if self._staging is None or self._staging.numel() != total or self._staging.device != device:
+                self._staging = torch.empty(total, dtype=torch.float32, device=device)
+            offset = 0
+            neuron_counts = []
+            for (rows, cols), (matrices, means, buffers) in zip(self.shapes, layers):
+                for index, (weight, bias) in enumerate(matrices + buffers):
+                    if index == len(matrices) and means is not None:  # the means follow the quantities
+                        self._staging[offset:offset + means.numel()].copy_(means)
+                        offset += means.numel()
+                    offset = self._place(offset, rows, cols, weight, bias)
+                if not buffers and means is not None:
+                    self._staging[offset:offset + means.numel()].copy_(means)
+                    offset += means.numel()
+                neuron_counts.append(0 if means is None else means.numel())
+            for loss in losses:
+                self._staging[offset:offset + 1].copy_(loss.reshape(1))
+                offset += 1
+            values = self._to_host(self._staging)
         payload_size = values.size - len(losses)
         self._flush_metrics(values[payload_size:])
-        batch_loss = self._step_loss
-        self._snapshots.append(step, epoch, batch_loss, quantities, neuron_counts, rule_state, values[:payload_size])
+        rule_state = [(name, list(self.shapes)) for name in rule_names]
+        self._snapshots.append(step, epoch, self._step_loss, quantities, neuron_counts, rule_state,
+                               values[:payload_size])
         self.recorded_steps.append(step)
         self._before = None
         if self._left_total is not None:  # the budget's next half: every second sample from now on

@@ -216,7 +216,7 @@ class OpensInTheCli(unittest.TestCase):
                 (False, lambda m: torch.optim.Adam(m.parameters(), lr=0.01, amsgrad=True),
                  ("momentum", "second-moment", "update")),
                 (True, lambda m: ml.NeuronMeanAdam(m, lr=0.01, momentum_mean="fan-out", second_moment_mean="fan-in"),
-                 ("momentum", "second-moment-group-mean", "weight-change"))):
+                 ("momentum", "second-moment-group-mean", "second-moment"))):
             model = support.small_cnn() if conv else support.mlp()
             with tempfile.TemporaryDirectory() as directory:
                 train_recorded(model, make(model), directory, conv)
