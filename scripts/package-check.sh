@@ -54,7 +54,11 @@ grep -q 'libqt6widgets6' <<<"$(dpkg-deb --field "$deb" Depends)" || { echo "Depe
 echo "-- dpkg -x, then the installed executables"
 dpkg -x "$deb" "$scratch/root"
 bin="$scratch/root/usr/bin"
-"$bin/momentum-lab-cli" --version
+version="$("$bin/momentum-lab-cli" --version)"
+echo "$version"
+for page in "$scratch"/root/usr/share/man/man1/*.1.gz; do
+  zgrep -q "^\.TH .*\"Momentum Lab ${version#momentum-lab-cli }\"" "$page" || { echo "$page: not of version $version"; exit 1; }
+done
 env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$bin/momentum-lab" --version
 "$bin/momentum-lab-cli" train --preset seed-diagram --out "$scratch/seed-diagram"
 test -s "$scratch/seed-diagram/metrics.csv" -o -n "$(find "$scratch/seed-diagram" -name metrics.csv -size +0)" \
