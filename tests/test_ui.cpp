@@ -11,6 +11,7 @@
 #include "experiment/SeedSpinBox.h"
 #include "export/ExportCommand.h"
 #include "export/Figure.h"
+#include "export/FigureSizeDialog.h"
 #include "export/ReportWriter.h"
 #include "InputError.h"
 #include "MainWindow.h"
@@ -40,6 +41,8 @@
 #include "views/ConvergencePlot.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QDockWidget>
@@ -1208,6 +1211,42 @@ private Q_SLOTS:
         QCOMPARE(lr->text(), QString("0.01"));  // the last valid value comes back
         QCOMPARE(form.values("runs[0]").lr, 0.01);
         QVERIFY(!form.editor("beta2"));  // only momentum's own parameters
+    }
+    // The figure size in cm or inches: the dialog converts what it shows when the unit changes,
+    // keeps the size exact, and says what the PNG comes to at the chosen resolution.
+    void figureSizeDialogTakesCentimetresAndInches() {
+        FigureSizeDialog dialog(FigureOptions{});  // 605 x 340 px = 16 cm x 9 cm, 300 dpi
+        auto* unit = dialog.findChild<QComboBox*>("unit");
+        auto* width = dialog.findChild<QDoubleSpinBox*>("width");
+        auto* height = dialog.findChild<QDoubleSpinBox*>("height");
+        QVERIFY(unit && width && height);
+        QCOMPARE(unit->currentText(), QString("cm"));
+        QCOMPARE(width->value(), 16.01);
+        QCOMPARE(dialog.options().width, 605);  // unchanged by showing it in cm
+        unit->setCurrentIndex(unit->findText("in"));
+        QCOMPARE(height->value(), 3.54);
+        QCOMPARE(dialog.options().height, 340);
+        width->setValue(4.5);
+        QCOMPARE(dialog.options().width, 432);  // 4.5 in at 96 layout pixels per inch
+        QCOMPARE(dialog.options().unit, LengthUnit::Inches);
+        QVERIFY2(dialog.summary().contains("PNG: 1350 × 1063 pixels at 300 dpi"), qPrintable(dialog.summary()));
+        unit->setCurrentIndex(unit->findText("px"));
+        QCOMPARE(width->value(), 432.0);
+    }
+
+    // export --width/--height take a unit (12cm, 4.5in, 800px); a plain number stays pixels.
+    void exportCommandTakesSizesWithUnits() {
+        QTemporaryDir dir;
+        const QString run = writeRunFolder(dir.filePath("run"));
+        const QString out = dir.filePath("out");
+        QCOMPARE(runExportCommand({run, "--out", out, "--width", "4.5in", "--height", "8cm", "--dpi", "192"}), 0);
+        QCOMPARE(QImage(QDir(out).filePath("convergence.png")).size(), QSize(864, 604));  // 432 x 302 px, twice
+        QCOMPARE(runExportCommand({run, "--out", out, "--width", "800px", "--height", "500", "--dpi", "96"}), 0);
+        QCOMPARE(QImage(QDir(out).filePath("convergence.png")).size(), QSize(800, 500));
+        QCOMPARE(runExportCommand({run, "--out", out, "--width", "12 furlongs"}), 2);
+        QVERIFY(exportMessage({run, "--out", out, "--width", "12 furlongs"})
+                    .contains("--width 12 furlongs: expected a length such as 800px, 12cm"));
+        QVERIFY(exportMessage({run, "--out", out, "--height", "0.1cm"}).contains("--height 0.1cm: that is 4 px; expected 16 to 20000 px"));
     }
 };
 

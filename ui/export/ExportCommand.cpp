@@ -22,13 +22,12 @@
 #include <exception>
 #include <memory>
 #include <optional>
-#include <optional>
 
 namespace ml {
 
 namespace {
 
-constexpr double kPixelsPerCm = 96.0 / 2.54;
+const double kPixelsPerCm = pixelsPerUnit(LengthUnit::Centimetres);
 
 struct ExportArguments {
     QString runDirectory;
@@ -61,8 +60,9 @@ void addOptions(QCommandLineParser& parser) {
         {"step", "The saved snapshot the diagram shows (default: the last one, or the final weights).", "N"},
         {"smoothing", "EMA smoothing of the convergence plot, 0 (raw, default) to 0.99; the figure states it.", "S"},
         {"hyperparameters", "Add each run's key hyper-parameters (lr, and those not at their defaults) to the legend."},
-        {"width", "Figure width in layout pixels at 96 per inch (default 605 = 16 cm).", "PX"},
-        {"height", "Figure height in layout pixels (default 340 = 9 cm).", "PX"},
+        {"width", "Figure width: layout pixels at 96 per inch (a plain number or 800px), or 12cm, 120mm, 4.5in "
+                  "(default 605 px = 16 cm).", "LENGTH"},
+        {"height", "Figure height, as --width (default 340 px = 9 cm).", "LENGTH"},
         {"width-cm", "Figure width in centimetres (instead of --width).", "CM"},
         {"height-cm", "Figure height in centimetres (instead of --height).", "CM"},
         {"dpi", "PNG resolution (default 300); PDF and SVG are vector drawings of the same size.", "DPI"},
@@ -90,11 +90,44 @@ int wholeOption(const QCommandLineParser& parser, const QString& name, int minim
     return value;
 }
 
+// "800" or "800px" (layout pixels), "12cm", "120mm", "4.5in": the length in layout pixels, or
+// nullopt when `text` is none of these.
+std::optional<double> lengthInPixels(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^\\s*([0-9]*\\.?[0-9]+)\\s*(px|cm|mm|in)?\\s*$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch()) return std::nullopt;
+    const double number = match.captured(1).toDouble();
+    const QString unit = match.captured(2).toLower();
+    if (unit == "cm") return layoutPixels(number, LengthUnit::Centimetres);
+    if (unit == "mm") return layoutPixels(number / 10.0, LengthUnit::Centimetres);
+    if (unit == "in") return layoutPixels(number, LengthUnit::Inches);
+    return number;
+}
+
+// --width / --height: a plain whole number is layout pixels, as it always was; a number with a
+// unit (800px, 12cm, 120mm, 4.5in) is converted at 96 layout pixels per inch.
+int sizeOption(const QCommandLineParser& parser, const QString& name) {
+    const QString text = parser.value(name);
+    bool plain = false;
+    text.trimmed().toInt(&plain);
+    if (plain) return wholeOption(parser, name, 16, 20000);
+    const std::optional<double> pixels = lengthInPixels(text);
+    if (!pixels)
+        throw InputError("--" + name.toStdString() + " " + text.toStdString() +
+                         ": expected a length such as 800px, 12cm, 120mm or 4.5in (a plain number is pixels)");
+    const long rounded = std::lround(*pixels);
+    if (rounded < 16 || rounded > 20000)
+        throw InputError("--" + name.toStdString() + " " + text.toStdString() + ": that is " + std::to_string(rounded) +
+                         " px; expected 16 to 20000 px (0.42 to 529 cm, 0.17 to 208 in)");
+    return int(rounded);
+}
+
 // The size in layout pixels from --width / --width-cm (one of them), else `fallback`.
 int lengthOption(const QCommandLineParser& parser, const QString& pixels, const QString& centimetres, int fallback) {
     if (parser.isSet(pixels) && parser.isSet(centimetres))
         throw InputError("--" + pixels.toStdString() + " and --" + centimetres.toStdString() + ": expected only one of them");
-    if (parser.isSet(pixels)) return wholeOption(parser, pixels, 16, 20000);
+    if (parser.isSet(pixels)) return sizeOption(parser, pixels);
     if (parser.isSet(centimetres)) return int(std::lround(numberOption(parser, centimetres, 0.5, 500.0) * kPixelsPerCm));
     return fallback;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// `momentum-lab-cli export RUN_DIR --out DIR [--width W] [--height H] [--dpi D]`
+// `momentum-lab-cli export RUN_DIR --out DIR [--width W] [--height H] [--dpi D]` (W, H: 800, 800px, 12cm, 4.5in)
 // Renders a finished CLI run folder headlessly with the desktop app's own plot and exporter
 // (ConvergencePlot + ReportWriter): DIR/convergence.{png,pdf,svg} and convergence.tex + .csv (pgfplots), the first run's final
 // weights as DIR/network-diagram.{png,pdf,svg}, summary.csv, runs/<label>.csv, experiment.json
