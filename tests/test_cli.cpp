@@ -14,6 +14,9 @@
 #include "train/WeightsFile.h"
 
 #include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QMap>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,6 +62,48 @@ QStringList lossColumns(const QString& path) {
     QStringList rows;
     for (const QByteArray& line : readAll(path).split('\n')) rows << QString(line).section(',', 0, 4);
     return rows;
+}
+
+// A two-optimizer study of 12 trials (6 tuning, 6 final) small enough to run in a test.
+const char* const kTinyStudy = R"({"name": "tiny", "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy",
+  "data": "toy:circle", "seed": 3, "batch": 32, "steps": 20, "eval-every": 10,
+  "runs": [{"optimizer": "momentum", "lr": 0.1}, {"optimizer": "sgd", "lr": 0.1}],
+  "study": {"budget": 3, "search": {"*": {"lr": {"grid": [0.03, 0.3]}}}, "seeds": 3}})";
+
+// A folder name made of what a shell would run if it reached a script unquoted.
+const QString kHostileFolder = "my study 'q' \"dq\" $(touch PWNED1) `touch PWNED2` ; touch PWNED3 %A";
+
+QString writeText(const QString& path, const QByteArray& text) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size()) qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+struct ProcessResult {
+    int status;
+    QByteArray out, err;
+};
+
+// Runs `script` with bash in `folder`, with `environment` added.
+ProcessResult bash(const QStringList& arguments, const QString& folder, const QMap<QString, QString>& environment = {}) {
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PATH", QFileInfo(MOMENTUM_LAB_CLI).absolutePath() + ":" + env.value("PATH"));
+    for (auto it = environment.begin(); it != environment.end(); ++it) env.insert(it.key(), it.value());
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(folder);
+    process.start("bash", arguments);
+    if (!process.waitForFinished(120000)) process.kill();
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+            process.readAllStandardError()};
+}
+
+// Every file under `root` whose name starts with PWNED (what a payload would create).
+QStringList payloadFiles(const QString& root) {
+    QStringList found;
+    QDirIterator it(root, {"PWNED*"}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) found << it.next();
+    return found;
 }
 
 const QStringList kSmallXor = {"train", "--network", "2-6-2", "--activation", "tanh", "--loss", "cross-entropy",
@@ -572,6 +617,86 @@ private Q_SLOTS:
             QCOMPARE(single.runs.size(), std::size_t(1));
             QCOMPARE(single.runs[0].result.statusText(), std::string("stopped"));
         }
+    }
+
+    // A study's name and folder reach generated scripts and command lines only as quoted words
+    // or escaped comments: the scripts parse (bash -n), run the trials in the hostile folder, and
+    // run nothing else.
+    void emittedScriptsQuoteNamesAndPaths() {
+        QTemporaryDir tmp;
+        QByteArray study = kTinyStudy;
+        study.replace("\"name\": \"tiny\"", "\"name\": \"tiny\\ntouch PWNED4\\n$(touch PWNED5) `touch PWNED6` 'x\"");
+        const QString studyFile = writeText(tmp.filePath("study.json"), study);
+        const QString out = tmp.filePath(kHostileFolder);
+        QProcess emit_;
+        emit_.start(MOMENTUM_LAB_CLI, {"study", studyFile, "--out", out, "--emit", "slurm"});
+        QVERIFY(emit_.waitForFinished(60000));
+        QVERIFY2(emit_.exitCode() == 0, emit_.readAllStandardError().constData());
+        const QString slurm = out + "/slurm";
+        for (const char* script : {"tune.sbatch", "final.sbatch", "aggregate.sbatch", "submit.sh"}) {
+            const ProcessResult syntax = bash({"-n", script}, slurm);
+            QVERIFY2(syntax.status == 0, syntax.err.constData());
+        }
+        const QByteArray tune = readAll(slurm + "/tune.sbatch");
+        QVERIFY2(tune.contains("#SBATCH --output=logs/tune-%A_%a.out\n"), tune.constData());  // no path in a directive
+        QVERIFY2(tune.contains("# Study tiny\\ntouch PWNED4\\n"), tune.constData());        // one comment line
+        // An array task and the aggregation, run as Slurm would (from the slurm folder).
+        const ProcessResult task = bash({"tune.sbatch"}, slurm, {{"SLURM_ARRAY_TASK_ID", "1"}});
+        QVERIFY2(task.status == 0, task.err.constData());
+        QVERIFY(QFile::exists(out + "/tune/toy_circle/momentum/trial-1/trial.json"));
+        const ProcessResult aggregated = bash({"aggregate.sbatch"}, slurm);
+        QVERIFY2(aggregated.status == 0, aggregated.err.constData());
+        QVERIFY(QFile::exists(out + "/results/trials.csv"));
+        const QStringList payloads = payloadFiles(tmp.path());
+        QVERIFY2(payloads.isEmpty(), qPrintable(payloads.join(", ")));
+    }
+
+    // The pipeline `--list0 | xargs -0 -P N -I{} sh -c {}` runs every trial of a folder whose path
+    // holds spaces and quotes; a line break in --out is refused before anything is written.
+    void listedCommandsRunInAFolderWithSpaces() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeText(tmp.filePath("study.json"), kTinyStudy);
+        const QString out = tmp.filePath(kHostileFolder);
+        const QString command = "\"$0\" study \"$1\" --out \"$2\" --list0 --phase 1 | xargs -0 -P 2 -I{} sh -c {}";
+        const ProcessResult pipeline = bash({"-c", command, MOMENTUM_LAB_CLI, studyFile, out}, tmp.path());
+        QVERIFY2(pipeline.status == 0, pipeline.err.constData());
+        int finished = 0;
+        for (const char* optimizer : {"momentum", "sgd"})
+            for (int trial = 0; trial < 3; ++trial)
+                finished += QFile::exists(out + "/tune/toy_circle/" + optimizer + "/trial-" + QString::number(trial) + "/trial.json");
+        QCOMPARE(finished, 6);
+        QVERIFY2(payloadFiles(tmp.path()).isEmpty(), qPrintable(payloadFiles(tmp.path()).join(", ")));
+
+        for (const char* mode : {"--list", "--list0", "--emit"}) {
+            const QString broken = tmp.filePath("st\ntouch " + tmp.filePath("PWNED") + "\n");
+            QStringList arguments{"study", studyFile, "--out", broken, mode};
+            if (QByteArray(mode) == "--emit") arguments << "slurm";
+            const CliResult refused = cli(arguments);
+            QCOMPARE(refused.status, 2);
+            QVERIFY2(refused.err.contains("--out " + broken + ": holds a line break"), qPrintable(refused.err));
+            QVERIFY(!QFileInfo::exists(broken));
+        }
+    }
+
+    // study's modes exclude one another; an option no chosen mode reads is refused, not ignored.
+    void studyRefusesOptionsItsModeDoesNotRead_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("--phase alone") << QStringList{"--phase", "1"} << "--phase: only read with --list or --list0";
+        QTest::newRow("--throttle alone") << QStringList{"--throttle", "4"} << "--throttle: only read with --emit slurm";
+        QTest::newRow("--list --trial") << QStringList{"--list", "--trial", "3"} << "--list and --trial: give one of";
+        QTest::newRow("--emit --list") << QStringList{"--emit", "slurm", "--list"} << "--list and --emit: give one of";
+        QTest::newRow("--jobs --trial") << QStringList{"--jobs", "2", "--trial", "0"} << "--jobs: only read when running every trial";
+    }
+    void studyRefusesOptionsItsModeDoesNotRead() {
+        QFETCH(QStringList, options);
+        QFETCH(QString, message);
+        QTemporaryDir tmp;
+        const QString studyFile = writeText(tmp.filePath("study.json"), kTinyStudy);
+        const CliResult r = cli(QStringList{"study", studyFile, "--out", tmp.filePath("out")} + options);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("out")));
     }
 
     void malformedConfigNamesTheFile() {

@@ -3,6 +3,7 @@
 #include "InputError.h"
 #include "cli/Cli.h"
 #include "cli/CommandLine.h"
+#include "cli/ShellWords.h"
 #include "cli/StopSignals.h"
 #include "io/FileError.h"
 #include "io/Files.h"
@@ -25,18 +26,12 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace ml {
 
 namespace {
-
-// Single quotes for a POSIX shell: the commands --list prints and the Slurm scripts run.
-QString shellQuoted(const QString& text) {
-    QString quoted = text;
-    quoted.replace("'", "'\\''");
-    return "'" + quoted + "'";
-}
 
 QString absolute(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
 
@@ -69,33 +64,51 @@ private:
     Clock::time_point start_ = Clock::now();
 };
 
-QString trialCommand(const QString& cli, const StudyLayout& layout, const QString& trial) {
-    return shellQuoted(cli) + " study " + shellQuoted(absolute(layout.studyFile())) + " --out " +
-           shellQuoted(absolute(layout.root())) + " --trial " + trial + " --quiet";
+// The paths a generated command names, each one shell word (a line break in one is refused here,
+// before any script or command line is written).
+struct CommandPaths {
+    QString cli, studyFile, root;
+};
+
+CommandPaths commandPaths(const QString& out, const QString& cli) {
+    const QString root = absolute(out);
+    const std::string what = "--out " + root.toStdString();
+    return {shellWord(cli, "the CLI's path " + cli.toStdString()), shellWord(QDir(root).filePath(studyfolder::kStudy), what),
+            shellWord(root, what)};
+}
+
+QString trialCommand(const CommandPaths& paths, const QString& trial) {
+    return paths.cli + " study " + paths.studyFile + " --out " + paths.root + " --trial " + trial + " --quiet";
+}
+
+// The head of every emitted script. Each script writes its log into logs/ beside it: sbatch
+// resolves a relative --output against the folder it is submitted from, which submit.sh makes
+// DIR/slurm, so no path (with its spaces, quotes or %) ever reaches an #SBATCH line.
+QString sbatchHead(const StudyPlan& plan, const QString& what, const QString& job, const QString& log) {
+    return "#!/bin/bash\n# Study " + shellComment(QString::fromStdString(plan.study().name)) + ": " + what +
+           "\n# Submit from this folder (submit.sh does), so that the logs go to logs/ here.\n#SBATCH --job-name=" +
+           runFileName(plan.study().name) + "-" + job + "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=logs/" +
+           log + "\n";
 }
 
 // tune.sbatch / final.sbatch (one array task per trial, at most `throttle` at once), aggregate.sbatch,
 // and submit.sh, which chains them with --dependency=afterok.
-void emitSlurm(const StudyLayout& layout, const QString& cli, int throttle) {
+void emitSlurm(const StudyLayout& layout, const CommandPaths& paths, int throttle) {
     const StudyPlan& plan = layout.plan();
     const QString dir = absolute(layout.slurmDirectory());
     if (!QDir().mkpath(dir + "/logs")) throw FileError(dir, "cannot create the folder");
-    const QString name = runFileName(plan.study().name);
     const auto arrayScript = [&](const QString& phase, int first, int count) {
-        return "#!/bin/bash\n# Study " + QString::fromStdString(plan.study().name) + ", " + phase + ": trials " +
-               QString::number(first) + " to " + QString::number(first + count - 1) +
-               " of momentum-lab-cli study, one array task each.\n#SBATCH --job-name=" + name + "-" + phase +
-               "\n#SBATCH --array=0-" + QString::number(count - 1) + "%" + QString::number(throttle) +
-               "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" + dir + "/logs/" + phase +
-               "-%A_%a.out\nexec " + trialCommand(cli, layout, "$((SLURM_ARRAY_TASK_ID + " + QString::number(first) + "))") + "\n";
+        return sbatchHead(plan, phase + ", trials " + QString::number(first) + " to " + QString::number(first + count - 1) +
+                                    " of momentum-lab-cli study, one array task each.",
+                          phase, phase + "-%A_%a.out") +
+               "#SBATCH --array=0-" + QString::number(count - 1) + "%" + QString::number(throttle) + "\nexec " +
+               trialCommand(paths, "$((SLURM_ARRAY_TASK_ID + " + QString::number(first) + "))") + "\n";
     };
     writeFileAtomically(dir + "/tune.sbatch", arrayScript("tune", 0, plan.tuningCount()).toUtf8());
     writeFileAtomically(dir + "/final.sbatch", arrayScript("final", plan.tuningCount(), plan.trialCount() - plan.tuningCount()).toUtf8());
     writeFileAtomically(dir + "/aggregate.sbatch",
-                        ("#!/bin/bash\n# Study " + QString::fromStdString(plan.study().name) +
-                         ": the statistics, once every trial has finished.\n#SBATCH --job-name=" + name +
-                         "-aggregate\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=" + dir +
-                         "/logs/aggregate-%j.out\nexec " + shellQuoted(cli) + " aggregate " + shellQuoted(absolute(layout.root())) + "\n")
+                        (sbatchHead(plan, "the statistics, once every trial has finished.", "aggregate", "aggregate-%j.out") +
+                         "exec " + paths.cli + " aggregate " + paths.root + "\n")
                             .toUtf8());
     const QString submit = dir + "/submit.sh";
     writeFileAtomically(submit, QString("#!/bin/bash\n"
@@ -134,13 +147,33 @@ QString studyFileOrPreset(const QString& argument) {
     throw InputError(argument.toStdString() + ": no such study file, nor a shipped study (" + ids.join(", ").toStdString() + ")");
 }
 
+// study's modes exclude one another, and an option only one mode reads is refused in the others
+// (rather than silently ignored).
+void checkStudyModes(const QCommandLineParser& parser) {
+    QStringList modes;
+    for (const char* mode : {"list", "list0", "trial", "emit"})
+        if (parser.isSet(mode)) modes << QString("--") + mode;
+    if (modes.size() > 1)
+        throw InputError(modes.join(" and ").toStdString() + ": give one of --list, --list0, --trial K, --emit slurm");
+    const QString mode = modes.value(0, "running every trial");
+    if (parser.isSet("phase") && !parser.isSet("list") && !parser.isSet("list0"))
+        throw InputError("--phase: only read with --list or --list0, not with " + mode.toStdString());
+    if (parser.isSet("throttle") && !parser.isSet("emit"))
+        throw InputError("--throttle: only read with --emit slurm, not with " + mode.toStdString());
+    if (parser.isSet("jobs") && !modes.isEmpty())
+        throw InputError("--jobs: only read when running every trial, not with " + mode.toStdString());
+}
+
 const char* const kStudyDescription =
     "Run a study (docs/guide/studies.md): phase 1 tunes every optimizer with the same budget on validation\n"
     "data, phase 2 re-runs each one's best configuration on every seed, phase 3 aggregates (the\n"
     "aggregate command). Every trial is a run folder under DIR; DIR/study.json is the study's copy.\n"
     "Re-running resumes: finished trials are kept, unfinished ones run again.\n"
     "--list prints one command per trial (phase 2 needs phase 1 finished: run them in that order,\n"
-    "e.g. with --phase 1 and --phase 2); --trial K runs one; --emit slurm writes job-array scripts.\n"
+    "e.g. with --phase 1 and --phase 2); --list0 ends each with a NUL instead of a line break, for\n"
+    "  study S --out DIR --list0 --phase 1 | xargs -0 -P 8 -I{} sh -c {}\n"
+    "(plain xargs strips the commands' quotes, which breaks paths with spaces); --trial K runs one;\n"
+    "--emit slurm writes job-array scripts. A path with a line break cannot be listed or emitted.\n"
     "Exit status: 0 done (diverged trials are results too); 1 a file cannot be written; 2 bad input;\n"
     "128 + N when signal N stopped it (finished trials are kept).";
 
@@ -150,7 +183,8 @@ int study(const QStringList& arguments) {
     parser.addOption({"out", "The study folder (created if missing; re-running resumes).", "DIR"});
     parser.addOption({"jobs", "Worker threads, each running one single-threaded trial (default: all cores).", "N"});
     parser.addOption({"list", "Print one self-contained command per trial instead of running them."});
-    parser.addOption({"phase", "With --list: only phase 1 (tuning) or 2 (final runs).", "1|2"});
+    parser.addOption({"list0", "As --list, each command ended by a NUL byte (for xargs -0)."});
+    parser.addOption({"phase", "With --list or --list0: only phase 1 (tuning) or 2 (final runs).", "1|2"});
     parser.addOption({"trial", "Run trial K only (0-based, the numbering of --list).", "K"});
     parser.addOption({"emit", "Write scripts for a cluster instead of running: slurm.", "slurm"});
     parser.addOption({"throttle", "With --emit slurm: at most M array tasks at once (default 32).", "M"});
@@ -160,26 +194,35 @@ int study(const QStringList& arguments) {
     const QString studyFile = studyFileOrPreset(parser.positionalArguments().front());
     const QString out = parser.value("out");
     checkOutputFolder(out, "--out");
+    checkStudyModes(parser);
 
-    const Study parsed = loadStudy(studyFile);  // all checks before anything is written
+    const bool listing = parser.isSet("list") || parser.isSet("list0");
+    const QString cli = QCoreApplication::applicationFilePath();
+    std::optional<CommandPaths> paths;  // all checks before anything is written
+    if (listing || parser.isSet("emit")) paths = commandPaths(out, cli);
+    if (parser.isSet("emit") && parser.value("emit") != "slurm")
+        throw InputError("--emit: expected slurm, not '" + parser.value("emit").toStdString() + "'");
+    const int throttle = wholeOption(parser, "throttle", 32, 1);
+    const int phase = wholeOption(parser, "phase", 0, 1);
+    if (phase > 2) throw InputError("--phase: expected 1 or 2, not '" + parser.value("phase").toStdString() + "'");
+
+    const Study parsed = loadStudy(studyFile);
     prepareStudyFolder(studyFile, out);
     const StudyPlan plan(parsed);
     const StudyLayout layout(out, plan);
-    const QString cli = QCoreApplication::applicationFilePath();
 
     if (parser.isSet("emit")) {
-        if (parser.value("emit") != "slurm") throw InputError("--emit: expected slurm, not '" + parser.value("emit").toStdString() + "'");
-        emitSlurm(layout, cli, wholeOption(parser, "throttle", 32, 1));
+        emitSlurm(layout, *paths, throttle);
+        const QString submit = absolute(layout.slurmDirectory()) + "/submit.sh";
         std::cout << "Slurm scripts in " << absolute(layout.slurmDirectory()).toStdString() << "; submit with "
-                  << shellQuoted(absolute(layout.slurmDirectory()) + "/submit.sh").toStdString() << "\n";
+                  << shellWord(submit, "--out").toStdString() << "\n";
         return kExitOk;
     }
-    if (parser.isSet("list")) {
-        const int phase = wholeOption(parser, "phase", 0, 1);
-        if (phase > 2) throw InputError("--phase: expected 1 or 2");
+    if (listing) {
         const int begin = phase == 2 ? plan.tuningCount() : 0;
         const int end = phase == 1 ? plan.tuningCount() : plan.trialCount();
-        for (int k = begin; k < end; ++k) std::cout << trialCommand(cli, layout, QString::number(k)).toStdString() << "\n";
+        const char terminator = parser.isSet("list0") ? '\0' : '\n';
+        for (int k = begin; k < end; ++k) std::cout << trialCommand(*paths, QString::number(k)).toStdString() << terminator;
         return kExitOk;
     }
 

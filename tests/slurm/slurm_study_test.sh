@@ -15,6 +15,8 @@ done
 PATH="$PATH:/usr/sbin"
 
 tmp="$(mktemp -d /tmp/momentum-lab-slurm.XXXXXX)"
+# The study folder's name holds what the emitted scripts must quote: spaces, a quote, $( ).
+dir="$tmp/my 'study' \$(touch PWNED)"
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -25,7 +27,7 @@ cleanup() {
 trap cleanup EXIT
 fail() {
   echo "FAILED: $*"
-  for log in "$tmp"/*.log "$tmp"/study/slurm/logs/*; do [[ -f $log ]] && { echo "== $log"; tail -20 "$log"; }; done
+  for log in "$tmp"/*.log "$dir"/slurm/logs/*; do [[ -f $log ]] && { echo "== $log"; tail -20 "$log"; }; done
   exit 1
 }
 
@@ -82,19 +84,21 @@ done
 sinfo -h -o %T | grep -qE '^(idle|mixed|allocated)' || fail "the node did not come up"
 
 # The study through Slurm, then the same study locally.
-"$cli" study "$study" --out "$tmp/study" --emit slurm --throttle 2 >/dev/null
-ids="$("$tmp/study/slurm/submit.sh")"
+"$cli" study "$study" --out "$dir" --emit slurm --throttle 2 >/dev/null
+ids="$("$dir/slurm/submit.sh")"
 aggregate_job="${ids##* }"
 for _ in $(seq 600); do
   [[ -z "$(squeue -h -o %i 2>/dev/null)" ]] && break
   sleep 0.2
 done
-[[ -f $tmp/study/results/summary.csv ]] || fail "no results after the aggregate job $aggregate_job ($ids)"
+[[ -f $dir/results/summary.csv ]] || fail "no results after the aggregate job $aggregate_job ($ids)"
 "$cli" study "$study" --out "$tmp/local" --jobs 2 --quiet
 for file in summary.csv paired.csv bands.csv selected.csv expected-best.csv sensitivity.csv profile.csv results.json; do
-  cmp -s "$tmp/study/results/$file" "$tmp/local/results/$file" || {
-    diff <(sed "s#$tmp/study#DIR#g" "$tmp/study/results/$file") <(sed "s#$tmp/local#DIR#g" "$tmp/local/results/$file") | head
+  cmp -s "$dir/results/$file" "$tmp/local/results/$file" || {
+    diff <(sed "s#$dir#DIR#g" "$dir/results/$file") <(sed "s#$tmp/local#DIR#g" "$tmp/local/results/$file") | head
     fail "results/$file differs between Slurm and the local run"
   }
 done
-echo "PASSED: $(find "$tmp/study" -name trial.json | wc -l) trials, identical results through Slurm ($ids) and locally"
+compgen -G "$dir/slurm/logs/tune-*.out" >/dev/null || fail "no tune logs in $dir/slurm/logs"
+[[ -z "$(find "$tmp" -name 'PWNED*')" ]] || fail "a script ran part of the folder's name"
+echo "PASSED: $(find "$dir" -name trial.json | wc -l) trials, identical results through Slurm ($ids) and locally"
