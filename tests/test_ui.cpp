@@ -17,6 +17,7 @@
 #include "MainWindow.h"
 #include "model/MetricsHistory.h"
 #include "model/RunComparison.h"
+#include "model/RunSummaryModel.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/FolderSnapshots.h"
 #include "session/Mailbox.h"
@@ -1247,6 +1248,26 @@ private Q_SLOTS:
         QVERIFY(exportMessage({run, "--out", out, "--width", "12 furlongs"})
                     .contains("--width 12 furlongs: expected a length such as 800px, 12cm"));
         QVERIFY(exportMessage({run, "--out", out, "--height", "0.1cm"}).contains("--height 0.1cm: that is 4 px; expected 16 to 20000 px"));
+    }
+    // The summary's Time column reads as a duration, not seconds rounded to 0.00.
+    void summaryTimeIsAReadableDuration() {
+        RunSummaryModel summary;
+        summary.reset({"momentum"}, {"momentum"});
+        const auto shown = [&summary](double milliseconds) {
+            RunResult result;
+            result.label = "momentum";
+            result.wallMs = milliseconds;
+            summary.finishRun(0, result);
+            return summary.data(summary.index(0, RunSummaryModel::Time)).toString();
+        };
+        QCOMPARE(shown(0.42), QString("0.4 ms"));
+        QCOMPARE(shown(12.3), QString("12 ms"));
+        QCOMPARE(shown(999.4), QString("999 ms"));
+        QCOMPARE(shown(3412), QString("3.4 s"));
+        QCOMPARE(shown(125000), QString("2 min 05 s"));
+        QCOMPARE(shown(3725000), QString("1 h 02 min"));
+        QCOMPARE(summary.data(summary.index(0, RunSummaryModel::Time), RunSummaryModel::SortRole).toDouble(), 3725000.0);
+        QCOMPARE(summary.headerData(RunSummaryModel::Time, Qt::Horizontal).toString(), QString("Time"));
     }
 };
 

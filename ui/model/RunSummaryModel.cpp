@@ -18,6 +18,20 @@ QVariant number(double value) {
     return QString::number(value, 'g', 4);
 }
 
+// A training time as people read it: "0.4 ms", "12 ms", "3.4 s", "2 min 05 s", "1 h 02 min" (runs of
+// a few milliseconds showed "0.00" in seconds).
+QString readableDuration(double milliseconds) {
+    if (!std::isfinite(milliseconds) || milliseconds < 0) return QStringLiteral("–");
+    if (milliseconds < 9.95) return QString::number(milliseconds, 'f', 1) + QStringLiteral(" ms");
+    if (std::lround(milliseconds) < 1000) return QString::number(std::lround(milliseconds)) + QStringLiteral(" ms");
+    const long tenths = std::lround(milliseconds / 100.0);
+    if (tenths < 600) return QString::number(tenths / 10.0, 'f', 1) + QStringLiteral(" s");
+    const long seconds = std::lround(milliseconds / 1000.0);
+    if (seconds < 3600) return QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    const long minutes = std::lround(milliseconds / 60000.0);
+    return QStringLiteral("%1 h %2 min").arg(minutes / 60).arg(minutes % 60, 2, 10, QLatin1Char('0'));
+}
+
 }  // namespace
 
 RunSummaryModel::RunSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -126,7 +140,7 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
                                                   : QStringLiteral("–");
     case StepsToThreshold: return row.stepsToThreshold < 0 ? QStringLiteral("–") : QString::number(row.stepsToThreshold);
     case Steps: return QString::number(r.steps);
-    case Time: return QString::number(r.wallMs / 1000.0, 'f', 2);
+    case Time: return readableDuration(r.wallMs);
     case Status: return QString::fromStdString(r.statusText());
     case ColumnCount: break;
     }
@@ -167,7 +181,7 @@ QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, i
                     .arg(threshold(), 0, 'g', 4);
             return tr("Steps to loss ≤ %1: first step whose training batch loss was at or below the threshold (– = not reached)")
                 .arg(threshold(), 0, 'g', 4);
-        case Time: return tr("Time in seconds: the run's own training time, evaluations excluded");
+        case Time: return tr("Training time: the run's own, evaluations excluded");
         default: return {};
         }
     }
@@ -182,7 +196,7 @@ QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, i
         if (criterion_ == Criterion::TestAccuracyAtLeast) return tr("Steps to\nacc. ≥ %1").arg(threshold(), 0, 'g', 4);
         return tr("Steps to\n≤ %1").arg(threshold(), 0, 'g', 4);
     case Steps: return tr("Steps");
-    case Time: return tr("Time\n(s)");
+    case Time: return tr("Time");
     case Status: return tr("Status");
     case ColumnCount: break;
     }
