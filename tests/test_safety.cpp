@@ -24,6 +24,8 @@
 #include <QTest>
 
 #include <csignal>
+#include <map>
+#include <utility>
 #include <sys/stat.h>
 #include <sys/resource.h>
 
@@ -227,6 +229,91 @@ private Q_SLOTS:
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("'a_b' is that of runs[0] ('a/b')"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));  // refused before anything was written
+    }
+
+    // A fork is never written over its source, whichever of the two names the other through a link.
+    void forkRefusesItsSourceThroughALink() {
+        QTemporaryDir tmp;
+        const QString run = tmp.filePath("run"), link = tmp.filePath("link");
+        const CliResult trained = runCli({"train", "--network", "1-2-1", "--data", "toy:sine", "--optimizer", "momentum",
+                                          "--steps", "20", "--save-state-every", "10", "--quiet", "--out", run});
+        QVERIFY2(trained.status == 0, qPrintable(trained.err));
+        QVERIFY(QFile::link(run, link));
+        const std::map<QString, QByteArray> before = test::folderContents(run);
+        for (const auto& [from, out] : {std::pair{run, link}, std::pair{link, run}}) {
+            const CliResult r = runCli({"train", "--fork-from", from, "--at-step", "10", "--quiet", "--out", out});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains("--out " + out + ": is the forked run's folder"), qPrintable(r.err));
+            QVERIFY(test::folderContents(run) == before);
+        }
+    }
+
+    // Training into a run folder replaces the earlier run whole: none of its files (snapshots,
+    // diagnostics, saved states, other runs' folders) stays to pass for the new run's; other files stay.
+    void retrainingRemovesTheEarlierRunsFiles() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        CliResult r = runCli({"train", "--network", "1-2-1", "--data", "toy:sine", "--optimizer", "momentum,adam", "--steps",
+                              "20", "--snapshots-every", "5", "--diagnostics-every", "5", "--save-state-every", "10", "--quiet",
+                              "--out", out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(out + "/adam/snapshots.bin") && QFile::exists(out + "/adam/diagnostics.csv"));
+        writeFile(out + "/notes.txt", "mine");
+        r = runCli(kSineRun + QStringList{"--out", out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QCOMPARE(QDir(out).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 (QStringList{"config.json", "metrics.csv", "notes.txt", "summary.csv", "weights_final.json",
+                              "weights_initial.json"}));
+        // And the other way: a single run replaced by two leaves no single-run file at the top.
+        r = runCli({"train", "--network", "1-2-1", "--data", "toy:sine", "--optimizer", "momentum,adam", "--steps", "5",
+                    "--quiet", "--out", out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QCOMPARE(QDir(out).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 (QStringList{"adam", "config.json", "momentum", "notes.txt", "summary.csv"}));
+        // A study's folder is not a run folder.
+        QVERIFY(QDir().mkpath(tmp.filePath("study")));
+        writeFile(tmp.filePath("study/study.json"), "{}");
+        r = runCli(kSineRun + QStringList{"--out", tmp.filePath("study")});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("--out " + tmp.filePath("study") + ": holds study.json"), qPrintable(r.err));
+    }
+
+    // A retraining killed before it ends reads back as stopped, not as the earlier run's "done".
+    void killedRetrainingDoesNotReadAsTheEarlierRun() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        QCOMPARE(runCli(kSineRun + QStringList{"--out", out}).status, 0);
+        QCOMPARE(readRunFolder(out).runs[0].result.status, RunStatus::Done);
+        QProcess process;
+        process.start(MOMENTUM_LAB_CLI, {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "momentum",
+                                         "--steps", "1000000000", "--quiet", "--out", out});
+        QVERIFY(process.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(out + "/weights_final.json"), 30000);
+        QTest::qWait(1500);  // past the one-second flush
+        QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGKILL), 0);
+        QVERIFY(process.waitForFinished(30000));
+        const RunFolder folder = readRunFolder(out);
+        QCOMPARE(folder.runs[0].result.status, RunStatus::Stopped);
+        QVERIFY(folder.runs[0].metrics.rowCount() > 10);
+    }
+
+    // summary.csv alone does not make a run done: its final weights and metrics must agree.
+    void doneNeedsTheFinalWeightsAndTheLastStep() {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath("run");
+        QCOMPARE(runCli(kSineRun + QStringList{"--out", out}).status, 0);
+        QVERIFY(QFile::remove(out + "/weights_final.json"));
+        RunFolder folder = readRunFolder(out);
+        QCOMPARE(folder.runs[0].result.status, RunStatus::Stopped);
+        QVERIFY2(folder.runs[0].problem.find("summary.csv says done, but the final weights") != std::string::npos,
+                 folder.runs[0].problem.c_str());
+
+        QCOMPARE(runCli(kSineRun + QStringList{"--out", out}).status, 0);
+        const QByteArray metrics = readAll(out + "/metrics.csv");
+        writeFile(out + "/metrics.csv", metrics.left(metrics.indexOf("\n6,")) + "\n");  // rows 1-5 of 10
+        folder = readRunFolder(out);
+        QCOMPARE(folder.runs[0].result.status, RunStatus::Stopped);
+        QVERIFY2(folder.runs[0].problem.find("metrics.csv ends at step 5") != std::string::npos, folder.runs[0].problem.c_str());
     }
 
     void labelsWithCommasQuotesAndLineBreaksRoundTripThroughSummaryCsv() {

@@ -543,6 +543,41 @@ private slots:
         QVERIFY(missing.err.contains("no such study file, nor a shipped study (seed-question-digits, seed-question)"));
     }
 
+    // Resuming clears an unfinished trial's folder; when that folder is a link, the link goes and
+    // the folder it points at keeps its files.
+    void resumeRemovesALinkedTrialFolderNotItsTarget() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
+        const QString out = tmp.filePath("out");
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--list"}).status, 0);  // creates the folder
+        const QString other = tmp.filePath("other");
+        QVERIFY(QDir().mkpath(other) && QDir().mkpath(out + "/tune/toy_circle/momentum"));
+        writeFile(other + "/keep.txt", "precious");
+        const QString trial = out + "/tune/toy_circle/momentum/trial-0";
+        QVERIFY(QFile::link(other, trial));
+        const CliResult r = cli({"study", studyFile, "--out", out, "--trial", "0", "--quiet"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QCOMPARE(readAll(other + "/keep.txt"), QByteArray("precious"));
+        QVERIFY(!QFileInfo(trial).isSymLink() && QFileInfo::exists(trial + "/trial.json"));
+    }
+
+    // Run labels become the trials' folder names by train's rule: two labels with one name are refused.
+    void labelsThatShareAFolderNameAreRefused() {
+        QTemporaryDir tmp;
+        QJsonObject json = tinyJson();
+        QJsonArray runs = json["runs"].toArray();
+        QJsonObject first = runs[0].toObject(), second = runs[1].toObject();
+        first["label"] = "a/b";
+        second["label"] = "a_b";
+        json["runs"] = QJsonArray{first, second};
+        const QString studyFile = writeFile(tmp.filePath("s.json"), QJsonDocument(json).toJson());
+        const CliResult r = cli({"study", studyFile, "--out", tmp.filePath("out")});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(studyFile + ": runs[1].label 'a_b': its folder name 'a_b' is that of runs[0] ('a/b')"),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(tmp.filePath("out")));
+    }
+
     void shippedStudiesParse() {
         for (const char* id : {"1-seed-question-digits", "2-seed-question"}) {
             const Study study = loadStudy(QString(":/studies/") + id + ".json");

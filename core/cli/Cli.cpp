@@ -16,6 +16,7 @@
 #include "train/Fork.h"
 #include "train/LockstepTrainer.h"
 #include "train/RunFolderLayout.h"
+#include "train/RunFolderReuse.h"
 #include "train/RunFolderWriter.h"
 #include "train/SnapshotWriter.h"
 #include "train/TrainingStateWriter.h"
@@ -153,15 +154,15 @@ int train(const QStringList& arguments) {
         return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
     checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
+    checkRunFolderReusable(parser.value("out"), "--out " + parser.value("out").toStdString());
 
     const long saveStateEvery = positiveOption(parser, "save-state-every", 0, kMaxCount);
     if (parser.isSet("at-step") != parser.isSet("fork-from"))
         throw InputError("--fork-from and --at-step: give both (the run's folder and the saved step) or neither");
     if (parser.isSet("fork-from")) {
-        // Writing the fork over its source would replace the run it continues.
-        const QString out = QDir::cleanPath(QFileInfo(parser.value("out")).absoluteFilePath());
-        const QString from = QDir::cleanPath(QFileInfo(parser.value("fork-from")).absoluteFilePath());
-        if (from == out || from.startsWith(out + "/"))
+        // Writing the fork over its source would replace the run it continues (links resolved:
+        // --out may name the source through a link, or the source be a link to --out).
+        if (isSameOrInside(parser.value("fork-from"), parser.value("out")))
             throw InputError("--out " + parser.value("out").toStdString() +
                              ": is the forked run's folder (or holds it); its files would be replaced. Write the fork elsewhere");
     }

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
+#include <system_error>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -34,13 +36,19 @@ void checkRegularFile(const QString& path) {
         throw InputError(named + ": is not a regular file (a FIFO, device or socket); expected a file");
 }
 
+void openForReading(QFile& file) {
+    const QString path = file.fileName();
+    checkRegularFile(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError(path.toStdString() + ": cannot open (" + file.errorString().toStdString() + ")");
+}
+
 QByteArray readFileBytes(const QString& path) {
     checkRegularFile(path);
     requireWithinMemoryBudget(static_cast<std::uint64_t>(std::max<qint64>(0, QFileInfo(path).size())),
                               path.toStdString() + ": reading it");
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError(path.toStdString() + ": cannot open (" + file.errorString().toStdString() + ")");
+    openForReading(file);
     QByteArray bytes = file.readAll();
     if (file.error() != QFileDevice::NoError)
         throw InputError(path.toStdString() + ": cannot read (" + file.errorString().toStdString() + ")");
@@ -62,6 +70,25 @@ void checkOutputFolder(const QString& path, const std::string& what) {
     if (!parent.isDir()) throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is not a folder");
     if (!parent.isWritable())
         throw InputError(named + ": cannot be created: the folder " + ancestor.toStdString() + " is not writable");
+}
+
+void removePath(const QString& path) {
+    std::error_code error;
+    std::filesystem::remove_all(QFile::encodeName(path).toStdString(), error);
+    if (error) throw FileError(path, "cannot remove it: " + QString::fromStdString(error.message()));
+}
+
+bool isSameOrInside(const QString& path, const QString& folder) {
+    const auto resolved = [](const QString& name) {
+        std::error_code error;
+        const std::filesystem::path absolute = std::filesystem::absolute(QFile::encodeName(name).toStdString(), error);
+        const std::filesystem::path canonical = std::filesystem::weakly_canonical(absolute, error);
+        return (error ? absolute : canonical).lexically_normal();
+    };
+    const std::filesystem::path inner = resolved(path), outer = resolved(folder);
+    const auto outerEnd = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end()).first;
+    // "a/b/" normalizes with an empty last element; it matches any continuation.
+    return outerEnd == outer.end() || (std::next(outerEnd) == outer.end() && outerEnd->empty());
 }
 
 void writeFileAtomically(const QString& path, QByteArrayView contents) {

@@ -17,6 +17,11 @@ namespace ml {
 // opening it then says so. Throws InputError naming the path.
 void checkRegularFile(const QString& path);
 
+// Opens `file` (its fileName(): a path or a Qt resource) for reading, after checkRegularFile: the
+// one way every reader of the project opens what it reads, so that a FIFO or a device is refused
+// by name instead of blocking or never ending. Throws InputError naming the path.
+void openForReading(QFile& file);
+
 // Reads a file or a Qt resource (":/data/...") completely, after checkRegularFile with the memory
 // budget (io/MemoryBudget.h). Throws InputError naming the path.
 QByteArray readFileBytes(const QString& path);
@@ -24,6 +29,15 @@ QByteArray readFileBytes(const QString& path);
 // Checks, before anything is written, that `path` (given by `what`, e.g. "--out") is a writable
 // folder or can be created inside one. Throws InputError naming it and saying what was expected.
 void checkOutputFolder(const QString& path, const std::string& what);
+
+// Whether `path` is `folder` or lies inside it once links are resolved (neither need exist yet:
+// the part that exists is resolved, std::filesystem::weakly_canonical). Two names of one folder
+// through a link are the same folder here.
+bool isSameOrInside(const QString& path, const QString& folder);
+
+// Removes `path` itself: a file, a link (never followed: what it points at stays) or a folder with
+// everything in it. A missing path is fine. Throws FileError naming the path.
+void removePath(const QString& path);
 
 // Writes `contents` to `path` atomically: either the whole file appears or the old one stays.
 // Throws FileError naming the path.

@@ -183,6 +183,14 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     Study study;
     study.tasks = tasksFromJson(json, section, source);
     study.name = study.tasks.front().experiment.name;
+    // The labels name the trials' folders, by the rule train's run folders follow.
+    std::vector<std::string> labels;
+    for (const RunSpec& run : study.tasks.front().experiment.runs) labels.push_back(run.label);
+    try {
+        checkRunFileNames(labels);
+    } catch (const InputError& error) {
+        throw InputError(source + ": " + error.what());
+    }
     const std::string context = source + ": study";
     study.budget = requireWhole(section, "budget", study.budget, 1, 10000, context);
     study.seeds = requireWhole(section, "seeds", study.seeds, 1, 10000, context);

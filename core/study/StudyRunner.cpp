@@ -8,6 +8,7 @@
 #include "study/TrialOutcome.h"
 #include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
+#include "train/RunFolderLayout.h"
 #include "train/RunFolderWriter.h"
 #include "train/WeightsFile.h"
 
@@ -29,6 +30,8 @@ void prepareStudyFolder(const QString& studyFile, const QString& directory) {
     const QByteArray bytes = readFileBytes(studyFile);
     const QJsonObject given = parseJsonObject(bytes, studyFile);
     const QString copy = QDir(directory).filePath(studyfolder::kStudy);
+    if (!QFileInfo::exists(copy) && QFileInfo::exists(QDir(directory).filePath(runfolder::kConfig)))
+        throw InputError(directory.toStdString() + ": holds a run (config.json); a study needs a folder of its own (--out)");
     if (QFileInfo::exists(copy)) {
         if (QFileInfo(copy).canonicalFilePath() == QFileInfo(studyFile).canonicalFilePath()) return;
         if (readJsonObject(copy) != given)
@@ -65,8 +68,9 @@ std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, Run
     const Experiment experiment = plan.experiment(trial, point);
 
     const QString folder = layout.trialDirectory(index);
-    // An earlier attempt that did not finish: start again from an empty folder.
-    if (QFileInfo::exists(folder) && !QDir(folder).removeRecursively()) throw FileError(folder, "cannot remove the unfinished trial");
+    // An earlier attempt that did not finish: start again from an empty folder (a link there is
+    // removed itself; the folder it points at is not ours to empty).
+    removePath(folder);
     const SharedTrialInputs::Data data = inputs.data(experiment);
     LockstepTrainer trainer(experiment, data.split, loadInitialWeights(experiment));
     trainer.shareEvaluationChunks(data.trainChunks, data.testChunks);

@@ -57,6 +57,22 @@ void takeResults(RunFolder& folder, const QString& summaryFile) {
             if (run.spec.label == result.label) run.result = result;
 }
 
+// A run reads as done only when its summary and its files agree: the final weights were read and
+// the metrics end at the step the summary names. Otherwise (a summary.csv left from another run,
+// a lost or damaged weights file) it is a stopped run, and the reason is its problem.
+void distrustUnbackedDone(RunRecord& run) {
+    if (run.result.status != RunStatus::Done) return;
+    std::string disagreement;
+    if (run.finalWeights.empty())
+        disagreement = "summary.csv says done, but the final weights (" + std::string(runfolder::kFinalWeights) + ") were not read";
+    else if (run.metrics.last() && run.metrics.last()->step != run.result.steps)
+        disagreement = "summary.csv says done after " + std::to_string(run.result.steps) + " steps, but " +
+                       runfolder::kMetrics + " ends at step " + std::to_string(run.metrics.last()->step);
+    if (disagreement.empty()) return;
+    run.result.status = RunStatus::Stopped;
+    run.problem += (run.problem.empty() ? "" : "; ") + disagreement + "; read as stopped";
+}
+
 }  // namespace
 
 std::vector<std::string> RunFolder::problems() const {
@@ -67,10 +83,8 @@ std::vector<std::string> RunFolder::problems() const {
 }
 
 void readMetricsFile(const QString& path, int run, MetricsDigest& digest) {
-    checkRegularFile(path);
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError(path.toStdString() + ": cannot open (" + file.errorString().toStdString() + ")");
+    openForReading(file);
     readMetricsCsv(file, path, run, [&](const StepMetrics& row) { digest.add(row); });
 }
 
@@ -117,6 +131,7 @@ RunFolder readRunFolder(const QString& directory, int pointBudget) {
         if (QFileInfo::exists(layout.runSummaryFile(i)))
             readPart(folder.runs[i], [&] { takeResults(folder, layout.runSummaryFile(i)); });
     if (layout.hasSummary() && QFileInfo::exists(layout.summaryFile())) takeResults(folder, layout.summaryFile());
+    for (RunRecord& run : folder.runs) distrustUnbackedDone(run);
     return folder;
 }
 

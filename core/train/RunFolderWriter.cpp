@@ -4,6 +4,7 @@
 #include "io/Files.h"
 #include "train/ExperimentJson.h"
 #include "train/RunCsv.h"
+#include "train/RunFolderReuse.h"
 #include "train/WeightsFile.h"
 
 #include <QDir>
@@ -43,8 +44,10 @@ RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer
     // Initial weights are saved beside config.json, so the config reproduces the run exactly
     // even when they came from an --init file that later changes.
     resolved.initWeightsFile = layout_.initialWeightsRelative(0);
+    const std::vector<std::string> earlier = earlierRunLabels(layout_.root());
     makeFolder(layout_.root());
-    writeFile(layout_.configFile(), jsonBytes(toJson(resolved)));
+    writeFile(layout_.configFile(), jsonBytes(toJson(resolved)));  // a full disk fails here: the earlier run stays whole
+    clearEarlierRuns(layout_.root(), earlier);  // from here on, nothing of it passes for this run's
     const QByteArray initial = weightsToJson(trainer.initialParameters(), experiment.network);
     for (int run = 0; run < layout_.runCount(); ++run) {
         makeFolder(layout_.runDirectory(run));

@@ -1,5 +1,7 @@
 #include "train/SnapshotFile.h"
 
+#include "io/Files.h"
+
 #include "InputError.h"
 #include "io/FileError.h"
 #include "optim/HyperParameters.h"
@@ -143,7 +145,7 @@ void SnapshotFileWriter::append(const Snapshot& snapshot) {
 void SnapshotFileWriter::close() { file_.close(); }
 
 SnapshotFileReader::SnapshotFileReader(const QString& path, int run) : file_(path), run_(run) {
-    if (!file_.open(QIODevice::ReadOnly)) throw InputError(path.toStdString() + ": cannot read (" + file_.errorString().toStdString() + ")");
+    openForReading(file_);  // a FIFO or device is refused by name, not waited on
     const QByteArray magic = file_.readLine(kMaxLineBytes).trimmed();
     if (magic != kMagic && magic != kMagicVersion1)
         throw InputError(path.toStdString() + ": not a snapshot file; expected the first line '" + kMagic + "' (or '" +
