@@ -137,6 +137,46 @@ private Q_SLOTS:
         QCOMPARE(panel.experiment().network.text(), std::string("4-2-2-3"));
     }
 
+    // The status bar's message about a refused value goes once that field is valid again:
+    // valueAccepted() follows the invalidValue() of the same field, not of another one.
+    void fieldValidAgainWithdrawsItsMessage() {
+        ExperimentPanel panel;
+        panel.setExperiment(sineExperiment(10));
+        auto* network = panel.findChild<QLineEdit*>("network");
+        auto* data = panel.findChild<QComboBox*>("data");
+        QVERIFY(network && data);
+        QSignalSpy invalid(&panel, &ExperimentPanel::invalidValue);
+        QSignalSpy accepted(&panel, &ExperimentPanel::valueAccepted);
+        network->setText("0-3");
+        Q_EMIT network->editingFinished();
+        QCOMPARE(invalid.count(), 1);
+        QCOMPARE(accepted.count(), 0);
+        network->setText("1-3-1");
+        QCOMPARE(accepted.count(), 1);
+        network->setText("1-4-1");  // nothing stale to withdraw
+        Q_EMIT network->editingFinished();
+        QCOMPARE(accepted.count(), 1);
+
+        data->setCurrentText("csv:/no/such/file.csv");
+        Q_EMIT data->lineEdit()->editingFinished();
+        QCOMPARE(invalid.count(), 2);
+        network->setText("1-5-1");  // another field: the data set's message stays
+        Q_EMIT network->editingFinished();
+        QCOMPARE(accepted.count(), 1);
+        data->setCurrentText("toy:sine");
+        Q_EMIT data->lineEdit()->editingFinished();
+        QCOMPARE(accepted.count(), 2);
+
+        auto* lr = panel.findChild<QLineEdit*>("lr");
+        QVERIFY(lr);
+        lr->setText("-1");
+        Q_EMIT lr->editingFinished();
+        QCOMPARE(invalid.count(), 3);
+        lr->setText("0.05");
+        Q_EMIT lr->editingFinished();
+        QCOMPARE(accepted.count(), 3);
+    }
+
     // A scope that changes nothing for a layer is allowed, with a warning under the field that
     // chose it, in the form's words: on 1-2-2-1 each first-layer neuron has one weight, so fan-in
     // with the bias on its own shares nothing there; joining the bias, or a wider first layer,

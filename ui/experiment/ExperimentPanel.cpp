@@ -138,7 +138,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     for (QLineEdit* edit : findChildren<QLineEdit*>()) connect(edit, &QLineEdit::textChanged, this, edited);
     for (QComboBox* combo : {activation_, loss_, lengthUnit_}) connect(combo, &QComboBox::currentIndexChanged, this, edited);
     connect(runs_, &RunListEditor::changed, this, edited);
-    connect(runs_, &RunListEditor::invalidValue, this, &ExperimentPanel::invalidValue);
+    connect(runs_, &RunListEditor::changed, this, [this] { accepted(ErrorSource::Runs); });
+    connect(runs_, &RunListEditor::invalidValue, this, [this](const QString& message) { reportInvalid(ErrorSource::Runs, message); });
     // The network is marked while it is invalid ("0-3"), from when it is left until it is valid.
     connect(network_, &QLineEdit::textChanged, this, [this] {
         if (isMarkedInvalid(network_)) checkNetwork();
@@ -188,6 +189,7 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     clearInvalidMark(data_);
     settingExperiment_ = false;
     Q_EMIT changed();
+    accepted(errorShown_);  // every field holds a valid value now
 }
 
 QString ExperimentPanel::experimentName() const { return name_->text(); }
@@ -218,12 +220,24 @@ bool ExperimentPanel::checkNetwork() {
     try {
         NetworkSpec().setLayers(network_->text().toStdString(), "Network");
         clearInvalidMark(network_);
+        accepted(ErrorSource::Network);
         return true;
     } catch (const InputError& error) {
         markInvalid(network_, QString::fromStdString(error.what()));
-        Q_EMIT invalidValue(QString::fromStdString(error.what()));
+        reportInvalid(ErrorSource::Network, QString::fromStdString(error.what()));
         return false;
     }
+}
+
+void ExperimentPanel::reportInvalid(ErrorSource source, const QString& message) {
+    errorShown_ = source;
+    Q_EMIT invalidValue(message);
+}
+
+void ExperimentPanel::accepted(ErrorSource source) {
+    if (source == ErrorSource::None || source != errorShown_) return;
+    errorShown_ = ErrorSource::None;
+    Q_EMIT valueAccepted();
 }
 
 // A data set fixes the network's first and last size: they follow it, the hidden layers stay.
@@ -239,10 +253,11 @@ void ExperimentPanel::dataChosen() {
     } catch (const std::exception& error) {  // InputError, or a file that cannot be read
         QApplication::restoreOverrideCursor();
         markInvalid(data_, QString::fromStdString(error.what()));
-        Q_EMIT invalidValue(tr("Data: %1").arg(QString::fromStdString(error.what())));
+        reportInvalid(ErrorSource::Data, tr("Data: %1").arg(QString::fromStdString(error.what())));
         return;
     }
     clearInvalidMark(data_);
+    accepted(ErrorSource::Data);
     const int inputs = split.train->inputDim();
     const int outputs = split.train->outputDim();
     NetworkSpec network;
@@ -261,11 +276,12 @@ void ExperimentPanel::dataChosen() {
         adapted.shapes("Network");
     } catch (const InputError& error) {  // e.g. MNIST's convolutions on 8x8 digits: the user decides
         markInvalid(network_, QString::fromStdString(error.what()));
-        Q_EMIT invalidValue(QString::fromStdString(error.what()));
+        reportInvalid(ErrorSource::Network, QString::fromStdString(error.what()));
         return;
     }
     network_->setText(QString::fromStdString(adapted.text()));
     clearInvalidMark(network_);
+    accepted(ErrorSource::Network);
     Q_EMIT message(tr("Network: %1 inputs and %2 outputs, as %3 needs").arg(inputs).arg(outputs).arg(spec));
 }
 

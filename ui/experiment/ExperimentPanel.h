@@ -30,6 +30,8 @@ Q_SIGNALS:
     void nameChanged(const QString& name);
     void changed();
     void invalidValue(const QString& message);
+    // The field named by the last invalidValue() is valid again (its message is stale now).
+    void valueAccepted();
     void message(const QString& text);  // e.g. the network adapted to the data set
 
 private Q_SLOTS:
@@ -37,6 +39,11 @@ private Q_SLOTS:
     void dataChosen();
 
 private:
+    // Which field the last invalidValue() was about, so that its becoming valid can say so.
+    enum class ErrorSource { None, Network, Data, Runs };
+    void reportInvalid(ErrorSource source, const QString& message);
+    void accepted(ErrorSource source);
+
     QComboBox* presets_;
     QLineEdit* name_;
     QLineEdit* network_;
@@ -54,7 +61,8 @@ private:
     std::string initWeightsFile_;  // kept from the loaded experiment (no editor)
     long diagnosticsEvery_ = 0;  // kept too: the instruments a preset asks for (the Diagnostics dock shows them)
     long curvatureEvery_ = 0;
-    Holdout holdout_ = Holdout::None;  // kept too: a study trial's experiment evaluates on validation or test
+    Holdout holdout_ = Holdout::None;
+    ErrorSource errorShown_ = ErrorSource::None;  // kept too: a study trial's experiment evaluates on validation or test
 };
 
 }  // namespace ml
