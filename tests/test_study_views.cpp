@@ -21,6 +21,8 @@
 #include "train/RunCsv.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QHeaderView>
 #include <QComboBox>
 #include <QMessageBox>
 #include <QTimer>
@@ -248,6 +250,48 @@ private Q_SLOTS:
         // linear ticks and labelled nothing below 0.1: the lowest trial's lr has its label now.
         plot->replot();
         QVERIFY2(plot->xAxis->tickVectorLabels().contains("0.03"), qPrintable(plot->xAxis->tickVectorLabels().join(' ')));
+    }
+
+    // At 1366 x 768 every header of the results table is read whole (the last one was clipped to
+    // "…etter than moment"), and no two headers read alike: each CI column says what it bounds.
+    void resultsTableHeadersFitAndAreDistinct() {
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
+        window.resize(1366, 740);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const StudyResultsTable& table = *window.table();
+        const QHeaderView* header = table.horizontalHeader();
+        QStringList seen;
+        for (int column = 0; column < table.columnCount(); ++column) {
+            if (table.isColumnHidden(column)) continue;
+            const QString text = table.horizontalHeaderItem(column)->text();
+            QVERIFY2(!seen.contains(text), qPrintable("two columns read " + text));
+            seen << text;
+            int needed = 0;
+            for (const QString& line : text.split('\n')) needed = std::max(needed, header->fontMetrics().horizontalAdvance(line));
+            QVERIFY2(header->sectionSize(column) >= needed,
+                     qPrintable(QString("'%1': %2 px for %3 px of text").arg(text).arg(header->sectionSize(column)).arg(needed)));
+            QVERIFY2(header->sectionViewportPosition(column) + header->sectionSize(column) <= table.viewport()->width(),
+                     qPrintable("'" + text + "' ends outside the table"));
+        }
+        QVERIFY(seen.join(' ').contains("Loss mean CI low") || seen.join(' ').contains("Loss mean\nCI low"));
+    }
+
+    // The sensitivity plot's scores may span decades: a log y option beside the parameter.
+    void sensitivityPlotHasALogYOption() {
+        StudyWindow window(loadStudyResults(study_), StudyWindowHooks{});
+        auto* logY = window.findChild<QCheckBox*>("sensitivityLogY");
+        QVERIFY(logY);
+        QCustomPlot* plot = window.sensitivityPlot()->plot();
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
+        logY->setChecked(true);
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(plot->yAxis->range().lower > 0);
+        for (int g = 0; g < plot->graphCount(); ++g)
+            for (auto it = plot->graph(g)->data()->constBegin(); it != plot->graph(g)->data()->constEnd(); ++it)
+                QVERIFY(plot->yAxis->range().contains(it->value));
+        logY->setChecked(false);
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
     }
 
     // Clicking a trial in the sensitivity plot opens that trial's run folder (its lr in config.json).

@@ -39,10 +39,10 @@ QString SensitivityPlot::trialFolder(int line, int point) const {
     return folders_[line][point];
 }
 
-void SensitivityPlot::show(const StudyResults& results, const QString& task, const QString& parameter) {
+void SensitivityPlot::show(const StudyResults& results, const QString& task, const QString& parameter, bool logY) {
     plot_->clearGraphs();
     folders_.clear();
-    bool positive = true;
+    bool positive = true, positiveScores = true;
     for (int o = 0; o < results.optimizers.size(); ++o) {
         std::map<double, const SensitivityPoint*> byValue;  // sorted by the parameter's value
         int diverged = 0;
@@ -54,6 +54,7 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
             }
             byValue[p.value] = &p;
             positive = positive && p.value > 0;
+            positiveScores = positiveScores && p.score > 0;
         }
         if (byValue.empty() && diverged == 0) continue;
         QCPGraph* graph = plot_->addGraph();
@@ -69,11 +70,15 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
     plot_->xAxis->setLabel(parameter);
     plot_->yAxis->setLabel(selectionScoreTitle(results.selection));
     setLogarithmic(plot_->xAxis, positive);
+    const bool logScores = logY && positiveScores;
+    setLogarithmic(plot_->yAxis, logScores);
     plot_->rescaleAxes();
     // Room around the outermost trials (a factor on the log axis, a margin on the linear one).
     const QCPRange x = plot_->xAxis->range();
     plot_->xAxis->setRange(positive ? QCPRange(x.lower / 1.5, x.upper * 1.5) : QCPRange(x.lower - 0.05 * x.size(), x.upper + 0.05 * x.size()));
-    plot_->yAxis->scaleRange(1.1, plot_->yAxis->range().center());
+    const QCPRange y = plot_->yAxis->range();
+    if (logScores) plot_->yAxis->setRange(y.lower / 1.2, y.upper * 1.2);
+    else plot_->yAxis->scaleRange(1.1, y.center());
     plot_->replot();
 }
 

@@ -36,13 +36,17 @@ const StudyOptimizerResult* resultOf(const StudyResults& results, const QString&
 
 StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
     setColumnCount(ColumnCount);
-    setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned"), tr("Seeds"), tr("Loss median"), tr("Loss mean"),
-                               tr("CI low"), tr("CI high"), tr("Acc. median"), tr("Acc. mean"), tr("CI low"), tr("CI high"),
-                               tr("Steps to target"), tr("P(better)")});
+    // Two short lines per header keep 14 columns within a 1366 px window; each CI column names
+    // the mean it bounds.
+    setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned"), tr("Seeds"), tr("Loss\nmedian"), tr("Loss\nmean"),
+                               tr("Loss mean\nCI low"), tr("Loss mean\nCI high"), tr("Acc.\nmedian"), tr("Acc.\nmean"),
+                               tr("Acc. mean\nCI low"), tr("Acc. mean\nCI high"), tr("Steps to\ntarget"), tr("P(better)")});
     horizontalHeaderItem(Configuration)->setToolTip(tr("The configuration phase 1 chose on validation data"));
     horizontalHeaderItem(StepsToTarget)->setToolTip(tr("Median over the seeds of the first step whose test loss reached the target"));
-    horizontalHeaderItem(LossCiLow)->setToolTip(tr("95 % bootstrap confidence interval of the mean test loss over the seeds"));
-    horizontalHeaderItem(AccuracyCiLow)->setToolTip(tr("95 % bootstrap confidence interval of the mean test accuracy"));
+    for (const int column : {LossCiLow, LossCiHigh})
+        horizontalHeaderItem(column)->setToolTip(tr("95 % bootstrap confidence interval of the mean test loss over the seeds"));
+    for (const int column : {AccuracyCiLow, AccuracyCiHigh})
+        horizontalHeaderItem(column)->setToolTip(tr("95 % bootstrap confidence interval of the mean test accuracy over the seeds"));
     horizontalHeaderItem(LossMedian)->setToolTip(tr("Median of the final test loss over the seeds; the tooltip gives the interquartile range"));
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -86,8 +90,8 @@ void StudyResultsTable::setResults(const StudyResults& results, const QString& b
             ->setToolTip(tr("interquartile range %1 … %2").arg(r.testAccuracy.q1, 0, 'g', 4).arg(r.testAccuracy.q3, 0, 'g', 4));
     }
     setColumnHidden(StepsToTarget, std::isnan(results.target));
-    if (!std::isnan(results.target)) horizontalHeaderItem(StepsToTarget)->setText(tr("Steps to %1").arg(results.target));
-    horizontalHeaderItem(BetterThanBaseline)->setText(tr("P(better than %1)").arg(baseline));
+    if (!std::isnan(results.target)) horizontalHeaderItem(StepsToTarget)->setText(tr("Steps to\n%1").arg(results.target));
+    horizontalHeaderItem(BetterThanBaseline)->setText(tr("P(better than\n%1)").arg(baseline));
     horizontalHeaderItem(BetterThanBaseline)
         ->setToolTip(tr("Probability that a seed of this optimizer ends with a lower test loss than a seed of %1 "
                         "(paired by seed over the seeds both finished; ties count one half)")

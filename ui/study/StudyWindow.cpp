@@ -36,6 +36,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
       statistic_(new QComboBox(this)),
       logY_(new QCheckBox(tr("Log y"), this)),
       parameter_(new QComboBox(this)),
+      sensitivityLogY_(new QCheckBox(tr("Log y"), this)),
       table_(new StudyResultsTable(this)),
       bands_(new StudyBandPlot(this)),
       sensitivity_(new SensitivityPlot(this)),
@@ -70,6 +71,8 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     statistic_->setObjectName("statistic");
     parameter_->addItems(results_.parameters);
     parameter_->setObjectName("parameter");
+    sensitivityLogY_->setObjectName("sensitivityLogY");
+    sensitivityLogY_->setToolTip(tr("The sensitivity plot's score on a log axis (when every score is positive)"));
     auto* exportBands = new QPushButton(tr("Export band plot…"), this);
     auto* exportSensitivity = new QPushButton(tr("Export sensitivity plot…"), this);
 
@@ -87,6 +90,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Sensitivity to"), this));
     controls->addWidget(parameter_);
+    controls->addWidget(sensitivityLogY_);
     controls->addWidget(exportSensitivity);
     controls->addStretch(1);
 
@@ -147,7 +151,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     connect(baseline_, &QComboBox::currentIndexChanged, this, [this] { table_->setResults(results_, baseline_->currentText()); });
     for (QComboBox* box : {task_, series_, statistic_, parameter_, heatOptimizer_, heatX_, heatY_})
         connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
-    connect(logY_, &QCheckBox::toggled, this, &StudyWindow::refresh);
+    for (QCheckBox* box : {logY_, sensitivityLogY_}) connect(box, &QCheckBox::toggled, this, &StudyWindow::refresh);
     connect(exportBands, &QPushButton::clicked, this, [this] {
         if (hooks_.exportFigure) hooks_.exportFigure(figures().at(0));
     });
@@ -176,7 +180,7 @@ void StudyWindow::refresh() {
     bands_->show(results_, task, series,
                  statistic_->currentIndex() == 0 ? StudyBandPlot::Statistic::MedianIqr : StudyBandPlot::Statistic::MeanCi,
                  logY_->isChecked());
-    sensitivity_->show(results_, task, parameter_->currentText());
+    sensitivity_->show(results_, task, parameter_->currentText(), sensitivityLogY_->isChecked());
     heatmap_->show(results_, task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText());
 }
 

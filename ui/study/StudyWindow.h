@@ -66,6 +66,7 @@ private:
     QComboBox* statistic_;
     QCheckBox* logY_;
     QComboBox* parameter_;
+    QCheckBox* sensitivityLogY_;
     StudyResultsTable* table_;
     StudyBandPlot* bands_;
     SensitivityPlot* sensitivity_;
