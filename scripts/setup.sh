@@ -29,8 +29,9 @@ checked=0
 [[ "$mode" == test && "${MOMENTUM_LAB_CHECKED:-1}" != 0 ]] && checked=1
 [[ "$checked" == 1 ]] && packages+=(clang libclang-rt-14-dev llvm)
 # `test` builds the .deb and checks it (scripts/package-check.sh): dpkg-dev's dpkg-shlibdeps fills its
-# Depends; appstream and desktop-file-utils validate the metainfo and the desktop entry.
-[[ "$mode" == test ]] && packages+=(dpkg-dev appstream desktop-file-utils)
+# Depends (CPack finds the ELF files with `file`); appstream and desktop-file-utils validate the
+# metainfo and the desktop entry.
+[[ "$mode" == test ]] && packages+=(dpkg-dev file appstream desktop-file-utils)
 
 missing=()
 for package in "${packages[@]}"; do
