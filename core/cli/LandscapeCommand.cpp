@@ -49,6 +49,7 @@ int landscape(const QStringList& arguments) {
     const int examples = wholeOption(parser, "examples", int(kDefaultLandscapeExamples), 1);
 
     const RunFolder folder = readRunFolder(parser.positionalArguments().front());
+    for (const std::string& problem : folder.problems()) std::cerr << "momentum-lab-cli: warning: run " << problem << "\n";
     const RecordedTrajectories recorded = readTrajectories(folder);
     for (const std::string& skipped : recorded.skipped) std::cerr << "momentum-lab-cli: warning: left out " << skipped << "\n";
     const std::vector<Trajectory>& trajectories = recorded.trajectories;
