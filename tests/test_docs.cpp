@@ -1,7 +1,7 @@
 // The documentation stays in step with the code: README.md and docs/**/*.md link only to files and
 // headings that exist; every `momentum-lab-cli` line in a code block names a real command, flags that
 // command's --help lists, and optimizers and presets that exist; and the user guide (docs/guide/)
-// names every optimizer of the catalog, every CLI command and every view of the desktop app (the
+// names every optimizer of the catalog, every CLI command and option, and every view of the desktop app (the
 // main window's docks and the tabs of the inspector, the diagnostics dock and the study window, read
 // from ui/). MOMENTUM_LAB_SOURCE_DIR is the source tree; MOMENTUM_LAB_CLI the built CLI.
 #include "optim/OptimizerCatalog.h"
@@ -184,6 +184,15 @@ QSet<QString> cliFlags(const QString& command) {
     return flags;
 }
 
+// The options `momentum-lab-cli COMMAND --help` lists (its "  --name <ARG>  text" lines).
+QStringList cliOptions(const QString& command) {
+    QStringList options;
+    static const QRegularExpression option("^ +(?:-[a-zA-Z], )?--([a-z0-9-]+)", QRegularExpression::MultilineOption);
+    for (const QRegularExpressionMatch& m : option.globalMatch(runCli({command, "--help"}).output))
+        if (m.captured(1) != "help" && m.captured(1) != "help-all") options << m.captured(1);
+    return options;
+}
+
 // Every file of the user guide, one text.
 QString guideText() {
     QString text;
@@ -287,6 +296,23 @@ private Q_SLOTS:
         }
         QVERIFY2(lines.size() > 30, qPrintable(QString("only %1 CLI lines found in the docs").arg(lines.size())));
         QVERIFY2(wrong.isEmpty(), qPrintable("CLI lines that do not parse:\n  " + wrong.join("\n  ")));
+    }
+
+    // The user guide documents every option of every CLI command (as `--name`).
+    void guideDocumentsEveryCliOption() {
+        const QString guide = guideText();
+        const QStringList commands = cliCommands();
+        QVERIFY2(!commands.isEmpty(), qPrintable("momentum-lab-cli help lists no commands (" + kCli + ")"));
+        QStringList missing;
+        int options = 0;
+        for (const QString& command : commands)
+            for (const QString& option : cliOptions(command)) {
+                ++options;
+                if (!guide.contains(QRegularExpression("`--" + QRegularExpression::escape(option) + "(?![a-z0-9-])")))
+                    missing << command + " --" + option;
+            }
+        QVERIFY2(options > 40, qPrintable(QString("only %1 options found in the commands' --help").arg(options)));
+        QVERIFY2(missing.isEmpty(), qPrintable("options not in docs/guide/: " + missing.join(", ")));
     }
 
     // The user guide names every optimizer, every CLI command and every view.
