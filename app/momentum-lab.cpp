@@ -25,7 +25,7 @@ void addOptions(QCommandLineParser& parser) {
         "Opens RUN_DIR (written by `momentum-lab-cli train --out DIR`) or STUDY_DIR (written by\n"
         "`momentum-lab-cli study STUDY.json --out DIR`) when given. Standard Qt options (-platform,\n"
         "-style, ...) are accepted too.");
-    parser.addHelpOption();
+    parser.addOption({{"h", "help"}, "Show this help."});  // addHelpOption's --help-all would need a display
     parser.addVersionOption();
     parser.addPositionalArgument("folder", "A run folder or a study folder to open.", "[RUN_DIR | STUDY_DIR]");
 }
@@ -38,7 +38,7 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments) {
                      qPrintable(parser.errorText()));
         return kExitBadInput;
     }
-    if (parser.isSet("help") || parser.isSet("help-all")) {
+    if (parser.isSet("help")) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         return 0;
     }
@@ -55,7 +55,7 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments) {
 
 bool asksForHelpOrVersion(int argc, char** argv) {
     for (int i = 1; i < argc; ++i)
-        for (const char* option : {"-h", "--help", "-?", "-v", "--version", "--help-all"})
+        for (const char* option : {"-h", "--help", "-v", "--version"})
             if (std::strcmp(argv[i], option) == 0) return true;
     return false;
 }
