@@ -2,6 +2,8 @@
 import json
 import math
 import os
+import queue
+import threading
 
 import numpy as np
 
@@ -27,9 +29,10 @@ def record_bytes_bound(shapes):
 
 
 class SnapshotFileWriter:
-    """Appends records to snapshots.bin, flushed after each."""
+    """Appends records to snapshots.bin, flushed after each; background=True writes them on a
+    thread of its own (errors surface at the next append or at close)."""
 
-    def __init__(self, path, label, shapes, scope="none", bias="own", columns_per_input=None):
+    def __init__(self, path, label, shapes, scope="none", bias="own", columns_per_input=None, background=False):
         self.shapes = [(int(r), int(c)) for r, c in shapes]
         header = {"label": label, "layers": [list(s) for s in self.shapes], "momentum-mean": scope, "bias": bias}
         if columns_per_input and any(c != 1 for c in columns_per_input):
@@ -38,9 +41,15 @@ class SnapshotFileWriter:
         self._file.write(MAGIC + b"\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n")
         self._file.flush()
         self.records = 0
+        self._error = None
+        self._queue = queue.Queue(maxsize=2) if background else None
+        if background:  # the writes overlap the training; at most 2 records wait
+            self._thread = threading.Thread(target=self._drain, name="snapshots.bin writer", daemon=True)
+            self._thread.start()
 
-    def append(self, step, epoch, batch_loss, quantities, neuron_means, rule_state, payload):
-        """payload: float32 values already in the format's order; the rest describes them."""
+    def append(self, step, epoch, batch_loss, quantities, neuron_means, rule_state, payload, release=None):
+        """payload: float32 values already in the format's order; the rest describes them. With a
+        background writer the payload must stay untouched until release() is called (after its write)."""
         payload = np.ascontiguousarray(payload, dtype="<f4")
         loss = None if batch_loss is None or not math.isfinite(batch_loss) else float(batch_loss)
         record = {"step": int(step), "epoch": int(epoch), "batch_loss": loss, "quantities": list(quantities),
@@ -51,16 +60,46 @@ class SnapshotFileWriter:
             r * c for _, shapes in rule_state for r, c in shapes)
         if payload.size != expected:
             raise ValueError(f"snapshot payload: {payload.size} values, the record describes {expected}")
-        self._file.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
-        self._file.write(payload.data)  # the array's own memory: no copy
-        self._file.flush()
+        line = json.dumps(record, separators=(",", ":")).encode() + b"\n"
         self.records += 1
+        if self._queue is None:
+            self._write(line, payload, release)
+        else:
+            self._raise()
+            self._queue.put((line, payload, release))
+
+    def _write(self, line, payload, release):
+        try:
+            self._file.write(line)
+            self._file.write(payload.data)  # the array's own memory: no copy
+            self._file.flush()  # a killed run keeps every complete record
+        finally:
+            if release is not None:
+                release()
+
+    def _drain(self):
+        while (item := self._queue.get()) is not None:
+            if self._error is not None:
+                item[2] and item[2]()
+                continue
+            try:
+                self._write(*item)
+            except BaseException as error:  # reported to the training thread at its next append / close
+                self._error = error
+
+    def _raise(self):
+        if self._error is not None:
+            raise OSError(f"{self._file.name}: cannot write ({self._error})") from self._error
 
     def close(self):
+        if self._queue is not None and self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
         if not self._file.closed:
             self._file.flush()
             os.fsync(self._file.fileno())
             self._file.close()
+        self._raise()
 
 
 def read_snapshots(path):

@@ -7,6 +7,7 @@ goes through Recorder._to_host, one per recorded step, counted in Recorder.host_
 import json
 import math
 import os
+import queue
 import time
 import warnings
 
@@ -21,6 +22,7 @@ FIRST_MOMENT_KEYS = ("momentum_buffer", "exp_avg")
 SECOND_MOMENT_KEYS = ("exp_avg_sq", "square_avg", "sum")
 RULE_STATE_KEYS = {"max_exp_avg_sq": "max_second_moment", "grad_avg": "centred_mean"}
 
+POOL_BUFFERS = 3  # host buffers of snapshots: one being filled, two queued for the writer thread
 _ACTIVATIONS = {torch.nn.ReLU: "relu", torch.nn.Tanh: "tanh", torch.nn.Sigmoid: "sigmoid", torch.nn.Identity: "identity"}
 _SKIPPED = (torch.nn.Flatten, torch.nn.Dropout, torch.nn.Dropout2d)
 
@@ -112,7 +114,7 @@ class Recorder:
 
     def __init__(self, model, optimizer, out, every=10, layers=None, label=None, network=None, activation=None,
                  input_shape=None, loss="cross-entropy", data="custom", seed=0, batch=0, steps_per_epoch=None,
-                 total_steps=None, max_mb=1000, name=None):
+                 total_steps=None, max_mb=1000, name=None, background=True):
         if every < 1:
             raise ValueError("every: expected a whole number >= 1")
         self.model, self.optimizer, self.out, self.every = model, optimizer, str(out), int(every)
@@ -153,6 +155,8 @@ class Recorder:
                        "runs": [dict({"label": self.label, "optimizer": self.optimizer_name},
                                      **{k: _json_value(v) for k, v in hp.items()})]}
         os.makedirs(self.out, exist_ok=True)
+        self._staging = None  # the device buffer a CUDA model's snapshot is gathered in
+        self._pool, self._pool_size = queue.Queue(), 0  # host buffers, returned by the writer thread
         _format.write_json_atomically(os.path.join(self.out, "config.json"), self.config)
         self.host_copies = 0
         _format.write_json_atomically(os.path.join(self.out, "weights_initial.json"), self._weights())
@@ -160,7 +164,8 @@ class Recorder:
         self._metrics.write("step,epoch,train_loss,test_loss,test_accuracy,wall_ms\n")
         self._metrics.flush()
         self._snapshots = _format.SnapshotFileWriter(os.path.join(self.out, "snapshots.bin"), self.label,
-                                                     self.shapes, self.scope, self.bias_mode, self.columns_per_input)
+                                                     self.shapes, self.scope, self.bias_mode, self.columns_per_input,
+                                                     background=background)
         self.step_count = 0
         self.recorded_steps = []
         self._pending = []  # metrics rows not yet written: their values may be device tensors
@@ -178,7 +183,6 @@ class Recorder:
             self._left_total, self._left_at_stride = self._capacity, max(1, self._capacity // 2)
         self._last = {"loss": None, "test_loss": None, "test_accuracy": None}
         self._closed = False
-        self._staging = self._host = None  # reused buffers of the recorded values (device, pinned host)
         self._started = time.perf_counter()
         self._own_seconds = 0.0  # the recorder's own time, left out of wall_ms
         self._before = self._clone_parameters() if self._records(1) else None
@@ -243,16 +247,32 @@ class Recorder:
                 return group.get("momentum_mean", "none"), group.get("bias", "own")
         return "none", "own"
 
-    def _to_host(self, tensor):
-        """The one device-to-host copy path (a CPU tensor is already there: no copy, but counted)."""
+    def _to_host(self, tensor, out=None):
+        """The one device-to-host copy path (into `out`, a host buffer, when given; a CPU tensor
+        without `out` is already there: no copy, but counted all the same)."""
         self.host_copies += 1
-        tensor = tensor.detach().to(torch.float32)
-        if tensor.device.type == "cpu":
-            return tensor.numpy()
-        if self._host is None or self._host.numel() != tensor.numel():
-            self._host = torch.empty(tensor.numel(), dtype=torch.float32, pin_memory=True)
-        self._host.copy_(tensor.reshape(-1))
-        return self._host.numpy()
+        tensor = tensor.detach().to(torch.float32).reshape(-1)
+        if out is not None:
+            if out.data_ptr() != tensor.data_ptr():
+                out.copy_(tensor)
+            return out.numpy()
+        return tensor.cpu().numpy()
+
+    def _buffer(self, size, device):
+        """A host buffer of `size` floats from the pool shared with the writer thread (pinned for a
+        CUDA model); waits for the writer when every buffer is queued."""
+        pinned = device.type == "cuda"
+        while True:
+            try:
+                buffer = self._pool.get_nowait()
+            except queue.Empty:
+                if self._pool_size < POOL_BUFFERS:
+                    self._pool_size += 1
+                    return torch.empty(size, dtype=torch.float32, pin_memory=pinned)
+                buffer = self._pool.get()
+            if buffer.numel() == size:
+                return buffer
+            self._pool_size -= 1  # another size (the quantities changed): dropped
 
     def _clone_parameters(self):
         with torch.no_grad():
@@ -334,7 +354,10 @@ class Recorder:
             total = len(losses) + sum((len(matrices) + len(buffers)) * rows * cols + (0 if means is None else means.numel())
                                       for (rows, cols), (matrices, means, buffers) in zip(self.shapes, layers))
             device = self.layers[0].weight.device
-            if self._staging is None or self._staging.numel() != total or self._staging.device != device:
+            host = self._buffer(total, device)
+            if device.type == "cpu":  # the matrices go straight into the host buffer
+                self._staging = host
+            elif self._staging is None or self._staging.numel() != total or self._staging.device != device:
                 self._staging = torch.empty(total, dtype=torch.float32, device=device)
             offset = 0
             neuron_counts = []
@@ -351,12 +374,12 @@ class Recorder:
             for loss in losses:
                 self._staging[offset:offset + 1].copy_(loss.reshape(1))
                 offset += 1
-            values = self._to_host(self._staging)
+            values = self._to_host(self._staging, out=host)
         payload_size = values.size - len(losses)
         self._flush_metrics(values[payload_size:])
         rule_state = [(name, list(self.shapes)) for name in rule_names]
         self._snapshots.append(step, epoch, self._step_loss, quantities, neuron_counts, rule_state,
-                               values[:payload_size])
+                               values[:payload_size], release=lambda: self._pool.put(host))
         self.recorded_steps.append(step)
         self._before = None
         if self._left_total is not None:  # the budget's next half: every second sample from now on

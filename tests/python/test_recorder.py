@@ -32,8 +32,8 @@ OPTIMIZERS = {
 
 
 def layer_matrix(weight, bias):
-    rows = weight.detach().reshape(weight.shape[0], -1).numpy()
-    return np.concatenate([rows, bias.detach().reshape(-1, 1).numpy()], axis=1)
+    rows = weight.detach().reshape(weight.shape[0], -1).cpu().numpy()
+    return np.concatenate([rows, bias.detach().reshape(-1, 1).cpu().numpy()], axis=1)
 
 
 def expected_means(matrix, scope, bias, columns_per_input):
@@ -54,9 +54,9 @@ def data(conv):
     return inputs, torch.randint(0, 10 if conv else 4, (24,), generator=generator)
 
 
-def train_recorded(model, optimizer, folder, conv=False, **options):
+def train_recorded(model, optimizer, folder, conv=False, device="cpu", **options):
     """Trains with a recorder; returns what the loop itself saw at each recorded step."""
-    inputs, labels = data(conv)
+    inputs, labels = (t.to(device) for t in data(conv))
     layers = [m for m in model.modules() if isinstance(m, (torch.nn.Linear, torch.nn.Conv2d))]
     seen = {}
     recorder = ml.Recorder(model, optimizer, folder, every=EVERY, total_steps=STEPS,
@@ -85,11 +85,11 @@ def train_recorded(model, optimizer, folder, conv=False, **options):
 
 
 class ReadBack(unittest.TestCase):
-    def check(self, label, make, conv=False):
-        model = support.small_cnn() if conv else support.mlp()
+    def check(self, label, make, conv=False, device="cpu"):
+        model = (support.small_cnn() if conv else support.mlp()).to(device)
         optimizer = make(model)
         with tempfile.TemporaryDirectory() as directory:
-            recorder, seen = train_recorded(model, optimizer, directory, conv)
+            recorder, seen = train_recorded(model, optimizer, directory, conv, device)
             run = ml.read_run(directory)
             self.assertEqual(run.steps, RECORDED, label)
             scope = optimizer.param_groups[0].get("momentum_mean", "none")
@@ -115,7 +115,8 @@ class ReadBack(unittest.TestCase):
             self.assertEqual(float(metrics["test_loss"][5]), 0.5)
             self.assertTrue(np.isnan(metrics["test_loss"][4]))
             final = run.weights_final
-            np.testing.assert_array_equal(final[-1]["weight"], model[-1].weight.detach().numpy())
+            np.testing.assert_array_equal(final[-1]["weight"], model[-1].weight.detach().cpu().numpy())
+            self.assertEqual(recorder.host_copies, 2 + len(RECORDED))  # the two weights files, one per snapshot
 
     def test_dense_rules(self):
         for label, make in OPTIMIZERS.items():
@@ -125,6 +126,15 @@ class ReadBack(unittest.TestCase):
     def test_conv(self):
         self.check("conv", lambda m: ml.NeuronMeanSGD(m, lr=0.05, momentum_mean="fan-out", bias="join"), conv=True)
         self.check("conv-adam", lambda m: torch.optim.Adam(m.parameters(), lr=0.01), conv=True)
+
+
+    @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
+    def test_cuda(self):
+        for label in ("adam-amsgrad", "rmsprop-centered", "neuron-mean-join", "adam-mini"):
+            with self.subTest(optimizer=label):
+                self.check(label, OPTIMIZERS[label], device="cuda")
+        self.check("conv", lambda m: ml.NeuronMeanSGD(m, lr=0.05, momentum_mean="fan-out", bias="join"), conv=True,
+                   device="cuda")
 
 
 class HostCopies(unittest.TestCase):
