@@ -15,6 +15,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace ml;
@@ -175,6 +176,49 @@ private Q_SLOTS:
         lr->setText("0.05");
         Q_EMIT lr->editingFinished();
         QCOMPARE(accepted.count(), 3);
+    }
+
+    // Choosing class data with a regression experiment's fields (mse, full batch, 2-unit hidden
+    // layers) offers the data set's needs in a hint, applied with one click; the hint follows the
+    // fields and goes when they agree. Regression data (toy:sine) asks for mse again.
+    void dataSetOffersItsSettingsInAHint() {
+        ExperimentPanel panel;
+        panel.setExperiment(sineExperiment(10));  // 1-2-2-1, mse, full batch
+        panel.show();
+        auto* data = panel.findChild<QComboBox*>("data");
+        auto* hint = panel.findChild<QLabel*>("dataHint");
+        auto* apply = panel.findChild<QToolButton*>("applyDataHint");
+        auto* loss = panel.findChild<QComboBox*>("loss");
+        QVERIFY(data && hint && apply && loss);
+        QVERIFY(!hint->isVisible());
+        const auto choose = [data](const QString& spec) {
+            data->setCurrentText(spec);
+            Q_EMIT data->lineEdit()->editingFinished();
+        };
+        choose("digits");  // 1,437 training images of 8 x 8 pixels, 10 classes
+        QCOMPARE(panel.experiment().network.text(), std::string("64-2-2-10"));  // not changed unasked
+        QVERIFY(hint->isVisible());
+        QCOMPARE(hint->text(), QString("digits suggests: cross-entropy, batch 64, 64-32-10"));
+        loss->setCurrentText("cross-entropy");  // done by hand: the hint drops it
+        QCOMPARE(hint->text(), QString("digits suggests: batch 64, 64-32-10"));
+        apply->click();
+        const Experiment applied = panel.experiment();
+        QCOMPARE(applied.network.text(), std::string("64-32-10"));
+        QVERIFY(applied.network.loss == LossKind::CrossEntropy);
+        QCOMPARE(applied.batchSize, 64L);
+        QVERIFY(!hint->isVisible());
+
+        choose("toy:sine");
+        QCOMPARE(hint->text(), QString("toy:sine suggests: mse"));
+        apply->click();
+        QVERIFY(panel.experiment().network.loss == LossKind::Mse);
+        QCOMPARE(panel.experiment().batchSize, 64L);  // a mini-batch is the user's to keep
+        QVERIFY(!hint->isVisible());
+
+        choose("iris");  // 120 samples of 4 features: only the loss
+        QCOMPARE(hint->text(), QString("iris suggests: cross-entropy"));
+        panel.setExperiment(sineExperiment(10));  // a loaded experiment is taken as it is
+        QVERIFY(!hint->isVisible());
     }
 
     // A scope that changes nothing for a layer is allowed, with a warning under the field that

@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <initializer_list>
@@ -58,6 +59,27 @@ void allowNarrowField(QWidget* field, const QString& typical) {
     field->setMinimumWidth(field->fontMetrics().horizontalAdvance(typical) + 32);
 }
 
+// The data-set hint's thresholds: a full batch of more than kLargeTrainingSet samples makes each
+// step slow; hidden layers narrower than kNarrowHidden starve an input of kWideInput or more.
+constexpr long kLargeTrainingSet = 1000;
+constexpr int kMiniBatch = 64;
+constexpr int kNarrowHidden = 16;
+constexpr int kWideInput = 64;
+
+int hiddenWidthFor(int inputs) { return inputs >= 256 ? 128 : 32; }
+
+// The dense network with one hidden layer in place of narrow ones, or nullopt when it has none
+// (a conv network, no hidden layer, or wide enough ones are the user's choice).
+std::optional<NetworkSpec> widenedNetwork(const NetworkSpec& network) {
+    if (!network.isDense() || network.inputs() < kWideInput || network.layers.size() < 2) return std::nullopt;
+    bool narrow = false;
+    for (std::size_t i = 0; i + 1 < network.layers.size(); ++i) narrow = narrow || network.layers[i].size < kNarrowHidden;
+    if (!narrow) return std::nullopt;
+    NetworkSpec widened = network;
+    widened.setSizes({network.inputs(), hiddenWidthFor(network.inputs()), network.layers.back().size});
+    return widened;
+}
+
 }  // namespace
 
 ExperimentPanel::ExperimentPanel(QWidget* parent)
@@ -66,7 +88,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
       data_(comboOf(knownDataSpecs(), this)), seed_(new SeedSpinBox(this)),
       batch_(countBox(0, tr("full batch"), this)), length_(countBox(1, QString(), this)),
       lengthUnit_(new QComboBox(this)), evalEvery_(countBox(0, tr("each epoch"), this)),
-      runs_(new RunListEditor(this)) {
+      runs_(new RunListEditor(this)), hintRow_(new QWidget(this)), dataHint_(new QLabel(hintRow_)),
+      applyHint_(new QToolButton(hintRow_)) {
     // Object names: the fields' names for tests and for messages ("Length").
     for (auto [field, name] : {std::pair<QWidget*, const char*>{name_, "name"}, {network_, "network"},
                                {activation_, "activation"}, {loss_, "loss"}, {data_, "data"}, {seed_, "seed"},
@@ -114,6 +137,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     form->addRow(tr("Network:"), network_);
     form->addRow(tr("Activation:"), pairOf(activation_, tr("Loss:"), loss_));
     form->addRow(tr("Data:"), data_);
+    dataHint_->setObjectName("dataHint");
+    dataHint_->setWordWrap(true);
+    applyHint_->setObjectName("applyDataHint");
+    applyHint_->setText(tr("Use these"));
+    auto* hint = new QHBoxLayout(hintRow_);
+    hint->setContentsMargins(0, 0, 0, 0);
+    hint->addWidget(dataHint_, 1);
+    hint->addWidget(applyHint_, 0, Qt::AlignTop);
+    hintRow_->hide();
+    form->addRow(QString(), hintRow_);
     form->addRow(tr("Seed:"), pairOf(seed_, tr("Batch:"), batch_));
     form->addRow(tr("Length:"), length);
     // "Evaluate: every 10 steps" (a short label keeps the form's label column, and the dock, narrow).
@@ -161,6 +194,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
         runs_->setNetworkSizes(denseSizes);
     });
     connect(data_, &QComboBox::activated, this, &ExperimentPanel::dataChosen);
+    // The hint follows the fields it is about: it goes when they agree with the data set.
+    connect(loss_, &QComboBox::currentIndexChanged, this, &ExperimentPanel::updateDataHint);
+    connect(batch_, &QSpinBox::valueChanged, this, &ExperimentPanel::updateDataHint);
+    connect(network_, &QLineEdit::textChanged, this, &ExperimentPanel::updateDataHint);
+    connect(applyHint_, &QToolButton::clicked, this, &ExperimentPanel::applyDataHint);
     connect(data_->lineEdit(), &QLineEdit::editingFinished, this, &ExperimentPanel::dataChosen);
     WheelGuard::protect(this);
 }
@@ -187,6 +225,8 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     shownData_ = data_->currentText().trimmed();
     clearInvalidMark(network_);
     clearInvalidMark(data_);
+    shownTraits_.reset();  // a loaded experiment is as its author meant it
+    hintRow_->hide();
     settingExperiment_ = false;
     Q_EMIT changed();
     accepted(errorShown_);  // every field holds a valid value now
@@ -240,7 +280,6 @@ void ExperimentPanel::accepted(ErrorSource source) {
     Q_EMIT valueAccepted();
 }
 
-// A data set fixes the network's first and last size: they follow it, the hidden layers stay.
 void ExperimentPanel::dataChosen() {
     const QString spec = data_->currentText().trimmed();
     if (spec == shownData_ || spec.isEmpty()) return;
@@ -258,6 +297,13 @@ void ExperimentPanel::dataChosen() {
     }
     clearInvalidMark(data_);
     accepted(ErrorSource::Data);
+    shownTraits_ = DataTraits{spec, split.train->isClassification(), static_cast<long>(split.train->size()), split.train->inputDim()};
+    adaptNetwork(spec, split);
+    updateDataHint();
+}
+
+// The data set fixes the network's first and last size: they follow it, the hidden layers stay.
+void ExperimentPanel::adaptNetwork(const QString& spec, const DataSplit& split) {
     const int inputs = split.train->inputDim();
     const int outputs = split.train->outputDim();
     NetworkSpec network;
@@ -283,6 +329,60 @@ void ExperimentPanel::dataChosen() {
     clearInvalidMark(network_);
     accepted(ErrorSource::Network);
     Q_EMIT message(tr("Network: %1 inputs and %2 outputs, as %3 needs").arg(inputs).arg(outputs).arg(spec));
+}
+
+ExperimentPanel::Suggestion ExperimentPanel::suggestion() const {
+    Suggestion s;
+    if (!shownTraits_) return s;
+    const DataTraits& data = *shownTraits_;
+    const LossKind loss = lossFromString(loss_->currentText().toStdString());
+    const LossKind wanted = data.classification ? LossKind::CrossEntropy : LossKind::Mse;
+    if (loss != wanted) {
+        s.loss = wanted;
+        s.shown << QString::fromStdString(toString(wanted));
+        s.why << (data.classification ? tr("class labels: cross-entropy") : tr("numeric targets: mse"));
+    }
+    if (batch_->value() == 0 && data.trainSize > kLargeTrainingSet) {
+        s.batch = kMiniBatch;
+        s.shown << tr("batch %1").arg(kMiniBatch);
+        s.why << tr("%L1 training samples: each full-batch step is slow; mini-batches of %2").arg(data.trainSize).arg(kMiniBatch);
+    }
+    try {
+        NetworkSpec network;
+        network.setLayers(network_->text().toStdString(), "Network");
+        if (const std::optional<NetworkSpec> widened = widenedNetwork(network)) {
+            s.network = widened->text();
+            s.shown << QString::fromStdString(*s.network);
+            s.why << tr("%1 inputs: hidden layers narrower than %2 lose most of them; one of %3")
+                         .arg(data.inputs)
+                         .arg(kNarrowHidden)
+                         .arg(hiddenWidthFor(data.inputs));
+        }
+    } catch (const InputError&) {  // the network's own mark says what is wrong
+    }
+    return s;
+}
+
+void ExperimentPanel::updateDataHint() {
+    const Suggestion s = suggestion();
+    hintRow_->setVisible(!s.shown.isEmpty());
+    if (s.shown.isEmpty()) return;
+    dataHint_->setText(tr("%1 suggests: %2").arg(shownTraits_->spec, s.shown.join(", ")));
+    const QString why = s.why.join("\n");
+    dataHint_->setToolTip(why);
+    applyHint_->setToolTip(tr("Set %1\n%2").arg(s.shown.join(", "), why));
+}
+
+void ExperimentPanel::applyDataHint() {
+    const Suggestion s = suggestion();
+    if (s.loss) loss_->setCurrentText(QString::fromStdString(toString(*s.loss)));
+    if (s.batch) batch_->setValue(*s.batch);
+    if (s.network) {
+        network_->setText(QString::fromStdString(*s.network));
+        checkNetwork();
+    }
+    if (!s.shown.isEmpty()) Q_EMIT message(tr("Data %1: %2").arg(shownTraits_->spec, s.shown.join(", ")));
+    updateDataHint();
 }
 
 }  // namespace ml

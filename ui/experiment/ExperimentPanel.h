@@ -3,14 +3,23 @@
 // batch size, length (steps or epochs), evaluation interval, and the optimizer runs.
 // experiment() builds the Experiment value and validates it (throws InputError naming the field
 // as the form labels it). A bad network or data set is marked in its field when it is left;
-// choosing another data set sets the network's input and output sizes to the data's.
+// choosing another data set sets the network's input and output sizes to the data's, and a hint
+// under it offers, with one click, what the data set needs and the fields lack: cross-entropy for
+// class labels (mse for regression), mini-batches of 64 instead of the full batch for more than
+// 1,000 training samples, a hidden layer of 32 (128 from 256 inputs) instead of layers narrower
+// than 16 for 64 inputs or more. The hint follows the fields and goes when they agree.
+#include "data/Dataset.h"
 #include "train/Experiment.h"
 
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QToolButton;
 
 namespace ml {
 
@@ -44,6 +53,26 @@ private:
     void reportInvalid(ErrorSource source, const QString& message);
     void accepted(ErrorSource source);
 
+    // What the chosen data set asks of the experiment (read from its training split).
+    struct DataTraits {
+        QString spec;
+        bool classification = false;
+        long trainSize = 0;
+        int inputs = 0;
+    };
+    // The fields' values the data set would rather have (only those that differ).
+    struct Suggestion {
+        std::optional<LossKind> loss;
+        std::optional<int> batch;
+        std::optional<std::string> network;
+        QStringList shown;  // "cross-entropy", "batch 64", "784-128-10"
+        QStringList why;
+    };
+    Suggestion suggestion() const;
+    void updateDataHint();
+    void applyDataHint();
+    void adaptNetwork(const QString& spec, const DataSplit& split);
+
     QComboBox* presets_;
     QLineEdit* name_;
     QLineEdit* network_;
@@ -56,6 +85,10 @@ private:
     QComboBox* lengthUnit_;
     QSpinBox* evalEvery_;
     RunListEditor* runs_;
+    QWidget* hintRow_;
+    QLabel* dataHint_;
+    QToolButton* applyHint_;
+    std::optional<DataTraits> shownTraits_;  // of the data set last chosen (none after setExperiment)
     bool settingExperiment_ = false;
     QString shownData_;  // the data set the network's sizes were last checked against
     std::string initWeightsFile_;  // kept from the loaded experiment (no editor)
