@@ -578,6 +578,46 @@ private slots:
         QVERIFY(!QFileInfo::exists(tmp.filePath("out")));
     }
 
+    // trial.json must describe its trial of this study: an unknown status, a point the plan does not
+    // give, or a study.json edited after the trials ran is refused by name, by aggregate and resume.
+    void tamperedTrialsAreRefusedByName() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
+        const QString out = tmp.filePath("out");
+        for (const char* trial : {"0", "1"}) QCOMPARE(cli({"study", studyFile, "--out", out, "--trial", trial, "--quiet"}).status, 0);
+        const QString marker = out + "/tune/toy_circle/momentum/trial-1/trial.json";
+        const QByteArray original = readAll(marker);
+        const auto refused = [&](const QString& expected) {
+            for (const QStringList& command : {QStringList{"aggregate", out}, QStringList{"study", studyFile, "--out", out, "--quiet"}}) {
+                const CliResult r = cli(command);
+                if (r.status != 2 || !r.err.contains(expected)) return command.front() + ": " + QString::number(r.status) + " " + r.err;
+            }
+            return QString();
+        };
+
+        QJsonObject tampered = parseJsonObject(original, "trial.json");
+        tampered["status"] = "banana";
+        writeFile(marker, QJsonDocument(tampered).toJson());
+        QString problem = refused(marker + ": status: expected done or diverged at step N (a finished trial), not 'banana'");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+        tampered = parseJsonObject(original, "trial.json");
+        tampered["point"] = QJsonObject{{"lr", 0.5}};
+        writeFile(marker, QJsonDocument(tampered).toJson());
+        problem = refused(marker + ": point: expected the plan's {\"lr\":0.03} for trial 1 of momentum, not {\"lr\":0.5}");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+        writeFile(marker, original);
+        QByteArray edited = readAll(out + "/study.json");
+        edited.replace("\"steps\": 60", "\"steps\": 120");
+        writeFile(out + "/study.json", edited);
+        const CliResult r = cli({"aggregate", out});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("trial-0/trial.json: plan: the digest") &&
+                     r.err.contains(out + "/study.json has the digest") && r.err.contains("the study was edited after this trial ran"),
+                 qPrintable(r.err));
+    }
+
     void shippedStudiesParse() {
         for (const char* id : {"1-seed-question-digits", "2-seed-question"}) {
             const Study study = loadStudy(QString(":/studies/") + id + ".json");

@@ -6,7 +6,9 @@
 #include "train/ExperimentJson.h"
 #include "train/RunFolderLayout.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <cmath>
 #include <set>
@@ -181,6 +183,10 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
                              "'; expected tasks, budget, search, search-seed, selection, target, seeds");
 
     Study study;
+    study.digest = QCryptographicHash::hash(QJsonDocument(json).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)
+                       .toHex()
+                       .left(16)
+                       .toStdString();
     study.tasks = tasksFromJson(json, section, source);
     study.name = study.tasks.front().experiment.name;
     // The labels name the trials' folders, by the rule train's run folders follow.

@@ -44,6 +44,9 @@ struct Study {
     double target = 0.0;  // a loss; > 0 when given (steps-to-target, time to target in the report)
     bool hasTarget() const { return target > 0.0; }
     int seeds = 10;  // final re-runs per optimizer and task: seeds seed+1 .. seed+seeds (tuning: seed)
+    // The study file's digest (16 hex digits of the SHA-256 of its JSON, keys sorted, no spaces):
+    // each trial.json records it, so a trial of an edited study is not taken for one of this study.
+    std::string digest;
 };
 
 // Parses the study; every error names `source` and the field ("S.json: study.search.adam.lr: ...").

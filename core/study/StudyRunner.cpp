@@ -106,8 +106,10 @@ bool runTrial(const StudyLayout& layout, int index, RunControl& control, SharedT
 
 std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<int>& trials) {
     std::vector<int> pending;
-    for (const int k : trials)
+    for (const int k : trials) {
         if (!QFileInfo::exists(layout.trialMarker(k))) pending.push_back(k);
+        else checkTrialMarker(layout, k);  // a finished trial of another (or an edited) study is refused
+    }
     return pending;
 }
 

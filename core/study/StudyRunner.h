@@ -25,7 +25,8 @@ bool runTrial(const StudyLayout& layout, int trial, RunControl& control);
 // The same with the data and phase 1's choices shared with the other trials of `inputs`' study.
 bool runTrial(const StudyLayout& layout, int trial, RunControl& control, SharedTrialInputs& inputs);
 
-// The trials in `trials` that have no trial.json yet.
+// The trials in `trials` that have no trial.json yet. Throws InputError when a trial.json there
+// does not describe its trial of this study (checkTrialMarker: edited, or the study was).
 std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<int>& trials);
 
 // What a (resumed) study still has to run: its unfinished tuning trials and final runs.

@@ -23,6 +23,11 @@ struct TrialOutcome {
 // missing). Throws InputError naming the file when a finished trial's files cannot be read.
 std::optional<TrialOutcome> readTrialOutcome(const StudyLayout& layout, int trial);
 
+// Throws InputError naming trial.json unless it describes this trial of this study: its number,
+// phase, task, optimizer, seed and the study's digest (an edited study.json no longer owns it), a
+// finished status ("done", "diverged at step N") and, for a tuning trial, the plan's point.
+void checkTrialMarker(const StudyLayout& layout, int trial);
+
 // Writes trial.json (atomically, last): the trial, its phase, task, optimizer, seed, point, status.
 void writeTrialMarker(const StudyLayout& layout, int trial, const stats::TrialPoint& point, const std::string& status);
 
