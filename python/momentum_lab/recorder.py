@@ -326,7 +326,7 @@ class Recorder:
                 if present:
                     matrices.append((buffer, self._state(b, (key,))[1]))
             before_w, before_b = self._before[index] if self._before is not None else (w, b)
-            matrices.append((w - before_w, None if b is None else b - before_b))
+            matrices.append((_Difference(w, before_w), None if b is None else _Difference(b, before_b)))
             means = None
             if has_first:
                 means = _means.compact_means(first[1], self._state(b, (first[0],))[1], self.scope, self.bias_mode)
@@ -337,14 +337,13 @@ class Recorder:
     def _place(self, offset, rows, cols, weight, bias):
         """Copies a layer matrix straight into the staging buffer, row by row, bias last (0 where none)."""
         view = self._staging[offset:offset + rows * cols].view(rows, cols)
-        if weight is None:
-            view[:, :-1].zero_()
-        else:
-            view[:, :-1].copy_(weight.reshape(rows, -1))
-        if bias is None:
-            view[:, -1].zero_()
-        else:
-            view[:, -1].copy_(bias)
+        for source, target in ((weight, view[:, :-1]), (bias, view[:, -1])):
+            if source is None:
+                target.zero_()
+            elif isinstance(source, _Difference):  # the update, computed in place
+                torch.sub(source.after.reshape(target.shape), source.before.reshape(target.shape), out=target)
+            else:
+                target.copy_(source.reshape(target.shape))
         return offset + rows * cols
 
     def _snapshot(self, step, epoch):
@@ -411,6 +410,13 @@ class Recorder:
         self._pending = []
         self._metrics.write("".join(lines))
         self._metrics.flush()
+
+
+class _Difference:
+    """after - before, computed where it is stored (the update of a recorded step)."""
+
+    def __init__(self, after, before):
+        self.after, self.before = after, before
 
 
 def _detached(value):
