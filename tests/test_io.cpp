@@ -139,6 +139,21 @@ private Q_SLOTS:
         QCOMPARE(readJsonObject(tmp.filePath("ok.json")).value("x").toInt(), 2);
     }
 
+    // A key given twice in one object is refused where it appears again; the same key in different
+    // objects, a key-like string value, and escapes are read as the parser reads them.
+    void jsonKeysGivenTwiceAreRefused() {
+        QCOMPARE(test::inputErrorOf([] { parseJsonObject("{\"steps\": 30,\n \"steps\": 60}", "E.json"); }),
+                 QString("E.json:2:2: key 'steps' appears twice in one object (first at E.json:1:2); expected each key once"));
+        QVERIFY(test::inputErrorOf([] { parseJsonObject("{\"layers\": [{\"w\": [1]}], \"x\": {\"a\": \"}\", \"b\": 1}, \"layers\": []}", "W.json"); })
+                    .startsWith("W.json:1:51: key 'layers' appears twice"));
+        QVERIFY(test::inputErrorOf([] { parseJsonObject("{\"runs\": [{\"lr\": 1, \"lr\": 2}]}", "E.json"); })
+                    .contains("key 'lr' appears twice"));
+        QVERIFY(test::inputErrorOf([] { parseJsonObject("{\"steps\": 1, \"st\\u0065ps\": 2}", "E.json"); })
+                    .contains("key 'steps' appears twice"));
+        const QJsonObject fine = parseJsonObject("{\"a\": {\"k\": 1}, \"b\": {\"k\": \"k\"}, \"c\": [\"k\", \"k\"], \"d\": \"a\\\"b\", \"k\": [{\"k\": 1}, {\"k\": 2}]}", "F.json");
+        QCOMPARE(fine.size(), 5);
+    }
+
     void statusTextRoundTrips() {
         const std::pair<RunStatus, std::string> expected[] = {{RunStatus::Pending, "pending"},
                                                               {RunStatus::Running, "running"},

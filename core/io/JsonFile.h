@@ -8,7 +8,8 @@
 namespace ml {
 
 // Parses `json` (read from `source`, a path or a name) as one JSON object. Throws InputError
-// naming the source and the line and column of a syntax error (Qt points just past the culprit).
+// naming the source and the line and column of a syntax error (Qt points just past the culprit),
+// or of a key given twice in one object (which a reader would silently resolve to one of them).
 QJsonObject parseJsonObject(const QByteArray& json, const QString& source);
 
 // Reads and parses a file (or a Qt resource). Throws InputError naming the path.
