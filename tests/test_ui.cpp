@@ -46,6 +46,7 @@
 #include <QDoubleSpinBox>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QDockWidget>
 #include <qcustomplot.h>
 
@@ -1268,6 +1269,66 @@ private Q_SLOTS:
         QCOMPARE(shown(3725000), QString("1 h 02 min"));
         QCOMPARE(summary.data(summary.index(0, RunSummaryModel::Time), RunSummaryModel::SortRole).toDouble(), 3725000.0);
         QCOMPARE(summary.headerData(RunSummaryModel::Time, Qt::Horizontal).toString(), QString("Time"));
+    }
+    // The convergence plot as pgfplots, as the app draws it: log ticks at the plot's own values
+    // (pgfplots' own were 10^{-0.5}), the legend in run order outside the axis with the line-style
+    // and smoothing note after the runs, room at the right for the last markers, and a folder
+    // trained without --name titled by the folder, not "experiment".
+    void exportCommandConvergenceTexMatchesThePlot() {
+        QTemporaryDir dir;
+        const QString run = dir.filePath("sine-runs");
+        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "1-8-1", "--data", "toy:sine", "--batch", "16", "--steps",
+                         "300", "--optimizer", "momentum,neuron-mean,adam", "--quiet", "--out", run}),
+                 0);
+        const QString out = dir.filePath("out");
+        QCOMPARE(runExportCommand({run, "--out", out, "--smoothing", "0.6"}), 0);
+        const QString tex = QString::fromUtf8(readBytes(QDir(out).filePath("convergence.tex")));
+        QVERIFY2(tex.contains("ymode=log") && tex.contains(QRegularExpression("ytick=\\{[0-9.e,-]+\\}, yticklabels=")), qPrintable(tex.left(1200)));
+        QVERIFY(!tex.contains(QRegularExpression("10\\^\\{-?[0-9]*\\.[0-9]")));
+        QVERIFY(tex.contains("legend pos=outer north east"));
+        // The legend as pgfplots lists it: entries in file order, turned round by "reverse legend".
+        QStringList legend;
+        const QRegularExpression entry("\\\\addlegendentry\\{([^}]*)\\}");
+        for (auto it = entry.globalMatch(tex); it.hasNext();) legend << it.next().captured(1);
+        if (tex.contains("reverse legend")) std::reverse(legend.begin(), legend.end());
+        QCOMPARE(legend, (QStringList{"momentum", "neuron-mean", "adam", "solid: training (batch) loss", "dashed: test loss",
+                                      "smoothing: EMA 0.60"}));
+        const QRegularExpressionMatch xmax = QRegularExpression("xmax=([0-9.]+)").match(tex);
+        QVERIFY(xmax.hasMatch());
+        QVERIFY2(xmax.captured(1).toDouble() > 300.0, qPrintable(xmax.captured(0)));  // the last test loss's dot whole
+        const QString svg = QString::fromUtf8(readBytes(QDir(out).filePath("convergence.svg")));
+        QVERIFY(svg.contains(">sine-runs<"));
+        QVERIFY(!svg.contains(">experiment<"));
+    }
+
+    // A marker at the end of the x range is drawn whole in PNG/PDF/SVG (it was cut in half by the
+    // axis), and the plot on screen keeps its range.
+    void exportedFigureLeavesRoomForEndMarkers() {
+        QCustomPlot plot;
+        QCPGraph* graph = plot.addGraph();
+        graph->setData({0, 5, 10}, {1, 2, 3});
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, Qt::red, Qt::red, 8));
+        plot.xAxis->setRange(0, 10);
+        plot.yAxis->setRange(0, 4);
+        FigureOptions options;
+        options.width = 300;
+        options.height = 200;
+        options.dpi = 96;
+        QImage image;
+        QVERIFY(image.loadFromData(Figure::ofPlot(&plot).render(FigureFormat::Png, options), "PNG"));
+        QCOMPARE(plot.xAxis->range(), QCPRange(0, 10));
+        // The last marker: the red columns right of the middle marker's.
+        int first = -1, last = -1;
+        for (int x = image.width() * 3 / 4; x < image.width(); ++x)
+            for (int y = 0; y < image.height(); ++y) {
+                const QColor c = image.pixelColor(x, y);
+                if (c.red() > 200 && c.green() < 60 && c.blue() < 60) {
+                    if (first < 0) first = x;
+                    last = x;
+                }
+            }
+        QVERIFY2(first >= 0 && last - first + 1 >= 7, qPrintable(QString("the last marker is %1 px wide").arg(last - first + 1)));
     }
 };
 

@@ -15,6 +15,7 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTextStream>
 
@@ -228,6 +229,14 @@ Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArgumen
     return *found;
 }
 
+// The experiment's name, or the folder's when the name is the default one ("experiment", what
+// train writes without --name): a figure titled "experiment" says nothing.
+QString figureTitle(const RunFolder& folder) {
+    const std::string& name = folder.experiment.name;
+    if (!name.empty() && name != Experiment{}.name) return QString::fromStdString(name);
+    return QFileInfo(QDir::cleanPath(folder.directory)).fileName();
+}
+
 }  // namespace
 
 int runExportCommand(const QStringList& arguments) {
@@ -278,7 +287,7 @@ int runExportCommand(const QStringList& arguments) {
         runs.showFolder(folder);
         ConvergencePlot plot;
         plot.setHistory(&runs.history());
-        plot.setTitle(QString::fromStdString(folder.experiment.name));
+        plot.setTitle(figureTitle(folder));
         plot.setSmoothing(parsed.smoothing);
         if (parsed.hyperParameters) plot.setRunDetails(runs.runDetails());
         plot.resize(parsed.figure.width, parsed.figure.height);

@@ -9,10 +9,13 @@
 #include <QImage>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QSignalBlocker>
 #include <QSvgGenerator>
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace ml {
 
@@ -28,6 +31,33 @@ void checkOptions(const FigureOptions& options) {
         throw InputError("dpi " + std::to_string(options.dpi) + ": expected 24..1200");
 }
 
+// While alive, every axis rect's x range leaves room for markers at its ends (as the pgfplots
+// export does); the plot on screen gets its ranges back, unchanged, afterwards.
+class RoomForMarkers {
+public:
+    explicit RoomForMarkers(QCustomPlot* plot) {
+        std::vector<std::pair<QCPAxis*, QCPRange>> wider;
+        for (QCPAxisRect* rect : plot->axisRects()) wider.emplace_back(rect->axis(QCPAxis::atBottom), PgfplotsFigure::rangeWithRoomForMarkers(*rect));
+        for (auto& [axis, range] : wider) {
+            if (range == axis->range()) continue;
+            saved_.emplace_back(axis, axis->range());
+            setQuietly(axis, range);
+        }
+    }
+    ~RoomForMarkers() {
+        for (auto& [axis, range] : saved_) setQuietly(axis, range);
+    }
+    RoomForMarkers(const RoomForMarkers&) = delete;
+    RoomForMarkers& operator=(const RoomForMarkers&) = delete;
+
+private:
+    static void setQuietly(QCPAxis* axis, const QCPRange& range) {
+        const QSignalBlocker quiet(axis);  // views that follow the range must not take the export's for a zoom
+        axis->setRange(range);
+    }
+    std::vector<std::pair<QCPAxis*, QCPRange>> saved_;
+};
+
 }  // namespace
 
 Figure Figure::ofPlot(QCustomPlot* plot) {
@@ -39,6 +69,7 @@ Figure Figure::ofPlot(QCustomPlot* plot) {
             // (0.75 pt) wide, as they are in the PNG.
             painter.setMode(QCPPainter::pmNonCosmetic);
         }
+        const RoomForMarkers room(plot);
         plot->toPainter(&painter, size.width(), size.height());
     });
     figure.plot_ = plot;

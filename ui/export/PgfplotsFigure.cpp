@@ -1,6 +1,7 @@
 #include "export/PgfplotsFigure.h"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -23,12 +24,42 @@ QByteArray colour(const QColor& c) {
 
 QByteArray points(double pixels) { return QByteArray::number(std::max(0.4, pixels * 0.75), 'g', 3) + "pt"; }
 
-QByteArray axisOptions(const QCPAxis* axis, const char* letter) {
+// A tick label of QCustomPlot as LaTeX: "1e-05" -> $10^{-5}$, "2e-05" -> $2\cdot 10^{-5}$.
+QByteArray tickLabel(const QString& label) {
+    static const QRegularExpression power(QStringLiteral("^([-+]?[0-9.]+)[eE]([-+]?)0*([0-9]+)$"));
+    const QRegularExpressionMatch match = power.match(label.trimmed());
+    if (!match.hasMatch()) return latex(label);
+    const QString mantissa = match.captured(1);
+    const QByteArray exponent = (match.captured(2) == "-" ? "-" : "") + match.captured(3).toLatin1();
+    return "$" + (mantissa == "1" ? QByteArray() : mantissa.toLatin1() + "\\cdot ") + "10^{" + exponent + "}$";
+}
+
+// A log axis: the ticks and labels QCustomPlot draws (pgfplots' own would put ticks at
+// fractional powers, 10^{-0.5}, on a range under a decade or two).
+QByteArray logTicks(const QCPAxis* axis, const QByteArray& l) {
+    QVector<double> ticks;
+    QVector<QString> labels;
+    const QString format = axis->numberFormat();
+    axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(), format.isEmpty() ? QChar('g') : format.at(0),
+                             axis->numberPrecision(), ticks, nullptr, &labels);
+    QByteArray values, texts;
+    for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        if (!axis->range().contains(ticks[i])) continue;
+        values += (values.isEmpty() ? "" : ",") + number(ticks[i]);
+        texts += (texts.isEmpty() ? "" : ",") + QByteArray("{") + tickLabel(labels[i]) + "}";
+    }
+    if (values.isEmpty()) return {};
+    return l + "tick={" + values + "}, " + l + "ticklabels={" + texts + "}, ";
+}
+
+QByteArray axisOptions(const QCPAxis* axis, const char* letter, const QCPRange& range) {
     const QByteArray l(letter);
     QByteArray o;
     if (!axis->label().isEmpty()) o += l + "label={" + latex(axis->label()) + "}, ";
-    if (axis->scaleType() == QCPAxis::stLogarithmic) o += l + "mode=log, ";
-    o += l + "min=" + number(axis->range().lower) + ", " + l + "max=" + number(axis->range().upper) + ", ";
+    const bool log = axis->scaleType() == QCPAxis::stLogarithmic;
+    if (log) o += l + "mode=log, ";
+    o += l + "min=" + number(range.lower) + ", " + l + "max=" + number(range.upper) + ", ";
+    if (log && !axis->ticker().dynamicCast<QCPAxisTickerText>()) o += logTicks(axis, l);
     if (const auto text = axis->ticker().dynamicCast<QCPAxisTickerText>()) {
         QByteArray ticks, labels;
         for (auto it = text->ticks().constBegin(); it != text->ticks().constEnd(); ++it) {
@@ -63,7 +94,52 @@ QByteArray colormap(QCPColorGradient gradient) {  // a copy: QCPColorGradient::c
     return map + "}";
 }
 
+// The graph's place in the plot's legend, or -1 when the legend does not show it.
+int legendIndexOf(const QCustomPlot& plot, const QCPGraph* graph) {
+    if (!plot.legend || !plot.legend->visible()) return -1;
+    for (int i = 0; i < plot.legend->itemCount(); ++i) {
+        auto* item = qobject_cast<QCPPlottableLegendItem*>(plot.legend->item(i));
+        if (item && item->plottable() == graph) return i;
+    }
+    return -1;
+}
+
+// The text elements of the plot's layout other than its (bold) title, e.g. the convergence plot's
+// "solid: training (batch) loss   dashed: test loss   smoothing: none", split at its wide gaps.
+QStringList notesOf(const QCustomPlot& plot) {
+    QStringList notes;
+    for (QCPLayoutElement* element : plot.plotLayout()->elements(true)) {
+        const auto* text = qobject_cast<const QCPTextElement*>(element);
+        if (!text || !text->visible() || text->text().trimmed().isEmpty() || text->font().bold()) continue;
+        for (const QString& part : text->text().split(QRegularExpression(QStringLiteral("\\s{3,}|\\n")), Qt::SkipEmptyParts))
+            notes << part.trimmed();
+    }
+    return notes;
+}
+
 }  // namespace
+
+QCPRange PgfplotsFigure::rangeWithRoomForMarkers(const QCPAxisRect& rect) {
+    const QCPAxis* axis = rect.axis(QCPAxis::atBottom);
+    QCPRange range = axis->range();
+    bool atLower = false, atUpper = false;
+    // Stacked rects sharing the x range (loss over accuracy) get the same room, so they stay aligned.
+    for (const QCPAxisRect* other : rect.parentPlot()->axisRects()) {
+        if (other->axis(QCPAxis::atBottom)->range() != range) continue;
+        for (const QCPGraph* graph : other->graphs()) {
+            if (!graph->visible() || graph->scatterStyle().isNone() || graph->data()->isEmpty()) continue;
+            atLower = atLower || graph->data()->constBegin()->key <= range.lower;
+            atUpper = atUpper || (graph->data()->constEnd() - 1)->key >= range.upper;
+        }
+    }
+    constexpr double kRoom = 0.02;
+    if (axis->scaleType() == QCPAxis::stLogarithmic && range.lower > 0) {
+        const double factor = std::pow(range.upper / range.lower, kRoom);
+        return QCPRange(atLower ? range.lower / factor : range.lower, atUpper ? range.upper * factor : range.upper);
+    }
+    const double room = kRoom * range.size();
+    return QCPRange(atLower ? range.lower - room : range.lower, atUpper ? range.upper + room : range.upper);
+}
 
 PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm, double heightMm) const {
     PgfplotsDocument doc(csvName);
@@ -73,6 +149,7 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
         if (!rect->plottables().isEmpty() || !rect->items().isEmpty()) rects.push_back(rect);
     double totalHeight = 0;
     for (const QCPAxisRect* rect : rects) totalHeight += std::max(1, rect->outerRect().height());
+    bool notesShown = false;
 
     for (std::size_t r = 0; r < rects.size(); ++r) {
         QCPAxisRect* rect = rects[r];
@@ -80,11 +157,13 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
         QByteArray options = "width=" + PgfplotsDocument::millimetres(widthMm) + ", height=" + PgfplotsDocument::millimetres(height) +
                              ", name=rect" + QByteArray::number(r) + ", ";
         if (r > 0) options += "at={(rect" + QByteArray::number(r - 1) + ".below south west)}, anchor=above north west, ";
-        options += axisOptions(rect->axis(QCPAxis::atBottom), "x") + axisOptions(rect->axis(QCPAxis::atLeft), "y");
-        options += "unbounded coords=jump, filter discard warning=false, legend cell align=left, "
-                   "legend style={font=\\footnotesize, fill=white, fill opacity=0.75, text opacity=1}";
+        options += axisOptions(rect->axis(QCPAxis::atBottom), "x", rangeWithRoomForMarkers(*rect)) +
+                   axisOptions(rect->axis(QCPAxis::atLeft), "y", rect->axis(QCPAxis::atLeft)->range());
+        // The legend outside the axis, so that it hides no data.
+        options += "unbounded coords=jump, filter discard warning=false, legend cell align=left, legend pos=outer north east, "
+                   "legend style={font=\\footnotesize, draw=none}";
         // A colour map adds its colour bar to the axis options, so the plots are collected first.
-        struct Plot { QByteArray style, x, y, table; QString legend; };
+        struct Plot { QByteArray style, x, y, table; QString legend; int legendIndex = -1; };
         std::vector<Plot> plots;
         std::map<const QCPGraph*, QByteArray> paths;  // the edges of filled bands, by their column stem
         std::set<const QCPGraph*> edges;
@@ -112,13 +191,14 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                     style += ", mark=*, mark size=" + points(graph->scatterStyle().size() / 2) + ", mark options={draw=" + colour(markColour) +
                              ", fill=" + colour(markColour) + ", solid}";
                 }
-                const bool inLegend = plot_.legend->visible() && !graph->name().isEmpty() && plot_.legend->hasItemWithPlottable(graph);
+                const int legendIndex = legendIndexOf(plot_, graph);
+                const bool inLegend = legendIndex >= 0 && !graph->name().isEmpty();
                 if (!inLegend) style += ", forget plot";
                 if (edges.count(graph)) {
                     paths[graph] = stem;
                     style += ", name path=" + stem;
                 }
-                plots.push_back({style, stem + "_x", stem + "_y", {}, inLegend ? graph->name() : QString()});
+                plots.push_back({style, stem + "_x", stem + "_y", {}, inLegend ? graph->name() : QString(), inLegend ? legendIndex : -1});
             } else if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {
                 QCPColorMapData* data = map->data();
                 const QByteArray stem = doc.stem(map->name().isEmpty() ? "map" : map->name());
@@ -150,11 +230,33 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                                  {}});
             }
         }
+        // pgfplots lists legend entries in drawing order; the app draws run 1 last (on top) but
+        // lists it first, so a legend drawn in reverse is turned round.
+        std::vector<int> order;
+        for (const Plot& p : plots)
+            if (p.legendIndex >= 0) order.push_back(p.legendIndex);
+        const bool reversed = order.size() > 1 && std::is_sorted(order.rbegin(), order.rend());
+        if (reversed) options += ", reverse legend";
+        // The plot's notes follow the runs in the legend (the first axis with a legend only).
+        QStringList notes;
+        if (!order.empty() && !notesShown) {
+            notes = notesOf(plot_);
+            notesShown = true;
+        }
+        const auto addNotes = [&](bool backwards) {
+            const auto first = std::find_if(plots.begin(), plots.end(), [](const Plot& p) { return p.legendIndex >= 0; });
+            for (qsizetype i = 0; i < notes.size(); ++i) {
+                doc.addPlot("draw=none, mark=none, empty legend", first->x, first->y);
+                doc.addLegendEntry(notes[backwards ? notes.size() - 1 - i : i]);
+            }
+        };
         doc.beginAxis(options);
+        if (reversed) addNotes(true);
         for (const Plot& p : plots) {
             doc.addPlot(p.style, p.x, p.y, p.table);
             if (!p.legend.isEmpty()) doc.addLegendEntry(p.legend);
         }
+        if (!reversed) addNotes(false);
         // Filled bands after both edges are named (a fill down to the axis is not drawn: no plot of the app has one).
         for (const auto& [graph, stem] : paths) {
             const QColor fill = graph->brush().color();
