@@ -9,6 +9,7 @@
 #include "study/CommitThread.h"
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
+#include "study/TrialLock.h"
 #include "study/TrialOutcome.h"
 #include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
@@ -616,6 +617,27 @@ private slots:
         QVERIFY2(r.err.contains("trial-0/trial.json: plan: the digest") &&
                      r.err.contains(out + "/study.json has the digest") && r.err.contains("the study was edited after this trial ran"),
                  qPrintable(r.err));
+    }
+
+    // A trial is written by one process at a time: a second `--trial K` while K is held is refused,
+    // naming the trial; other trials go on, and K is free again once its holder ends.
+    void aTrialBeingWrittenIsRefusedToASecondWriter() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
+        const QString out = tmp.filePath("out");
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--list"}).status, 0);
+        const StudyPlan plan(loadStudy(studyFile));
+        const StudyLayout layout(out, plan);
+        {
+            const TrialLock held(layout, 1);
+            const CliResult r = cli({"study", studyFile, "--out", out, "--trial", "1", "--quiet"});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains("trial 1 (" + layout.trialDirectory(1) + "): is being written by another process"), qPrintable(r.err));
+            QVERIFY(!QFileInfo::exists(layout.trialDirectory(1)));
+            QCOMPARE(cli({"study", studyFile, "--out", out, "--trial", "0", "--quiet"}).status, 0);
+        }
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--trial", "1", "--quiet"}).status, 0);
+        QVERIFY(QFileInfo::exists(layout.trialMarker(1)));
     }
 
     void shippedStudiesParse() {

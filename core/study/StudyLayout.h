@@ -6,6 +6,7 @@
 //   DIR/final/TASK/LABEL/seed-S/                phase 2: the same
 //   DIR/results/                                aggregate's CSV, JSON and figure files (docs/guide/studies.md)
 //   DIR/slurm/                                  --emit slurm: sbatch scripts, submit.sh, logs
+//   DIR/trials.lock                             one byte per trial, locked while it is written
 // A trial's trial.json is written last, atomically: a folder without it is unfinished (killed or
 // still running) and is trained again from the start.
 #include "study/StudyPlan.h"
@@ -19,6 +20,7 @@ inline constexpr const char* kStudy = "study.json";
 inline constexpr const char* kTrialMarker = "trial.json";
 inline constexpr const char* kResults = "results";
 inline constexpr const char* kSlurm = "slurm";
+inline constexpr const char* kTrialLocks = "trials.lock";  // study/TrialLock.h
 }  // namespace studyfolder
 
 class StudyLayout {

@@ -5,6 +5,7 @@
 #include "io/FileError.h"
 #include "io/JsonFile.h"
 #include "study/CommitThread.h"
+#include "study/TrialLock.h"
 #include "study/TrialOutcome.h"
 #include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
@@ -56,6 +57,7 @@ struct TrainedTrial {
     stats::TrialPoint point;
     std::string status;
     DurableBatch files;  // written, not yet synced
+    TrialLock lock;      // held until its trial.json is written
 };
 
 // Trains trial `index` into its folder; nullopt when the control stopped it (it stays unfinished).
@@ -68,6 +70,7 @@ std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, Run
     const Experiment experiment = plan.experiment(trial, point);
 
     const QString folder = layout.trialDirectory(index);
+    TrialLock lock(layout, index);  // before anything of the folder is touched
     // An earlier attempt that did not finish: start again from an empty folder (a link there is
     // removed itself; the folder it points at is not ours to empty).
     removePath(folder);
@@ -81,7 +84,7 @@ std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, Run
     writer.finish();
     const RunResult& result = trainer.result(0);
     if (result.status != RunStatus::Done && result.status != RunStatus::Diverged) return std::nullopt;
-    return TrainedTrial{index, point, result.statusText(), std::move(files)};
+    return TrainedTrial{index, point, result.statusText(), std::move(files), std::move(lock)};
 }
 
 // Whether a trial's files still need their own sync before its marker, or were synced with the
