@@ -17,6 +17,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -569,6 +570,26 @@ private Q_SLOTS:
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains(expected.replace("@", tmp.path())), qPrintable(r.err));
         QVERIFY(!QFile::exists(tmp.filePath("out")));  // refused before anything was trained or written
+    }
+
+    // An --out that can never be a folder is bad input (exit 2) naming --out, found before training:
+    // a link to nothing (itself or on the way), a name longer than a file system takes, the kernel's
+    // own file systems.
+    void impossibleOutFoldersAreBadInput() {
+        QTemporaryDir tmp;
+        QVERIFY(QFile::link(tmp.filePath("nowhere"), tmp.filePath("dangling")));
+        const std::pair<QString, QString> cases[] = {
+            {tmp.filePath("dangling"), "cannot be created: " + tmp.filePath("dangling") + " is a link to " + tmp.filePath("nowhere") +
+                                           ", which does not exist"},
+            {tmp.filePath("dangling/run"), "is a link to " + tmp.filePath("nowhere") + ", which does not exist"},
+            {tmp.filePath(QString(300, 'a')), "is 300 bytes long; a file system takes at most 255 bytes per name"},
+            {"/proc/momentum-lab/run", "cannot be created: /proc is on the kernel's proc file system"},
+        };
+        for (const auto& [out, expected] : cases) {
+            const CliResult r = runCli(kSineRun + QStringList{"--out", out});
+            QVERIFY2(r.status == 2 && r.err.contains("--out " + out + ": " ) && r.err.contains(expected), qPrintable(r.err));
+        }
+        QVERIFY(!QFileInfo::exists(tmp.filePath("nowhere")));
     }
 
     void readOnlyOutFolderIsBadInput() {

@@ -159,6 +159,8 @@ int train(const QStringList& arguments) {
     const long saveStateEvery = positiveOption(parser, "save-state-every", 0, kMaxCount);
     if (parser.isSet("at-step") != parser.isSet("fork-from"))
         throw InputError("--fork-from and --at-step: give both (the run's folder and the saved step) or neither");
+    if (parser.isSet("fork-from") && parser.isSet("init"))
+        throw InputError("--init and --fork-from: give one; a fork starts from the saved state's weights");
     if (parser.isSet("fork-from")) {
         // Writing the fork over its source would replace the run it continues (links resolved:
         // --out may name the source through a link, or the source be a link to --out).

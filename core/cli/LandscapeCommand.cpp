@@ -41,7 +41,7 @@ int landscape(const QStringList& arguments) {
     if (!parser.isSet("out")) throw InputError("--out: missing; give the folder to write, e.g. --out landscape");
     checkOutputFolder(parser.value("out"), "--out");
     const PlaneDirections directions =
-        parsePlaneDirections(parser.value("directions").isEmpty() ? "pca" : parser.value("directions").toStdString(), "--directions");
+        parsePlaneDirections(parser.isSet("directions") ? parser.value("directions").toStdString() : "pca", "--directions");
     const int gridSize = wholeOption(parser, "grid", kDefaultLandscapeGrid, LossGrid::kMinSize);
     if (gridSize > LossGrid::kMaxSize)
         throw InputError("--grid " + std::to_string(gridSize) + ": expected at most " + std::to_string(LossGrid::kMaxSize));

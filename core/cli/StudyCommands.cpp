@@ -285,8 +285,12 @@ int aggregate(const QStringList& arguments) {
         bool okW = false, okH = false;
         options.figureWidthMm = parts.value(0).toDouble(&okW);
         options.figureHeightMm = parts.value(1).toDouble(&okH);
-        if (parts.size() != 2 || !okW || !okH || !(options.figureWidthMm > 0) || !(options.figureHeightMm > 0))
-            throw InputError("--figure-size: expected WIDTHxHEIGHT in millimetres, e.g. 120x80, not '" +
+        // TeX's largest dimension is 16383.99 pt, about 5758 mm.
+        constexpr double kMaxMm = 5000;
+        const auto fits = [&](double mm) { return mm > 0 && mm <= kMaxMm; };
+        if (parts.size() != 2 || !okW || !okH || !fits(options.figureWidthMm) || !fits(options.figureHeightMm))
+            throw InputError("--figure-size: expected WIDTHxHEIGHT in millimetres, each above 0 and at most 5000 "
+                             "(TeX's largest size is about 5758 mm), e.g. 120x80, not '" +
                              parser.value("figure-size").toStdString() + "'");
     }
     const QString studyFile = QDir(dir).filePath(studyfolder::kStudy);

@@ -11,7 +11,9 @@
 #include <cerrno>
 #include <filesystem>
 #include <system_error>
+#include <climits>
 #include <fcntl.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace ml {
@@ -55,21 +57,54 @@ QByteArray readFileBytes(const QString& path) {
     return bytes;
 }
 
+namespace {
+
+// The kernel's own file systems: they accept no new folders, whatever the permissions say.
+const char* virtualFileSystem(const QString& folder) {
+    struct statfs info {};
+    if (::statfs(QFile::encodeName(folder).constData(), &info) != 0) return nullptr;
+    switch (static_cast<unsigned long>(info.f_type)) {
+    case 0x9fa0: return "proc";
+    case 0x62656572: return "sysfs";
+    case 0x27e0eb: return "cgroup";
+    case 0x63677270: return "cgroup2";
+    case 0x64626720: return "debugfs";
+    default: return nullptr;
+    }
+}
+
+}  // namespace
+
 void checkOutputFolder(const QString& path, const std::string& what) {
     if (path.isEmpty()) throw InputError(what + ": empty; expected the folder to write into");
     const std::string named = what + " " + path.toStdString();
+    for (const QString& part : QFileInfo(path).absoluteFilePath().split('/', Qt::SkipEmptyParts))
+        if (QFile::encodeName(part).size() > NAME_MAX)
+            throw InputError(named + ": the name '" + part.left(20).toStdString() + "...' is " +
+                             std::to_string(QFile::encodeName(part).size()) + " bytes long; a file system takes at most " +
+                             std::to_string(NAME_MAX) + " bytes per name");
     const QFileInfo info(path);
     if (info.exists()) {
         if (!info.isDir()) throw InputError(named + ": is not a folder; expected a folder to write into (or a new one)");
         if (!info.isWritable()) throw InputError(named + ": the folder is not writable");
+        if (const char* system = virtualFileSystem(path))
+            throw InputError(named + ": is on the kernel's " + system + " file system, which holds no files of ours");
         return;
     }
-    QString ancestor = info.absolutePath();  // the nearest existing folder, where it would be created
-    while (!QFileInfo::exists(ancestor)) ancestor = QFileInfo(ancestor).absolutePath();
+    QString ancestor = info.absoluteFilePath();  // the nearest existing folder, where it would be created
+    while (!QFileInfo::exists(ancestor)) {
+        if (QFileInfo(ancestor).isSymLink())  // exists() follows links: this one points nowhere
+            throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is a link to " +
+                             QFileInfo(ancestor).symLinkTarget().toStdString() + ", which does not exist");
+        ancestor = QFileInfo(ancestor).absolutePath();
+    }
     const QFileInfo parent(ancestor);
     if (!parent.isDir()) throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is not a folder");
     if (!parent.isWritable())
         throw InputError(named + ": cannot be created: the folder " + ancestor.toStdString() + " is not writable");
+    if (const char* system = virtualFileSystem(ancestor))
+        throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is on the kernel's " + system +
+                         " file system, which takes no folders of ours");
 }
 
 void removePath(const QString& path) {

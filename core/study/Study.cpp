@@ -11,6 +11,8 @@
 #include <QJsonDocument>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -200,6 +202,12 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     const std::string context = source + ": study";
     study.budget = requireWhole(section, "budget", study.budget, 1, 10000, context);
     study.seeds = requireWhole(section, "seeds", study.seeds, 1, 10000, context);
+    // The final runs use seeds seed+1 .. seed+seeds, which must not wrap past 2^64 - 1.
+    for (const StudyTask& task : study.tasks)
+        if (task.experiment.seed > std::numeric_limits<std::uint64_t>::max() - std::uint64_t(study.seeds))
+            throw InputError(context + ".seeds: " + std::to_string(study.seeds) + " final seeds after seed " +
+                             std::to_string(task.experiment.seed) + " (task " + task.name + ") pass 2^64 - 1; expected a seed of at most " +
+                             std::to_string(std::numeric_limits<std::uint64_t>::max() - std::uint64_t(study.seeds)));
     if (section.contains("search-seed")) study.searchSeed = seedFromJson(section.value("search-seed"), context + ".search-seed");
     if (section.contains("selection")) {
         if (!section.value("selection").isString()) throw InputError(context + ".selection: expected a string");
