@@ -9,9 +9,21 @@
 //                history points, archived snapshots), so growth by design tells itself from a leak
 //   heat-map     a 784 x 128 layer shown and replotted, the median of 60
 //   loss plot    a 10^6-point loss curve (QCustomPlot's adaptive sampling on), replotted, the median of 20
-//   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S]   (training time, default 60)
+//   neuron click nine 784-128-10 runs with snapshots (a run folder the CLI trains first; the bundled
+//                digits' 64-128-10 where MNIST is missing) at 1366 x 768: a neuron clicked in the
+//                diagram until the inspector has drawn it, p95 of 40 clicks
+//   quantity     the same nine runs side by side: the diagram's colour quantity switched until
+//                every canvas has redrawn, p95 over all quantities, 3 rounds
+//   report       Export -> Report of a four-run folder of the same network: wall time
+//   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S] [--part all|views|training]
+//                (S: training time, default 60; views: the view figures only)
 #include "LargeBlocks.h"
 #include "MainWindow.h"
+#include "cli/Cli.h"
+#include "export/ExportController.h"
+#include "views/NetworkDiagramView.h"
+#include "views/NeuronInspector.h"
+#include "views/ViewControls.h"
 #include "experiment/ExperimentPanel.h"
 #include "model/RunComparison.h"
 #include "views/RunSelection.h"
@@ -29,6 +41,8 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QMouseEvent>
 #include <QTimer>
 
 #include <Eigen/Core>
@@ -41,6 +55,7 @@
 #include <ctime>
 #include <malloc.h>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -268,20 +283,130 @@ void measureLossPlot() {
                 verdict(median <= 8.0));
 }
 
+bool hasMnist() {
+    return QFile::exists(ml::mnistDirectory() + QStringLiteral("/train-images-idx3-ubyte.gz")) ||
+           QFile::exists(ml::mnistDirectory() + QStringLiteral("/train-images-idx3-ubyte"));
+}
+
+// A run folder of `optimizers` on 784-128-10 MNIST (64-128-10 digits without MNIST), 100 steps
+// with a snapshot every 10; empty when the CLI fails.
+QString trainFolder(const QString& root, const QString& name, const QString& optimizers) {
+    const QString out = root + "/" + name;
+    const bool mnist = hasMnist();
+    const int status = ml::runCli({"momentum-lab-cli", "train", "--network", mnist ? "784-128-10" : "64-128-10", "--activation",
+                                   "relu", "--loss", "cross-entropy", "--data", mnist ? "mnist" : "digits", "--batch", "64",
+                                   "--steps", "100", "--snapshots-every", "10", "--optimizer", optimizers, "--out", out});
+    return status == 0 ? out : QString();
+}
+
+// A left click as the window system delivers it (press, release) at `at` in `widget`.
+void click(QWidget* widget, QPointF at) {
+    const QPointF global = widget->mapToGlobal(at);
+    QMouseEvent press(QEvent::MouseButtonPress, at, global, Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(widget, &press);
+    QMouseEvent release(QEvent::MouseButtonRelease, at, global, Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(widget, &release);
+}
+
+// Every event the action caused handled, and every queued redraw drawn.
+template <typename Action>
+double settledMs(Action&& action) {
+    QElapsedTimer clock;
+    clock.start();
+    action();
+    QApplication::processEvents();
+    QApplication::processEvents();
+    return double(clock.nsecsElapsed()) / 1e6;
+}
+
+void measureViews() {
+    QTemporaryDir root;
+    const char* nine = "sgd,momentum,nesterov,adam,adamw,nero,neuron-mean,rmsprop,adagrad";
+    const QString nineRuns = trainFolder(root.path(), "nine", nine);
+    const QString fourRuns = trainFolder(root.path(), "four", "momentum,neuron-mean,adam,sgd");
+    if (nineRuns.isEmpty() || fourRuns.isEmpty()) {
+        std::printf("views: the CLI could not train the run folders\n");
+        return;
+    }
+    const char* network = hasMnist() ? "784-128-10 MNIST" : "64-128-10 digits";
+    {
+        ml::MainWindow window;
+        window.resize(1366, 728);
+        window.show();
+        window.openRunFolder(nineRuns);
+        window.runSelection()->setShown({0, 1, 2, 3, 4, 5, 6, 7, 8});
+        QApplication::processEvents();
+        auto* diagram = window.findChild<ml::NetworkDiagramPanel*>();
+        ml::NetworkDiagramView* canvas = diagram->canvases().front();
+        std::vector<double> clicks;
+        for (int i = 0; i < 40; ++i) {
+            const int layer = i % 2, neuron = i % (layer == 0 ? 16 : 10);
+            const QPointF at = canvas->neuronCenter(layer, neuron);
+            if (at.isNull()) continue;
+            clicks.push_back(settledMs([&] {
+                click(canvas, at);
+                window.neuronInspector()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            }));
+        }
+        const double p95 = quantile(clicks, 0.95);
+        std::printf("neuron click -> inspector drawn, nine %s runs: p50 %.1f ms, p95 %.1f ms over %zu clicks (target p95 <= 50 ms: %s)\n",
+                    network, quantile(clicks, 0.5), p95, clicks.size(), verdict(p95 <= 50.0));
+        ml::QuantitySelector* quantities = diagram->findChild<ml::QuantitySelector*>();
+        std::vector<double> switches;
+        for (int round = 0; round < 3; ++round)
+            for (int q = 0; q < quantities->count(); ++q)
+                switches.push_back(settledMs([&] {
+                    quantities->setCurrentIndex(q);
+                    for (ml::NetworkDiagramView* view : diagram->canvases())
+                        if (view->isVisible()) view->repaint();
+                }));
+        const double switchP95 = quantile(switches, 0.95);
+        std::printf("colour quantity switched, nine runs side by side: p50 %.1f ms, p95 %.1f ms over %zu switches (target p95 <= 50 ms: %s)\n",
+                    quantile(switches, 0.5), switchP95, switches.size(), verdict(switchP95 <= 50.0));
+    }
+    {
+        ml::MainWindow window;
+        window.resize(1366, 728);
+        window.show();
+        window.openRunFolder(fourRuns);
+        QApplication::processEvents();
+        auto* canvas = window.findChild<ml::NetworkDiagramPanel*>()->canvases().front();
+        click(canvas, canvas->neuronCenter(0, 0));  // the inspector has a neuron
+        QApplication::processEvents();
+        QTemporaryDir out;
+        QElapsedTimer clock;
+        clock.start();
+        const QStringList written = window.findChild<ml::ExportController*>()->writeReport(out.path(), ml::FigureOptions{});
+        const double seconds = double(clock.nsecsElapsed()) / 1e9;
+        std::printf("report export, four %s runs: %.2f s wall, %lld files (target <= 3 s: %s)\n", network, seconds,
+                    static_cast<long long>(written.size()), verdict(seconds <= 3.0));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     double seconds = 60.0;
-    if (argc == 3 && std::strcmp(argv[1], "--seconds") == 0) seconds = std::atof(argv[2]);
-    else if (argc != 1) return std::fprintf(stderr, "usage: momentum-lab-gui-bench [--seconds S]\n"), 2;
-    if (!(seconds > 0)) return std::fprintf(stderr, "usage: momentum-lab-gui-bench [--seconds S]\n"), 2;
+    std::string part = "all";
+    const char* usage = "usage: momentum-lab-gui-bench [--seconds S] [--part all|views|training]\n";
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 >= argc) return std::fprintf(stderr, "%s", usage), 2;
+        if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--part") == 0) part = argv[i + 1];
+        else return std::fprintf(stderr, "%s", usage), 2;
+    }
+    if (!(seconds > 0) || (part != "all" && part != "views" && part != "training"))
+        return std::fprintf(stderr, "%s", usage), 2;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as soon as it is measured
     QStandardPaths::setTestModeEnabled(true);  // the window's settings (last experiment) stay the user's
     QApplication app(argc, argv);
     ml::returnFreedMemoryPeriodically(&app);  // as the app does
     Eigen::setNbThreads(1);
-    measureHeatmap();
-    measureLossPlot();
-    measureTraining(seconds);
+    if (part != "training") {
+        measureHeatmap();
+        measureLossPlot();
+        measureViews();
+    }
+    if (part != "views") measureTraining(seconds);
     return 0;
 }

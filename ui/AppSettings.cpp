@@ -42,6 +42,8 @@ std::optional<Experiment> AppSettings::lastExperiment() {
 
 QString AppSettings::lastDirectory() { return settings().value("files/lastDirectory", QDir::homePath()).toString(); }
 void AppSettings::setLastDirectory(const QString& directory) { settings().setValue("files/lastDirectory", directory); }
+QString AppSettings::lastExportDirectory() { return settings().value("files/lastExportDirectory").toString(); }
+void AppSettings::setLastExportDirectory(const QString& directory) { settings().setValue("files/lastExportDirectory", directory); }
 
 FigureOptions AppSettings::figureOptions() {
     QSettings s = settings();

@@ -24,6 +24,9 @@ public:
 
     static QString lastDirectory();
     static void setLastDirectory(const QString& directory);
+    // Where the last figure, CSV or report was exported ("" before the first export).
+    static QString lastExportDirectory();
+    static void setLastExportDirectory(const QString& directory);
 
     static FigureOptions figureOptions();
     static void saveFigureOptions(const FigureOptions& options);

@@ -27,6 +27,7 @@
 #include "views/FeatureMapView.h"
 #include "views/NeuronInspector.h"
 #include "views/RunHistoryPanel.h"
+#include "views/RedrawWhenShown.h"
 #include "views/RunSelection.h"
 #include "views/SummaryPanel.h"
 #include "views/UnelidedDockTabs.h"
@@ -106,34 +107,51 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 std::vector<NamedFigure> MainWindow::figures() const {
-    // The feature maps are drawn only while their tab is on screen: bring them up to date.
-    inspector_->featureMaps()->refresh();
+    // A view tabbed behind another, or in a closed dock, has deferred its redraws: an exported
+    // figure is drawn from the data whether or not its view was ever on screen.
+    RedrawWhenShown::flushAll(const_cast<MainWindow*>(this));
+    inspector_->featureMaps()->refresh();  // drawn only while its tab is on screen
     NetworkDiagramPanel* diagram = diagram_;
+    const std::vector<RunSelection::Panel> panels = selection_->panels();
+    const bool anySnapshot = std::any_of(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
+    const QString noRuns = comparison_->history().runCount() == 0 ? tr("no run yet") : QString();
+    const QString noSnapshot = !noRuns.isEmpty() ? noRuns : anySnapshot ? QString() : tr("no snapshot recorded for the runs shown");
+    const QString noNeuron =
+        !noSnapshot.isEmpty() ? noSnapshot : inspector_->layer() < 0 ? tr("no neuron chosen (click one in the network diagram)") : QString();
+    // The feature maps say in their message why they show nothing ("Click a channel of a conv layer.").
+    const QString noChannel = !noNeuron.isEmpty() ? noNeuron : inspector_->featureMaps()->message();
+    const QString noConnection = !noSnapshot.isEmpty() ? noSnapshot
+                                 : explainer_->explanations().empty() ? tr("no connection chosen (click one in the network diagram)")
+                                                                      : QString();
+    const QString instruments = tr("set \u201cLive every N steps\u201d in the Diagnostics dock before Start, or open a run "
+                                   "folder trained with --diagnostics-every");
+    const QString noRecords = diagnostics_->hasRecords() ? QString() : tr("no diagnostics recorded: %1").arg(instruments);
+    const QString noCurvature = diagnostics_->hasCurvature() ? QString() : tr("no curvature recorded (set \u201c\u03bb_max every N steps\u201d before Start)");
+    const QString noSpectrum = diagnostics_->hasSpectrum() ? QString() : tr("no Hessian spectrum computed (tick \u201cspectrum at the end\u201d before Start)");
     std::vector<NamedFigure> figures{
-        {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())},
+        {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot()), noRuns},
         {"network-diagram", tr("Network diagram"),
          Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
              // The selection ring marks the inspected neuron on screen only.
              diagram->setSelectedNeuron(-1, -1);
              diagram->renderAll(painter, size);
              diagram->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
-         })},
-        {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot())},
-        {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot())},
-        {"feature-maps", tr("Neuron inspector: feature maps"), Figure::ofPlot(inspector_->featureMaps()->plot())},
-        {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot())},
-        {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot())},
-        {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot())},
-        {"curvature", tr("Diagnostics: curvature and stability thresholds"),
-         Figure::ofPlot(diagnostics_->curvaturePlot())},
-        {"hessian-spectrum", tr("Diagnostics: Hessian spectrum at the final weights"),
-         Figure::ofPlot(diagnostics_->spectrumPlot())},
+         }),
+         noSnapshot},
+        {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot()), noSnapshot},
+        {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot()), noNeuron},
+        {"feature-maps", tr("Neuron inspector: feature maps"), Figure::ofPlot(inspector_->featureMaps()->plot()), noChannel},
+        {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot()), noConnection},
+        {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot()), noRecords},
+        {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot()), noRecords},
+        {"curvature", tr("Diagnostics: curvature and stability thresholds"), Figure::ofPlot(diagnostics_->curvaturePlot()),
+         noCurvature},
+        {"hessian-spectrum", tr("Diagnostics: Hessian spectrum at the final weights"), Figure::ofPlot(diagnostics_->spectrumPlot()),
+         noSpectrum},
     };
-    if (landscape_->hasResult()) {  // computed on request: exported once there is one
-        figures.push_back({"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot())});
-        figures.push_back(
-            {"loss-slice", tr("Loss landscape: slice between two runs"), Figure::ofPlot(landscape_->slicePlot())});
-    }
+    const QString noLandscape = landscape_->hasResult() ? QString() : tr("not computed (View \u2192 Loss landscape, then Compute)");
+    figures.push_back({"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot()), noLandscape});
+    figures.push_back({"loss-slice", tr("Loss landscape: slice between two runs"), Figure::ofPlot(landscape_->slicePlot()), noLandscape});
     return figures;
 }
 
@@ -383,6 +401,7 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::progressed, progress_, &ProgressIndicator::setProgress);
     connect(session_, &TrainingSession::progressed, this, &MainWindow::showStateMessage);
     connect(session_, &TrainingSession::failed, this, [this](const QString& message) {
+        pendingStart_.reset();  // refused before it began: the screen keeps what it showed
         statusBar()->showMessage(message, 15000);
         QMessageBox::warning(this, tr("Training failed"), message);
     });
@@ -390,6 +409,10 @@ void MainWindow::wireSession() {
 
 void MainWindow::wireViews() {
     connect(comparison_, &RunComparison::changed, plot_, &ConvergencePlot::refresh);
+    // The scrubber's step, marked on the convergence plot (live: no mark).
+    connect(selection_, &RunSelection::stepChanged, this, [this] { plot_->setMarkedStep(selection_->step()); });
+    // A run keeps its colour for life: the matrix views follow the comparison's looks.
+    connect(comparison_, &RunComparison::changed, this, [this] { selection_->setLooks(comparison_->looks()); });
     connect(plot_, &ConvergencePlot::exportRequested, this,
             [this] { exporter_->exportFigure({"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())}); });
     connect(summary_, &SummaryPanel::thresholdChanged, comparison_, &RunComparison::setThreshold);
@@ -458,7 +481,9 @@ void MainWindow::startTraining() {
     if (session_->isBusy() || !experimentFromPanel(experiment)) return;
     diagnostics_->applyInstruments(experiment);  // the dock's curvature, SNR and spectrum settings
     AppSettings::saveExperiment(experiment);
-    startOver(experiment);
+    // The screen changes when the training has begun (its plan arrives, the data loaded): a
+    // Start refused by the worker (a missing data file) leaves everything as it was.
+    pendingStart_ = experiment;
     session_->start(experiment);
 }
 
@@ -470,7 +495,7 @@ void MainWindow::stepTraining() {
     Experiment experiment;
     if (!experimentFromPanel(experiment)) return;
     diagnostics_->applyInstruments(experiment);
-    startOver(experiment);
+    pendingStart_ = experiment;  // as Start: the screen changes once the training has begun
     session_->step(experiment);
 }
 
@@ -506,6 +531,7 @@ void MainWindow::startOver(const Experiment& next) {
 }
 
 void MainWindow::planArrived(const TrainingPlan& plan) {
+    if (pendingStart_) startOver(*std::exchange(pendingStart_, std::nullopt));
     comparison_->begin(training_, plan);
     updateTitle();
     imageShape_ = plan.imageShape;
@@ -569,6 +595,11 @@ void MainWindow::launchFork() {
     try {
         experiment = forkExperiment(training_, start->state, fork.branches, fork.untilStep);
         experiment.validate();
+        // The run history then tells the fork from the comparison it came from.
+        experiment.name = tr("%1: fork of %2 at step %3")
+                              .arg(QString::fromStdString(training_.name), QString::fromStdString(start->state.label))
+                              .arg(start->state.step)
+                              .toStdString();
     } catch (const InputError& error) {
         statusBar()->showMessage(QString::fromStdString(error.what()), 15000);
         QMessageBox::warning(this, tr("Cannot fork"), QString::fromStdString(error.what()));

@@ -106,6 +106,7 @@ private:
     std::optional<PendingFork> pendingFork_;  // waits for the paused training to stop
     int overlayAfterPlan_ = 0;  // a run-history record to overlay once the next training's plan arrives
     bool liveOnScreen_ = false;  // the session's (last) training is what the views show
+    std::optional<Experiment> pendingStart_;  // started, not yet begun: shown once its plan arrives
     void startTraining();
     void stepTraining();
     void resetTraining();

@@ -34,7 +34,9 @@ void ExportController::populate(QMenu* menu) {
 
 void ExportController::fill(QMenu* menu) {
     for (const NamedFigure& figure : figures_()) {
-        QAction* action = menu->addAction(tr("%1…").arg(figure.caption));
+        QAction* action = menu->addAction(figure.shown() ? tr("%1…").arg(figure.caption)
+                                                         : tr("%1 (%2)").arg(figure.caption, figure.leftOutBecause));
+        action->setEnabled(figure.shown());
         const QString name = figure.name;
         connect(action, &QAction::triggered, this, [this, name] {
             for (const NamedFigure& current : figures_())
@@ -61,15 +63,26 @@ bool ExportController::run(const QString& what, const std::function<void()>& act
     }
 }
 
+QString ExportController::startDirectory() const {
+    const QString exported = AppSettings::lastExportDirectory();
+    if (!exported.isEmpty() && QFileInfo(exported).isDir()) return exported;
+    if (!runs_.source().isEmpty() && QFileInfo(runs_.source()).isDir()) return runs_.source();
+    return AppSettings::lastDirectory();
+}
+
+void ExportController::rememberExportDirectory(const QString& directory) const {
+    AppSettings::setLastExportDirectory(directory);
+}
+
 void ExportController::exportFigure(const NamedFigure& figure) {
-    const QString start = QDir(AppSettings::lastDirectory()).filePath(figure.name + ".png");
+    const QString start = QDir(startDirectory()).filePath(figure.name + ".png");
     QString selectedFilter;
     const QString path = QFileDialog::getSaveFileName(window_, tr("Export %1").arg(figure.caption), start,
                                                       tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)") +
                                                           (figure.figure.plot() ? tr(";;pgfplots/TikZ with its CSV (*.tex)") : QString()),
                                                       &selectedFilter);
     if (path.isEmpty()) return;
-    AppSettings::setLastDirectory(QFileInfo(path).absolutePath());
+    rememberExportDirectory(QFileInfo(path).absolutePath());
     const std::optional<FigureOptions> options = FigureSizeDialog::ask(window_, AppSettings::figureOptions());
     if (!options) return;
     AppSettings::saveFigureOptions(*options);
@@ -83,9 +96,9 @@ void ExportController::exportRunData() {
         QMessageBox::information(window_, tr("Export run data"), tr("There are no runs to export yet."));
         return;
     }
-    const QString directory = QFileDialog::getExistingDirectory(window_, tr("Folder for the CSV files"), AppSettings::lastDirectory());
+    const QString directory = QFileDialog::getExistingDirectory(window_, tr("Folder for the CSV files"), startDirectory());
     if (directory.isEmpty()) return;
-    AppSettings::setLastDirectory(directory);
+    rememberExportDirectory(directory);
     run(directory, [&] {
         const QDir dir(directory);
         for (int r = 0; r < runs_.history().runCount(); ++r)
@@ -110,13 +123,17 @@ void ExportController::exportExperiment() {
 }
 
 void ExportController::exportReport() {
-    const QString directory = QFileDialog::getExistingDirectory(window_, tr("Folder for the report"), AppSettings::lastDirectory());
+    const QString directory = QFileDialog::getExistingDirectory(window_, tr("Folder for the report"), startDirectory());
     if (directory.isEmpty()) return;
-    AppSettings::setLastDirectory(directory);
+    rememberExportDirectory(directory);
     const std::optional<FigureOptions> options = FigureSizeDialog::ask(window_, AppSettings::figureOptions());
     if (!options) return;
     AppSettings::saveFigureOptions(*options);
-    run(QDir(directory).filePath("index.html"), [&] { ReportWriter(runs_, figures_(), *options).write(directory); });
+    run(QDir(directory).filePath("index.html"), [&] { writeReport(directory, *options); });
+}
+
+QStringList ExportController::writeReport(const QString& directory, const FigureOptions& options) const {
+    return ReportWriter(runs_, figures_(), options).write(directory);
 }
 
 }  // namespace ml

@@ -30,6 +30,9 @@ public:
     void populate(QMenu* menu);
 
     void exportFigure(const NamedFigure& figure);
+    // Writes the report (every figure that has something to show) into `directory`, with no
+    // dialog; returns the files written. Throws std::runtime_error naming a path that failed.
+    QStringList writeReport(const QString& directory, const FigureOptions& options) const;
     void exportRunData();
     void exportExperiment();
     void exportReport();
@@ -40,6 +43,10 @@ Q_SIGNALS:
 private:
     void fill(QMenu* menu);
     bool run(const QString& what, const std::function<void()>& action);
+    // Where a save dialog opens: the last export's folder, else the run folder on screen, else
+    // the last folder a dialog chose.
+    QString startDirectory() const;
+    void rememberExportDirectory(const QString& directory) const;
 
     QWidget* window_;
     const RunComparison& runs_;

@@ -52,21 +52,18 @@ QStringList ReportWriter::write(const QString& directory) const {
         writeFileAtomically(dir.filePath(name), bytes);
         written << name;
     };
-    QStringList stems;
-    for (const NamedFigure& named : figures_) {
-        written << writeFigureFiles(directory, named, options_);
-        stems << named.name;
-    }
+    for (const NamedFigure& named : figures_)
+        if (named.shown()) written << writeFigureFiles(directory, named, options_);
     const MetricsHistory& history = runs_.history();
     for (int run = 0; run < history.runCount(); ++run)
         save("runs/" + runs_.metricsCsvFileName(run), runs_.metricsCsv(run));
     save("summary.csv", runs_.summaryCsv());
     save("experiment.json", QJsonDocument(toJson(runs_.experiment())).toJson(QJsonDocument::Indented));
-    save("index.html", indexHtml(stems));
+    save("index.html", indexHtml());
     return written;
 }
 
-QByteArray ReportWriter::indexHtml(const QStringList& figureStems) const {
+QByteArray ReportWriter::indexHtml() const {
     const Experiment& experiment = runs_.experiment();
     const RunSummaryModel& summary = runs_.summary();
     QString html;
@@ -100,16 +97,23 @@ QByteArray ReportWriter::indexHtml(const QStringList& figureStems) const {
         html += ", <a href=\"" + file + "\">" + escaped(file) + "</a>";
     }
     html += "</p>\n";
-    for (int i = 0; i < figureStems.size(); ++i) {
-        const QString& stem = figureStems[i];
-        html += "<h2>" + escaped(figures_[static_cast<std::size_t>(i)].caption) + "</h2>\n<p><img src=\"" + stem +
-                ".png\" alt=\"" + escaped(stem) + "\"></p>\n<p>Also as <a href=\"" + stem + ".pdf\">PDF</a> and <a href=\"" +
-                stem + ".svg\">SVG</a>" +
-                (figures_[static_cast<std::size_t>(i)].figure.plot()
-                     ? ", and as pgfplots: <a href=\"" + stem + ".tex\">" + stem + ".tex</a> with <a href=\"" + stem + ".csv\">" + stem + ".csv</a>"
-                     : QString()) +
+    QStringList leftOut;
+    for (const NamedFigure& named : figures_) {
+        if (!named.shown()) {
+            leftOut << "<li>" + escaped(named.caption) + ": " + escaped(named.leftOutBecause) + "</li>";
+            continue;
+        }
+        const QString& stem = named.name;
+        html += "<h2>" + escaped(named.caption) + "</h2>\n<p><img src=\"" + stem + ".png\" alt=\"" + escaped(stem) +
+                "\"></p>\n<p>Also as <a href=\"" + stem + ".pdf\">PDF</a> and <a href=\"" + stem + ".svg\">SVG</a>" +
+                (named.figure.plot() ? ", and as pgfplots: <a href=\"" + stem + ".tex\">" + stem + ".tex</a> with <a href=\"" +
+                                           stem + ".csv\">" + stem + ".csv</a>"
+                                     : QString()) +
                 ".</p>\n";
     }
+    if (!leftOut.isEmpty())
+        html += "<h2>Left out</h2>\n<p>These views had nothing to show when the report was written:</p>\n<ul>\n" +
+                leftOut.join("\n") + "\n</ul>\n";
     html += "</body></html>\n";
     return html.toUtf8();
 }

@@ -3,6 +3,7 @@
 //   index.html          title, experiment settings, summary table, all figures (PNG inline)
 //   <figure>.png/.pdf/.svg   each figure in the three formats
 //   <figure>.tex/.csv        each plot as pgfplots with the points it reads (export/PgfplotsFigure.h)
+//                       (a view with nothing to show is left out; the index names it and why)
 //   summary.csv, runs/<label>.csv (metrics.csv columns), experiment.json
 // Every file is written atomically; the first failure throws std::runtime_error naming the path.
 #include "export/Figure.h"
@@ -19,6 +20,10 @@ struct NamedFigure {
     QString name;     // file stem: "convergence"
     QString caption;  // "Convergence of all runs"
     Figure figure;
+    // Why the view has nothing to show ("no neuron chosen: click one in the network diagram");
+    // empty when it has. A figure with a reason is not written; the report's index says why.
+    QString leftOutBecause = {};
+    bool shown() const { return leftOutBecause.isEmpty(); }
 };
 
 // Writes `figure` as DIRECTORY/STEM.png, .pdf, .svg and, for a plot, .tex + .csv (pgfplots), STEM
@@ -32,7 +37,7 @@ public:
     QStringList write(const QString& directory) const;
 
 private:
-    QByteArray indexHtml(const QStringList& figureStems) const;
+    QByteArray indexHtml() const;
 
     const RunComparison& runs_;
     std::vector<NamedFigure> figures_;

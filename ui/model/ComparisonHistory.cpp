@@ -14,6 +14,13 @@ QString ComparisonRecord::runLabel(int run) const {
     return QStringLiteral("%1 #%2").arg(QString::fromStdString(labels.at(static_cast<std::size_t>(run)))).arg(number);
 }
 
+std::vector<RunLook> ComparisonRecord::looks(bool kept) const {
+    std::vector<RunLook> looks;
+    for (int run = 0; run < runCount(); ++run)
+        looks.push_back({run < static_cast<int>(colorSlots.size()) ? colorSlots[static_cast<std::size_t>(run)] : run, kept});
+    return looks;
+}
+
 void ComparisonHistory::add(ComparisonRecord record) {
     if (record.labels.empty()) return;
     record.number = next_++;

@@ -4,6 +4,7 @@
 // results and its recorded snapshots (shared archives: keeping them copies nothing). Any record
 // can be shown again or overlaid on the current comparison (RunComparison::show / overlay,
 // RunSelection::addRuns).
+#include "model/RunPalette.h"
 #include "model/RunSnapshots.h"
 #include "train/Experiment.h"
 #include "train/Snapshot.h"
@@ -28,10 +29,13 @@ struct ComparisonRecord {
     long stepsPerEpoch = 0;
     ImageShape imageShape;
     std::vector<RunSnapshots::ArchivePtr> archives;  // per run (may be fewer: none recorded)
+    std::vector<int> colorSlots;  // per run, its colour for life (empty: the run's index)
 
     int runCount() const { return static_cast<int>(labels.size()); }
     QString title() const;  // "#2 seed diagram · 2 runs · 17:40"
     QString runLabel(int run) const;  // "momentum #2": a run of this record among others
+    // Each run's look: its colour slot, `kept` when overlaid on another comparison.
+    std::vector<RunLook> looks(bool kept) const;
 };
 
 class ComparisonHistory : public QObject {

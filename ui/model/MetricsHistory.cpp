@@ -13,6 +13,7 @@ void MetricsHistory::reset(const std::vector<std::string>& labels, long stepsPer
         runs_.push_back({label, DecimatingHistory(3, capacity_), DecimatingHistory(4, capacity_), 0, 0});
         runs_.back().train.commitCapacity();  // a point per step: its whole memory now, flat from then on
     }
+    looks_ = ownLooks(static_cast<int>(labels.size()));
     stepsPerEpoch_ = stepsPerEpoch;
     hasAccuracy_ = false;
     ++generation_;

@@ -10,6 +10,7 @@
 // The Train track's memory (4 x 8 bytes x capacity: 6.4 MB per run) is committed by reset(), so
 // the app's resident memory does not creep up while it fills; evaluations are few and grow.
 #include "model/DecimatingHistory.h"
+#include "model/RunPalette.h"
 #include "train/Snapshot.h"
 
 #include <cstdint>
@@ -41,6 +42,10 @@ public:
 
     int runCount() const { return static_cast<int>(runs_.size()); }
     const std::string& label(int run) const { return runs_.at(static_cast<std::size_t>(run)).label; }
+    // How run `run` is drawn (reset: its own colour slot); an overlaid run keeps its own colour.
+    RunLook look(int run) const { return run < static_cast<int>(looks_.size()) ? looks_[static_cast<std::size_t>(run)] : RunLook{run}; }
+    const std::vector<RunLook>& looks() const { return looks_; }
+    void setLooks(std::vector<RunLook> looks) { looks_ = std::move(looks); }
     std::vector<std::string> labels() const;
     long stepsPerEpoch() const { return stepsPerEpoch_; }
     const DecimatingHistory& track(int run, Track track) const;
@@ -57,6 +62,7 @@ public:
     std::vector<StepMetrics> rows(int run) const;
 
 private:
+    std::vector<RunLook> looks_;
     struct Run {
         std::string label;
         DecimatingHistory train;

@@ -102,6 +102,7 @@ ComparisonRecord RunComparison::record() const {
         record.optimizers.push_back(run < static_cast<int>(optimizers_.size()) ? optimizers_[static_cast<std::size_t>(run)] : std::string());
         record.metrics.push_back(history_.rows(run));
         record.results.push_back(summary_.result(run));
+        record.colorSlots.push_back(history_.look(run).slot);
     }
     return record;
 }
@@ -118,12 +119,20 @@ void RunComparison::show(const ComparisonRecord& record) {
         summary_.addMetrics(record.metrics[static_cast<std::size_t>(run)]);
         summary_.finishRun(run, record.results[static_cast<std::size_t>(run)]);
     }
+    setLooks(record.looks(false));
     Q_EMIT changed();
+}
+
+void RunComparison::setLooks(std::vector<RunLook> looks) {
+    history_.setLooks(looks);
+    summary_.setLooks(std::move(looks));
 }
 
 void RunComparison::overlay(const ComparisonRecord& record) {
     // Rebuilt from the kept rows: the runs on screen first (their indices stay), then the record's.
     std::vector<std::string> labels = history_.labels();
+    std::vector<RunLook> looks = history_.looks();  // each overlaid run keeps its own colour, lighter
+    for (const RunLook& look : record.looks(true)) looks.push_back(look);
     std::vector<std::vector<StepMetrics>> rows;
     std::vector<RunResult> results;
     for (int run = 0; run < history_.runCount(); ++run) rows.push_back(history_.rows(run)), results.push_back(summary_.result(run));
@@ -146,6 +155,7 @@ void RunComparison::overlay(const ComparisonRecord& record) {
         summary_.addMetrics(rows[run]);
         if (results[run].status != RunStatus::Pending && results[run].status != RunStatus::Running) summary_.finishRun(static_cast<int>(run), results[run]);
     }
+    setLooks(std::move(looks));
     Q_EMIT changed();
 }
 

@@ -36,6 +36,8 @@ public:
     // Appends a kept comparison's runs to those on screen (labels "label #N"); live runs go on.
     void overlay(const ComparisonRecord& record);
     int ownRunCount() const { return ownRuns_; }  // runs of this comparison (the overlays follow)
+    RunLook look(int run) const { return history_.look(run); }
+    const std::vector<RunLook>& looks() const { return history_.looks(); }
     void clear();
     void setThreshold(double threshold);
     // The experiment was renamed, nothing else changed: titles and the report follow the name.
@@ -55,6 +57,7 @@ Q_SIGNALS:
     void changed();  // new data: views refresh
 
 private:
+    void setLooks(std::vector<RunLook> looks);
     MetricsHistory history_;
     RunSummaryModel summary_;
     Experiment experiment_;

@@ -14,10 +14,25 @@ QColor runColor(int run) {
     return palette[static_cast<std::size_t>(run < 0 ? 0 : run) % palette.size()];
 }
 
-QIcon runSwatch(int run) {
+QColor runColor(RunLook look) {
+    const QColor own = runColor(look.slot);
+    if (!look.kept) return own;
+    // Half-way to white: clearly the same hue, clearly not the live run.
+    return QColor((own.red() + 255) / 2, (own.green() + 255) / 2, (own.blue() + 255) / 2);
+}
+
+std::vector<RunLook> ownLooks(int count) {
+    std::vector<RunLook> looks;
+    for (int run = 0; run < count; ++run) looks.push_back({run, false});
+    return looks;
+}
+
+QIcon runSwatch(RunLook look) {
     QPixmap square(64, 64);
-    square.fill(runColor(run));
+    square.fill(runColor(look));
     return QIcon(square);
 }
+
+QIcon runSwatch(int run) { return runSwatch(RunLook{run, false}); }
 
 }  // namespace ml

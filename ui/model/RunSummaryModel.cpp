@@ -47,6 +47,7 @@ void RunSummaryModel::reset(const std::vector<std::string>& labels, const std::v
         row.result.label = labels[i];
         rows_.push_back(row);
     }
+    looks_ = ownLooks(static_cast<int>(rows_.size()));
     endResetModel();
 }
 
@@ -147,9 +148,16 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
-const QIcon& RunSummaryModel::swatch(int row) const {
-    while (static_cast<int>(swatches_.size()) <= row) swatches_.push_back(runSwatch(static_cast<int>(swatches_.size())));
-    return swatches_[static_cast<std::size_t>(row)];
+void RunSummaryModel::setLooks(std::vector<RunLook> looks) {
+    looks_ = std::move(looks);
+    if (!rows_.empty()) Q_EMIT dataChanged(index(0, Run), index(static_cast<int>(rows_.size()) - 1, Run), {Qt::DecorationRole});
+}
+
+QIcon RunSummaryModel::swatch(int row) const {
+    const RunLook look = row < static_cast<int>(looks_.size()) ? looks_[static_cast<std::size_t>(row)] : RunLook{row};
+    auto [at, added] = swatches_.try_emplace({look.slot, look.kept});
+    if (added) at->second = runSwatch(look);
+    return at->second;
 }
 
 QVariant RunSummaryModel::sortValue(const QModelIndex& index) const {

@@ -11,6 +11,7 @@
 // The Run cell's tooltip names the optimizer; optimizersMatchLabels() tells the panel that the
 // Optimizer column would only repeat the labels. "–" in Steps to threshold = not reached.
 #include "model/MetricsHistory.h"
+#include "model/RunPalette.h"
 #include "train/Snapshot.h"
 
 #include <array>
@@ -18,6 +19,7 @@
 #include <QAbstractTableModel>
 #include <QIcon>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,8 @@ public:
     void setThreshold(double threshold, const MetricsHistory& history);
     double threshold() const { return thresholds_[static_cast<std::size_t>(criterion_)]; }
     bool optimizersMatchLabels() const;
+    // The swatch of each row (reset: each row its own colour slot).
+    void setLooks(std::vector<RunLook> looks);
 
     // The run's figures as a RunResult (summary.csv form); stepsToThreshold: -1 = not reached.
     const RunResult& result(int run) const { return rows_.at(static_cast<std::size_t>(run)).result; }
@@ -59,10 +63,11 @@ private:
         long stepsToThreshold = -1;
     };
     QVariant sortValue(const QModelIndex& index) const;
-    const QIcon& swatch(int row) const;  // the run's colour, one QIcon per row for the model's life
+    QIcon swatch(int row) const;  // the run's colour (one QIcon per look for the model's life)
 
     std::vector<Row> rows_;
-    mutable std::vector<QIcon> swatches_;
+    std::vector<RunLook> looks_;
+    mutable std::map<std::pair<int, bool>, QIcon> swatches_;
     bool reached(const StepMetrics& m) const;
     Criterion criterion_ = Criterion::TrainLossAtMost;
     std::array<double, 2> thresholds_ = {0.01, 0.9};  // per Criterion

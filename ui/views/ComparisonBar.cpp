@@ -2,6 +2,7 @@
 
 #include "model/RunPalette.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -10,6 +11,7 @@
 #include <QSlider>
 #include <QTimer>
 #include <QToolButton>
+#include <QWidgetAction>
 
 namespace ml {
 
@@ -32,6 +34,7 @@ ComparisonBar::ComparisonBar(RunSelection* selection, QWidget* parent)
       slider_(new QSlider(Qt::Horizontal, this)),
       stepLabel_(new QLabel(this)),
       timer_(new QTimer(this)) {
+    runs_->setObjectName(QStringLiteral("compareRuns"));
     runs_->setPopupMode(QToolButton::InstantPopup);
     runs_->setMenu(new QMenu(runs_));
     runs_->setToolTip(tr("The runs every matrix view shows (diagram, heat-map, inspector)"));
@@ -73,19 +76,38 @@ ComparisonBar::ComparisonBar(RunSelection* selection, QWidget* parent)
     syncScrubber();
 }
 
+// One check box per run (a real box, ticked or not, beside the run's colour); ticking one keeps
+// the menu open, so several runs are chosen in one visit. The entries are made anew only when
+// the runs change: a tick changes the selection, which only updates the boxes.
 void ComparisonBar::rebuildRunMenu() {
     QMenu* menu = runs_->menu();
-    menu->clear();
-    QStringList shown;
-    for (int run = 0; run < selection_->labels().size(); ++run) {
-        QAction* action = menu->addAction(swatch(runColor(run)), selection_->labels()[run]);
-        action->setCheckable(true);
-        const bool isShown = std::count(selection_->shown().begin(), selection_->shown().end(), run) > 0;
-        action->setChecked(isShown);
-        if (isShown) shown << selection_->labels()[run];
-        connect(action, &QAction::toggled, this, [this, run](bool on) { selection_->setRunShown(run, on); });
+    if (selection_->labels() != menuLabels_) {
+        menu->clear();
+        boxes_.clear();
+        menuLabels_ = selection_->labels();
+        for (int run = 0; run < menuLabels_.size(); ++run) {
+            auto* box = new QCheckBox(menuLabels_[run]);
+            box->setContentsMargins(6, 2, 6, 2);
+            connect(box, &QCheckBox::toggled, this, [this, run](bool on) { selection_->setRunShown(run, on); });
+            auto* entry = new QWidgetAction(menu);
+            entry->setDefaultWidget(box);
+            menu->addAction(entry);
+            boxes_.push_back(box);
+        }
     }
-    const QString text = shown.isEmpty() ? tr("no run") : shown.join(selection_->isDifference() ? QStringLiteral(" − ") : QStringLiteral(", "));
+    QStringList shown;
+    for (int run = 0; run < static_cast<int>(boxes_.size()); ++run) {
+        QCheckBox* box = boxes_[static_cast<std::size_t>(run)];
+        const bool isShown = std::count(selection_->shown().begin(), selection_->shown().end(), run) > 0;
+        const QSignalBlocker blocker(box);
+        box->setChecked(isShown);
+        box->setIcon(swatch(runColor(selection_->look(run))));
+        if (isShown) shown << selection_->labels()[run];
+    }
+    // A − B subtracts the first two ticked runs only: the button names just those two.
+    const QString text = shown.isEmpty()          ? tr("no run")
+                         : selection_->isDifference() ? tr("A − B: %1 − %2").arg(shown[0], shown[1])
+                                                      : shown.join(QStringLiteral(", "));
     runs_->setText(runs_->fontMetrics().elidedText(text, Qt::ElideRight, 300) + QStringLiteral(" ▾"));
     const QSignalBlocker blocker(mode_);
     mode_->setCurrentIndex(mode_->findData(static_cast<int>(selection_->mode())));

@@ -193,6 +193,15 @@ void ConvergencePlot::buildPlot() {
     for (QCPItemPosition* end : {hoverLine_->point1, hoverLine_->point2}) end->setAxes(bottomAxis(lossRect_), leftAxis(lossRect_));
     hoverLine_->setPen(QPen(QColor(120, 120, 120), 1.0, Qt::DotLine));
     hoverLine_->setVisible(false);
+    for (QCPAxisRect* rect : {lossRect_, accuracyRect_}) {
+        auto* marker = new QCPItemStraightLine(plot_);
+        marker->setClipAxisRect(rect);
+        // Two positive values: the line stays vertical on a logarithmic loss axis too.
+        for (QCPItemPosition* end : {marker->point1, marker->point2}) end->setAxes(bottomAxis(rect), leftAxis(rect));
+        marker->setPen(QPen(QColor(90, 90, 90), 1.2, Qt::DashLine));
+        marker->setVisible(false);
+        stepMarkers_.push_back(marker);
+    }
     plot_->setMouseTracking(true);
     plot_->installEventFilter(this);  // Leave hides the hover line (never exported)
     connect(plot_, &QCustomPlot::mouseMove, this, &ConvergencePlot::showHover);
@@ -230,6 +239,7 @@ void ConvergencePlot::setXAxis(XAxis axis) {
     updateAxisLabels();
     followData_ = true;
     redrawAll();
+    placeStepMarker();
 }
 
 void ConvergencePlot::setLogScale(bool logarithmic) {
@@ -276,7 +286,7 @@ void ConvergencePlot::rebuildGraphs() {
     hidden_.assign(std::size_t(history_->runCount()), false);
     // Later runs first, so that run 0 is drawn on top of a later run that repeats it exactly.
     for (int run = history_->runCount() - 1; run >= 0; --run) {
-        const QColor color = runColor(run);
+        const QColor color = runColor(history_->look(run));
         const QString label = QString::fromStdString(history_->label(run));
 
         QCPGraph* train = plot_->addGraph(x, leftAxis(lossRect_));
@@ -295,6 +305,7 @@ void ConvergencePlot::rebuildGraphs() {
                           MetricsHistory::kTestAccuracy});
     }
     for (const Feed& feed : feeds_) applyStyle(feed, 0);
+    note_->setText(noteText());  // names the lighter runs of a kept comparison
     for (int run = 0; run < history_->runCount(); ++run)  // the legend in run order
         for (const Feed& feed : feeds_)
             if (feed.run == run && feed.kind == Feed::Kind::TrainLoss) feed.graph->addToLegend(legend_);
@@ -432,6 +443,8 @@ QString ConvergencePlot::noteText() const {
     QString text = tr("solid: training (batch) loss   dashed: test loss   smoothing: %1")
                        .arg(smoothing_ > 0.0 ? tr("EMA %1").arg(smoothing_, 0, 'f', 2) : tr("none (raw values)"));
     if (offset_) text += tr("   curves offset by 1.5 % per run");
+    if (history_ && std::any_of(history_->looks().begin(), history_->looks().end(), [](RunLook look) { return look.kept; }))
+        text += tr("   lighter: runs of a kept comparison (#N)");
     return text;
 }
 
@@ -558,6 +571,42 @@ void ConvergencePlot::showContextMenu(const QPoint& position) {
     menu.addAction(tr("Export figure…"), this, &ConvergencePlot::exportRequested);
     hoverLine_->setVisible(false);
     menu.exec(plot_->mapToGlobal(position));
+}
+
+void ConvergencePlot::setMarkedStep(long step) {
+    markedStep_ = step;
+    placeStepMarker();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ConvergencePlot::stepMarkerShown() const { return !stepMarkers_.empty() && stepMarkers_.front()->visible(); }
+
+double ConvergencePlot::keyOfStep(long step) const {
+    if (!history_ || step < 0) return NAN;
+    switch (xAxis_) {
+    case XAxis::Step: return static_cast<double>(step);
+    case XAxis::Epoch:
+        return history_->stepsPerEpoch() > 0 ? static_cast<double>(step) / static_cast<double>(history_->stepsPerEpoch()) : NAN;
+    case XAxis::WallTime: {  // the first run's training time at its stored point nearest the step
+        if (history_->runCount() == 0) return NAN;
+        const DecimatingHistory& track = history_->track(0, MetricsHistory::Track::Train);
+        if (track.size() == 0) return NAN;
+        const QVector<double>& steps = track.steps();
+        const auto at = std::lower_bound(steps.begin(), steps.end(), static_cast<double>(step));
+        const int index = static_cast<int>(std::min<qsizetype>(at - steps.begin(), steps.size() - 1));
+        return track.series(MetricsHistory::kWallSeconds)[index];
+    }
+    }
+    return NAN;
+}
+
+void ConvergencePlot::placeStepMarker() {
+    const double key = keyOfStep(markedStep_);
+    for (QCPItemStraightLine* marker : stepMarkers_) {
+        marker->setVisible(std::isfinite(key));
+        marker->point1->setCoords(key, 1.0);
+        marker->point2->setCoords(key, 2.0);
+    }
 }
 
 }  // namespace ml

@@ -67,6 +67,10 @@ public:
     // What hovering at x-axis value `key` shows: each visible run's values at the nearest point.
     QString valuesAt(double key) const;
     QString noteText() const;  // the line under the legend
+    // A vertical line at the training step the step scrubber shows (-1: none, the views are live).
+    void setMarkedStep(long step);
+    long markedStep() const { return markedStep_; }
+    bool stepMarkerShown() const;
 
     QCustomPlot* plot() const { return plot_; }
     QCPLegend* legend() const { return legend_; }
@@ -116,6 +120,10 @@ private:
     std::uint64_t generation_ = ~std::uint64_t{0};
     std::vector<Feed> feeds_;
     XAxis xAxis_ = XAxis::Step;
+    void placeStepMarker();
+    double keyOfStep(long step) const;  // on the current x axis; NaN where unknown
+    long markedStep_ = -1;
+    std::vector<QCPItemStraightLine*> stepMarkers_;  // in the loss plot and the accuracy strip
     bool logScale_ = true;
     double smoothing_ = 0.0;
     bool followData_ = true;

@@ -59,6 +59,26 @@ void styleLegend(QCustomPlot* plot, const QFont& font) {
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 
+// An empty plot says what would fill it: an empty frame after a training looked broken.
+void showEmptyHint(QCustomPlot* plot, bool empty, const QString& text) {
+    auto* hint = plot->findChild<QCPItemText*>(QStringLiteral("emptyHint"), Qt::FindDirectChildrenOnly);
+    if (!hint) {
+        hint = new QCPItemText(plot);
+        hint->setObjectName(QStringLiteral("emptyHint"));
+        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+        hint->position->setCoords(0.5, 0.5);
+        hint->setColor(QColor(100, 100, 100));
+        hint->setTextAlignment(Qt::AlignCenter);
+    }
+    hint->setText(text);
+    hint->setVisible(empty);
+}
+
+QString recordsHint() {
+    return QObject::tr("No diagnostics recorded.\nSet \u201cLive every N steps\u201d above, then Start;\n"
+                       "or open a run folder trained with --diagnostics-every N.");
+}
+
 // Only once there is something to name: an empty legend box over an empty plot looks broken.
 void showLegendWithCurves(QCustomPlot* plot) { plot->legend->setVisible(plot->graphCount() > 0); }
 
@@ -301,6 +321,7 @@ void DiagnosticsDock::redrawCurves() {
         if (steps.size() < 40) graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     }
     showLegendWithCurves(curves_);
+    showEmptyHint(curves_, curves_->graphCount() == 0, recordsHint());
     curves_->rescaleAxes();
     curves_->replot();
 }
@@ -314,6 +335,7 @@ void DiagnosticsDock::redrawStrip() {
     const RunTrace* run = r >= 0 && r < runCount() ? &runs_[static_cast<std::size_t>(r)] : nullptr;
     const bool empty = !run || run->records.empty() || layer < 0 ||
                        static_cast<std::size_t>(layer) >= run->records.front().layers.size();
+    showEmptyHint(strips_, empty, recordsHint());
     if (empty) {
         data->setSize(0, 0);
         strips_->replot();
@@ -376,6 +398,8 @@ void DiagnosticsDock::redrawCurvature() {
         if (heavyBall != sgd) threshold(heavyBall, Qt::DashDotLine, tr("(2+2μ)/lr"));
     }
     showLegendWithCurves(curvature_);
+    showEmptyHint(curvature_, curvature_->graphCount() == 0,
+                  tr("No curvature recorded.\nSet \u201c\u03bb_max every N steps\u201d above, then Start."));
     curvature_->rescaleAxes();
     curvature_->yAxis->scaleRange(1.1);
     curvature_->replot();
@@ -398,6 +422,8 @@ void DiagnosticsDock::redrawSpectrum() {
         graph->setData(index, values, true);
     }
     showLegendWithCurves(spectrum_);
+    showEmptyHint(spectrum_, spectrum_->graphCount() == 0,
+                  tr("No Hessian spectrum.\nTick \u201cspectrum at the end\u201d on the Curvature tab, then Start\n(small networks)."));
     spectrum_->rescaleAxes();
     spectrum_->yAxis->scaleRange(1.1);
     spectrum_->replot();
@@ -428,6 +454,18 @@ std::vector<std::string> loadFolderDiagnostics(const RunFolder& folder, Diagnost
         }
     }
     return problems;
+}
+
+bool DiagnosticsDock::hasRecords() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const RunTrace& run) { return !run.records.empty(); });
+}
+
+bool DiagnosticsDock::hasCurvature() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const RunTrace& run) { return !run.curvature.empty(); });
+}
+
+bool DiagnosticsDock::hasSpectrum() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const RunTrace& run) { return !run.spectrum.empty(); });
 }
 
 }  // namespace ml

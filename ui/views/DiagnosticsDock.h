@@ -79,6 +79,10 @@ public:
     QCustomPlot* spectrumPlot() const { return spectrum_; }
     QCPColorMap* stripMap() const { return stripMap_; }
     int runCount() const { return static_cast<int>(runs_.size()); }
+    // Whether any run has per-layer records, curvature points, a spectrum (what each tab draws).
+    bool hasRecords() const;
+    bool hasCurvature() const;
+    bool hasSpectrum() const;
     long recordCount(int run) const { return static_cast<long>(runs_[static_cast<std::size_t>(run)].records.size()); }
 
 Q_SIGNALS:

@@ -178,7 +178,7 @@ void LandscapeView::finished(const std::shared_ptr<const Landscape>& landscape, 
         std::vector<LandscapePlot::Track> tracks;
         for (std::size_t k = 0; k < computedRuns_.size(); ++k) {
             const int run = computedRuns_[k];
-            tracks.push_back({selection_->labels().value(run), runColor(run), computedSteps_[k]});
+            tracks.push_back({selection_->labels().value(run), runColor(selection_->look(run)), computedSteps_[k]});
         }
         const bool principal = directions_->currentData().toInt() == int(PlaneDirections::Principal);
         plot_->show(*landscape, std::move(tracks), principal ? tr("principal direction 1") : tr("random direction 1"),
@@ -205,7 +205,7 @@ void LandscapeView::showSlice(const Landscape& landscape) {
         }
     slice_->graph(0)->setData(t, loss);
     for (int k = 0; k < 2; ++k) {
-        if (k < int(computedRuns_.size())) ends_[k]->setPen(QPen(runColor(computedRuns_[k]), 1.5, Qt::DashLine));
+        if (k < int(computedRuns_.size())) ends_[k]->setPen(QPen(runColor(selection_->look(computedRuns_[k])), 1.5, Qt::DashLine));
         ends_[k]->setVisible(landscape.slice.has_value());
     }
     const QString first = computedRuns_.size() > 0 ? selection_->labels().value(computedRuns_[0]) : QString();

@@ -229,12 +229,17 @@ QPointF NetworkDiagramView::neuronCenter(int layer, int neuron) const {
 NetworkDiagramView::Hit NetworkDiagramView::hitAt(const Frame& frame, QPointF point) const {
     const DiagramLayout& layout = frame.layout;
     Hit hit;
+    // The nearest neuron within reach: in a small multiple the reach of two neighbours overlaps,
+    // and the first one found took clicks meant for the second.
+    double nearestNeuron = layout.radius() + 2.0;
     for (int c = 0; c < layout.columnCount(); ++c) {
         for (int n = 0; n < layout.drawnNeurons(c); ++n) {
             const QPointF d = point - layout.center(c, n);
-            if (std::hypot(d.x(), d.y()) <= layout.radius() + 2.0) return {Hit::Kind::Neuron, c - 1, layout.neuronAt(c, n), -1};
+            const double distance = std::hypot(d.x(), d.y());
+            if (distance <= nearestNeuron) nearestNeuron = distance, hit = {Hit::Kind::Neuron, c - 1, layout.neuronAt(c, n), -1};
         }
     }
+    if (hit.kind == Hit::Kind::Neuron) return hit;
     double nearest = kConnectionHitDistance;
     for (int c = 0; c + 1 < layout.columnCount(); ++c) {
         for (int j = 0; j < layout.drawnNeurons(c + 1); ++j) {
@@ -367,9 +372,17 @@ void NetworkDiagramView::paintTitle(QPainter& painter, const Frame& frame) const
     painter.save();
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    // Elided in the middle: a narrow small multiple keeps both the run's name and its step.
-    painter.drawText(frame.titleArea, Qt::AlignLeft | Qt::AlignVCenter,
-                     painter.fontMetrics().elidedText(title(), Qt::ElideMiddle, static_cast<int>(frame.titleArea.width())));
+    // The run names give way, never the step: "momentum − neuron-mea… · step 300 · momentum" (an
+    // A − B title of two long labels once lost the step to a middle elision).
+    const QString text = title();
+    const qsizetype stepAt = text.indexOf(QStringLiteral(" · step "));
+    const QString tail = stepAt >= 0 ? text.mid(stepAt) : QString();
+    const QFontMetrics metrics = painter.fontMetrics();
+    const int room = static_cast<int>(frame.titleArea.width());
+    const QString shown = metrics.horizontalAdvance(text) <= room || tail.isEmpty() || metrics.horizontalAdvance(tail) >= room
+                              ? metrics.elidedText(text, Qt::ElideMiddle, room)
+                              : metrics.elidedText(text.left(stepAt), Qt::ElideRight, room - metrics.horizontalAdvance(tail)) + tail;
+    painter.drawText(frame.titleArea, Qt::AlignLeft | Qt::AlignVCenter, shown);
     painter.restore();
 }
 
@@ -600,14 +613,26 @@ void NetworkDiagramPanel::ensureCanvases(int count) {
         canvases_.push_back(canvas);
     }
     for (NetworkDiagramView* canvas : canvases_) canvas->setCompact(count > 1);
+    // The grid is never smaller than its canvases at their minimum, in the squarest arrangement
+    // (nine runs: 3 x 3): at the window's minimum size they once shrank to 71 x 40 px.
+    const QSize least = canvases_.front()->minimumSizeHint();
+    const int columns = static_cast<int>(std::ceil(std::sqrt(double(count))));
+    const int rows = (count + columns - 1) / columns;
+    grid_->setMinimumSize(least.width() * columns, least.height() * rows);
     arrangeCanvases();
 }
 
 // Columns of the small multiples: as many as keep each canvas near a 4:3 shape in `area`.
+// Within that, as many as leave every canvas at least its minimum size where the area allows.
 int NetworkDiagramPanel::gridColumns(QSize area) const {
     const int n = static_cast<int>(canvases_.size());
     const double aspect = area.height() > 0 ? double(area.width()) / area.height() : 1.0;
-    return std::clamp(static_cast<int>(std::lround(std::sqrt(n * aspect / 1.33))), 1, n);
+    const int shapely = std::clamp(static_cast<int>(std::lround(std::sqrt(n * aspect / 1.33))), 1, n);
+    const QSize least = canvases_.front()->minimumSizeHint();
+    const int mostColumns = std::max(1, area.width() / std::max(1, least.width()));
+    const int mostRows = std::max(1, area.height() / std::max(1, least.height()));
+    const int fewestColumns = (n + mostRows - 1) / mostRows;
+    return fewestColumns <= mostColumns ? std::clamp(shapely, fewestColumns, std::min(mostColumns, n)) : shapely;
 }
 
 void NetworkDiagramPanel::arrangeCanvases() {

@@ -9,6 +9,8 @@
 namespace ml {
 
 QString neuronName(int layer, int neuron);
+// A conv layer's unit is a channel: "layer 1, channel 4"; else neuronName.
+QString neuronOrChannelName(int layer, int unit, bool channel);
 QString layerCaption(int layer, int layerCount, int size);
 
 }  // namespace ml

@@ -29,12 +29,23 @@ void RedrawWhenShown::request() {
 
 bool RedrawWhenShown::eventFilter(QObject* watched, QEvent* event) {
     const QEvent::Type type = event->type();
-    if (pending_ && (type == QEvent::Show || type == QEvent::Move || type == QEvent::Resize) && !outOfSight()) {
-        pending_ = false;
-        for (QWidget* widget = view_; widget; widget = widget->parentWidget()) widget->removeEventFilter(this);
-        redraw_();
-    }
+    if (pending_ && (type == QEvent::Show || type == QEvent::Move || type == QEvent::Resize) && !outOfSight()) flush();
     return QObject::eventFilter(watched, event);
+}
+
+void RedrawWhenShown::stopWatching() {
+    for (QWidget* widget = view_; widget; widget = widget->parentWidget()) widget->removeEventFilter(this);
+}
+
+void RedrawWhenShown::flush() {
+    if (!pending_) return;
+    pending_ = false;
+    stopWatching();
+    redraw_();
+}
+
+void RedrawWhenShown::flushAll(QWidget* root) {
+    for (RedrawWhenShown* deferred : root->findChildren<RedrawWhenShown*>()) deferred->flush();
 }
 
 }  // namespace ml

@@ -48,6 +48,13 @@ void RunSelection::deliver(const std::vector<SharedSnapshot>& snapshots) {
     if (!runs.empty()) Q_EMIT snapshotsArrived({runs.begin(), runs.end()});
 }
 
+void RunSelection::setLooks(std::vector<RunLook> looks) {
+    const auto same = [](RunLook a, RunLook b) { return a.slot == b.slot && a.kept == b.kept; };
+    if (std::equal(looks.begin(), looks.end(), looks_.begin(), looks_.end(), same)) return;
+    looks_ = std::move(looks);
+    Q_EMIT selectionChanged();  // the views redraw in the runs' colours
+}
+
 void RunSelection::clear() {
     labels_.clear();
     currentRuns_ = 0;

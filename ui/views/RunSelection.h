@@ -21,6 +21,7 @@
 //   availableQuantities()    the quantities at least one shown run keeps (all when none shown)
 //   store()                  the archives (the inspector replays whole histories from them)
 // Signals: selectionChanged() (runs or mode), stepChanged(), snapshotsArrived(runs) (new data).
+#include "model/RunPalette.h"
 #include "model/RunSnapshots.h"
 #include "views/Quantity.h"
 
@@ -58,6 +59,9 @@ public:
     void clear();
 
     const QStringList& labels() const { return labels_; }
+    // How run `run` is drawn (ui/model/RunPalette.h): the comparison's looks, overlays lighter.
+    RunLook look(int run) const { return run >= 0 && run < static_cast<int>(looks_.size()) ? looks_[static_cast<std::size_t>(run)] : RunLook{run}; }
+    void setLooks(std::vector<RunLook> looks);
     int currentRunCount() const { return currentRuns_; }  // runs of the live comparison (first)
     const std::vector<int>& shown() const { return shown_; }
     void setShown(std::vector<int> runs);
@@ -84,6 +88,7 @@ Q_SIGNALS:
 private:
     QStringList labels_;
     int currentRuns_ = 0;
+    std::vector<RunLook> looks_;
     std::vector<int> shown_;
     Mode mode_ = Mode::SideBySide;
     long step_ = -1;

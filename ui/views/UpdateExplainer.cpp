@@ -6,6 +6,7 @@
 #include "views/RedrawWhenShown.h"
 
 #include <QFontDatabase>
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -49,6 +50,13 @@ UpdateExplainer::UpdateExplainer(RunSelection* selection, QWidget* parent) : QWi
     play_->setText(tr("Play"));
     play_->setToolTip(tr("Replay the recorded steps (the step scrubber's \u25b6); press again to pause"));
     connect(play_, &QToolButton::toggled, this, &UpdateExplainer::setPlaying);
+    // Runs differ by orders of magnitude (adam's D beside momentum's a): by default each run's
+    // bars are drawn on a scale of their own, its largest part at full height.
+    perRunScale_ = new QCheckBox(tr("one scale per run"), this);
+    perRunScale_->setChecked(true);
+    perRunScale_->setToolTip(tr("Each run's bars divided by its largest |part| (and its update by |\u0394w|), so "
+                                "that a run with small values stays visible; the formulas below keep the true numbers"));
+    connect(perRunScale_, &QCheckBox::toggled, this, [this] { draw(); });
 
     plot_ = new QCustomPlot(this);
     plot_->setMinimumSize(320, 160);
@@ -87,6 +95,7 @@ UpdateExplainer::UpdateExplainer(RunSelection* selection, QWidget* parent) : QWi
     auto* bar = new QHBoxLayout;
     bar->addWidget(play_);
     bar->addWidget(title_, 1);
+    bar->addWidget(perRunScale_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
@@ -176,15 +185,24 @@ void UpdateExplainer::draw() {
     auto* right = rightBars_;
     const double width = 0.8 / std::max<std::size_t>(1, explanations_.size());
     double leftLimit = 0.0, rightLimit = 0.0;
+    const bool perRun = perRunScale_->isChecked() && explanations_.size() > 1;
+    plot_->yAxis->setLabel(perRun ? tr("g, moments, D \u00f7 the run's largest") : tr("g, moments, D"));
+    plot_->yAxis2->setLabel(perRun ? tr("\u0394w \u00f7 the run's |\u0394w|") : tr("\u0394w"));
     for (const auto& [run, e] : explanations_) {
-        const QColor color = runColor(run);
+        const QColor color = runColor(selection_->look(run));
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
         bars->setName(selection_->labels().value(run));
         bars->setBrush(color);
         bars->setPen(QPen(color.darker(130)));
         bars->setWidth(width);
         bars->setBarsGroup(left);
-        const std::vector<double> parts = leftParts(e);
+        std::vector<double> parts = leftParts(e);
+        double largest = 0.0;
+        for (double part : parts)
+            if (std::isfinite(part)) largest = std::max(largest, std::abs(part));
+        const double partScale = perRun && largest > 0 ? 1.0 / largest : 1.0;
+        const double updateScale = perRun && e.update != 0 ? 1.0 / std::abs(e.update) : 1.0;
+        for (double& part : parts) part *= partScale;
         for (std::size_t i = 0; i < parts.size(); ++i) {
             if (!std::isfinite(parts[i])) continue;
             bars->addData(static_cast<double>(i + 1), parts[i]);
@@ -195,14 +213,18 @@ void UpdateExplainer::draw() {
         update->setPen(QPen(color.darker(130)));
         update->setWidth(width);
         update->setBarsGroup(right);
-        update->addData(kUpdateBar, e.update);
+        update->addData(kUpdateBar, e.update * updateScale);
         update->removeFromLegend();
-        rightLimit = std::max(rightLimit, std::abs(e.update));
+        rightLimit = std::max(rightLimit, std::abs(e.update * updateScale));
     }
     // Symmetric ranges: zero at the same height on both axes, so signs compare at a glance.
     plot_->yAxis->setRange(-1.1 * (leftLimit > 0 ? leftLimit : 1.0), 1.1 * (leftLimit > 0 ? leftLimit : 1.0));
     plot_->yAxis2->setRange(-1.1 * (rightLimit > 0 ? rightLimit : 1.0), 1.1 * (rightLimit > 0 ? rightLimit : 1.0));
     plot_->legend->setVisible(!explanations_.empty());
+    // Nothing explained yet: the title says what to click; an empty frame with axis labels
+    // squashed into the dock said nothing.
+    plot_->setVisible(!explanations_.empty());
+    perRunScale_->setVisible(explanations_.size() > 1);
     fitLegend();
     plot_->replot();
 }

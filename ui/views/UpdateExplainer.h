@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+class QCheckBox;
 class QCPBarsGroup;
 class QCustomPlot;
 class QLabel;
@@ -64,6 +65,7 @@ private:
     QPlainTextEdit* formulas_ = nullptr;
     QLabel* title_ = nullptr;
     QToolButton* play_ = nullptr;
+    QCheckBox* perRunScale_ = nullptr;
     int layer_ = -1, neuron_ = -1, column_ = -1;
 };
 
