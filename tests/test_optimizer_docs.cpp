@@ -5,6 +5,7 @@
 #include "optim/OptimizerReference.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <map>
@@ -69,6 +70,27 @@ private Q_SLOTS:
         // Spot checks against hand-written expectations (adam's default lr, adagrad's eps).
         QVERIFY(text.contains("| `lr` | 0.001 |"));
         QVERIFY(text.contains("| `eps` | 1e-10 |"));
+    }
+
+    // One notation in every formula line (and the parameters' help): a the first moment, M(a) its
+    // group (neuron) mean, g, w, lr, μ the momentum factor, v the second moment, D the denominator;
+    // as the update explainer writes them. Momentum once wrote b, M(b) and tau, neuron-mean a_jk
+    // and mean_i.
+    void formulasShareOneNotation() {
+        const QRegularExpression foreign(QStringLiteral("\\b(mu|tau|lambda)\\b|\\bb\\s*<-|\\bb_1\\b|M\\(b\\)|mean_i\\(|a_jk|\\bd = "));
+        for (const ml::OptimizerInfo& info : ml::optimizerCatalog()) {
+            for (const std::string& text : {info.formula, info.summary}) {
+                const QRegularExpressionMatch match = foreign.match(QString::fromStdString(text));
+                QVERIFY2(!match.hasMatch(), qPrintable(QString::fromStdString(info.name) + ": '" + match.captured(0) + "' in " +
+                                                       QString::fromStdString(text)));
+            }
+        }
+        for (const char* name : {"momentum", "nesterov", "neuron-mean"})
+            QVERIFY2(QString::fromStdString(ml::optimizerInfo(name).formula).contains("a <- μ*M(a) + "), name);
+        for (const char* key : {"momentum", "dampening", "momentum-mean-blend"}) {
+            const QString help = QString::fromStdString(ml::findParameterField(key)->help);
+            QVERIFY2(!foreign.match(help).hasMatch(), qPrintable(QString(key) + ": " + help));
+        }
     }
 
     void headersQuoteTheirFormula() {

@@ -2,7 +2,7 @@
 // Adafactor (Shazeer & Stern 2018): a factored second moment of the weight matrix (row sums R and
 // column sums C), update clipping and a step relative to the weights' RMS. G: the weight matrix's
 // gradient (no coupled decay).
-//   b2_t = 1 - t^-0.8; R <- b2_t*R + (1-b2_t)*rowsum(G^2 + eps1); C <- b2_t*C + (1-b2_t)*colsum(G^2 + eps1); V = R*C^T/sum(R); U = G/sqrt(V); U <- U/max(1, RMS(U)/d); alpha = max(eps2, RMS(W))*rho; b1 = 0: W <- W - alpha*U; b1 > 0: m <- b1*m + (1-b1)*U, W <- W - alpha*m (a bias vector: v <- b2_t*v + (1-b2_t)*(g^2 + eps1), U = g/sqrt(v), same clipping and alpha); rho = lr, or min(1e-2, 1/sqrt(t)) when lr = 0; eps1 = 1e-30, eps2 = 1e-3, d = 1
+//   b2_t = 1 - t^-0.8; R <- b2_t*R + (1-b2_t)*rowsum(G^2 + eps1); C <- b2_t*C + (1-b2_t)*colsum(G^2 + eps1); V = R*C^T/sum(R); D = sqrt(V); U = G/D; U <- U/max(1, RMS(U)); alpha = max(eps2, RMS(W))*rho; b1 = 0: W <- W - alpha*U; b1 > 0: m <- b1*m + (1-b1)*U, W <- W - alpha*m (a bias vector: v <- b2_t*v + (1-b2_t)*(g^2 + eps1), D = sqrt(v), U = g/D, same clipping and alpha); rho = lr, or min(1e-2, 1/sqrt(t)) when lr = 0; eps1 = 1e-30, eps2 = 1e-3
 // As the paper (Algorithms 4 and 5, with its eps1, eps2, d, b2_t and relative step). Common code (e.g.
 // Hugging Face's Adafactor) keeps row and column means instead of sums, which gives the same V, and
 // uses the relative step only when no lr is given; here lr 0 (the default) means "not given". RMS(W)

@@ -1,6 +1,6 @@
 #pragma once
 // Adagrad (torch.optim.Adagrad). g includes weight_decay * w; S: SecondMomentSharing (identity for none).
-//   s_0 = initial_accumulator; s <- S(s + g^2); w <- w - lr/(1+(t-1)*lr_decay) * g/(sqrt(s)+eps)
+//   s_0 = initial_accumulator; s <- S(s + g^2); D = sqrt(s)+eps; w <- w - lr/(1+(t-1)*lr_decay) * g/D
 // (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 // SGD with momentum in exponential-moving-average form (the second seed's "SGDM", literally).
-// beta is the `momentum` hyper-parameter; M: MomentumAggregation (identity for none).
-//   m_0 = 0; m <- beta*M(m) + (1-beta)*g; w <- w - lr*m
-// The first step is damped by (1 - beta), unlike PyTorch's dampening, which leaves b_1 = g.
+// μ is the `momentum` hyper-parameter; M: MomentumAggregation (identity for none).
+//   m_0 = 0; m <- μ*M(m) + (1-μ)*g; w <- w - lr*m
+// The first step is damped by (1 - μ), unlike PyTorch's dampening, which leaves a_1 = g.
 // (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 

@@ -74,9 +74,9 @@ void setChoiceIndex(const ParameterField& field, HyperParameters& hp, std::size_
 const std::vector<ParameterField>& parameterFields() {
     static const std::vector<ParameterField> fields = {
         real("lr", &HyperParameters::lr, "learning rate", 0.0, kFloatMax),
-        real("momentum", &HyperParameters::momentum, "momentum factor mu (sgdm-ema: the EMA factor beta)", 0.0, 1.0,
+        real("momentum", &HyperParameters::momentum, "momentum factor μ (sgdm-ema: the EMA factor)", 0.0, 1.0,
              true),
-        real("dampening", &HyperParameters::dampening, "dampening tau: b <- mu*b + (1-tau)*g", 0.0, 1.0),
+        real("dampening", &HyperParameters::dampening, "dampening: a <- μ*a + (1-dampening)*g", 0.0, 1.0),
         real("weight-decay", &HyperParameters::weightDecay, "L2 penalty (adamw: decoupled decay)", 0.0, kFloatMax),
         real("beta1", &HyperParameters::beta1, "first-moment decay", 0.0, 1.0, true),
         real("beta2", &HyperParameters::beta2, "second-moment decay", 0.0, 1.0, true),
@@ -96,7 +96,7 @@ const std::vector<ParameterField>& parameterFields() {
         real("trust", &HyperParameters::trust, "trust coefficient eta of the layer-wise learning rate (lars)", 0.0,
              kFloatMax),
         real("momentum-mean-blend", &HyperParameters::momentumMeanBlend,
-             "lambda: the first moment becomes (1-lambda)*b + lambda*M(b) before it decays (0: ordinary momentum, "
+             "λ: the first moment becomes (1-λ)*a + λ*M(a) before it decays (0: ordinary momentum, "
              "1: the full group mean)",
              0.0, 1.0),
         choice("momentum-mean-stat", &HyperParameters::momentumMeanStat,

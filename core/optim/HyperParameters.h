@@ -21,7 +21,7 @@ enum class SecondMomentScope { None, FanIn, FanOut, Layer, Factored };
 
 struct HyperParameters {
     double lr = 0.01;
-    double momentum = 0.9;  // mu (sgdm-ema: beta; rmsprop: its optional momentum)
+    double momentum = 0.9;  // μ (sgdm-ema: the EMA factor; rmsprop: its optional momentum)
     double dampening = 0.0;
     double weightDecay = 0.0;
     double beta1 = 0.9;
@@ -35,7 +35,7 @@ struct HyperParameters {
     MeanScope momentumMean = MeanScope::None;
     BiasMode bias = BiasMode::Own;
     double trust = 0.001;  // lars: trust coefficient eta
-    double momentumMeanBlend = 1.0;  // lambda: b <- (1-lambda)*b + lambda*M(b); 1 = the full group mean
+    double momentumMeanBlend = 1.0;  // λ: a <- (1-λ)*a + λ*M(a); 1 = the full group mean
     MeanStatistic momentumMeanStat = MeanStatistic::Mean;
     bool gradientCentralization = false;
     SecondMomentScope secondMomentMean = SecondMomentScope::None;

@@ -1,7 +1,7 @@
 #pragma once
 // LARS (You et al. 2017): SGD with momentum and a layer-wise learning rate. g: the gradient (no
 // coupled decay); W, G the weight matrix and its gradient; eta: --trust; mu: --momentum.
-//   lambda = eta*||W||/(||G|| + wd*||W||) (1 when either norm is 0; biases: 1 and no wd); u_0 = 0; u <- mu*u + lr*lambda*(g + wd*w); w <- w - u
+//   T = eta*||W||/(||G|| + wd*||W||) (1 when either norm is 0; biases: 1 and no wd); a_0 = 0; a <- μ*a + lr*T*(g + wd*w); w <- w - a
 // The paper's Algorithm 1 with its global learning-rate schedule gamma_t taken constant (lr); biases
 // are exempt from the local rate and the decay.
 // (The formula line is the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)

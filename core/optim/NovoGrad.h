@@ -1,7 +1,7 @@
 #pragma once
 // NovoGrad (Ginsburg et al. 2019): a second moment per tensor, the weight matrix W and the bias
 // vector b separately. g: the gradient (no coupled decay); ||g||: the tensor's gradient norm.
-//   t = 1: v = ||g||^2, m = g/(sqrt(v) + eps) + wd*w; later: v <- b2*v + (1-b2)*||g||^2, m <- b1*m + g/(sqrt(v) + eps) + wd*w; w <- w - lr*m
+//   D = sqrt(v) + eps; t = 1: v = ||g||^2, m = g/D + wd*w; later: v <- b2*v + (1-b2)*||g||^2, m <- b1*m + g/D + wd*w; w <- w - lr*m
 // The paper speaks of layers; here each parameter tensor is one (weights and bias apart). The new
 // term is not damped by (1-b1), as in the paper (some implementations offer that as an option).
 // LayerState::secondMoment holds each tensor's v in all its entries.

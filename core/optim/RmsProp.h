@@ -2,7 +2,7 @@
 // RMSprop (torch.optim.RMSprop). g includes weight_decay * w; mu: momentum (b_0 = 0, kept in
 // LayerState::firstMoment), c: LayerState::centredMean, S: SecondMomentSharing (identity for none;
 // --centered needs none: v - c^2 of a shared v could be negative).
-//   v <- S(alpha*v + (1-alpha)*g^2); d = sqrt(v)+eps, centered: c <- alpha*c + (1-alpha)*g, d = sqrt(v - c^2)+eps; b <- mu*b + g/d; w <- w - lr*b (mu = 0: w <- w - lr*g/d)
+//   v <- S(alpha*v + (1-alpha)*g^2); D = sqrt(v)+eps, centered: c <- alpha*c + (1-alpha)*g, D = sqrt(v - c^2)+eps; a <- μ*a + g/D; w <- w - lr*a (μ = 0: w <- w - lr*g/D)
 // (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
 

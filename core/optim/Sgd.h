@@ -1,11 +1,11 @@
 #pragma once
 // SGD, SGD with momentum, Nesterov, and the neuron-mean variant (torch.optim.SGD's algorithm).
-// g includes weight_decay * w; M: MomentumAggregation (identity for none); tau: dampening.
+// g includes weight_decay * w; a: the first moment; μ: momentum; M: MomentumAggregation (identity for none).
 //   sgd:         w <- w - lr*g
-//   momentum:    b_1 = g; b <- mu*M(b) + (1-tau)*g; w <- w - lr*b
-//   nesterov:    b_1 = g; b <- mu*M(b) + g; w <- w - lr*(g + mu*b)
-//   neuron-mean: a_1 = g; a_jk <- mu*mean_i(a_ji) + (1-tau)*g_jk; w <- w - lr*a
-// neuron-mean is momentum with M = fan-in: the seed's a = grad + mu * mean_incoming(a). With
+//   momentum:    a_1 = g; a <- μ*M(a) + (1-dampening)*g; w <- w - lr*a
+//   nesterov:    a_1 = g; a <- μ*M(a) + g; w <- w - lr*(g + μ*a)
+//   neuron-mean: a_1 = g; a <- μ*M(a) + (1-dampening)*g, M(a) = the mean of a over the neuron's incoming connections; w <- w - lr*a
+// neuron-mean is momentum with M = fan-in: the seed's a = g + μ*mean_incoming(a). With
 // momentum 0, momentum and neuron-mean are plain SGD.
 // (The formula lines are the catalog's, OptimizerCatalog.cpp, verbatim; tests/test_optimizer_docs checks.)
 #include "optim/Optimizer.h"
@@ -14,7 +14,7 @@ namespace ml {
 
 class Sgd : public Optimizer {
 public:
-    // None: plain SGD; Classic: d = b; Nesterov: d = g + mu * b. Classic and Nesterov fall back to
+    // None: plain SGD; Classic: step along a; Nesterov: along g + μ*a. Classic and Nesterov fall back to
     // plain SGD when momentum is 0.
     enum class Momentum { None, Classic, Nesterov };
 

@@ -1,7 +1,7 @@
 #pragma once
 // SM3-II (Anil et al. 2019) with row and column covers of the weight matrix: one accumulator per
 // neuron (mu_row) and per input (mu_col) instead of one per weight. g: the gradient (no coupled decay).
-//   nu_ij = min(mu_row_i, mu_col_j) + g_ij^2; mu_row_i <- max_j nu_ij; mu_col_j <- max_i nu_ij (mu_0 = 0; a bias entry is its own cover: nu <- nu + g^2); d = g/sqrt(nu) (0 where nu = 0); mu > 0: m <- mu*m + (1-mu)*d, w <- w - lr*m; else w <- w - lr*d
+//   nu_ij = min(mu_row_i, mu_col_j) + g_ij^2; mu_row_i <- max_j nu_ij; mu_col_j <- max_i nu_ij (mu_0 = 0; a bias entry is its own cover: nu <- nu + g^2); D = sqrt(nu) (g/D = 0 where nu = 0); μ > 0: m <- μ*m + (1-μ)*g/D, w <- w - lr*m; else w <- w - lr*g/D
 // SM3-II itself has no momentum (the paper's experiments add one); here it is an
 // exponential average of the preconditioned gradient. LayerState::secondMoment holds nu,
 // rowSecondMoment mu_row, columnSecondMoment mu_col.
