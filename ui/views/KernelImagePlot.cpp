@@ -2,6 +2,7 @@
 
 #include "views/DivergingColorScale.h"
 #include "views/KernelGrid.h"
+#include "views/NeuronImagePlot.h"
 #include "views/RunSelection.h"
 
 #include <algorithm>
@@ -10,9 +11,7 @@
 namespace ml {
 
 KernelImagePlot::KernelImagePlot(QWidget* parent) : QCustomPlot(parent) {
-    connect(this, &QCustomPlot::afterLayout, this, [this] {
-        for (QCPColorMap* map : maps_) keepPixelsSquare(map);
-    });
+    connect(this, &QCustomPlot::afterLayout, this, &KernelImagePlot::arrangeImages);
     rebuild(1);
     setChannel(-1, -1);
 }
@@ -31,6 +30,7 @@ void KernelImagePlot::rebuild(int columns) {
     plotLayout()->clear();
     maps_.clear();
     scales_.clear();
+    captions_.assign(static_cast<std::size_t>(columns * rowCount()), {});
     columns_ = columns;
     title_ = new QCPTextElement(this, titleText_, QFont(font().family(), font().pointSize(), QFont::Bold));
     plotLayout()->addElement(0, 0, title_);
@@ -52,11 +52,50 @@ void KernelImagePlot::rebuild(int columns) {
             auto* map = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             map->setInterpolate(false);
             map->setColorScale(scales_[static_cast<std::size_t>(r)]);  // one scale per quantity row
+            rect->setMinimumSize(kMinKernelImageHeight, kMinKernelImageHeight);
             body->addElement(r, c, rect);
             maps_.push_back(map);
         }
     }
     for (QCPColorScale* scale : scales_) applyDivergingScale(scale, DivergingColorScale());
+    updateMinimumSize();
+}
+
+// Every image at its minimum size with its axes, the colour scales and the title (estimated from
+// the fonts: the layout's own margins are known only after a replot).
+void KernelImagePlot::updateMinimumSize() {
+    const QFontMetrics metrics(font());
+    const int line = metrics.height();
+    int imageWidth = kMinKernelImageHeight;
+    if (kernel_ > 0 && inputs_ > 0) imageWidth = std::max(imageWidth, KernelGrid(1, inputs_, kernel_, false).width() * kMinKernelPixel);
+    const int scale = 8 + metrics.horizontalAdvance(QStringLiteral("-0.0000")) + line + 30;  // bar, numbers, label
+    const int row = kMinKernelImageHeight + 2 * line + 24;                                  // tick labels and caption
+    setMinimumSize(columns_ * (imageWidth + 12) + scale, QFontMetrics(title_->font()).height() + 10 + rowCount() * row);
+}
+
+// After each layout: square kernel pixels, input-channel ticks as dense as their room allows,
+// captions and scale labels that fit.
+void KernelImagePlot::arrangeImages() {
+    const KernelGrid grid(1, std::max(1, inputs_), std::max(1, kernel_), false);
+    for (std::size_t m = 0; m < maps_.size(); ++m) {
+        QCPColorMap* map = maps_[m];
+        keepPixelsSquare(map);
+        QCPAxis* bottom = map->keyAxis();
+        const QRect area = map->keyAxis()->axisRect()->rect();
+        if (kernel_ > 0 && inputs_ > 0) {
+            const double pixelsPerCell = std::min(area.width() / double(grid.width()), area.height() / double(grid.height()));
+            const int labelPixels = QFontMetrics(bottom->tickLabelFont()).horizontalAdvance(QString::number(inputs_ - 1)) + 8;
+            const int step = readableTickStep((kernel_ + 1) * pixelsPerCell, labelPixels);
+            QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);  // input channels at kernel centres
+            for (int i = 0; i < inputs_; i += step) ticker->addTick(grid.kernelCenter(i), QString::number(i));
+            bottom->setTicker(ticker);
+            bottom->setSubTicks(false);
+        }
+        bottom->setLabel(fittedCaption(captions_[m], bottom->labelFont(), area.width()));
+    }
+    for (int r = 0; r < rowCount(); ++r) fitColorScale(scales_[static_cast<std::size_t>(r)], displayName(quantities()[static_cast<std::size_t>(r)]));
+    plotLayout()->update(QCPLayoutElement::upPreparation);  // the tick vectors for the ranges and tickers set here
+    growToLayoutMinimum(this);
 }
 
 void KernelImagePlot::setChannel(int layer, int channel) {
@@ -72,7 +111,10 @@ void KernelImagePlot::clearImages() {
 
 void KernelImagePlot::showColumns(int kernel, int inputs, const std::vector<Column>& columns) {
     rebuild(static_cast<int>(columns.size()));
+    kernel_ = kernel;
+    inputs_ = inputs;
     const KernelGrid grid(1, inputs, kernel, false);
+    const int minimumWidth = std::max(kMinKernelImageHeight, grid.width() * kMinKernelPixel);
     std::vector<double> maximum(quantities().size(), 0.0);
     for (int c = 0; c < columns_; ++c) {
         for (int r = 0; r < rowCount(); ++r) {
@@ -85,15 +127,11 @@ void KernelImagePlot::showColumns(int kernel, int inputs, const std::vector<Colu
             for (int y = 0; y < grid.height(); ++y)
                 for (int x = 0; x < grid.width(); ++x) data->setCell(x, y, pixels(y, x));
             if (kept) maximum[static_cast<std::size_t>(r)] = std::max(maximum[static_cast<std::size_t>(r)], maxAbs(values.leftCols(values.cols() - 1)));
-            QCPAxis* bottom = map(r, c)->keyAxis();
-            QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);  // input channels at kernel centres
-            const int step = std::max(1, inputs / 8);
-            for (int i = 0; i < inputs; i += step) ticker->addTick(grid.kernelCenter(i), QString::number(i));
-            bottom->setTicker(ticker);
-            bottom->setSubTicks(false);
+            map(r, c)->keyAxis()->axisRect()->setMinimumSize(minimumWidth, kMinKernelImageHeight);
             const QString what = displayName(quantities()[static_cast<std::size_t>(r)]);
-            bottom->setLabel(QStringLiteral("%1: %2%3").arg(columns[static_cast<std::size_t>(c)].caption, what,
-                                                               kept ? QString() : tr(" (not kept)")));
+            const QString& caption = columns[static_cast<std::size_t>(c)].caption;
+            const QString missing = kept ? QString() : tr(" (not kept)");
+            captions_[static_cast<std::size_t>(c * rowCount() + r)] = {QStringLiteral("%1: %2%3").arg(caption, what, missing), caption + missing, caption};
         }
     }
     for (int r = 0; r < rowCount(); ++r) {
@@ -101,6 +139,7 @@ void KernelImagePlot::showColumns(int kernel, int inputs, const std::vector<Colu
         scale.fitToMaximum(maximum[static_cast<std::size_t>(r)]);
         applyDivergingScale(scales_[static_cast<std::size_t>(r)], scale);
     }
+    updateMinimumSize();
     replot(QCustomPlot::rpQueuedReplot);
 }
 

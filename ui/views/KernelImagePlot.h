@@ -3,7 +3,10 @@
 // small images — one k×k image per input channel side by side (views/KernelGrid.h), one row per
 // quantity (weight, gradient, momentum, its neuron mean, its deviation), one column per panel of
 // the RunSelection (runs side by side, or A − B) at the selection's step. Each quantity row has
-// its own colour scale, shared by every panel so runs compare at a glance.
+// its own colour scale (labelled with the quantity), shared by every panel so runs compare at a
+// glance. Readable at any size, as NeuronImagePlot: no image's axis rect lower than
+// kMinKernelImageHeight nor its kernel pixels smaller than kMinKernelPixel (the plot's minimum
+// size grows with the columns; put it in a scroll area), thinned ticks, shortened captions.
 //
 // Public API
 //   quantities()               the rows, in order
@@ -13,11 +16,16 @@
 //   clearImages(), columnCount(), map(row, column), scale(row)
 #include "views/Quantity.h"
 
+#include <QStringList>
+
 #include <qcustomplot.h>
 
 #include <vector>
 
 namespace ml {
+
+inline constexpr int kMinKernelImageHeight = 40;  // px, an image's axis rect
+inline constexpr int kMinKernelPixel = 5;         // px, a kernel weight's side at the minimum width
 
 class KernelImagePlot : public QCustomPlot {
     Q_OBJECT
@@ -39,12 +47,17 @@ public:
 private:
     static int rowCount() { return static_cast<int>(quantities().size()); }
     void rebuild(int columns);
+    void arrangeImages();
+    void updateMinimumSize();
 
     QCPTextElement* title_ = nullptr;
     QString titleText_;
     int columns_ = 0;
     std::vector<QCPColorMap*> maps_;  // column-major: column * rows + row
     std::vector<QCPColorScale*> scales_;
+    std::vector<QStringList> captions_;  // per map, longest first (fittedCaption)
+    int kernel_ = 0;
+    int inputs_ = 0;
 };
 
 }  // namespace ml

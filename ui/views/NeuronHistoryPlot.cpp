@@ -7,6 +7,7 @@
 #include "views/SharingGroups.h"
 
 #include <QRegularExpression>
+#include <QScopedValueRollback>
 
 #include <algorithm>
 #include <optional>
@@ -17,15 +18,25 @@ namespace ml {
 
 namespace {
 
-// Distinct thin-line colours (Tableau 10 + 6 darker variants), one per plotted connection.
+// The thin connection lines: dark muted hues (CIELAB lightness 16-40, chroma at most 30), each at
+// least 22 CIE76 units from every run colour of model/RunPalette.h and its lighter kept variant,
+// so that no connection is read as a run; the runs' own lines (the bold means) keep runColor.
 QColor connectionColor(int k) {
     static const QColor palette[] = {
-        QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
-        QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
-        QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac), QColor(0x2f, 0x4b, 0x7c), QColor(0xa0, 0x51, 0x95),
-        QColor(0x1b, 0x9e, 0x77), QColor(0x8c, 0x6d, 0x31), QColor(0x66, 0x66, 0x66), QColor(0xd6, 0x27, 0x28),
+        QColor(40, 40, 40),  QColor(41, 106, 77), QColor(96, 88, 137),  QColor(101, 76, 32),
+        QColor(107, 45, 67), QColor(0, 91, 110),  QColor(30, 45, 0),    QColor(0, 40, 82),
+        QColor(73, 24, 12),  QColor(72, 40, 81),  QColor(0, 60, 52),    QColor(84, 100, 51),
+        QColor(52, 37, 9),   QColor(119, 83, 106), QColor(0, 49, 67),   QColor(65, 28, 40),
     };
     return palette[k % static_cast<int>(std::size(palette))];
+}
+
+// The p-quantile (0..1) of `values` (reordered); NaN when empty.
+double quantile(std::vector<double>& values, double p) {
+    if (values.empty()) return NAN;
+    const auto at = values.begin() + static_cast<std::ptrdiff_t>(std::lround(p * double(values.size() - 1)));
+    std::nth_element(values.begin(), at, values.end());
+    return *at;
 }
 
 // Line style of the k-th overlaid run (solid, dashed, dotted, ...).
@@ -132,6 +143,18 @@ void NeuronHistoryPlot::buildPanels() {
     gradient_.name = tr("gradient");
     weight_.name = tr("weight");
     weight_.rect->axis(QCPAxis::atBottom)->setLabel(tr("step"));
+    // The strips share the step axis: only the bottom one labels it. Every strip keeps half a tick
+    // label of room above and below its axis rect, where its outermost y tick labels reach.
+    for (Panel* panel : {&momentum_, &gradient_}) panel->rect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    const int halfLabel = QFontMetrics(momentum_.rect->axis(QCPAxis::atLeft)->tickLabelFont()).height() / 2 + 3;
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) panel->rect->setMinimumMargins(QMargins(0, halfLabel, 0, halfLabel));
+    notKept_ = new QCPItemText(this);
+    notKept_->setClipAxisRect(momentum_.rect);
+    notKept_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    notKept_->position->setAxisRect(momentum_.rect);
+    notKept_->position->setCoords(0.5, 0.5);
+    notKept_->setColor(QColor(90, 90, 90));
+    notKept_->setVisible(false);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
         if (!showAllRecordedSteps()) return;
@@ -169,9 +192,11 @@ const Snapshot* NeuronHistoryPlot::showNeuron(int layer, int neuron, int column,
         const Snapshot* newest = runs.front().archive->latest();
         if (newest && hasNeuron(*newest, layer_, neuron_)) latest = newest;
     }
+    others_.clear();
     if (latest) chooseConnections(*latest);
+    const int series = 3 * static_cast<int>(connections_.size()) + 1 + (others_.empty() ? 0 : 6);  // + the bands' edges
     for (const RunSource& source : runs)
-        if (source.archive) tracks_.push_back({source, DecimatingHistory(3 * static_cast<int>(connections_.size()) + 1, capacity_), -1, {}, nullptr});
+        if (source.archive) tracks_.push_back({source, DecimatingHistory(series, capacity_), -1, {}, nullptr, {}});
     rebuildGraphs();
     updateTitle(latest);
     showStrips(latest != nullptr);
@@ -206,9 +231,12 @@ void NeuronHistoryPlot::chooseConnections(const Snapshot& snapshot) {
         std::partial_sort(columns.begin(), columns.begin() + kMaxPlottedConnections, columns.end(), [&](int a, int b) {
             return std::abs(ranking(neuron_, a)) > std::abs(ranking(neuron_, b));
         });
+        std::sort(columns.begin() + kMaxPlottedConnections, columns.end());
+        others_.assign(columns.begin() + kMaxPlottedConnections, columns.end());
         columns.resize(kMaxPlottedConnections);
         std::sort(columns.begin(), columns.end());
     } else if (static_cast<int>(columns.size()) > kMaxPlottedConnections) {
+        others_.assign(columns.begin() + kMaxPlottedConnections, columns.end());
         columns.resize(kMaxPlottedConnections);
     }
     connections_ = columns;
@@ -226,7 +254,7 @@ void NeuronHistoryPlot::rebuildGraphs() {
             QCPAxis* values = panel->rect->axis(QCPAxis::atLeft);
             for (std::size_t k = 0; k < connections_.size(); ++k) {
                 QCPGraph* graph = addGraph(keys, values);
-                const QColor color = following ? runColor(track.source.run) : connectionColor(static_cast<int>(k));
+                const QColor color = following ? runColor(track.source.look) : connectionColor(static_cast<int>(k));
                 graph->setPen(QPen(color, following ? 2.0 : 1.0, following ? Qt::SolidLine : runStyle(static_cast<int>(t))));
                 graph->setName(following ? track.source.label : connectionName(layer_, connections_[k], inputCount_, shape_, columnsPerInput_));
                 // Legend: the connection colours once (first run), or the runs when following one connection.
@@ -237,20 +265,53 @@ void NeuronHistoryPlot::rebuildGraphs() {
         }
         if (!following && !connections_.empty()) {
             track.mean = addGraph(momentum_.rect->axis(QCPAxis::atBottom), momentum_.rect->axis(QCPAxis::atLeft));
-            track.mean->setPen(QPen(overlay ? runColor(track.source.run) : QColor(Qt::black), 3.0, runStyle(static_cast<int>(t))));
+            track.mean->setPen(QPen(runColor(track.source.look), 3.0, runStyle(static_cast<int>(t))));
             track.mean->setName(overlay ? tr("%1: neuron mean").arg(track.source.label) : tr("neuron mean"));
             track.mean->addToLegend(legend_);
+            if (!others_.empty()) addBand(track);
         }
     }
     legend_->setVisible(legend_->itemCount() > 0);  // an empty legend is a stray little box
-    placeLegend();
-    if (!connections_.empty() && !hasMomentum_) momentum_.rect->axis(QCPAxis::atLeft)->setLabel(tr("momentum: %1").arg(missingMomentum_));
+    relayout();
+    // Said inside the strip: as the y-label it ran into the next strip.
+    notKept_->setText(missingMomentum_);
+    notKept_->setVisible(!connections_.empty() && !hasMomentum_);
+}
+
+// The middle half of the connections that are not plotted, as a band in the run's colour under
+// the lines of every strip (not in the legend: the title names it).
+void NeuronHistoryPlot::addBand(Track& track) {
+    QColor fill = runColor(track.source.look);
+    fill.setAlpha(50);
+    QColor edge = fill;
+    edge.setAlpha(110);
+    int strip = 0;
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) {
+        QCPGraph* lower = addGraph(panel->rect->axis(QCPAxis::atBottom), panel->rect->axis(QCPAxis::atLeft));
+        QCPGraph* upper = addGraph(panel->rect->axis(QCPAxis::atBottom), panel->rect->axis(QCPAxis::atLeft));
+        for (QCPGraph* graph : {lower, upper}) {
+            graph->setLayer(QStringLiteral("grid"));  // under the connection lines
+            graph->setPen(QPen(edge, 1.0));
+            graph->setName(tr("%1: middle half of the other %2").arg(track.source.label).arg(others_.size()));
+        }
+        upper->setBrush(fill);
+        upper->setChannelFillGraph(lower);
+        track.band[static_cast<std::size_t>(2 * strip)] = lower;
+        track.band[static_cast<std::size_t>(2 * strip + 1)] = upper;
+        ++strip;
+    }
+}
+
+std::pair<QCPGraph*, QCPGraph*> NeuronHistoryPlot::band(std::size_t track, int strip) const {
+    if (track >= tracks_.size() || strip < 0 || strip > 2) return {nullptr, nullptr};
+    const auto& edges = tracks_[track].band;
+    return {edges[static_cast<std::size_t>(2 * strip)], edges[static_cast<std::size_t>(2 * strip + 1)]};
 }
 
 std::vector<double> NeuronHistoryPlot::pointValues(const Snapshot& snapshot) const {
     const LayerSnapshot& layer = snapshot.layers[static_cast<std::size_t>(layer_)];
     const std::size_t n = connections_.size();
-    std::vector<double> values(3 * n + 1, NAN);
+    std::vector<double> values(3 * n + 1 + (others_.empty() ? 0 : 6), NAN);  // connections, mean, band edges
     auto entry = [this](const Matrix& m, int column) {
         return m.size() == 0 || column >= m.cols() ? NAN : double(m(neuron_, column));
     };
@@ -263,6 +324,17 @@ std::vector<double> NeuronHistoryPlot::pointValues(const Snapshot& snapshot) con
         Vector means;
         MomentumAggregation(MeanScope::FanIn, snapshot.bias).neuronMeans(layer.firstMoment, means);
         values[3 * n] = means(neuron_);
+    }
+    if (!others_.empty()) {
+        const Matrix* strips[] = {&layer.firstMoment, &layer.gradient, &layer.parameters};
+        std::vector<double> rest;
+        for (std::size_t s = 0; s < 3; ++s) {
+            rest.clear();
+            if (strips[s]->size() > 0)
+                for (const int column : others_) rest.push_back(entry(*strips[s], column));
+            values[3 * n + 1 + 2 * s] = quantile(rest, 0.25);
+            values[3 * n + 2 + 2 * s] = quantile(rest, 0.75);
+        }
     }
     return values;
 }
@@ -298,7 +370,10 @@ void NeuronHistoryPlot::appendNew() {
 void NeuronHistoryPlot::redraw(Track& track) {
     int k = 0;
     for (QCPGraph* graph : track.graphs) graph->setData(track.history.steps(), track.history.series(k++), true);
-    if (track.mean) track.mean->setData(track.history.steps(), track.history.series(3 * static_cast<int>(connections_.size())), true);
+    const int n = static_cast<int>(connections_.size());
+    if (track.mean) track.mean->setData(track.history.steps(), track.history.series(3 * n), true);
+    for (std::size_t e = 0; e < track.band.size(); ++e)
+        if (track.band[e]) track.band[e]->setData(track.history.steps(), track.history.series(3 * n + 1 + static_cast<int>(e)), true);
 }
 
 void NeuronHistoryPlot::setRobustRange(bool robust) {
@@ -318,6 +393,7 @@ void NeuronHistoryPlot::fitVisible() {
         for (const Track& track : tracks_) {
             for (std::size_t k = 0; k < n; ++k) graphs.push_back(track.graphs[strip * n + k]);
             if (panel == &momentum_) graphs.push_back(track.mean);
+            for (std::size_t e = 0; e < 2; ++e) graphs.push_back(track.band[2 * strip + e]);
         }
         ++strip;
         QCPRange range;
@@ -340,6 +416,9 @@ void NeuronHistoryPlot::updateMarkers() {
     const QCPScatterStyle style = visible > 0 && visible < kMarkerThreshold ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4.0)
                                                                             : QCPScatterStyle(QCPScatterStyle::ssNone);
     for (int g = 0; g < graphCount(); ++g) graph(g)->setScatterStyle(style);
+    for (const Track& track : tracks_)
+        for (QCPGraph* edge : track.band)
+            if (edge) edge->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
 }
 
 void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
@@ -347,7 +426,7 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
         setTitle(tr("Click a neuron (or a connection)\nin the network diagram to inspect it."));
         return;
     }
-    QString title = neuronName(layer_ + 1, neuron_);
+    QString title = neuronOrChannelName(layer_ + 1, neuron_, columnsPerInput_ > 1);  // k*k columns: a conv channel
     if (snapshot && column_ >= 0 && column_ <= inputCount_) {
         title = tr("connection %1 → %2").arg(connectionName(layer_, column_, inputCount_, shape_, columnsPerInput_), title);
     }
@@ -364,11 +443,13 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     } else {
         const int incoming = inputCount_ + 1;
         if (incoming > static_cast<int>(connections_.size()))
-            title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4)\n+ neuron mean (bold)")
+            title += tr("\n%1 of %2 incoming connections (largest |%3| at step %4)\n+ neuron mean (bold), "
+                        "middle half of the other %5 (shaded)")
                          .arg(connections_.size())
                          .arg(incoming)
                          .arg(hasMomentum_ ? tr("momentum") : tr("gradient"))
-                         .arg(chosenAtStep_);
+                         .arg(chosenAtStep_)
+                         .arg(others_.size());
         else
             title += tr("\nall %1 incoming connections (bias included)\n+ neuron mean (bold)").arg(incoming);
         if (tracks_.size() > 1) {
@@ -383,20 +464,49 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
 
 void NeuronHistoryPlot::setStripHeight(int pixels) {
     stripHeight_ = pixels;
-    updateMinimumHeight();
+    relayout();
+}
+
+// Inside: three tick labels' height, or the longest y-label (drawn along the strip); outside: the
+// half tick label kept above and below (buildPanels) and the step axis's ticks.
+int NeuronHistoryPlot::minimumStripHeight() const {
+    const QCPAxis* y = momentum_.rect->axis(QCPAxis::atLeft);
+    const QFontMetrics ticks(y->tickLabelFont()), labels(y->labelFont());
+    int longest = 0;
+    for (const Panel* panel : {&momentum_, &gradient_, &weight_}) longest = std::max(longest, labels.horizontalAdvance(panel->name));
+    return std::max(3 * ticks.height(), longest + 8) + ticks.height() + 16;
+}
+
+// The y axes get as many ticks as their labels have room for (one per three label heights).
+void NeuronHistoryPlot::fitTickCounts() {
+    const int line = QFontMetrics(momentum_.rect->axis(QCPAxis::atLeft)->tickLabelFont()).height();
+    const int strip = std::max(stripHeight_, minimumStripHeight());
+    const int spare = std::max(0, height() - minimumHeight()) / 3;  // the strips share what is left
+    const int ticks = std::clamp((strip + spare - line - 16) / (3 * line), 2, 6);
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) panel->rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(ticks);
 }
 
 // The strips keep their chosen height under the (wrapped) title and a legend placed below them.
 void NeuronHistoryPlot::updateMinimumHeight() {
     const int titleLines = static_cast<int>(title_->text().count(QLatin1Char('\n'))) + 1;
     const int legendBelow = legendBelow_ && legend_->visible() ? legend_->minimumOuterSizeHint().height() + 6 : 0;
-    setMinimumHeight(3 * stripHeight_ + titleLines * QFontMetrics(title_->font()).height() + legendBelow + 40);
+    // The axis rects themselves never get lower either (their axes are outside): a plot that is
+    // not given its minimum height is cut off at the bottom, never overprinted.
+    const int inside = minimumStripHeight() - QFontMetrics(momentum_.rect->axis(QCPAxis::atLeft)->tickLabelFont()).height() - 16;
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) panel->rect->setMinimumSize(0, inside);
+    const int stepAxis = 2 * QFontMetrics(weight_.rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();  // its tick labels and label
+    setMinimumHeight(3 * std::max(stripHeight_, minimumStripHeight()) + stepAxis + titleLines * QFontMetrics(title_->font()).height() + legendBelow + 40);
 }
 
 // Each line of the title broken after its ", " and " · " separators and before " (" where it would be wider than
 // the plot (a narrow dock at 1366 x 768 cut the run-style legend line off at both ends).
 void NeuronHistoryPlot::setTitle(const QString& title) {
     fullTitle_ = title;
+    relayout();
+}
+
+void NeuronHistoryPlot::wrapTitle() {
+    const QString& title = fullTitle_;
     const QFontMetrics metrics(title_->font());
     const int available = std::max(120, width() - 12);
     QStringList lines;
@@ -413,7 +523,6 @@ void NeuronHistoryPlot::setTitle(const QString& title) {
         lines << current.trimmed();
     }
     title_->setText(lines.join(QLatin1Char('\n')));
-    updateMinimumHeight();
 }
 
 // Beside the strips while the plot is wide; under them, in as many columns as fit, when it is
@@ -439,19 +548,37 @@ void NeuronHistoryPlot::placeLegend() {
     if (below && legend_->itemCount() > 0) {
         int widest = 1;
         for (int i = 0; i < legend_->itemCount(); ++i)
-            widest = std::max(widest, legend_->item(i)->minimumOuterSizeHint().width());
+            if (const QCPAbstractLegendItem* item = legend_->item(i))  // a wrapped grid has empty cells
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
         columns = std::max(1, (width() - 20) / (widest + legend_->columnSpacing()));
     }
     legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
     legend_->setWrap(columns);
     legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flows the items into the columns
-    updateMinimumHeight();
+}
+
+// The one entry to the layout code. Its last step, the minimum height, can resize the plot at
+// once (resizeEvent inside setMinimumHeight): that nested call only asks for another round, so
+// no layout step ever runs inside another (it once walked the legend while it was re-flowed).
+void NeuronHistoryPlot::relayout() {
+    if (arranging_) {
+        arrangeAgain_ = true;
+        return;
+    }
+    const QScopedValueRollback<bool> guard(arranging_, true);
+    for (int round = 0; round < 3; ++round) {  // a width change re-wraps once; never a loop
+        arrangeAgain_ = false;
+        placeLegend();
+        wrapTitle();
+        updateMinimumHeight();
+        fitTickCounts();
+        if (!arrangeAgain_) break;
+    }
 }
 
 void NeuronHistoryPlot::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
-    placeLegend();
-    setTitle(fullTitle_);
+    relayout();
 }
 
 }  // namespace ml

@@ -9,9 +9,13 @@
 // The bias is connection "bias" (last column); inputs of image data are named "pixel (row, col)".
 // With more than kMaxPlottedConnections incoming connections only the largest |momentum| ones
 // (|gradient| when the optimizer keeps no momentum) of the first run's latest snapshot are
-// plotted; the title says so. Following ONE connection (column >= 0) plots just it, one line per
-// run in the run's colour. Several runs: colour = connection, line style = run, the bold means in
-// the runs' colours. Each run's points are a DecimatingHistory of at most historyCapacity() steps.
+// plotted, and per run a shaded band (in the run's colour) spans the middle half of the other
+// connections (their 25 % to 75 % quantiles at each step); the title says so. Following ONE connection (column >= 0) plots just it, one line per
+// run in the run's colour. Otherwise colour = connection (a muted palette that no run colour
+// resembles, named by the legend), line style = run, and each run's bold neuron mean in the run's
+// colour. A strip is never lower than its tick labels and y-label need (minimumStripHeight), only
+// the bottom strip labels the shared step axis, and a quantity the optimizer does not keep is said
+// inside its strip, not in the y-label. Each run's points are a DecimatingHistory of at most historyCapacity() steps.
 // Reading: the y-ranges ignore each series' first point and the outer 1 % of values by default
 // (robust: the first-step spike does not flatten the rest) and follow the visible steps; the
 // wheel zooms the step axis only; sparse data (< kMarkerThreshold visible points) get markers.
@@ -26,12 +30,18 @@
 //   setRobustRange(bool), robustRange(), fitVisible(), setStripHeight(pixels)
 //   setHistoryCapacity(n) (used by the next showNeuron), historySize() (first run),
 //   plottedConnections() (columns, bias = inputs), plottedRuns()
+//   band(track, strip)       a wide neuron's band of the other connections: {lower, upper} graphs
+//                            of the track-th run in strip 0 momentum, 1 gradient, 2 weight (null: none)
+//   minimumStripHeight()     what one strip's tick labels and y-label need, axes included
 #include "data/Dataset.h"
 #include "model/DecimatingHistory.h"
+#include "model/RunPalette.h"
 #include "model/SnapshotArchive.h"
 
 #include <qcustomplot.h>
 
+#include <array>
+#include <utility>
 #include <vector>
 
 namespace ml {
@@ -53,6 +63,7 @@ public:
         int run = 0;  // index of the run (its colour)
         QString label;
         const SnapshotArchive* archive = nullptr;
+        RunLook look = {};  // its colour (an overlaid run's is lighter)
     };
     explicit NeuronHistoryPlot(QWidget* parent = nullptr);
 
@@ -67,7 +78,9 @@ public:
     int historySize() const { return tracks_.empty() ? 0 : tracks_.front().history.size(); }
     const std::vector<int>& plottedConnections() const { return connections_; }
     std::vector<int> plottedRuns() const;
-    void setStripHeight(int pixels);  // each strip's minimum height
+    void setStripHeight(int pixels);  // each strip's minimum height (at least minimumStripHeight())
+    int minimumStripHeight() const;
+    std::pair<QCPGraph*, QCPGraph*> band(std::size_t track, int strip) const;
     bool legendBelow() const { return legendBelow_; }
 
 protected:
@@ -86,6 +99,7 @@ private:
         long lastStep = -1;
         std::vector<QCPGraph*> graphs;  // 3 * connections: momentum..., gradient..., weight...
         QCPGraph* mean = nullptr;
+        std::array<QCPGraph*, 6> band{};  // lower, upper per strip (momentum, gradient, weight)
     };
     void buildPanels();
     void showStrips(bool shown);
@@ -97,8 +111,14 @@ private:
     void updateMarkers();
     void updateTitle(const Snapshot* snapshot);
     void setTitle(const QString& title);
+    void relayout();  // legend, title and minimum height; the only caller of the three below
     void placeLegend();
+    void wrapTitle();
     void updateMinimumHeight();
+    void fitTickCounts();
+    void addBand(Track& track);
+    bool arranging_ = false;
+    bool arrangeAgain_ = false;  // the plot was resized while arranging: one more round
 
     QCPTextElement* title_ = nullptr;
     QCPLegend* legend_ = nullptr;  // names the connection colours and the runs (shared by the strips)
@@ -121,6 +141,8 @@ private:
     int capacity_ = 20000;
     ImageShape shape_;
     std::vector<int> connections_;  // columns of the neuron's row that are plotted
+    std::vector<int> others_;       // the neuron's other columns, summarized by the band (wide neurons)
+    QCPItemText* notKept_ = nullptr;  // "not kept by this optimizer" inside the momentum strip
     long chosenAtStep_ = 0;
 };
 

@@ -1,9 +1,13 @@
 #pragma once
 // The neuron inspector's "As image" tab: for image data (setImageShape), a first-layer neuron's
 // incoming weights and momentum as images of height x width pixels, with square pixels whatever
-// the widget's shape. One row per panel of the RunSelection (runs side by side, or A − B); the
-// weights column shares one colour scale over every row, the momentum column another, so rows
-// compare at a glance.
+// the widget's shape. One row per panel of the RunSelection (runs side by side, or A − B) under
+// the column headings "weights" and "momentum"; the weights column shares one colour scale over
+// every row, the momentum column another, so rows compare at a glance.
+// Readable at any size: no image gets smaller than kMinImageWidth x kMinImageHeight (the plot's
+// minimum size grows with the rows; put it in a scroll area), tick labels are thinned to the room
+// the pixels give them, captions and colour-scale labels are shortened to their image's or bar's
+// length.
 //
 // Public API
 //   setImageShape(shape), imageShape()   invalid shape: nothing applies
@@ -12,7 +16,15 @@
 //   showRows(rows)           one row per Row (caption, the neuron's incoming weights and
 //                            momentum as vectors of height*width values; empty = not kept)
 //   showImages(s, neuron)    one row from a snapshot (call only when applies)
-//   clearImages(), rowCount()
+//   clearImages(), rowCount(), image(row, column) (column 0 weights, 1 momentum)
+//
+// Shared with KernelImagePlot:
+//   readableTickStep(pixelsPerTick, labelPixels)  1, 2, 5, 10, 20, ...: the smallest step whose
+//                            labels stay labelPixels apart
+//   fittedCaption(candidates, font, width)  the first candidate that fits, else the last elided
+//   fitColorScale(scale, label)  ticks for the bar's length, the label shortened to it
+//   growToLayoutMinimum(plot)  raises the plot's minimum size to what its laid-out elements need
+//                            (their margins are known only after a layout; queued)
 #include "data/Dataset.h"
 #include "train/Snapshot.h"
 
@@ -21,6 +33,14 @@
 #include <vector>
 
 namespace ml {
+
+inline constexpr int kMinImageHeight = 64;  // px, an image's axis rect: below it the view scrolls
+inline constexpr int kMinImageWidth = 64;
+
+int readableTickStep(double pixelsPerTick, int labelPixels);
+QString fittedCaption(const QStringList& candidates, const QFont& font, int width);
+void fitColorScale(QCPColorScale* scale, const QString& label);
+void growToLayoutMinimum(QCustomPlot* plot);
 
 class NeuronImagePlot : public QCustomPlot {
     Q_OBJECT
@@ -41,6 +61,7 @@ public:
     void showImages(const Snapshot& snapshot, int neuron);
     void clearImages();
     int rowCount() const { return static_cast<int>(images_.size()); }
+    QCPColorMap* image(int row, int column) const { return images_[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)].map; }
     QCPColorScale* weightScale() const { return scales_[0]; }
     QCPColorScale* momentumScale() const { return scales_[1]; }
 
@@ -48,9 +69,11 @@ private:
     struct Image {
         QCPAxisRect* rect = nullptr;
         QCPColorMap* map = nullptr;
+        QStringList captions;  // longest first (fittedCaption)
     };
     void rebuild(int rows);
-    void keepPixelsSquare();
+    void arrangeImages();
+    void updateMinimumSize();
 
     QCPTextElement* title_ = nullptr;
     std::vector<std::array<Image, 2>> images_;  // per row: weights, momentum

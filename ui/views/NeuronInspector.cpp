@@ -8,6 +8,9 @@
 #include "views/RedrawWhenShown.h"
 
 #include <QCheckBox>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QToolButton>
 #include <algorithm>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,6 +26,17 @@ namespace {
 // scroll ("Strip height" sets them, the dock can be made taller).
 const QSize kMinimumPlotSize(320, 200);
 constexpr int kDefaultStripHeight = 80;  // pixels per strip
+constexpr int kImageTab = 1;
+constexpr int kKernelTab = 2;
+
+// A plot in a scroll area: the plot keeps its minimum size (readable rows) and scrolls.
+QScrollArea* scrollable(QWidget* plot, QWidget* parent) {
+    auto* scroll = new QScrollArea(parent);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(plot);
+    return scroll;
+}
 }  // namespace
 
 NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWidget(parent), selection_(selection) {
@@ -36,21 +50,33 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     history_->setMinimumWidth(kMinimumPlotSize.width() / 2);
     scroll->setWidget(history_);
-    images_ = new NeuronImagePlot(tabs_);
-    kernels_ = new KernelImagePlot(tabs_);
+    images_ = new NeuronImagePlot;
+    kernels_ = new KernelImagePlot;
+    QScrollArea* imagesPage = scrollable(images_, tabs_);
+    QScrollArea* kernelsPage = scrollable(kernels_, tabs_);
     featureMaps_ = new FeatureMapView(selection_, tabs_);
     // The tabs have one fixed minimum: the plots' own minimum grows with what they show (the
-    // image tab's colour scales), which made the dock jump when the tab was switched.
-    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(images_), static_cast<QWidget*>(kernels_),
+    // image tab's rows), which made the dock jump when the tab was switched; they scroll instead.
+    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(imagesPage), static_cast<QWidget*>(kernelsPage),
                            static_cast<QWidget*>(featureMaps_)})
         page->setMinimumSize(kMinimumPlotSize);
     tabs_->addTab(scroll, tr("Over steps"));
-    tabs_->addTab(images_, tr("As image"));
-    tabs_->addTab(kernels_, tr("Kernels"));
+    tabs_->addTab(imagesPage, tr("As image"));
+    tabs_->addTab(kernelsPage, tr("Kernels"));
     tabs_->addTab(featureMaps_, tr("Feature maps"));
     for (int tab = 1; tab < tabs_->count(); ++tab) tabs_->setTabEnabled(tab, false);
     // Feature maps run the networks and may load the test data: only while their tab is shown.
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] { showFeatureMaps(); });
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        showFeatureMaps();
+        updateOpenInWindow();
+    });
+    openInWindow_ = new QToolButton(tabs_);
+    openInWindow_->setText(tr("Open in its own window"));
+    openInWindow_->setToolTip(tr("Show this tab in a separate window that can be made as large as the screen"));
+    openInWindow_->setAutoRaise(true);
+    tabs_->setCornerWidget(openInWindow_, Qt::TopRightCorner);
+    connect(openInWindow_, &QToolButton::clicked, this, &NeuronInspector::openInWindow);
+    updateOpenInWindow();
 
     stripHeight_ = new QSpinBox(this);
     stripHeight_->setRange(60, 600);
@@ -87,6 +113,8 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
 
 QCustomPlot* NeuronInspector::plot() const { return history_; }
 QCustomPlot* NeuronInspector::imagePlot() const { return images_; }
+NeuronImagePlot* NeuronInspector::imageWindow() const { return imageWindow_.data(); }
+KernelImagePlot* NeuronInspector::kernelWindow() const { return kernelWindow_.data(); }
 
 void NeuronInspector::setStripHeight(int pixels) {
     history_->setStripHeight(pixels);
@@ -99,8 +127,10 @@ void NeuronInspector::setConnection(int layer, int neuron, int input) {
     layer_ = layer;
     neuron_ = neuron;
     column_ = layer < 0 || neuron < 0 ? -1 : input;
-    images_->setNeuron(layer, neuron);
-    kernels_->setChannel(layer, neuron);
+    for (NeuronImagePlot* plot : {images_, imageWindow_.data()})
+        if (plot) plot->setNeuron(layer, neuron);
+    for (KernelImagePlot* plot : {kernels_, kernelWindow_.data()})
+        if (plot) plot->setChannel(layer, neuron);
     featureMaps_->setChannel(layer, neuron);
     updateImageTab();
     replay();
@@ -108,6 +138,7 @@ void NeuronInspector::setConnection(int layer, int neuron, int input) {
 
 void NeuronInspector::setImageShape(ImageShape shape) {
     images_->setImageShape(shape);
+    if (imageWindow_) imageWindow_->setImageShape(shape);
     history_->setImageShape(shape);
     updateImageTab();
 }
@@ -128,7 +159,7 @@ void NeuronInspector::setHistoryCapacity(int capacity) {
 void NeuronInspector::replay() {
     std::vector<NeuronHistoryPlot::RunSource> runs;
     for (const int run : selection_->shown())
-        runs.push_back({run, selection_->labels().value(run), selection_->store().archive(run)});
+        runs.push_back({run, selection_->labels().value(run), selection_->store().archive(run), selection_->look(run)});
     history_->showNeuron(layer_, neuron_, column_, runs);
     showImages();
 }
@@ -148,8 +179,13 @@ void NeuronInspector::showImages() {
         }
     }
     showKernels();
-    if (rows.empty()) return images_->clearImages();
-    images_->showRows(rows);
+    for (NeuronImagePlot* plot : {images_, imageWindow_.data()}) {
+        if (!plot) continue;
+        if (rows.empty())
+            plot->clearImages();
+        else
+            plot->showRows(rows);
+    }
 }
 
 // The chosen channel's kernels, when the layer is a convolution (the tab is enabled only then).
@@ -163,7 +199,11 @@ void NeuronInspector::showKernels() {
     tabs_->setTabEnabled(2, applies);
     tabs_->setTabEnabled(3, applies);
     showFeatureMaps();
-    if (!applies) return kernels_->clearImages();
+    if (!applies) {
+        for (KernelImagePlot* plot : {kernels_, kernelWindow_.data()})
+            if (plot) plot->clearImages();
+        return;
+    }
     tabs_->setTabEnabled(1, false);  // a conv layer's inputs are no image of the data
     std::vector<KernelImagePlot::Column> columns;
     for (const RunSelection::Panel& panel : panels) {
@@ -174,7 +214,51 @@ void NeuronInspector::showKernels() {
         }
         columns.push_back(std::move(column));
     }
-    kernels_->showColumns(conv.kernel, conv.inputs, columns);
+    for (KernelImagePlot* plot : {kernels_, kernelWindow_.data()})
+        if (plot) plot->showColumns(conv.kernel, conv.inputs, columns);
+}
+
+void NeuronInspector::updateOpenInWindow() {
+    const int tab = tabs_->currentIndex();
+    openInWindow_->setVisible(tab == kImageTab || tab == kKernelTab);
+}
+
+void NeuronInspector::openInWindow() {
+    const int tab = tabs_->currentIndex();
+    if (tab == kImageTab) {
+        if (!imageWindow_) {
+            imageWindow_ = new NeuronImagePlot;
+            imageWindow_->setImageShape(images_->imageShape());
+            imageWindow_->setNeuron(layer_, neuron_);
+            showInWindow(imageWindow_, tr("Neuron inspector: as image"));
+        }
+        imageWindow_->window()->raise();
+    } else if (tab == kKernelTab) {
+        if (!kernelWindow_) {
+            kernelWindow_ = new KernelImagePlot;
+            kernelWindow_->setChannel(layer_, neuron_);
+            showInWindow(kernelWindow_, tr("Neuron inspector: kernels"));
+        }
+        kernelWindow_->window()->raise();
+    }
+    showImages();  // fills the new window (and the tabs, unchanged)
+}
+
+// A separate top-level window (owned by the inspector, deleted when closed) holding `plot`, as
+// large as the screen allows up to 1000 x 800.
+QWidget* NeuronInspector::showInWindow(QWidget* plot, const QString& title) {
+    auto* window = new QWidget(this, Qt::Window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(title);
+    auto* layout = new QVBoxLayout(window);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scrollable(plot, window));
+    QSize size(1000, 800);
+    if (const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableSize() * 0.9);
+    window->resize(size);
+    window->show();
+    return window;
 }
 
 }  // namespace ml

@@ -8,7 +8,10 @@
 // Strips are as tall as the "strip height" box says (the plot scrolls when they do not fit);
 // "robust y" leaves the first-step spike out of the y-ranges (default on). For a channel of a
 // conv layer, "Kernels" (KernelImagePlot) shows its kernels as small images, per quantity and panel,
-// and "Feature maps" (FeatureMapView) what the channel makes of a chosen test image.
+// and "Feature maps" (FeatureMapView) what the channel makes of a chosen test image. The image
+// tabs scroll when their rows do not fit (a docked inspector is short), and "Open in its own
+// window" (beside the tabs, for "As image" and "Kernels") shows the current one in a separate
+// resizable window that follows the inspector (neuron, step, runs) until it is closed.
 //
 // Public API
 //   setNeuron(layer, neuron) the neuron's incoming connections; (-1, -1) = nothing selected
@@ -17,15 +20,19 @@
 //   setImageShape(shape)     invalid shape: no image tab
 //   setExperiment(e)         the network and data of the comparison on screen (feature maps)
 //   setHistoryCapacity(n)    at most n plotted steps per run
-//   history(), plot(), imagePlot(), images(), kernels(), featureMaps()
+//   openInWindow()           the current image tab in its own window (raised when already open)
+//   history(), plot(), imagePlot(), images(), kernels(), featureMaps(), openInWindowButton(),
+//   imageWindow(), kernelWindow() (the plots of the open windows, or null)
 #include "data/Dataset.h"
 #include "train/Experiment.h"
 #include "views/NeuronHistoryPlot.h"
 #include "views/RunSelection.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
+class QToolButton;
 class QSpinBox;
 class QTabWidget;
 
@@ -57,6 +64,10 @@ public:
     KernelImagePlot* kernels() const { return kernels_; }
     FeatureMapView* featureMaps() const { return featureMaps_; }
     QTabWidget* tabs() const { return tabs_; }
+    QToolButton* openInWindowButton() const { return openInWindow_; }
+    NeuronImagePlot* imageWindow() const;
+    KernelImagePlot* kernelWindow() const;
+    void openInWindow();
 
 private:
     void replay();
@@ -64,6 +75,8 @@ private:
     void showKernels();
     void showFeatureMaps();
     void updateImageTab();
+    void updateOpenInWindow();
+    QWidget* showInWindow(QWidget* plot, const QString& title);
 
     RunSelection* selection_;
     QTabWidget* tabs_ = nullptr;
@@ -73,6 +86,9 @@ private:
     FeatureMapView* featureMaps_ = nullptr;
     QSpinBox* stripHeight_ = nullptr;
     QCheckBox* robust_ = nullptr;
+    QToolButton* openInWindow_ = nullptr;
+    QPointer<NeuronImagePlot> imageWindow_;  // the plots of the separate windows (gone when closed)
+    QPointer<KernelImagePlot> kernelWindow_;
     int layer_ = -1;
     int neuron_ = -1;
     int column_ = -1;
