@@ -264,7 +264,9 @@ private Q_SLOTS:
         QTest::newRow("steps and epochs missing") << QStringList{"train", "--optimizer", "sgd", "--out", "/tmp/x"} << "--steps";
         QTest::newRow("missing out") << QStringList{"train", "--optimizer", "sgd", "--steps", "3"} << "--out";
         QTest::newRow("missing config") << QStringList{"train", "--config", "/nonexistent/exp.json", "--out", "/tmp/x"} << "/nonexistent/exp.json";
-        QTest::newRow("unknown data") << base + QStringList{"--optimizer", "sgd", "--data", "toy:moons"} << "toy:moons";
+        QTest::newRow("unknown data") << QStringList{"train", "--data", "toy:moons", "--network", "1-2-2-1", "--steps", "3",
+                                                     "--out", "/tmp/ml-cli-never", "--optimizer", "sgd"}
+                                      << "toy:moons";
         QTest::newRow("unknown flag") << base + QStringList{"--optimizer", "sgd", "--learning-rate", "1"} << "learning-rate";
         QTest::newRow("bad scope") << base + QStringList{"--optimizer", "momentum", "--momentum-mean", "rows"} << "--momentum-mean";
         QTest::newRow("snapshots every 0") << base + QStringList{"--optimizer", "sgd", "--snapshots-every", "0"} << "--snapshots-every 0: expected a whole number";
@@ -468,15 +470,17 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString out = tmp.filePath("big");
         // 2-6-2: (6x3 + 2x7) floats x 5 matrices + means, about 0.9 kB a snapshot; 30 steps x 2 runs.
-        const CliResult r = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "1",
-                                                        "--snapshots-max-mb", "1", "--steps", "2000", "--out", out});
+        QStringList longXor = kSmallXor;  // each option once: 2000 steps instead of 30
+        longXor[longXor.indexOf("--steps") + 1] = "2000";
+        const CliResult r = cli(longXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "1",
+                                                      "--snapshots-max-mb", "1", "--out", out});
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("--snapshots-every 1: 2000 snapshots") && r.err.contains("--snapshots-max-mb") &&
                      r.err.contains("expected --snapshots-every 7 or more"),
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
-        const CliResult fits = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "7",
-                                                           "--snapshots-max-mb", "1", "--steps", "2000", "--out", out});
+        const CliResult fits = cli(longXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "7",
+                                                         "--snapshots-max-mb", "1", "--out", out});
         QVERIFY2(fits.status == 0, qPrintable(fits.err));
         const qint64 bytes = QFileInfo(out + "/momentum/snapshots.bin").size() + QFileInfo(out + "/adam/snapshots.bin").size();
         // The bound counts every buffer a rule may keep (7 layer-sized): momentum and adam fill under half.

@@ -99,6 +99,17 @@ ShellResult runInMountNamespace(const QString& script, const QStringList& argume
 const QStringList kSineRun = {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "momentum",
                               "--steps", "10", "--quiet"};
 
+// `arguments` with each FLAG VALUE pair of `options` replacing that flag's value, or added (the CLI
+// takes each option once).
+QStringList with(QStringList arguments, const QStringList& options) {
+    for (qsizetype i = 0; i + 1 < options.size(); i += 2) {
+        const qsizetype at = arguments.indexOf(options[i]);
+        if (at >= 0) arguments[at + 1] = options[i + 1];
+        else arguments << options[i] << options[i + 1];
+    }
+    return arguments;
+}
+
 }  // namespace
 
 class TestSafety : public QObject {
@@ -195,8 +206,8 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString out = tmp.filePath("a/b/out");
         const QString absolute = tmp.filePath("elsewhere");
-        const CliResult r = runCli(kSineRun + QStringList{"--optimizer", "momentum:label=../../x,sgd:label=" + absolute +
-                                                                             ",adam:label=.", "--out", out});
+        const CliResult r = runCli(with(kSineRun, {"--optimizer", "momentum:label=../../x,sgd:label=" + absolute +
+                                                                       ",adam:label=.", "--out", out}));
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY(!QFile::exists(tmp.filePath("a/x")) && !QFile::exists(absolute));
         const ml::RunFolder folder = ml::readRunFolder(out);
@@ -223,10 +234,10 @@ private Q_SLOTS:
     void reservedOrCollidingLabelsAreRefusedBeforeTraining() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("out");
-        CliResult r = runCli(kSineRun + QStringList{"--steps", "100000000", "--optimizer", "momentum:label=summary.csv,sgd", "--out", out});
+        CliResult r = runCli(with(kSineRun, {"--steps", "100000000", "--optimizer", "momentum:label=summary.csv,sgd", "--out", out}));
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("runs[0].label 'summary.csv': names a file of the run folder"), qPrintable(r.err));
-        r = runCli(kSineRun + QStringList{"--optimizer", "momentum:label=a/b,sgd:label=a_b", "--out", out});
+        r = runCli(with(kSineRun, {"--optimizer", "momentum:label=a/b,sgd:label=a_b", "--out", out}));
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("'a_b' is that of runs[0] ('a/b')"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));  // refused before anything was written
@@ -546,14 +557,14 @@ private Q_SLOTS:
     void badInputExitsTwoNamingWhatWasExpectedBeforeTraining_data() {
         QTest::addColumn<QStringList>("arguments");  // "@" stands for the test's temporary folder
         QTest::addColumn<QString>("expected");
-        const QStringList run = kSineRun + QStringList{"--steps", "100000000"};
+        const QStringList run = with(kSineRun, {"--steps", "100000000"});
         QTest::newRow("--out a file") << run + QStringList{"--out", "@/file"} << "--out @/file: is not a folder; expected a folder to write into";
         QTest::newRow("--out /dev/null") << run + QStringList{"--out", "/dev/null"} << "--out /dev/null: is not a folder";
         QTest::newRow("--out empty") << run + QStringList{"--out", ""} << "--out: empty; expected the folder to write into";
         QTest::newRow("--out under a file") << run + QStringList{"--out", "@/file/run"} << "--out @/file/run: cannot be created: @/file is not a folder";
         QTest::newRow("data 5") << QStringList{"train", "--config", "@/data5.json", "--out", "@/out"} << "@/data5.json: data: expected a string";
         QTest::newRow("runs object") << QStringList{"train", "--config", "@/runs-object.json", "--out", "@/out"} << "@/runs-object.json: runs: expected an array of runs";
-        QTest::newRow("idx:FILE") << run + QStringList{"--data", "idx:@/file", "--out", "@/out"} << "IDX folder @/file: is a file; expected a folder";
+        QTest::newRow("idx:FILE") << with(run, {"--data", "idx:@/file", "--out", "@/out"}) << "IDX folder @/file: is a file; expected a folder";
         QTest::newRow("label=summary.csv") << QStringList{"train", "--data", "toy:sine", "--steps", "100000000", "--optimizer",
                                                           "sgd,momentum:label=summary.csv", "--out", "@/out"}
                                            << "runs[1].label 'summary.csv': names a file of the run folder";

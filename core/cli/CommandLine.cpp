@@ -29,6 +29,19 @@ int parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, c
         std::cerr << "momentum-lab-cli: " << parser.errorText().toStdString() << "\n";
         return kExitBadInput;
     }
+    // An option given twice would silently take its last value: refused, with both values.
+    QStringList seen;
+    for (const QString& name : parser.optionNames()) {
+        if (!seen.contains(name)) {
+            seen << name;
+            continue;
+        }
+        const QStringList values = parser.values(name);
+        std::cerr << "momentum-lab-cli: " << (name.size() == 1 ? "-" : "--") << name.toStdString() << ": given twice"
+                  << (values.isEmpty() ? std::string() : " ('" + values.join("', '").toStdString() + "')")
+                  << "; expected it once\n";
+        return kExitBadInput;
+    }
     if (parser.isSet(help)) {
         // The parser names the program only; the command belongs in the usage line too.
         QString text = parser.helpText();

@@ -49,6 +49,8 @@ QJsonArray parseOptimizerList(const QString& text) {
             const QString value = parts[i].section('=', 1);
             if (!parts[i].contains('='))
                 throw InputError(context + ": '" + parts[i].toStdString() + "' should be KEY=VALUE, e.g. lr=0.001");
+            if (run.contains(key))  // the later one would silently win
+                throw InputError(context + ": " + key.toStdString() + " is given twice; expected each key once");
             if (key == "label") {
                 run["label"] = value;
                 continue;
