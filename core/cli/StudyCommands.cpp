@@ -206,9 +206,8 @@ int study(const QStringList& arguments) {
     const int phase = wholeOption(parser, "phase", 0, 1);
     if (phase > 2) throw InputError("--phase: expected 1 or 2, not '" + parser.value("phase").toStdString() + "'");
 
-    const Study parsed = loadStudy(studyFile);
+    const StudyPlan plan(loadStudy(studyFile));  // its size checked too, before the folder is made
     prepareStudyFolder(studyFile, out);
-    const StudyPlan plan(parsed);
     const StudyLayout layout(out, plan);
 
     if (parser.isSet("emit")) {

@@ -1,13 +1,34 @@
 #include "study/StudyPlan.h"
 
 #include "InputError.h"
+#include "io/MemoryBudget.h"
 #include "optim/HyperParameters.h"
 
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 namespace ml {
 
+namespace {
+
+// The plan holds one entry per trial: counted, and checked against the trial numbering (an int)
+// and the memory budget, before anything is planned.
+void checkTrialCount(const Study& study) {
+    const std::uint64_t perPair = std::uint64_t(study.budget) + std::uint64_t(study.seeds);
+    const std::uint64_t count = saturatingProduct(saturatingProduct(study.tasks.size(), study.optimizers.size()), perPair);
+    const std::string what = "study plan of " + std::to_string(count) + " trials (" + std::to_string(study.tasks.size()) +
+                             " tasks x " + std::to_string(study.optimizers.size()) + " optimizers x (budget " +
+                             std::to_string(study.budget) + " + " + std::to_string(study.seeds) + " seeds))";
+    if (count > std::uint64_t(std::numeric_limits<int>::max()))
+        throw InputError(what + ": expected at most " + std::to_string(std::numeric_limits<int>::max()) + " trials");
+    requireWithinMemoryBudget(saturatingProduct(count, sizeof(StudyTrial)), what);
+}
+
+}  // namespace
+
 StudyPlan::StudyPlan(Study study) : study_(std::move(study)) {
+    checkTrialCount(study_);
     for (const StudyOptimizer& optimizer : study_.optimizers) {
         std::vector<stats::TrialPoint> points{stats::TrialPoint{}};  // trial 0: the defaults
         if (study_.budget > 1) {
