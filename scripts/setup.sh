@@ -67,10 +67,12 @@ if [[ "$mode" == test ]]; then
     checked_root="${MOMENTUM_LAB_CHECKED_BUILD_ROOT:-$repo_dir}"
     echo "== ASan + UBSan build (clang): the tests and the fuzz targets"
     bash scripts/checked-build.sh asan test_executables fuzz_targets
-    # LeakSanitizer is on too (ASan's default on Linux). Includes each fuzz target over its seed
+    # LeakSanitizer is on too (ASan's default on Linux); the GUI robot's monkey runs 60 s here
+    # (10 s in the Release run). Includes each fuzz target over its seed
     # corpus; leaves out the tests that drive outside programs (label `external`: Slurm, PyTorch).
     (cd "$checked_root/build-asan" &&
-       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 2 -LE external)
+       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MOMENTUM_LAB_MONKEY_SECONDS=60 \
+         ctest --output-on-failure -j 2 -LE external)
     echo "== Fuzzers: 60 s each"
     bash scripts/fuzz.sh 60
     echo "== ThreadSanitizer build (clang): the tests that drive worker threads"

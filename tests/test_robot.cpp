@@ -39,6 +39,7 @@
 #include <QImage>
 #include <QMenu>
 #include <QScrollBar>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTabBar>
@@ -155,6 +156,33 @@ QStringList squeezedWidgets(MainWindow& window) {
     return found;
 }
 
+// Visible widgets in shown docks that overlap a visible sibling by more than a pixel or two
+// (what a layout squeezed below its minimum does: controls printed over each other).
+QStringList overlappingSiblings(MainWindow& window) {
+    QStringList found;
+    const QRect shown(QPoint(0, 0), window.size());
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+        if (!dock->isVisible() || !shown.intersects(dock->geometry())) continue;
+        for (QWidget* parent : dock->findChildren<QWidget*>()) {
+            if (!parent->isVisible() || qobject_cast<QAbstractScrollArea*>(parent)) continue;
+            std::vector<QWidget*> children;
+            for (QWidget* child : parent->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+                if (child->isVisible() && !child->isWindow() && !child->objectName().startsWith(QLatin1String("qt_")))
+                    children.push_back(child);
+            for (std::size_t i = 0; i < children.size(); ++i)
+                for (std::size_t j = i + 1; j < children.size(); ++j) {
+                    const QRect overlap = children[i]->geometry().intersected(children[j]->geometry());
+                    if (overlap.width() > 2 && overlap.height() > 2)
+                        found << QStringLiteral("%1: %2 (%3) overlaps %4 (%5) by %6 x %7 px")
+                                     .arg(dock->objectName(), children[i]->metaObject()->className(), children[i]->objectName(),
+                                          children[j]->metaObject()->className(), children[j]->objectName())
+                                     .arg(overlap.width()).arg(overlap.height());
+                }
+        }
+    }
+    return found;
+}
+
 QDockWidget* dock(MainWindow& window, const char* name) { return window.findChild<QDockWidget*>(name); }
 
 // Clicks tab `index` of `bar` where it is drawn.
@@ -176,6 +204,18 @@ void throughEveryEntry(QComboBox* combo, Each&& each) {
         each();
     }
     combo->setCurrentIndex(start);
+}
+
+// With MOMENTUM_LAB_ROBOT_SHOTS=DIR the robot saves what the window shows at its main moments
+// (DIR/<scenario>-<view>.png), for a developer to look at.
+void shot(QWidget& window, const QString& name) {
+    const QString folder = qEnvironmentVariable("MOMENTUM_LAB_ROBOT_SHOTS");
+    if (folder.isEmpty()) return;
+    QDir().mkpath(folder);
+    QApplication::processEvents();
+    QString file = name;
+    file.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-"));
+    window.grab().save(QDir(folder).filePath(file + ".png"));
 }
 
 // The PNG holds something besides the background.
@@ -308,7 +348,12 @@ class TestRobot : public QObject {
 
     // Exports the report and checks every figure in it: a PNG with ink, a CSV with rows.
     void exportReport(MainWindow& window, const QString& where) {
-        QTemporaryDir out;
+        QTemporaryDir temporary;
+        QString folder = temporary.path();
+        if (const QString shots = qEnvironmentVariable("MOMENTUM_LAB_ROBOT_SHOTS"); !shots.isEmpty())  // kept to look at
+            folder = QDir(shots).filePath("report-" + QString(where).replace(QRegularExpression("[^A-Za-z0-9]+"), "-"));
+        QDir().mkpath(folder);
+        const QDir out(folder);
         auto* exporter = window.findChild<ExportController*>();
         QVERIFY(exporter);
         QStringList written;
@@ -332,6 +377,18 @@ class TestRobot : public QObject {
         if (QTest::currentTestFailed()) return;
         clickEveryNeuron(window, where);
         if (QTest::currentTestFailed()) return;
+        // The first hidden neuron (channel) once more, and each inspector tab shown with it.
+        auto* canvas = window.findChild<NetworkDiagramPanel*>()->canvases().front();
+        if (const QPointF first = canvas->neuronCenter(0, 0); !first.isNull()) {
+            ROBOT_ACT(where + ": click layer 0 neuron 0", QTest::mouseClick(canvas, Qt::LeftButton, {}, first.toPoint()));
+            QTabWidget* tabs = window.neuronInspector()->tabs();
+            for (int i = 0; i < tabs->count(); ++i) {
+                if (!tabs->isTabEnabled(i) || !tabs->isTabVisible(i)) continue;
+                ROBOT_ACT(QStringLiteral("%1: inspector tab %2").arg(where, tabs->tabText(i)), clickTab(tabs->tabBar(), i));
+                shot(window, where + " " + tabs->tabText(i));
+            }
+            tabs->setCurrentIndex(0);
+        }
         switchQuantitiesAndModes(window, where);
         if (QTest::currentTestFailed()) return;
         scrub(window, where);
@@ -344,7 +401,7 @@ class TestRobot : public QObject {
         for (int run = 0; run < selection->labels().size(); ++run)
             ROBOT_ACT(QStringLiteral("%1: show run %2 alone").arg(where).arg(run), selection->setShown({run}));
         selection->setShown(shown);
-        const QStringList squeezed = squeezedWidgets(window);
+        const QStringList squeezed = squeezedWidgets(window) + overlappingSiblings(window);
         QVERIFY2(squeezed.isEmpty(), qPrintable(where + ":\n" + squeezed.join('\n')));
         exportReport(window, where);
     }
@@ -361,6 +418,10 @@ private Q_SLOTS:
         folders_["nine runs"] =
             trainFolder(root_.path(), "nine",
                         xor_ + QStringList{"--optimizer", "sgd,momentum,nesterov,adam,adamw,nero,neuron-mean,rmsprop,adagrad"});
+        folders_["image runs"] = trainFolder(root_.path(), "image",
+                                             {"--network", "64-16-10", "--loss", "cross-entropy", "--data", "digits", "--batch",
+                                              "32", "--steps", "40", "--snapshots-every", "10", "--optimizer",
+                                              "momentum,neuron-mean,adam,sgd"});
         folders_["conv"] = trainFolder(root_.path(), "conv",
                                        {"--network", "1x8x8-conv4k3-pool2-10", "--activation", "relu", "--loss", "cross-entropy",
                                         "--data", "digits", "--batch", "32", "--steps", "30", "--snapshots-every", "10",
@@ -376,7 +437,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("scenario");
         QTest::addColumn<int>("size");
         const std::vector<WindowSize> sizes = windowSizes();
-        for (const char* scenario : {"one run", "two runs", "four runs", "nine runs", "conv"})
+        for (const char* scenario : {"one run", "two runs", "four runs", "nine runs", "image runs", "conv"})
             for (int s = 0; s < static_cast<int>(sizes.size()); ++s)
                 QTest::newRow(qPrintable(QStringLiteral("%1 at %2").arg(scenario, sizes[static_cast<std::size_t>(s)].name)))
                     << QString(scenario) << s;
@@ -410,6 +471,7 @@ private Q_SLOTS:
         QVERIFY2(window.forkRun(0, branches, experiment.steps + 20, &refusal), qPrintable(refusal));
         QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 30000);
         ROBOT_NO_WARNINGS("fork");
+        shot(window, "fork");
         drive(window, "fork");
         if (QTest::currentTestFailed()) return;
         QVERIFY(window.runHistory()->size() >= 1);

@@ -419,6 +419,8 @@ void MainWindow::wireViews() {
     connect(experiment_, &ExperimentPanel::changed, this, &MainWindow::experimentEdited);
     connect(experiment_, &ExperimentPanel::invalidValue, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    // The field is valid again: its refusal no longer applies.
+    connect(experiment_, &ExperimentPanel::valueAccepted, this, [this] { statusBar()->clearMessage(); });
     connect(experiment_, &ExperimentPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(exporter_, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 

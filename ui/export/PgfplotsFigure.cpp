@@ -199,6 +199,23 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                     style += ", name path=" + stem;
                 }
                 plots.push_back({style, stem + "_x", stem + "_y", {}, inLegend ? graph->name() : QString(), inLegend ? legendIndex : -1});
+            } else if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
+                // Each bar where the app draws it: a group's bars sit side by side around their key.
+                const QByteArray stem = doc.stem(bars->name().isEmpty() ? "bars" : bars->name());
+                QCPAxis* keys = bars->keyAxis();
+                std::vector<double> xs, ys;
+                for (int i = 0; i < bars->dataCount(); ++i) {  // dataPixelPosition includes the group's offset
+                    xs.push_back(keys->pixelToCoord(bars->dataPixelPosition(i).x()));
+                    ys.push_back(bars->dataMainValue(i));
+                }
+                doc.addColumn(stem + "_x", std::move(xs));
+                doc.addColumn(stem + "_y", std::move(ys));
+                // A hatched bar (the app's update bars) as a lighter fill: patterns need another TikZ library.
+                QColor fill = bars->brush().color();
+                if (bars->brush().style() != Qt::SolidPattern) fill = fill.lighter(160);
+                const QByteArray style = "ybar, bar shift=0pt, bar width=" + number(bars->width()) + ", draw=" +
+                                         colour(bars->pen().color()) + ", fill=" + colour(fill) + ", forget plot";
+                plots.push_back({style, stem + "_x", stem + "_y", {}, QString(), -1});
             } else if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {
                 QCPColorMapData* data = map->data();
                 const QByteArray stem = doc.stem(map->name().isEmpty() ? "map" : map->name());
