@@ -11,7 +11,8 @@
 // per second and a weights file of 100,000 values. The study runner's trials per second.
 // Convolutions: 1x28x28-conv8k5-pool2-conv16k5-pool2-10 relu cross-entropy b64 with
 // momentum against PyTorch on one thread (scripts/bench-torch-conv.py; skipped without torch).
-// The whole CLI process against PyTorch's training loop (scripts/torch-bench.py; skipped without torch).
+// The whole CLI process against the whole PyTorch process on the same work, wall time, alternating
+// pairs (scripts/torch-bench.py; PyTorch skipped without torch, the MNIST half without MNIST).
 // Diagnostics (--part diagnostics): 784-128-10 b64 with diagnostics.csv every step / every 10 steps
 // against without, and the time of one curvature probe.
 //   momentum-lab-bench [--seconds S] [--part P] [--network N] [--optimizer O]   (default 2 s per case)
@@ -42,6 +43,8 @@
 #include <Eigen/Core>
 
 #include <QDir>
+#include <QFileInfo>
+#include <QProcessEnvironment>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -660,7 +663,7 @@ void reportWeightsWriting(double seconds) {
     checkTarget("weights file of 101,770 values, formatted + written with fsync (wall)", bestWrite, false, 20.0, "ms");
 }
 
-// A child process's CPU time (user + system, from wait4) and wall time; its stdout when asked.
+// A child process's wall time (spawn to exit) and CPU time (user + system, from wait4); its stdout.
 struct ChildRun {
     int status = -1;  // exit status; -1: could not start or killed
     double cpuSeconds = 0.0;
@@ -668,8 +671,14 @@ struct ChildRun {
     std::string output;
 };
 
-ChildRun runChild(const std::vector<std::string>& command) {
+// Runs `command` (argv[0] an absolute path) with exactly `environment` (NAME=VALUE entries).
+ChildRun runChild(const std::vector<std::string>& command, const QStringList& environment) {
     ChildRun run;
+    std::vector<std::string> environmentText;
+    for (const QString& entry : environment) environmentText.push_back(entry.toStdString());
+    std::vector<char*> envp;
+    for (std::string& entry : environmentText) envp.push_back(entry.data());
+    envp.push_back(nullptr);
     int pipeEnds[2];
     if (pipe(pipeEnds) != 0) return run;
     posix_spawn_file_actions_t actions;
@@ -681,7 +690,7 @@ ChildRun runChild(const std::vector<std::string>& command) {
     argv.push_back(nullptr);
     const auto start = WallClock::now();
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     close(pipeEnds[1]);
     if (spawned == 0) {
@@ -698,61 +707,128 @@ ChildRun runChild(const std::vector<std::string>& command) {
     return run;
 }
 
-// The whole CLI process (start-up, data loading, training with its evaluations, every file written)
-// against PyTorch's training loop on the same work (scripts/torch-bench.py: one thread, data
-// preloaded, evaluations included), both in CPU time; the best of `rounds` runs of each.
-void reportWholeProcess(const std::filesystem::path& cli, int rounds) {
+// A number that follows `key ` in a child's output; nullopt when absent.
+std::optional<double> numberAfter(const std::string& output, const std::string& key) {
+    const std::size_t at = output.find(key + ' ');
+    if (at == std::string::npos) return std::nullopt;
+    return std::atof(output.c_str() + at + key.size() + 1);
+}
+
+// The whole `momentum-lab-cli train` process (start-up, data loading, training with its
+// evaluations, every file written) against the whole PyTorch process on the same work
+// (scripts/torch-bench.py under /usr/bin/python3: interpreter start, `import torch`, data loading,
+// training with its evaluations), both timed on the wall clock from spawn to exit, in `pairs`
+// alternating pairs (the CLI first in even pairs, PyTorch first in odd ones). PyTorch runs on one
+// thread (torch.set_num_threads(1), OMP_NUM_THREADS=1) with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
+// removed from its environment only; the CLI gets this process's environment. Printed: each side's
+// median wall time (min-max), the median of the pairs' ratios (min-max), the CPU times beside, and
+// PyTorch's training loop alone as the script reports it.
+void reportWholeProcess(const std::filesystem::path& cli, int pairs) {
     struct Work {
         const char* title;
         const char* shortTitle;
         std::vector<std::string> cliArguments;
         std::vector<std::string> torchArguments;
         double target;
+        bool needsMnist;
     };
-    const std::string mnist = ml::mnistDirectory().toStdString();
+    const QString mnistDirectory = ml::mnistDirectory();
     const Work works[] = {
-        {"784-128-10 relu b64, 3 epochs of 8,000 MNIST images", "784-128-10 b64, 3 epochs",
+        {"784-128-10 relu b64, 3 epochs of 8,000 MNIST images (3 evaluations on 8,000 + 2,000)", "784-128-10 b64, 3 MNIST epochs",
          {"--network", "784-128-10", "--activation", "relu", "--loss", "cross-entropy", "--data", "mnist",
           "--optimizer", "momentum", "--lr", "0.01", "--batch", "64", "--epochs", "3"},
-         {"mnist", mnist}, 12.0},
-        {"1-2-2-1 tanh b1, 200,000 steps of toy:sine", "1-2-2-1 b1, 200,000 steps",
+         {"mnist", mnistDirectory.toStdString()}, 12.0, true},
+        {"1-2-2-1 tanh b1, 200,000 steps of toy:sine (1,000 evaluations on 200 + 100)", "1-2-2-1 b1, 200,000 steps",
          {"--network", "1-2-2-1", "--activation", "tanh", "--loss", "mse", "--data", "toy:sine", "--optimizer",
           "momentum", "--lr", "0.01", "--batch", "1", "--steps", "200000"},
-         {"sine"}, 300.0},
+         {"sine"}, 300.0, false},
     };
+    const QStringList cliEnvironment = QProcessEnvironment::systemEnvironment().toStringList();
+    QProcessEnvironment torchEnvironment = QProcessEnvironment::systemEnvironment();
+    torchEnvironment.remove(QStringLiteral("OPENBLAS_CORETYPE"));
+    torchEnvironment.remove(QStringLiteral("OPENBLAS_L2_SIZE"));
+    torchEnvironment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    const QStringList torchEnvironmentList = torchEnvironment.toStringList();
+    const char* const mnistStems[] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                                       "t10k-labels-idx1-ubyte"};
+    const bool haveMnist = std::all_of(std::begin(mnistStems), std::end(mnistStems), [&](const char* stem) {
+        const QString path = QDir(mnistDirectory).filePath(QString::fromLatin1(stem));
+        return QFileInfo::exists(path) || QFileInfo::exists(path + QStringLiteral(".gz"));
+    });
+    const bool haveTorchScript = std::filesystem::exists("/usr/bin/python3") && std::filesystem::exists(MOMENTUM_LAB_TORCH_BENCH);
     QTemporaryDir dir;
+    // Untimed: brings both programs' files into the page cache, and says whether torch is there.
+    const ChildRun importTorch = haveTorchScript ? runChild({"/usr/bin/python3", "-c", "import torch"}, torchEnvironmentList)
+                                                 : ChildRun{};
+    if (importTorch.status != 0)
+        std::printf("PyTorch: %s; the CLI's times alone\n",
+                    haveTorchScript ? "torch is not importable by /usr/bin/python3" : "/usr/bin/python3 or " MOMENTUM_LAB_TORCH_BENCH " is missing");
+    int runNumber = 0;
     for (const Work& work : works) {
-        std::vector<std::string> command{cli.string(), "train"};
-        command.insert(command.end(), work.cliArguments.begin(), work.cliArguments.end());
-        command.insert(command.end(), {"--out", dir.filePath(QStringLiteral("run")).toStdString()});
-        std::optional<ChildRun> best;
-        for (int round = 0; round < rounds; ++round) {
-            const ChildRun run = runChild(command);
-            if (run.status != 0) {
-                std::printf("%s: momentum-lab-cli failed (exit status %d); skipped\n", work.title, run.status);
-                best.reset();
-                break;
-            }
-            if (!best || run.cpuSeconds < best->cpuSeconds) best = run;
-        }
-        if (!best) continue;
-        std::printf("%s\n  momentum-lab-cli train, whole process: %.3f s CPU (%.3f s wall)\n", work.title,
-                    best->cpuSeconds, best->wallSeconds);
-        std::vector<std::string> torch{"/usr/bin/python3", MOMENTUM_LAB_TORCH_BENCH};
-        torch.insert(torch.end(), work.torchArguments.begin(), work.torchArguments.end());
-        const ChildRun python = std::filesystem::exists("/usr/bin/python3") && std::filesystem::exists(MOMENTUM_LAB_TORCH_BENCH)
-                                    ? runChild(torch) : ChildRun{};
-        const std::size_t at = python.output.find("seconds ");
-        if (python.status != 0 || at == std::string::npos) {
-            std::printf("  PyTorch skipped: %s\n", python.status == 3 ? "torch is not importable by /usr/bin/python3"
-                                                                       : "/usr/bin/python3 or " MOMENTUM_LAB_TORCH_BENCH " did not run");
+        std::printf("\n%s\n", work.title);
+        if (work.needsMnist && !haveMnist) {
+            std::printf("  skipped: MNIST is not in %s (bash scripts/fetch-mnist.sh fetches it)\n",
+                        qPrintable(mnistDirectory));
             continue;
         }
-        const double torchSeconds = std::atof(python.output.c_str() + at + 8);
-        std::printf("  PyTorch training loop, one thread: %.3f s CPU\n  ratio %.1fx\n", torchSeconds,
-                    torchSeconds / best->cpuSeconds);
-        checkTarget(std::string("whole CLI process vs PyTorch's loop: ") + work.shortTitle, torchSeconds / best->cpuSeconds,
-                    true, work.target, "x");
+        const auto cliCommand = [&] {
+            std::vector<std::string> command{cli.string(), "train"};
+            command.insert(command.end(), work.cliArguments.begin(), work.cliArguments.end());
+            command.insert(command.end(), {"--out", dir.filePath(QStringLiteral("run-%1").arg(runNumber++)).toStdString()});
+            return command;
+        };
+        std::vector<std::string> torchCommand{"/usr/bin/python3", MOMENTUM_LAB_TORCH_BENCH};
+        torchCommand.insert(torchCommand.end(), work.torchArguments.begin(), work.torchArguments.end());
+        const bool withTorch = importTorch.status == 0;
+        if (runChild(cliCommand(), cliEnvironment).status != 0) {  // untimed warm-up
+            std::printf("  momentum-lab-cli train failed; skipped\n");
+            continue;
+        }
+        std::vector<double> cliWall, cliCpu, torchWall, torchCpu, torchLoopCpu, torchLoopWall, ratios;
+        std::string torchBlas;
+        bool failed = false;
+        for (int pair = 0; pair < pairs && !failed; ++pair) {
+            ChildRun ours, theirs;
+            for (int side = 0; side < 2; ++side) {
+                if ((side == 0) == (pair % 2 == 0)) {
+                    ours = runChild(cliCommand(), cliEnvironment);
+                    if (ours.status != 0) {
+                        std::printf("  momentum-lab-cli train failed (exit status %d); skipped\n", ours.status);
+                        failed = true;
+                        break;
+                    }
+                } else if (withTorch) {
+                    theirs = runChild(torchCommand, torchEnvironmentList);
+                    const auto loopCpu = numberAfter(theirs.output, "loop_cpu_seconds");
+                    const auto loopWall = numberAfter(theirs.output, "loop_wall_seconds");
+                    if (theirs.status != 0 || !loopCpu || !loopWall) {
+                        std::printf("  %s failed (exit status %d); skipped\n", MOMENTUM_LAB_TORCH_BENCH, theirs.status);
+                        failed = true;
+                        break;
+                    }
+                    torchWall.push_back(theirs.wallSeconds), torchCpu.push_back(theirs.cpuSeconds);
+                    torchLoopCpu.push_back(*loopCpu), torchLoopWall.push_back(*loopWall);
+                    const std::size_t blasAt = theirs.output.find("blas ");
+                    if (blasAt != std::string::npos)
+                        torchBlas = theirs.output.substr(blasAt + 5, theirs.output.find('\n', blasAt) - blasAt - 5);
+                }
+            }
+            if (failed) break;
+            cliWall.push_back(ours.wallSeconds), cliCpu.push_back(ours.cpuSeconds);
+            if (withTorch) ratios.push_back(theirs.wallSeconds / ours.wallSeconds);
+        }
+        if (failed) continue;
+        std::printf("  momentum-lab-cli train, whole process: median %.3f s wall (%.3f-%.3f), %.3f s CPU\n",
+                    median(cliWall), lowest(cliWall), highest(cliWall), median(cliCpu));
+        if (!withTorch) continue;
+        std::printf("  PyTorch, whole process (python3 start, import torch, data, training): median %.3f s wall "
+                    "(%.3f-%.3f), %.3f s CPU;\n    of which its training loop: %.3f s wall, %.3f s CPU; BLAS: %s\n",
+                    median(torchWall), lowest(torchWall), highest(torchWall), median(torchCpu), median(torchLoopWall),
+                    median(torchLoopCpu), torchBlas.empty() ? "unknown" : torchBlas.c_str());
+        std::printf("  ratio, PyTorch's wall time over the CLI's, whole processes: median %.1fx of %zu pairs (%.1f-%.1fx)\n",
+                    median(ratios), ratios.size(), lowest(ratios), highest(ratios));
+        checkTarget(std::string("whole process vs PyTorch's whole process (wall, median of pairs): ") + work.shortTitle,
+                    median(ratios), true, work.target, "x");
     }
 }
 
@@ -835,8 +911,10 @@ int main(int argc, char** argv) {
         reportWeightsWriting(seconds);
     }
     if (wanted("process")) {
-        std::printf("\nWhole process against PyTorch (CPU time, best of 3):\n");
-        reportWholeProcess(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "momentum-lab-cli", 3);
+        std::printf("\nWhole momentum-lab-cli train process against the whole PyTorch process on the same work "
+                    "(wall time, spawn to exit; 5 alternating pairs, each side's order swapped every pair; PyTorch on "
+                    "one thread, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment):\n");
+        reportWholeProcess(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "momentum-lab-cli", 5);
     }
     if (wanted("study")) reportStudySpeed();
     if (wanted("conv")) compareConvWithTorch(seconds);
