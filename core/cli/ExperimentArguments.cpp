@@ -4,6 +4,7 @@
 #include "optim/OptimizerCatalog.h"
 #include "train/ExperimentJson.h"
 #include "train/Presets.h"
+#include "train/RunFolderLayout.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -32,6 +33,19 @@ QString absoluteDataSpec(const QString& spec) {
     for (const QLatin1StringView prefix : {QLatin1StringView("csv:"), QLatin1StringView("idx:")})
         if (spec.startsWith(prefix)) return prefix + QFileInfo(spec.mid(prefix.size())).absoluteFilePath();
     return spec;
+}
+
+// A repeated label is renamed (momentum, momentum-2, ...); when the new name is one given to
+// another run, the folder-name check would blame a label the user never wrote. Say which was renamed.
+void refuseRenamesOntoGivenLabels(const std::vector<std::string>& given, const std::vector<RunSpec>& runs) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].label == given[i]) continue;
+        for (std::size_t j = 0; j < runs.size(); ++j)
+            if (j != i && runFileName(runs[j].label).toCaseFolded() == runFileName(runs[i].label).toCaseFolded())
+                throw InputError("runs[" + std::to_string(i) + "].label: '" + given[i] + "' is given more than once, so runs[" +
+                                 std::to_string(i) + "] was renamed '" + runs[i].label + "', which is runs[" + std::to_string(j) +
+                                 "]'s label too; give the runs distinct labels (e.g. NAME:label=TEXT)");
+    }
 }
 
 }  // namespace
@@ -170,7 +184,10 @@ Experiment ExperimentArguments::experiment(const QCommandLineParser& parser, con
     } else if (fileRuns.isArray()) json["runs"] = runs;
 
     Experiment experiment = experimentFromJson(json, source);
+    std::vector<std::string> given;
+    for (const RunSpec& run : experiment.runs) given.push_back(run.label);
     makeLabelsUnique(experiment.runs);
+    refuseRenamesOntoGivenLabels(given, experiment.runs);
     experiment.validate();
     return experiment;
 }
