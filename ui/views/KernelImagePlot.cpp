@@ -91,7 +91,20 @@ void KernelImagePlot::arrangeImages() {
             bottom->setTicker(ticker);
             bottom->setSubTicks(false);
         }
-        bottom->setLabel(fittedCaption(captions_[m], bottom->labelFont(), area.width()));
+    }
+    // One wording per quantity row: the longest caption that every panel of the row has room for.
+    for (int r = 0; r < rowCount(); ++r) {
+        int level = 0;
+        for (int c = 0; c < columns_; ++c) {
+            const QStringList& captions = captions_[static_cast<std::size_t>(c * rowCount() + r)];
+            const QString fitted = fittedCaption(captions, map(r, c)->keyAxis()->labelFont(), map(r, c)->keyAxis()->axisRect()->width());
+            level = std::max(level, captions.contains(fitted) ? static_cast<int>(captions.indexOf(fitted)) : static_cast<int>(captions.size()) - 1);
+        }
+        for (int c = 0; c < columns_; ++c) {
+            const QStringList& captions = captions_[static_cast<std::size_t>(c * rowCount() + r)];
+            QCPAxis* bottom = map(r, c)->keyAxis();
+            bottom->setLabel(fittedCaption(captions.mid(level), bottom->labelFont(), bottom->axisRect()->width()));
+        }
     }
     for (int r = 0; r < rowCount(); ++r) fitColorScale(scales_[static_cast<std::size_t>(r)], displayName(quantities()[static_cast<std::size_t>(r)]));
     plotLayout()->update(QCPLayoutElement::upPreparation);  // the tick vectors for the ranges and tickers set here

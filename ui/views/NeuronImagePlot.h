@@ -34,8 +34,8 @@
 
 namespace ml {
 
-inline constexpr int kMinImageHeight = 64;  // px, an image's axis rect: below it the view scrolls
-inline constexpr int kMinImageWidth = 64;
+inline constexpr int kMinImageHeight = 84;  // px, an image's axis rect (3 px per pixel of 28 x 28): below it the view scrolls
+inline constexpr int kMinImageWidth = 84;
 
 int readableTickStep(double pixelsPerTick, int labelPixels);
 QString fittedCaption(const QStringList& candidates, const QFont& font, int width);

@@ -70,11 +70,9 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
         showFeatureMaps();
         updateOpenInWindow();
     });
-    openInWindow_ = new QToolButton(tabs_);
+    openInWindow_ = new QToolButton(this);
     openInWindow_->setText(tr("Open in its own window"));
     openInWindow_->setToolTip(tr("Show this tab in a separate window that can be made as large as the screen"));
-    openInWindow_->setAutoRaise(true);
-    tabs_->setCornerWidget(openInWindow_, Qt::TopRightCorner);
     connect(openInWindow_, &QToolButton::clicked, this, &NeuronInspector::openInWindow);
     updateOpenInWindow();
 
@@ -91,6 +89,7 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     bar->addWidget(stripHeight_);
     bar->addWidget(robust_);
     bar->addStretch();
+    bar->addWidget(openInWindow_);  // in the bar, not beside the tabs: a narrow dock needs their width
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);

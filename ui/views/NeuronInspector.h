@@ -10,7 +10,7 @@
 // conv layer, "Kernels" (KernelImagePlot) shows its kernels as small images, per quantity and panel,
 // and "Feature maps" (FeatureMapView) what the channel makes of a chosen test image. The image
 // tabs scroll when their rows do not fit (a docked inspector is short), and "Open in its own
-// window" (beside the tabs, for "As image" and "Kernels") shows the current one in a separate
+// window" (above the tabs, shown for "As image" and "Kernels") shows the current one in a separate
 // resizable window that follows the inspector (neuron, step, runs) until it is closed.
 //
 // Public API
