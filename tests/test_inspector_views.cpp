@@ -13,6 +13,8 @@
 #include "views/RunSelection.h"
 
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QtTest>
@@ -224,6 +226,16 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("an image is %1 px high").arg(map->keyAxis()->axisRect()->rect().height())));
         const QString overlap = firstOverlap(drawnTexts(plot));
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+        // The rows that do not fit scroll, with the wheel over the images too (QCustomPlot takes
+        // every wheel event it is given).
+        QScrollArea* scroll = nullptr;
+        for (QWidget* w = plot->parentWidget(); w && !scroll; w = w->parentWidget()) scroll = qobject_cast<QScrollArea*>(w);
+        QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0);
+        const QPointF at(plot->width() / 2.0, 40.0);
+        QWheelEvent wheel(at, plot->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(plot, &wheel);
+        QVERIFY(!wheel.isAccepted());  // a real wheel event then goes on to the scroll area
+        QVERIFY(!plot->testAttribute(Qt::WA_NoMousePropagation));
     }
 
     // "Kernels" of a conv channel (4 input channels of 3 x 3), docked, with 4 and 9 runs.

@@ -12,6 +12,7 @@ namespace ml {
 
 KernelImagePlot::KernelImagePlot(QWidget* parent) : QCustomPlot(parent) {
     connect(this, &QCustomPlot::afterLayout, this, &KernelImagePlot::arrangeImages);
+    setAttribute(Qt::WA_NoMousePropagation, false);  // QCustomPlot's default: the wheel must reach the scroll area
     rebuild(1);
     setChannel(-1, -1);
 }

@@ -44,6 +44,10 @@ public:
     QCPColorMap* map(int row, int column) const { return maps_[static_cast<std::size_t>(column * rowCount() + row)]; }
     QCPColorScale* scale(int row) const { return scales_[static_cast<std::size_t>(row)]; }
 
+protected:
+    // Not taken (QCustomPlot takes every wheel event): the wheel scrolls the rows.
+    void wheelEvent(QWheelEvent* event) override { event->ignore(); }
+
 private:
     static int rowCount() { return static_cast<int>(quantities().size()); }
     void rebuild(int columns);

@@ -467,23 +467,28 @@ void NeuronHistoryPlot::setStripHeight(int pixels) {
     relayout();
 }
 
-// Inside: three tick labels' height, or the longest y-label (drawn along the strip); outside: the
+// Inside: four tick labels' height (three ticks and room between), or the longest y-label
+// (drawn along the strip); outside: the
 // half tick label kept above and below (buildPanels) and the step axis's ticks.
 int NeuronHistoryPlot::minimumStripHeight() const {
     const QCPAxis* y = momentum_.rect->axis(QCPAxis::atLeft);
     const QFontMetrics ticks(y->tickLabelFont()), labels(y->labelFont());
     int longest = 0;
     for (const Panel* panel : {&momentum_, &gradient_, &weight_}) longest = std::max(longest, labels.horizontalAdvance(panel->name));
-    return std::max(3 * ticks.height(), longest + 8) + ticks.height() + 16;
+    return std::max(4 * ticks.height(), longest + 8) + ticks.height() + 16;
 }
 
-// The y axes get as many ticks as their labels have room for (one per three label heights).
+// The y axes get as many ticks as their labels have room for (about one per 2.5 label heights of
+// the strip's last laid-out height), at least three; the count is met closely rather than
+// rounded to the nicest step (which could leave one label, or twice too many).
 void NeuronHistoryPlot::fitTickCounts() {
     const int line = QFontMetrics(momentum_.rect->axis(QCPAxis::atLeft)->tickLabelFont()).height();
-    const int strip = std::max(stripHeight_, minimumStripHeight());
-    const int spare = std::max(0, height() - minimumHeight()) / 3;  // the strips share what is left
-    const int ticks = std::clamp((strip + spare - line - 16) / (3 * line), 2, 6);
-    for (Panel* panel : {&momentum_, &gradient_, &weight_}) panel->rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(ticks);
+    for (Panel* panel : {&momentum_, &gradient_, &weight_}) {
+        const int ticks = std::clamp(panel->rect->rect().height() * 2 / (5 * line), 3, 6);
+        QCPAxisTicker* ticker = panel->rect->axis(QCPAxis::atLeft)->ticker().data();
+        ticker->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+        ticker->setTickCount(ticks);
+    }
 }
 
 // The strips keep their chosen height under the (wrapped) title and a legend placed below them.

@@ -56,6 +56,7 @@ QString columnName(int column) { return column == 0 ? NeuronImagePlot::tr("weigh
 
 NeuronImagePlot::NeuronImagePlot(QWidget* parent) : QCustomPlot(parent) {
     connect(this, &QCustomPlot::afterLayout, this, &NeuronImagePlot::arrangeImages);
+    setAttribute(Qt::WA_NoMousePropagation, false);  // QCustomPlot's default: the wheel must reach the scroll area
     rebuild(1);
     setNeuron(-1, -1);
 }

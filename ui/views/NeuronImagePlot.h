@@ -65,6 +65,10 @@ public:
     QCPColorScale* weightScale() const { return scales_[0]; }
     QCPColorScale* momentumScale() const { return scales_[1]; }
 
+protected:
+    // Not taken (QCustomPlot takes every wheel event): the wheel scrolls the rows.
+    void wheelEvent(QWheelEvent* event) override { event->ignore(); }
+
 private:
     struct Image {
         QCPAxisRect* rect = nullptr;
