@@ -468,8 +468,8 @@ void NeuronHistoryPlot::setStripHeight(int pixels) {
 }
 
 // Inside: four tick labels' height (three ticks and room between), or the longest y-label
-// (drawn along the strip); outside: the
-// half tick label kept above and below (buildPanels) and the step axis's ticks.
+// (drawn along the strip); outside: the half tick label kept above and below (buildPanels) and
+// the step axis's ticks.
 int NeuronHistoryPlot::minimumStripHeight() const {
     const QCPAxis* y = momentum_.rect->axis(QCPAxis::atLeft);
     const QFontMetrics ticks(y->tickLabelFont()), labels(y->labelFont());
