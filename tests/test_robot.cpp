@@ -44,6 +44,7 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolButton>
@@ -129,7 +130,7 @@ void showAt(MainWindow& window, QSize size) {
 }
 
 // Widgets in shown docks that are smaller than their minimum (the layout squeezed them).
-QStringList squeezedWidgets(MainWindow& window) {
+QStringList squeezedWidgets(MainWindow& window, bool atMinimum) {
     QStringList found;
     const QRect shown(QPoint(0, 0), window.size());
     for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
@@ -147,6 +148,14 @@ QStringList squeezedWidgets(MainWindow& window) {
             const int minimumHeight = widget->minimumHeight() > 0 ? widget->minimumHeight() : hint.height();
             const QString name = QStringLiteral("%1/%2 (%3)").arg(dock->objectName(), widget->objectName(),
                                                                  QString::fromLatin1(widget->metaObject()->className()));
+            // Nothing scrolls sideways at the screen's size (the explainer's formula lines may). A table
+            // may at the window's minimum, and beside the inspector on a 1366 px screen once it lists
+            // more than four runs (a fork with its source overlaid: six rows of long labels).
+            const bool tableMayScroll = qobject_cast<QTableView*>(widget) &&
+                                        (atMinimum || (window.width() < 1400 && qobject_cast<QTableView*>(widget)->model()->rowCount() > 4));
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(widget); area && area->horizontalScrollBar()->isVisible() &&
+                                                                         !area->inherits("QPlainTextEdit") && !tableMayScroll)
+                found << QStringLiteral("%1 scrolls sideways").arg(name);
             if (policy.horizontalPolicy() != QSizePolicy::Ignored && widget->width() < minimumWidth)
                 found << QStringLiteral("%1 is %2 px wide, needs %3").arg(name).arg(widget->width()).arg(minimumWidth);
             if (policy.verticalPolicy() != QSizePolicy::Ignored && widget->height() < minimumHeight)
@@ -401,7 +410,7 @@ class TestRobot : public QObject {
         for (int run = 0; run < selection->labels().size(); ++run)
             ROBOT_ACT(QStringLiteral("%1: show run %2 alone").arg(where).arg(run), selection->setShown({run}));
         selection->setShown(shown);
-        const QStringList squeezed = squeezedWidgets(window) + overlappingSiblings(window);
+        const QStringList squeezed = squeezedWidgets(window, where.contains("minimum")) + overlappingSiblings(window);
         QVERIFY2(squeezed.isEmpty(), qPrintable(where + ":\n" + squeezed.join('\n')));
         exportReport(window, where);
     }

@@ -1,5 +1,7 @@
 #include "AppSettings.h"
 
+#include <algorithm>
+
 #include "train/ExperimentJson.h"
 #include "train/Presets.h"
 
@@ -51,6 +53,7 @@ FigureOptions AppSettings::figureOptions() {
     options.width = s.value("export/width", options.width).toInt();
     options.height = s.value("export/height", options.height).toInt();
     options.dpi = s.value("export/dpi", options.dpi).toInt();
+    options.unit = static_cast<LengthUnit>(std::clamp(s.value("export/unit", int(options.unit)).toInt(), 0, 2));  // px, cm, in
     return options;
 }
 
@@ -59,6 +62,7 @@ void AppSettings::saveFigureOptions(const FigureOptions& options) {
     s.setValue("export/width", options.width);
     s.setValue("export/height", options.height);
     s.setValue("export/dpi", options.dpi);
+    s.setValue("export/unit", int(options.unit));
 }
 
 Experiment defaultExperiment() {

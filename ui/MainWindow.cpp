@@ -39,6 +39,8 @@
 #include <QShowEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QTimer>
 #include <QLabel>
 #include <QMenuBar>
 #include <QSortFilterProxyModel>
@@ -246,6 +248,14 @@ void MainWindow::showEvent(QShowEvent* event) {
     sizeDocks();
 }
 
+void MainWindow::fitSummaryWidth() {
+    // Only where the summary sits beside the inspector (on a low screen it is the inspector's tab).
+    if (!isVisible() || summaryDock_->isFloating() || tabifiedDockWidgets(summaryDock_).contains(inspectorDock_)) return;
+    const int free = width() - findChild<QDockWidget*>("experimentDock")->width();
+    const int wanted = std::min(summary_->sizeHint().width(), free * 3 / 5);
+    if (summaryDock_->width() < wanted) resizeDocks({summaryDock_, inspectorDock_}, {wanted, free - wanted}, Qt::Horizontal);
+}
+
 void MainWindow::sizeDocks() {
     // The experiment form as narrow as it can be (it asks for more): the plot and the summary need the width.
     resizeDocks({findChild<QDockWidget*>("experimentDock")}, {experimentScroll_->minimumWidth()}, Qt::Horizontal);
@@ -411,6 +421,11 @@ void MainWindow::wireViews() {
     connect(comparison_, &RunComparison::changed, plot_, &ConvergencePlot::refresh);
     // The scrubber's step, marked on the convergence plot (live: no mark).
     connect(selection_, &RunSelection::stepChanged, this, [this] { plot_->setMarkedStep(selection_->step()); });
+    // New runs in the table (a fork's, an overlay's): the summary grows to its columns where the
+    // bottom row has room (at most three fifths of it), once the table has its new rows.
+    connect(comparison_->summary(), &QAbstractItemModel::modelReset, this, [this] {
+        QTimer::singleShot(0, this, &MainWindow::fitSummaryWidth);
+    });
     // A run keeps its colour for life: the matrix views follow the comparison's looks.
     connect(comparison_, &RunComparison::changed, this, [this] { selection_->setLooks(comparison_->looks()); });
     connect(plot_, &ConvergencePlot::exportRequested, this,
@@ -727,6 +742,8 @@ void MainWindow::openRunFolder(const QString& directory) {
         QMessageBox::warning(this, tr("Cannot open run folder"), QString::fromStdString(error.what()));
         return;
     }
+    // A CLI run keeps the default name: the folder's name says more in titles and the report.
+    if (folder.experiment.name == Experiment{}.name) folder.experiment.name = QDir(QDir::cleanPath(directory)).dirName().toStdString();
     session_->reset();
     startOver(folder.experiment);
     comparison_->showFolder(folder);

@@ -88,6 +88,7 @@ private:
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
     void sizeDocks();
+    void fitSummaryWidth();
     bool docksSized_ = false;  // by a restored layout or on the first show
     void buildToolBar();
     void keepCurrent();

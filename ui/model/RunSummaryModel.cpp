@@ -104,8 +104,16 @@ void RunSummaryModel::setThreshold(double threshold, const MetricsHistory& histo
     if (!rows_.empty()) Q_EMIT dataChanged(index(0, StepsToThreshold), index(rowCount() - 1, StepsToThreshold));
 }
 
+// A label names its optimizer when it is the optimizer's name, a kept run of it ("momentum #2") or
+// a fork's branch into it ("momentum@500→neuron-mean").
 bool RunSummaryModel::optimizersMatchLabels() const {
-    return std::all_of(rows_.begin(), rows_.end(), [](const Row& row) { return row.optimizer.empty() || row.optimizer == row.result.label; });
+    return std::all_of(rows_.begin(), rows_.end(), [](const Row& row) {
+        if (row.optimizer.empty()) return true;
+        std::string label = row.result.label;
+        if (const auto kept = label.rfind(" #"); kept != std::string::npos) label.resize(kept);
+        if (const auto branch = label.rfind("→"); branch != std::string::npos) label = label.substr(branch + std::string("→").size());
+        return row.optimizer == label;
+    });
 }
 
 int RunSummaryModel::rowCount(const QModelIndex& parent) const {

@@ -47,7 +47,7 @@ constexpr double kLossStretch = 2.0, kAccuracyStretch = 1.05;
 // margins) and only shares what is left by the stretch factors: on a 1366 x 768 screen nothing
 // was left, and the strip, with the x axis's labels below it, came out taller than the loss plot.
 // The strip's minimum is smaller, and the gap between the two plots thinner.
-constexpr int kAccuracyMinimumHeight = 36;
+constexpr int kAccuracyMinimumHeight = 28;
 constexpr int kGapBetweenPlots = 4;
 constexpr double kLossOffsetPerRun = 0.015;     // "Offset curves": loss x (1 + 1.5 % x run)
 constexpr double kAccuracyOffsetPerRun = 0.003;  // accuracy + 0.3 points x run
@@ -305,12 +305,12 @@ void ConvergencePlot::rebuildGraphs() {
                           MetricsHistory::kTestAccuracy});
     }
     for (const Feed& feed : feeds_) applyStyle(feed, 0);
-    note_->setText(noteText());  // names the lighter runs of a kept comparison
     for (int run = 0; run < history_->runCount(); ++run)  // the legend in run order
         for (const Feed& feed : feeds_)
             if (feed.run == run && feed.kind == Feed::Kind::TrainLoss) feed.graph->addToLegend(legend_);
     updateLegendNames();
     legend_->setVisible(history_->runCount() > 0);
+    fitLegendAndNote();  // the legend's columns and the note's lines fit the plot's width
 }
 
 void ConvergencePlot::appendNewPoints(Feed& feed, bool fromScratch) {
@@ -435,22 +435,50 @@ void ConvergencePlot::updatePlaceholder() {
 }
 
 void ConvergencePlot::updateNote() {
-    note_->setText(noteText());
+    fitLegendAndNote();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The legend in as many columns as its widest entry allows, and the note broken into lines, at
+// the plot's width: a fork's long labels ("momentum@500→neuron-mean") were cut off at 1366 px.
+void ConvergencePlot::fitLegendAndNote() {
+    const int room = std::max(120, plot_->width() - 24);
+    if (legend_->itemCount() > 0) {
+        int widest = 1, entries = 0;  // itemCount() counts a wrapped grid's empty cells too
+        for (int i = 0; i < legend_->itemCount(); ++i)
+            if (QCPAbstractLegendItem* item = legend_->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width()), ++entries;
+        // At most two rows, so that a low plot keeps its height for the curves (a long entry may then
+        // run short at the right, never over the data).
+        const int fitting = std::clamp(room / (widest + legend_->columnSpacing()), 1, kLegendColumns);
+        const int columns = std::min(std::max(fitting, (entries + 1) / 2), std::max(entries, 1));
+        if (columns != legend_->columnCount()) {
+            legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+            legend_->setWrap(columns);
+            legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flows the entries
+        }
+    }
+    const QFontMetrics metrics(note_->font());
+    QStringList lines;
+    for (const QString& part : noteText().split(QStringLiteral("   "), Qt::SkipEmptyParts)) {
+        if (!lines.isEmpty() && metrics.horizontalAdvance(lines.back() + QStringLiteral("   ") + part) <= room)
+            lines.back() += QStringLiteral("   ") + part;
+        else
+            lines << part;
+    }
+    note_->setText(lines.join(QLatin1Char('\n')));
 }
 
 QString ConvergencePlot::noteText() const {
     QString text = tr("solid: training (batch) loss   dashed: test loss   smoothing: %1")
                        .arg(smoothing_ > 0.0 ? tr("EMA %1").arg(smoothing_, 0, 'f', 2) : tr("none (raw values)"));
     if (offset_) text += tr("   curves offset by 1.5 % per run");
-    if (history_ && std::any_of(history_->looks().begin(), history_->looks().end(), [](RunLook look) { return look.kept; }))
-        text += tr("   lighter: runs of a kept comparison (#N)");
     return text;
 }
 
 void ConvergencePlot::setRunDetails(const QStringList& details) {
     runDetails_ = details;
     updateLegendNames();
+    fitLegendAndNote();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -545,6 +573,7 @@ void ConvergencePlot::showHover(QMouseEvent* event) {
 }
 
 bool ConvergencePlot::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize) updateNote();
     if (watched == plot_ && event->type() == QEvent::Leave && hoverLine_->visible()) {
         hoverLine_->setVisible(false);
         plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -121,6 +121,7 @@ private:
     std::vector<Feed> feeds_;
     XAxis xAxis_ = XAxis::Step;
     void placeStepMarker();
+    void fitLegendAndNote();
     double keyOfStep(long step) const;  // on the current x axis; NaN where unknown
     long markedStep_ = -1;
     std::vector<QCPItemStraightLine*> stepMarkers_;  // in the loss plot and the accuracy strip

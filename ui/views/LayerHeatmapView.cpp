@@ -123,7 +123,9 @@ void LayerHeatmapView::ensureCells(int count) {
     body->addElement(0, 1, colorScale_);
     body->setColumnStretchFactor(1, 0.001);
     margins_ = new QCPMarginGroup(plot_);
-    const int columns = count <= 3 ? count : static_cast<int>(std::ceil(std::sqrt(2.0 * count)));
+    // Squarish beyond three maps (4: 2 x 2, 6: 3 x 2, 9: 3 x 3): a row of six once made the
+    // docked heat-map's minimum wider than a 1366 px window could give it.
+    const int columns = count <= 3 ? count : static_cast<int>(std::ceil(std::sqrt(double(count))));
     for (int k = 0; k < count; ++k) {
         Cell cell;
         auto* box = new QCPLayoutGrid;

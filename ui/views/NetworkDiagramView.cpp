@@ -372,7 +372,8 @@ void NetworkDiagramView::paintTitle(QPainter& painter, const Frame& frame) const
     painter.save();
     painter.setFont(bold);
     painter.setPen(Qt::black);
-    // The run names give way, never the step: "momentum − neuron-mea… · step 300 · momentum" (an
+    // The run names give way (in their middle: a fork's "momentum@500→neuron-mean" keeps both
+    // ends), never the step: "momentum − neu…mean · step 300 · momentum" (an
     // A − B title of two long labels once lost the step to a middle elision).
     const QString text = title();
     const qsizetype stepAt = text.indexOf(QStringLiteral(" · step "));
@@ -381,7 +382,7 @@ void NetworkDiagramView::paintTitle(QPainter& painter, const Frame& frame) const
     const int room = static_cast<int>(frame.titleArea.width());
     const QString shown = metrics.horizontalAdvance(text) <= room || tail.isEmpty() || metrics.horizontalAdvance(tail) >= room
                               ? metrics.elidedText(text, Qt::ElideMiddle, room)
-                              : metrics.elidedText(text.left(stepAt), Qt::ElideRight, room - metrics.horizontalAdvance(tail)) + tail;
+                              : metrics.elidedText(text.left(stepAt), Qt::ElideMiddle, room - metrics.horizontalAdvance(tail)) + tail;
     painter.drawText(frame.titleArea, Qt::AlignLeft | Qt::AlignVCenter, shown);
     painter.restore();
 }

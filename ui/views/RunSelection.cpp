@@ -29,7 +29,10 @@ void RunSelection::begin(const QStringList& labels, const std::vector<RunSnapsho
 void RunSelection::addRuns(const QStringList& labels, const std::vector<RunSnapshots::ArchivePtr>& archives) {
     const int first = store_.append(archives);
     labels_ += labels;
-    for (int k = 0; k < static_cast<int>(labels.size()); ++k) shown_.push_back(first + k);
+    // Shown up to the default count, as a new comparison's runs are (Compare ticks the rest): six
+    // small multiples made the docked heat-map wider than a 1366 px window could give it.
+    for (int k = 0; k < static_cast<int>(labels.size()) && static_cast<int>(shown_.size()) < kDefaultShown; ++k)
+        shown_.push_back(first + k);
     Q_EMIT selectionChanged();
 }
 

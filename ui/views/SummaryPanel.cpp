@@ -65,6 +65,21 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
     auto showOptimizerColumn = [this, model] { table_->setColumnHidden(RunSummaryModel::Optimizer, model->optimizersMatchLabels()); };
     connect(model, &QAbstractItemModel::modelReset, this, showOptimizerColumn);
     showOptimizerColumn();
+    // The Run column as wide as its labels up to a few typical ones: a fork's "momentum@500→
+    // neuron-mean" is elided in the middle (its tooltip gives it whole) instead of pushing every
+    // figure out of a narrow dock.
+    header->setSectionResizeMode(RunSummaryModel::Run, QHeaderView::Interactive);
+    auto fitRunColumn = [this] {
+        int widest = 0;
+        for (int row = 0; row < table_->model()->rowCount(); ++row)
+            widest = std::max(widest, table_->sizeHintForIndex(table_->model()->index(row, RunSummaryModel::Run)).width());
+        const int cap = table_->fontMetrics().horizontalAdvance(QStringLiteral("neuron-mean #12")) + table_->iconSize().width() + 16;
+        table_->horizontalHeader()->resizeSection(RunSummaryModel::Run, std::clamp(widest, 60, cap));
+        updateGeometry();  // the dock's minimum follows the columns
+    };
+    connect(model, &QAbstractItemModel::modelReset, this, fitRunColumn);
+    connect(model, &QAbstractItemModel::dataChanged, this, fitRunColumn);
+    fitRunColumn();
     layout->addWidget(table_, 1);
 }
 
@@ -96,7 +111,9 @@ QSize SummaryPanel::sizeHint() const {
     for (int column = 0; column < header->count(); ++column)
         if (!header->isSectionHidden(column))
             // Contents, not current sizes: before the first layout (or stretched) those say nothing.
-            columns += std::max({header->sectionSizeHint(column), contentsWidth(*table_, column), typicalWidth(*table_, column)});
+            columns += column == RunSummaryModel::Run  // its width is capped (long labels elide)
+                           ? std::max(header->sectionSize(column), typicalWidth(*table_, column))
+                           : std::max({header->sectionSizeHint(column), contentsWidth(*table_, column), typicalWidth(*table_, column)});
     const int frame = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
     const QMargins margins = layout()->contentsMargins();
     return {std::max(QWidget::sizeHint().width(), columns + frame + margins.left() + margins.right()), QWidget::sizeHint().height()};
