@@ -461,6 +461,10 @@ private Q_SLOTS:
         if (QTest::currentTestFailed()) return;
         ROBOT_ACT("open " + scenario, window.openRunFolder(folders_[scenario]));
         drive(window, QStringLiteral("%1 at %2").arg(scenario, shown.name));
+        if (scenario == "image runs" && !QTest::currentTestFailed()) {  // a folder of image data shows its neurons as images
+            QTabWidget* tabs = window.neuronInspector()->tabs();
+            QVERIFY2(window.neuronInspector()->layer() == 0 && tabs->isTabEnabled(1), "As image is not offered for a digits folder");
+        }
     }
 
     // A finished comparison forked, and a run-history overlay: their views hold up as well.
