@@ -413,7 +413,10 @@ void NeuronHistoryPlot::updateMarkers() {
         const QVector<double>& steps = tracks_.front().history.steps();
         visible = static_cast<int>(std::count_if(steps.begin(), steps.end(), [&keys](double s) { return keys.contains(s); }));
     }
-    const QCPScatterStyle style = visible > 0 && visible < kMarkerThreshold ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4.0)
+    // Many overlaid lines (nine runs x 16 connections x 3 strips) get squares: a disc is drawn as a
+    // Bézier ellipse, and thousands of them were most of a click's replot.
+    const QCPScatterStyle::ScatterShape shape = graphCount() > kManyGraphs ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDisc;
+    const QCPScatterStyle style = visible > 0 && visible < kMarkerThreshold ? QCPScatterStyle(shape, shape == QCPScatterStyle::ssDisc ? 4.0 : 3.0)
                                                                             : QCPScatterStyle(QCPScatterStyle::ssNone);
     for (int g = 0; g < graphCount(); ++g) graph(g)->setScatterStyle(style);
     for (const Track& track : tracks_)

@@ -48,6 +48,7 @@ namespace ml {
 
 inline constexpr int kMaxPlottedConnections = 16;
 inline constexpr int kMarkerThreshold = 60;
+inline constexpr int kManyGraphs = 120;  // beyond it, square markers (cheap to draw) instead of discs
 inline constexpr int kLegendBesideMinWidth = 640;  // narrower plots get the legend under the strips
 
 // Whether the snapshot's network has neuron `neuron` in parameter layer `layer`.
