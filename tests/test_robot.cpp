@@ -435,6 +435,12 @@ private Q_SLOTS:
                                        {"--network", "1x8x8-conv4k3-pool2-10", "--activation", "relu", "--loss", "cross-entropy",
                                         "--data", "digits", "--batch", "32", "--steps", "30", "--snapshots-every", "10",
                                         "--optimizer", "momentum,neuron-mean,adam"});
+        // tests/studies/tiny.json: two optimizers, 3 tuning trials each, 3 seeds, 60 steps (under a second).
+        const QString study = root_.filePath("study");
+        folders_["study"] = runCli({"momentum-lab-cli", "study", QStringLiteral(MOMENTUM_LAB_SOURCE_DIR "/tests/studies/tiny.json"),
+                                    "--out", study, "--jobs", "2", "--quiet"}) == 0
+                                ? study
+                                : QString();
         for (const auto& [name, folder] : folders_) QVERIFY2(!folder.isEmpty(), qPrintable(name + ": the CLI failed"));
         caughtWarnings().clear();
         qInstallMessageHandler(catchWarnings);
@@ -490,6 +496,41 @@ private Q_SLOTS:
         QVERIFY(window.runHistory()->size() >= 1);
         ROBOT_ACT("overlay the first record", QVERIFY(window.overlayKept(window.runHistory()->records().front().number)));
         drive(window, "history overlay");
+    }
+
+    // A study folder's window, at the screen's size and its minimum: every tab raised by a click,
+    // nothing squeezed or overprinted, no Qt warning.
+    void studyWindowHoldsUp() {
+        MainWindow window;
+        showAt(window, windowSizes().front().size);
+        ROBOT_ACT("open the study", window.openStudy(folders_["study"]));
+        QWidget* study = nullptr;
+        for (QWidget* top : QApplication::topLevelWidgets())
+            if (top != &window && top->isVisible() && top->inherits("ml::StudyWindow")) study = top;
+        QVERIFY2(study, "no study window opened");
+        for (const WindowSize& size : windowSizes()) {
+            study->resize(size.size.isEmpty() ? study->minimumSizeHint() : size.size);
+            QApplication::processEvents();
+            for (QTabBar* bar : study->findChildren<QTabBar*>())
+                for (int i = 0; i < bar->count(); ++i)
+                    ROBOT_ACT(QStringLiteral("study at %1: tab %2").arg(size.name, bar->tabText(i)), clickTab(bar, i));
+            shot(*study, "study at " + size.name);
+            QStringList squeezed;
+            for (QWidget* widget : study->findChildren<QWidget*>()) {
+                if (!widget->isVisible() || widget->objectName().startsWith(QLatin1String("qt_"))) continue;
+                if (qobject_cast<QAbstractScrollArea*>(widget->parentWidget() ? widget->parentWidget()->parentWidget() : nullptr)) continue;
+                if (qobject_cast<QHeaderView*>(widget) || qobject_cast<QScrollBar*>(widget) || qobject_cast<QTabBar*>(widget->parentWidget()))
+                    continue;
+                const QSize least = widget->minimumSizeHint().expandedTo(widget->minimumSize());
+                if ((widget->sizePolicy().horizontalPolicy() != QSizePolicy::Ignored && widget->width() < least.width()) ||
+                    (widget->sizePolicy().verticalPolicy() != QSizePolicy::Ignored && widget->height() < least.height()))
+                    squeezed << QStringLiteral("%1 is %2 x %3, needs %4 x %5")
+                                    .arg(widget->metaObject()->className()).arg(widget->width()).arg(widget->height())
+                                    .arg(least.width()).arg(least.height());
+            }
+            QVERIFY2(squeezed.isEmpty(), qPrintable(QStringLiteral("study at %1:\n").arg(size.name) + squeezed.join('\n')));
+        }
+        study->close();
     }
 
     // A Start refused for bad input changes nothing on screen: no run-history entry, the same
