@@ -70,7 +70,10 @@ QStringList& caughtWarnings() {
 void catchWarnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
     // The offscreen platform's own notes are about the platform, not the app.
     if (message.contains(QLatin1String("This plugin does not support"))) return;
-    if (type == QtDebugMsg || type == QtInfoMsg) return;
+    if (type == QtDebugMsg || type == QtInfoMsg) {  // the monkey's seed, among others: shown, not failed
+        fprintf(stderr, "%s\n", qPrintable(message));
+        return;
+    }
     caughtWarnings() << message;
     fprintf(stderr, "Qt message: %s\n", qPrintable(message));
 }
