@@ -29,10 +29,10 @@ struct MachineCounters {
             }
             std::fclose(file);
         }
-        struct stat info{};
+        struct stat info {};
         if (::stat(folder.c_str(), &info) != 0) return counters;
-        const std::string path = "/sys/dev/block/" + std::to_string(major(info.st_dev)) + ":" +
-                                 std::to_string(minor(info.st_dev)) + "/stat";
+        const std::string path =
+            "/sys/dev/block/" + std::to_string(major(info.st_dev)) + ":" + std::to_string(minor(info.st_dev)) + "/stat";
         if (std::FILE* file = std::fopen(path.c_str(), "r")) {
             // Documentation/block/stat.rst: field 5 is writes completed, field 16 flushes completed.
             std::array<long long, 17> fields{};

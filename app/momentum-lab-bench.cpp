@@ -240,16 +240,18 @@ double runCase(const Case& c, const ml::DenseDataset& data, const ml::OptimizerI
 // (steps per second of its own CPU time: the same on an idle machine, steadier under load) and the
 // process's CPU per step (every thread, the writer's formatting included: what the run costs).
 void reportDiagnostics(double seconds) {
-    const Case c{"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64};
+    const Case c{"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy,
+                 64};
     const ml::DenseDataset data = syntheticData(c, 8192);
     const ml::OptimizerInfo& momentum = ml::optimizerInfo("momentum");
     QTemporaryDir dir;
     constexpr int kRounds = 5;
-    std::printf("\nDiagnostics, %s, momentum (%d alternating rounds of %.2f s of CPU per case, each 'on' run beside "
-                "the 'off' run just before it; shares are medians over the rounds, min-max in brackets; wall: "
-                "steps/s on the wall clock, thread: per CPU second of the training thread, CPU: the process's CPU "
-                "per step, the writer thread included):\n",
-                c.title, kRounds, seconds / kRounds);
+    std::printf(
+        "\nDiagnostics, %s, momentum (%d alternating rounds of %.2f s of CPU per case, each 'on' run beside "
+        "the 'off' run just before it; shares are medians over the rounds, min-max in brackets; wall: "
+        "steps/s on the wall clock, thread: per CPU second of the training thread, CPU: the process's CPU "
+        "per step, the writer thread included):\n",
+        c.title, kRounds, seconds / kRounds);
     struct Config {
         long every;
         bool snr;
@@ -275,7 +277,8 @@ void reportDiagnostics(double seconds) {
             offCpuPerStep.push_back(1.0 / off.stepsPerSecond);
             offAllocations.push_back(off.allocationsPerStep);
             long step = 0;
-            const Throughput on = measureSteps(c, data, momentum, seconds / kRounds,
+            const Throughput on = measureSteps(
+                c, data, momentum, seconds / kRounds,
                 [&](const ml::Network& network, const ml::Parameters& gradients, const ml::Optimizer& optimizer) {
                     if (++step % config.every != 0) return;
                     config.diagnostics->compute(network.parameters(), gradients, optimizer, *config.initial,
@@ -304,11 +307,12 @@ void reportDiagnostics(double seconds) {
                 "diagnostics off", median(offWallStepsPerSecond), 1e6 * median(offCpuPerStep), highest(offAllocations),
                 offWallStepsPerSecond.size());
     for (const Config& config : configs) {
-        std::printf("  %-38s %6.0f steps/s wall %6.1f us CPU/step %5.2f allocs/step   wall %5.1f %% [%.1f-%.1f]  "
-                    "thread %5.1f %%  CPU %5.1f %%\n",
-                    config.label.c_str(), median(config.wallStepsPerSecond), 1e6 * median(config.cpuPerStep),
-                    highest(config.allocationsPerStep), 100.0 * median(config.wallShares), 100.0 * lowest(config.wallShares),
-                    100.0 * highest(config.wallShares), 100.0 * median(config.threadShares), 100.0 * median(config.cpuShares));
+        std::printf(
+            "  %-38s %6.0f steps/s wall %6.1f us CPU/step %5.2f allocs/step   wall %5.1f %% [%.1f-%.1f]  "
+            "thread %5.1f %%  CPU %5.1f %%\n",
+            config.label.c_str(), median(config.wallStepsPerSecond), 1e6 * median(config.cpuPerStep),
+            highest(config.allocationsPerStep), 100.0 * median(config.wallShares), 100.0 * lowest(config.wallShares),
+            100.0 * highest(config.wallShares), 100.0 * median(config.threadShares), 100.0 * median(config.cpuShares));
     }
     checkTarget("784-128-10 b64, all diagnostics every step, share of the wall speed without",
                 100.0 * median(configs[1].wallShares), true, 80.0, "%");
@@ -317,12 +321,12 @@ void reportDiagnostics(double seconds) {
     ml::HessianProbe probe(c.spec(), ml::fixedBatch(data, 256));
     probe.setPoint(network.parameters());
     const auto start = Clock::now();
-    const ml::PowerIterationResult top =
-        probe.largestEigenvalue(ml::kCurvatureMaxIterations, ml::kCurvatureTolerance);
+    const ml::PowerIterationResult top = probe.largestEigenvalue(ml::kCurvatureMaxIterations, ml::kCurvatureTolerance);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    std::printf("  curvature probe (batch 256, initial weights): lambda_max %.4g after %d products, %.0f ms "
-                "(%.2f ms per product)\n",
-                top.eigenvalue, top.iterations, 1e3 * elapsed, 1e3 * elapsed / top.iterations);
+    std::printf(
+        "  curvature probe (batch 256, initial weights): lambda_max %.4g after %d products, %.0f ms "
+        "(%.2f ms per product)\n",
+        top.eigenvalue, top.iterations, 1e3 * elapsed, 1e3 * elapsed / top.iterations);
 }
 
 // Floating-point operations of one training step's matrix products: per dense layer the forward
@@ -390,23 +394,28 @@ struct PeakShare {
     double peak;   // GFLOP/s, median over the rounds
     double share;  // %, median of the rounds' shares
 };
-PeakShare reportPeakShare(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& fastest, double seconds) {
+PeakShare reportPeakShare(const Case& c, const ml::DenseDataset& data, const ml::OptimizerInfo& fastest,
+                          double seconds) {
     constexpr int kRounds = 7;
     std::vector<double> peaks, stepsPerSecond, shares;
     for (int round = 0; round < kRounds; ++round) {
         const auto peak = [&] { peaks.push_back(sgemmPeakGflops(seconds / kRounds)); };
-        const auto training = [&] { stepsPerSecond.push_back(measureSteps(c, data, fastest, seconds / kRounds).stepsPerSecond); };
+        const auto training = [&] {
+            stepsPerSecond.push_back(measureSteps(c, data, fastest, seconds / kRounds).stepsPerSecond);
+        };
         if (round % 2 == 0) peak(), training();
         else training(), peak();
         shares.push_back(100.0 * stepsPerSecond.back() * productFlopsPerStep(c) / 1e9 / peaks.back());
     }
-    std::printf("\nShare of the SGEMM peak: %d alternating rounds of %.2f s of CPU each for the peak (1024 x 1024 float "
-                "product, one core, best product of the round) and for %s with %s (steps/s over the round); "
-                "medians, min-max over the rounds in brackets:\n",
-                kRounds, seconds / kRounds, c.title, fastest.name.c_str());
+    std::printf(
+        "\nShare of the SGEMM peak: %d alternating rounds of %.2f s of CPU each for the peak (1024 x 1024 float "
+        "product, one core, best product of the round) and for %s with %s (steps/s over the round); "
+        "medians, min-max over the rounds in brackets:\n",
+        kRounds, seconds / kRounds, c.title, fastest.name.c_str());
     std::printf("  SGEMM peak      %8.1f GFLOP/s [%.1f-%.1f]\n", median(peaks), lowest(peaks), highest(peaks));
-    std::printf("  training loop   %8.0f steps/s [%.0f-%.0f] = %.2f GFLOP/s of matrix products\n", median(stepsPerSecond),
-                lowest(stepsPerSecond), highest(stepsPerSecond), median(stepsPerSecond) * productFlopsPerStep(c) / 1e9);
+    std::printf("  training loop   %8.0f steps/s [%.0f-%.0f] = %.2f GFLOP/s of matrix products\n",
+                median(stepsPerSecond), lowest(stepsPerSecond), highest(stepsPerSecond),
+                median(stepsPerSecond) * productFlopsPerStep(c) / 1e9);
     std::printf("  share per round %8.1f %% [%.1f-%.1f]   (best steps/s over best peak: %.1f %%)\n", median(shares),
                 lowest(shares), highest(shares),
                 100.0 * highest(stepsPerSecond) * productFlopsPerStep(c) / 1e9 / highest(peaks));
@@ -438,7 +447,8 @@ double idxLoadMegabytesPerSecond(double seconds) {
 // 8192 random 28x28 images in 10 classes, pixels scaled to [0, 1] when gathered.
 ml::ImageDataset syntheticImages(Eigen::Index samples) {
     ml::Random random(2);
-    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(samples) * 28 * 28), labels(static_cast<std::size_t>(samples));
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(samples) * 28 * 28),
+        labels(static_cast<std::size_t>(samples));
     for (std::uint8_t& pixel : pixels) pixel = static_cast<std::uint8_t>(random.below(256));
     for (std::uint8_t& label : labels) label = static_cast<std::uint8_t>(random.below(10));
     return ml::ImageDataset(std::move(pixels), std::move(labels), {28, 28}, 10, 1.0f / 255.0f);
@@ -484,10 +494,11 @@ void reportFashionMnistLoad(int rounds) {
             trainSize = split.train->size();
             testSize = split.test->size();
         }
-        std::printf("fashion-mnist (%lld train + %lld test images) ready to train: median of %d: %.3f s CPU, %.3f s wall "
-                    "(CPU from %.3f to %.3f s)\n",
-                    static_cast<long long>(trainSize), static_cast<long long>(testSize), rounds, median(cpu),
-                    median(wall), lowest(cpu), highest(cpu));
+        std::printf(
+            "fashion-mnist (%lld train + %lld test images) ready to train: median of %d: %.3f s CPU, %.3f s wall "
+            "(CPU from %.3f to %.3f s)\n",
+            static_cast<long long>(trainSize), static_cast<long long>(testSize), rounds, median(cpu), median(wall),
+            lowest(cpu), highest(cpu));
         checkTarget("full Fashion-MNIST ready to train (CPU, median)", median(cpu), false, 0.2, "s");
     } catch (const ml::InputError& error) {
         std::printf("fashion-mnist load skipped: %s\n", error.what());
@@ -498,7 +509,8 @@ void reportFashionMnistLoad(int rounds) {
 // the fixed cost per trial shows.
 ml::StudyPlan shortTrialsStudy(long steps) {
     const QByteArray json = R"({"name": "bench", "network": "64-32-10", "activation": "relu", "loss": "cross-entropy",
-      "data": "digits", "seed": 1, "batch": 32, "steps": )" + QByteArray::number(steps) + R"(,
+      "data": "digits", "seed": 1, "batch": 32, "steps": )" +
+                            QByteArray::number(steps) + R"(,
       "runs": [{"optimizer": "momentum"}, {"optimizer": "adam"}],
       "study": {"budget": 8, "search": {"*": {"lr": {"log-uniform": [0.0001, 0.1]}}}, "seeds": 8}})";
     return ml::StudyPlan(ml::studyFromJson(ml::parseJsonObject(json, "bench study"), "bench study"));
@@ -550,8 +562,12 @@ StudySpeed studySpeed(const ml::StudyPlan& plan, int jobs, StudyFolders& folders
     double trainingMs = 0.0;
     for (int k = 0; k < plan.trialCount(); ++k) trainingMs += ml::readTrialOutcome(layout, k)->metrics.back().wallMs;
     const double trials = plan.trialCount();
-    return {trials / seconds, cpuMs / trials, trainingMs / trials, after.busySince(before),
-            (after.diskWrites - before.diskWrites) / trials, (after.diskFlushes - before.diskFlushes) / trials};
+    return {trials / seconds,
+            cpuMs / trials,
+            trainingMs / trials,
+            after.busySince(before),
+            (after.diskWrites - before.diskWrites) / trials,
+            (after.diskFlushes - before.diskFlushes) / trials};
 }
 
 // Trials/s with 1 and 2 workers, `pairs` alternating studies each; returns the ratio of the medians.
@@ -569,11 +585,13 @@ double workerScaling(const ml::StudyPlan& plan, int pairs, const char* what, Stu
         flushes.push_back(one.diskFlushesPerTrial);
     }
     const double one = median(ones), two = median(twos);
-    std::printf("  %s, median of %d studies each (alternating): %.1f trials/s with 1 worker (%.1f to %.1f), "
-                "%.1f with 2 (%.1f to %.1f): %.2fx\n",
-                what, pairs, one, lowest(ones), highest(ones), two, lowest(twos), highest(twos), two / one);
-    std::printf("    machine busy %.0f %% with 1 worker, %.0f %% with 2; disk per trial: %.1f writes, %.1f cache flushes\n",
-                median(busyOne), median(busyTwo), median(writes), median(flushes));
+    std::printf(
+        "  %s, median of %d studies each (alternating): %.1f trials/s with 1 worker (%.1f to %.1f), "
+        "%.1f with 2 (%.1f to %.1f): %.2fx\n",
+        what, pairs, one, lowest(ones), highest(ones), two, lowest(twos), highest(twos), two / one);
+    std::printf(
+        "    machine busy %.0f %% with 1 worker, %.0f %% with 2; disk per trial: %.1f writes, %.1f cache flushes\n",
+        median(busyOne), median(busyTwo), median(writes), median(flushes));
     return two / one;
 }
 
@@ -582,7 +600,8 @@ void reportStudySpeed() {
     // The target is judged on the study users run; the short trials show how far the fixed cost
     // (creating, syncing and renaming its files) holds two workers back when a trial is a few ms of work.
     StudyFolders folders;
-    const double shipped = workerScaling(shippedDigitsStudy(), 5, "shipped digits study (100 trials of 30 epochs)", folders);
+    const double shipped =
+        workerScaling(shippedDigitsStudy(), 5, "shipped digits study (100 trials of 30 epochs)", folders);
     checkTarget("study: 2 workers against 1 (shipped digits study, wall, medians of 5)", shipped, true, 1.8, "x");
     workerScaling(shortTrialsStudy(300), 5, "short trials (32 digits trials of 300 steps)", folders);
     // The fixed cost waits for the disk (each trial's files synced before its marker), so it is
@@ -596,10 +615,10 @@ void reportStudySpeed() {
         cpuMs.push_back(tiny.cpuMsPerTrial - tiny.trainingMs);
         trainingMs = tiny.trainingMs;
     }
-    std::printf("  fixed cost per trial (1-step trials, 1 worker), median of 3 studies: %.1f ms wall (%.1f to %.1f), "
-                "%.1f ms CPU, beyond %.2f ms of training\n",
-                median(wallMs), lowest(wallMs),
-                highest(wallMs), median(cpuMs), trainingMs);
+    std::printf(
+        "  fixed cost per trial (1-step trials, 1 worker), median of 3 studies: %.1f ms wall (%.1f to %.1f), "
+        "%.1f ms CPU, beyond %.2f ms of training\n",
+        median(wallMs), lowest(wallMs), highest(wallMs), median(cpuMs), trainingMs);
     checkTarget("study: fixed cost per trial beyond its training (wall, median)", median(wallMs), false, 20.0, "ms");
 }
 
@@ -631,8 +650,9 @@ void reportMetricsWriting(double seconds) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const double allocations = static_cast<double>(ml::heapAllocationCount() - allocationsBefore) / (rows - rowsBefore);
     log.close();
-    std::printf("metrics.csv rows (to_chars into one buffer, appended to the file): %.2f M rows/s, %.4f allocations/row\n",
-                (rows - rowsBefore) / elapsed / 1e6, allocations);
+    std::printf(
+        "metrics.csv rows (to_chars into one buffer, appended to the file): %.2f M rows/s, %.4f allocations/row\n",
+        (rows - rowsBefore) / elapsed / 1e6, allocations);
     checkTarget("metrics.csv rows", (rows - rowsBefore) / elapsed / 1e6, true, 5.0, "M rows/s");
 }
 
@@ -658,8 +678,9 @@ void reportWeightsWriting(double seconds) {
         bestFormat = std::min(bestFormat, std::chrono::duration<double, std::milli>(formatted - start).count());
         bestWrite = std::min(bestWrite, std::chrono::duration<double, std::milli>(written - wallStart).count());
     } while (Clock::now() < end);
-    std::printf("weights file, 101,770 values (%.2f MB): formatted in %.2f ms (CPU), written atomically with fsync in %.2f ms (wall)\n",
-                bytes / 1e6, bestFormat, bestWrite);
+    std::printf(
+        "weights file, 101,770 values (%.2f MB): formatted in %.2f ms (CPU), written atomically with fsync in %.2f ms (wall)\n",
+        bytes / 1e6, bestFormat, bestWrite);
     checkTarget("weights file of 101,770 values, formatted + written with fsync (wall)", bestWrite, false, 20.0, "ms");
 }
 
@@ -734,14 +755,20 @@ void reportWholeProcess(const std::filesystem::path& cli, int pairs) {
     };
     const QString mnistDirectory = ml::mnistDirectory();
     const Work works[] = {
-        {"784-128-10 relu b64, 3 epochs of 8,000 MNIST images (3 evaluations on 8,000 + 2,000)", "784-128-10 b64, 3 MNIST epochs",
+        {"784-128-10 relu b64, 3 epochs of 8,000 MNIST images (3 evaluations on 8,000 + 2,000)",
+         "784-128-10 b64, 3 MNIST epochs",
          {"--network", "784-128-10", "--activation", "relu", "--loss", "cross-entropy", "--data", "mnist",
           "--optimizer", "momentum", "--lr", "0.01", "--batch", "64", "--epochs", "3"},
-         {"mnist", mnistDirectory.toStdString()}, 12.0, true},
-        {"1-2-2-1 tanh b1, 200,000 steps of toy:sine (1,000 evaluations on 200 + 100)", "1-2-2-1 b1, 200,000 steps",
+         {"mnist", mnistDirectory.toStdString()},
+         12.0,
+         true},
+        {"1-2-2-1 tanh b1, 200,000 steps of toy:sine (1,000 evaluations on 200 + 100)",
+         "1-2-2-1 b1, 200,000 steps",
          {"--network", "1-2-2-1", "--activation", "tanh", "--loss", "mse", "--data", "toy:sine", "--optimizer",
           "momentum", "--lr", "0.01", "--batch", "1", "--steps", "200000"},
-         {"sine"}, 300.0, false},
+         {"sine"},
+         300.0,
+         false},
     };
     const QStringList cliEnvironment = QProcessEnvironment::systemEnvironment().toStringList();
     QProcessEnvironment torchEnvironment = QProcessEnvironment::systemEnvironment();
@@ -750,19 +777,21 @@ void reportWholeProcess(const std::filesystem::path& cli, int pairs) {
     torchEnvironment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
     const QStringList torchEnvironmentList = torchEnvironment.toStringList();
     const char* const mnistStems[] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
-                                       "t10k-labels-idx1-ubyte"};
+                                      "t10k-labels-idx1-ubyte"};
     const bool haveMnist = std::all_of(std::begin(mnistStems), std::end(mnistStems), [&](const char* stem) {
         const QString path = QDir(mnistDirectory).filePath(QString::fromLatin1(stem));
         return QFileInfo::exists(path) || QFileInfo::exists(path + QStringLiteral(".gz"));
     });
-    const bool haveTorchScript = std::filesystem::exists("/usr/bin/python3") && std::filesystem::exists(MOMENTUM_LAB_TORCH_BENCH);
+    const bool haveTorchScript =
+        std::filesystem::exists("/usr/bin/python3") && std::filesystem::exists(MOMENTUM_LAB_TORCH_BENCH);
     QTemporaryDir dir;
     // Untimed: brings both programs' files into the page cache, and says whether torch is there.
-    const ChildRun importTorch = haveTorchScript ? runChild({"/usr/bin/python3", "-c", "import torch"}, torchEnvironmentList)
-                                                 : ChildRun{};
+    const ChildRun importTorch =
+        haveTorchScript ? runChild({"/usr/bin/python3", "-c", "import torch"}, torchEnvironmentList) : ChildRun{};
     if (importTorch.status != 0)
         std::printf("PyTorch: %s; the CLI's times alone\n",
-                    haveTorchScript ? "torch is not importable by /usr/bin/python3" : "/usr/bin/python3 or " MOMENTUM_LAB_TORCH_BENCH " is missing");
+                    haveTorchScript ? "torch is not importable by /usr/bin/python3"
+                                    : "/usr/bin/python3 or " MOMENTUM_LAB_TORCH_BENCH " is missing");
     int runNumber = 0;
     for (const Work& work : works) {
         std::printf("\n%s\n", work.title);
@@ -774,7 +803,8 @@ void reportWholeProcess(const std::filesystem::path& cli, int pairs) {
         const auto cliCommand = [&] {
             std::vector<std::string> command{cli.string(), "train"};
             command.insert(command.end(), work.cliArguments.begin(), work.cliArguments.end());
-            command.insert(command.end(), {"--out", dir.filePath(QStringLiteral("run-%1").arg(runNumber++)).toStdString()});
+            command.insert(command.end(),
+                           {"--out", dir.filePath(QStringLiteral("run-%1").arg(runNumber++)).toStdString()});
             return command;
         };
         std::vector<std::string> torchCommand{"/usr/bin/python3", MOMENTUM_LAB_TORCH_BENCH};
@@ -821,12 +851,14 @@ void reportWholeProcess(const std::filesystem::path& cli, int pairs) {
         std::printf("  momentum-lab-cli train, whole process: median %.3f s wall (%.3f-%.3f), %.3f s CPU\n",
                     median(cliWall), lowest(cliWall), highest(cliWall), median(cliCpu));
         if (!withTorch) continue;
-        std::printf("  PyTorch, whole process (python3 start, import torch, data, training): median %.3f s wall "
-                    "(%.3f-%.3f), %.3f s CPU;\n    of which its training loop: %.3f s wall, %.3f s CPU; BLAS: %s\n",
-                    median(torchWall), lowest(torchWall), highest(torchWall), median(torchCpu), median(torchLoopWall),
-                    median(torchLoopCpu), torchBlas.empty() ? "unknown" : torchBlas.c_str());
-        std::printf("  ratio, PyTorch's wall time over the CLI's, whole processes: median %.1fx of %zu pairs (%.1f-%.1fx)\n",
-                    median(ratios), ratios.size(), lowest(ratios), highest(ratios));
+        std::printf(
+            "  PyTorch, whole process (python3 start, import torch, data, training): median %.3f s wall "
+            "(%.3f-%.3f), %.3f s CPU;\n    of which its training loop: %.3f s wall, %.3f s CPU; BLAS: %s\n",
+            median(torchWall), lowest(torchWall), highest(torchWall), median(torchCpu), median(torchLoopWall),
+            median(torchLoopCpu), torchBlas.empty() ? "unknown" : torchBlas.c_str());
+        std::printf(
+            "  ratio, PyTorch's wall time over the CLI's, whole processes: median %.1fx of %zu pairs (%.1f-%.1fx)\n",
+            median(ratios), ratios.size(), lowest(ratios), highest(ratios));
         checkTarget(std::string("whole process vs PyTorch's whole process (wall, median of pairs): ") + work.shortTitle,
                     median(ratios), true, work.target, "x");
     }
@@ -838,8 +870,9 @@ int main(int argc, char** argv) {
     double seconds = 2.0;
     std::string part = "all";
     std::string onlyNetwork, onlyOptimizer;  // training cases: all unless named (for profiling one of them)
-    const char* usage = "usage: momentum-lab-bench [--seconds S] [--part training|diagnostics|load|write|process|study|conv|all]\n"
-                        "                          [--network 784-128-10|1-2-2-1] [--optimizer NAME]\n";
+    const char* usage =
+        "usage: momentum-lab-bench [--seconds S] [--part training|diagnostics|load|write|process|study|conv|all]\n"
+        "                          [--network 784-128-10|1-2-2-1] [--optimizer NAME]\n";
     for (int i = 1; i < argc; i += 2) {
         if (i + 1 >= argc) return std::fprintf(stderr, "%s", usage), 2;
         if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
@@ -848,8 +881,8 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--optimizer") == 0) onlyOptimizer = argv[i + 1];
         else return std::fprintf(stderr, "%s", usage), 2;
     }
-    if (!(seconds > 0) || (part != "all" && part != "training" && part != "diagnostics" && part != "load" && part != "write" && part != "process" &&
-                          part != "study" && part != "conv"))
+    if (!(seconds > 0) || (part != "all" && part != "training" && part != "diagnostics" && part != "load" &&
+                           part != "write" && part != "process" && part != "study" && part != "conv"))
         return std::fprintf(stderr, "%s", usage), 2;
     const auto wanted = [&part](const char* name) { return part == "all" || part == name; };
     Eigen::setNbThreads(1);
@@ -861,7 +894,7 @@ int main(int argc, char** argv) {
             {"784-128-10 relu cross-entropy b64", "784-128-10", ml::Activation::Relu, ml::LossKind::CrossEntropy, 64},
             {"1-2-2-1 tanh mse b1", "1-2-2-1", ml::Activation::Tanh, ml::LossKind::Mse, 1},
         };
-        std::vector<double> bestStepsPerSecond;  // 0 for a case not run
+        std::vector<double> bestStepsPerSecond;             // 0 for a case not run
         const ml::OptimizerInfo* fastestOfFirst = nullptr;  // the fastest rule of cases[0]
         for (const Case& c : cases) {
             double best = 0.0;
@@ -911,9 +944,10 @@ int main(int argc, char** argv) {
         reportWeightsWriting(seconds);
     }
     if (wanted("process")) {
-        std::printf("\nWhole momentum-lab-cli train process against the whole PyTorch process on the same work "
-                    "(wall time, spawn to exit; 5 alternating pairs, each side's order swapped every pair; PyTorch on "
-                    "one thread, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment):\n");
+        std::printf(
+            "\nWhole momentum-lab-cli train process against the whole PyTorch process on the same work "
+            "(wall time, spawn to exit; 5 alternating pairs, each side's order swapped every pair; PyTorch on "
+            "one thread, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment):\n");
         reportWholeProcess(std::filesystem::read_symlink("/proc/self/exe").parent_path() / "momentum-lab-cli", 5);
     }
     if (wanted("study")) reportStudySpeed();

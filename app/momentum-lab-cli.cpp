@@ -22,7 +22,8 @@ std::unique_ptr<QCoreApplication> offscreenWidgetsApplication(int& argc, char** 
 
 int main(int argc, char** argv) {
     ml::CommandTable commands = ml::coreCommands();
-    commands.add({"export", "render a run folder's plots (PNG, PDF, SVG, pgfplots) headlessly, and a study's with --study",
+    commands.add({"export",
+                  "render a run folder's plots (PNG, PDF, SVG, pgfplots) headlessly, and a study's with --study",
                   [](const QStringList& arguments) { return ml::runExportCommand(arguments.mid(2)); },
                   offscreenWidgetsApplication});
     // Not in the command list: the build writes the installed bash completion with it (app/BashCompletion.h).

@@ -195,31 +195,36 @@ void measureTraining(double seconds) {
                 experiment.data == "mnist" ? "784-128-10" : "64-128-10", experiment.data.c_str(), seconds,
                 double(stepsDone - stepsAtStart) / (0.9 * seconds), frames.cpu.size());
     const double p99 = quantile(frames.cpu, 0.99);
-    std::printf("  GUI frame time, CPU of the GUI thread: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 <= 16 ms: %s)\n",
-                quantile(frames.cpu, 0.5), p99, quantile(frames.cpu, 1.0), verdict(p99 <= 16.0));
+    std::printf(
+        "  GUI frame time, CPU of the GUI thread: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 <= 16 ms: %s)\n",
+        quantile(frames.cpu, 0.5), p99, quantile(frames.cpu, 1.0), verdict(p99 <= 16.0));
     std::printf("  GUI frame time, wall (machine shared): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
                 quantile(frames.wall, 0.5), quantile(frames.wall, 0.99), quantile(frames.wall, 1.0));
     // Drift: resident memory at the end against after the warm-up (the first tenth: minute 1 of a
     // 10-minute run), either way; beside it the range sampled every second in between.
     const double drift = 100.0 * (end.residentMb - start.residentMb) / start.residentMb;
-    std::printf("  resident memory: %.1f MB after %.0f s, %.1f MB at the end: drift %+.1f %% (target <= 5 %%: %s); "
-                "sampled every second in between: %.1f .. %.1f MB\n",
-                start.residentMb, seconds / 10, end.residentMb, drift, verdict(std::abs(drift) <= 5.0),
-                std::min(residentLow, end.residentMb), std::max(residentHigh, end.residentMb));
+    std::printf(
+        "  resident memory: %.1f MB after %.0f s, %.1f MB at the end: drift %+.1f %% (target <= 5 %%: %s); "
+        "sampled every second in between: %.1f .. %.1f MB\n",
+        start.residentMb, seconds / 10, end.residentMb, drift, verdict(std::abs(drift) <= 5.0),
+        std::min(residentLow, end.residentMb), std::max(residentHigh, end.residentMb));
     // Counting: the heap's growth per metrics point stored tells what grows; at the histories'
     // cap (2 tracks per run) the same rate gives the bound the memory levels off at.
     const double addedPoints = double(end.historyPoints) - double(start.historyPoints);
     const double heapGrowth = end.heapMb - start.heapMb;
-    std::printf("  live heap: %.1f -> %.1f MB (%+.1f MB); metrics history points %zu -> %zu (%+.0f); "
-                "archived snapshots %d -> %d, %.1f -> %.1f MB (bounded by the archives' budget)\n",
-                start.heapMb, end.heapMb, heapGrowth, start.historyPoints, end.historyPoints, addedPoints,
-                start.archivedSnapshots, end.archivedSnapshots, start.snapshotMb, end.snapshotMb);
+    std::printf(
+        "  live heap: %.1f -> %.1f MB (%+.1f MB); metrics history points %zu -> %zu (%+.0f); "
+        "archived snapshots %d -> %d, %.1f -> %.1f MB (bounded by the archives' budget)\n",
+        start.heapMb, end.heapMb, heapGrowth, start.historyPoints, end.historyPoints, addedPoints,
+        start.archivedSnapshots, end.archivedSnapshots, start.snapshotMb, end.snapshotMb);
     if (addedPoints > 0) {
         // The rest of the heap's growth (beyond the snapshots) per history point added.
         const double bytesPerPoint = 1e6 * (heapGrowth - (end.snapshotMb - start.snapshotMb)) / addedPoints;
         const double atCap = end.heapMb + bytesPerPoint * (double(capacity) * runs - double(end.historyPoints)) / 1e6;
-        std::printf("  heap growth beyond the snapshots per history point: %.0f bytes; at the histories' cap (%d points per track, %d runs) "
-                    "the heap would level off near %.0f MB\n", bytesPerPoint, capacity, runs, atCap);
+        std::printf(
+            "  heap growth beyond the snapshots per history point: %.0f bytes; at the histories' cap (%d points per track, %d runs) "
+            "the heap would level off near %.0f MB\n",
+            bytesPerPoint, capacity, runs, atCap);
     }
 }
 
@@ -268,7 +273,8 @@ void measureLossPlot() {
     std::normal_distribution<double> noise(0.0, 0.05);
     QVector<QCPGraphData> points;
     points.reserve(1000000);
-    for (int i = 0; i < 1000000; ++i) points.append(QCPGraphData(i + 1, 2.3 * std::exp(-i / 2e5) + std::abs(noise(random))));
+    for (int i = 0; i < 1000000; ++i)
+        points.append(QCPGraphData(i + 1, 2.3 * std::exp(-i / 2e5) + std::abs(noise(random))));
     graph->data()->set(points, true);
     plot.rescaleAxes();
     plot.replot(QCustomPlot::rpImmediateRefresh);  // warm-up
@@ -293,9 +299,26 @@ bool hasMnist() {
 QString trainFolder(const QString& root, const QString& name, const QString& optimizers) {
     const QString out = root + "/" + name;
     const bool mnist = hasMnist();
-    const int status = ml::runCli({"momentum-lab-cli", "train", "--network", mnist ? "784-128-10" : "64-128-10", "--activation",
-                                   "relu", "--loss", "cross-entropy", "--data", mnist ? "mnist" : "digits", "--batch", "64",
-                                   "--steps", "100", "--snapshots-every", "10", "--optimizer", optimizers, "--out", out});
+    const int status = ml::runCli({"momentum-lab-cli",
+                                   "train",
+                                   "--network",
+                                   mnist ? "784-128-10" : "64-128-10",
+                                   "--activation",
+                                   "relu",
+                                   "--loss",
+                                   "cross-entropy",
+                                   "--data",
+                                   mnist ? "mnist" : "digits",
+                                   "--batch",
+                                   "64",
+                                   "--steps",
+                                   "100",
+                                   "--snapshots-every",
+                                   "10",
+                                   "--optimizer",
+                                   optimizers,
+                                   "--out",
+                                   out});
     return status == 0 ? out : QString();
 }
 
@@ -354,9 +377,10 @@ void measureViews() {
                 &clicksWall));
         }
         const double p95 = quantile(clicks, 0.95);
-        std::printf("neuron click -> inspector drawn, nine %s runs, GUI thread CPU: p50 %.1f ms, p95 %.1f ms over %zu clicks "
-                    "(target p95 <= 50 ms: %s); wall p95 %.1f ms\n",
-                    network, quantile(clicks, 0.5), p95, clicks.size(), verdict(p95 <= 50.0), quantile(clicksWall, 0.95));
+        std::printf(
+            "neuron click -> inspector drawn, nine %s runs, GUI thread CPU: p50 %.1f ms, p95 %.1f ms over %zu clicks "
+            "(target p95 <= 50 ms: %s); wall p95 %.1f ms\n",
+            network, quantile(clicks, 0.5), p95, clicks.size(), verdict(p95 <= 50.0), quantile(clicksWall, 0.95));
         ml::QuantitySelector* quantities = diagram->findChild<ml::QuantitySelector*>();
         std::vector<double> switches, switchesWall;
         for (int round = 0; round < 3; ++round)
@@ -369,9 +393,11 @@ void measureViews() {
                     },
                     &switchesWall));
         const double switchP95 = quantile(switches, 0.95);
-        std::printf("colour quantity switched, nine runs side by side, GUI thread CPU: p50 %.1f ms, p95 %.1f ms over %zu switches "
-                    "(target p95 <= 50 ms: %s); wall p95 %.1f ms\n",
-                    quantile(switches, 0.5), switchP95, switches.size(), verdict(switchP95 <= 50.0), quantile(switchesWall, 0.95));
+        std::printf(
+            "colour quantity switched, nine runs side by side, GUI thread CPU: p50 %.1f ms, p95 %.1f ms over %zu switches "
+            "(target p95 <= 50 ms: %s); wall p95 %.1f ms\n",
+            quantile(switches, 0.5), switchP95, switches.size(), verdict(switchP95 <= 50.0),
+            quantile(switchesWall, 0.95));
     }
     {
         ml::MainWindow window;
@@ -385,7 +411,8 @@ void measureViews() {
         QTemporaryDir out;
         QElapsedTimer clock;
         clock.start();
-        const QStringList written = window.findChild<ml::ExportController*>()->writeReport(out.path(), ml::FigureOptions{});
+        const QStringList written =
+            window.findChild<ml::ExportController*>()->writeReport(out.path(), ml::FigureOptions{});
         const double seconds = double(clock.nsecsElapsed()) / 1e9;
         std::printf("report export, four %s runs: %.2f s wall, %lld files (target <= 3 s: %s)\n", network, seconds,
                     static_cast<long long>(written.size()), verdict(seconds <= 3.0));

@@ -47,7 +47,8 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments) {
         return 0;
     }
     if (parser.positionalArguments().size() > 1) {
-        std::fprintf(stderr, "momentum-lab: unexpected argument '%s'\n", qPrintable(parser.positionalArguments().at(1)));
+        std::fprintf(stderr, "momentum-lab: unexpected argument '%s'\n",
+                     qPrintable(parser.positionalArguments().at(1)));
         return kExitBadInput;
     }
     return -1;
@@ -85,7 +86,6 @@ int main(int argc, char* argv[]) {
     const QStringList folders = parser.positionalArguments();
     if (!folders.isEmpty() && QFileInfo::exists(QDir(folders.front()).filePath("study.json")))
         window.openStudy(folders.front());
-    else if (!folders.isEmpty())
-        window.openRunFolder(folders.front());
+    else if (!folders.isEmpty()) window.openRunFolder(folders.front());
     return QApplication::exec();
 }

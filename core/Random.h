@@ -23,8 +23,7 @@ public:
 
     template <typename T>
     void shuffle(std::span<T> values) {
-        for (std::size_t i = values.size(); i > 1; --i)
-            std::swap(values[i - 1], values[below(i)]);
+        for (std::size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[below(i)]);
     }
 
     // The engine's whole state as text (the standard's stream form of mt19937_64: 312 words and a

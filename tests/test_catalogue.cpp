@@ -86,15 +86,17 @@ struct Prepared {
 
 class TestCatalogue : public QObject {
     Q_OBJECT
-    QTemporaryDir templates_;  // the run folders every run-folder entry starts from
+    QTemporaryDir templates_;              // the run folders every run-folder entry starts from
     std::map<QString, Prepared> results_;  // by entry name, filled by initTestCase
 
     Prepared prepare(const QJsonObject& entry) const {
         Prepared prepared;
         const QString root = prepared.folder->path();
         for (const QJsonValue& setup : entry["setup"].toArray()) {
-            if (setup.toString().startsWith("idx")) writeIdxSet(root + "/idx", setup.toString() == "idx-gz" ? ".gz" : "");
-            else if (!copyFolder(templates_.filePath(setup.toString()), root + "/run")) prepared.problem = "setup " + setup.toString();
+            if (setup.toString().startsWith("idx"))
+                writeIdxSet(root + "/idx", setup.toString() == "idx-gz" ? ".gz" : "");
+            else if (!copyFolder(templates_.filePath(setup.toString()), root + "/run"))
+                prepared.problem = "setup " + setup.toString();
         }
         const QJsonObject files = entry["files"].toObject();
         for (auto it = files.begin(); it != files.end(); ++it) {
@@ -110,10 +112,12 @@ class TestCatalogue : public QObject {
                 QDir().mkpath(path);
             } else {
                 QFile file(path);
-                if (!file.open(QIODevice::WriteOnly) || file.write(contentOf(it.value())) < 0) prepared.problem = "write " + path;
+                if (!file.open(QIODevice::WriteOnly) || file.write(contentOf(it.value())) < 0)
+                    prepared.problem = "write " + path;
             }
         }
-        for (const QJsonValue& argument : entry["args"].toArray()) prepared.arguments << substitute(argument.toString(), root);
+        for (const QJsonValue& argument : entry["args"].toArray())
+            prepared.arguments << substitute(argument.toString(), root);
         const QJsonObject env = entry["env"].toObject();
         for (auto it = env.begin(); it != env.end(); ++it) prepared.environment.insert(it.key(), it.value().toString());
         return prepared;
@@ -175,7 +179,8 @@ private Q_SLOTS:
 
     void badInput_data() {
         QTest::addColumn<QJsonObject>("entry");
-        for (const QJsonValue& entry : catalogue()) QTest::newRow(qPrintable(entry["name"].toString())) << entry.toObject();
+        for (const QJsonValue& entry : catalogue())
+            QTest::newRow(qPrintable(entry["name"].toString())) << entry.toObject();
     }
     void badInput() {
         QFETCH(QJsonObject, entry);
@@ -183,10 +188,14 @@ private Q_SLOTS:
         QVERIFY2(result.problem.isEmpty(), qPrintable(result.problem));
         const QString expected = substitute(entry["message"].toString(), result.folder->path());
         const int status = entry["status"].toInt();
-        QVERIFY2(result.status == status,
-                 qPrintable(QString("exit status %1, expected %2; stderr: %3").arg(result.status).arg(status).arg(result.err)));
-        QVERIFY2(!expected.isEmpty() && result.err.contains(expected), qPrintable("expected \"" + expected + "\" in: " + result.err));
-        QVERIFY2(!result.err.contains("bad_alloc") && !result.err.contains("terminate called"), qPrintable(result.err));  // refused, not crashed
+        QVERIFY2(
+            result.status == status,
+            qPrintable(
+                QString("exit status %1, expected %2; stderr: %3").arg(result.status).arg(status).arg(result.err)));
+        QVERIFY2(!expected.isEmpty() && result.err.contains(expected),
+                 qPrintable("expected \"" + expected + "\" in: " + result.err));
+        QVERIFY2(!result.err.contains("bad_alloc") && !result.err.contains("terminate called"),
+                 qPrintable(result.err));  // refused, not crashed
     }
 };
 

@@ -75,7 +75,8 @@ const QString kHostileFolder = "my study 'q' \"dq\" $(touch PWNED1) `touch PWNED
 
 QString writeText(const QString& path, const QByteArray& text) {
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size()) qFatal("cannot write %s", qPrintable(path));
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        qFatal("cannot write %s", qPrintable(path));
     return path;
 }
 
@@ -85,7 +86,8 @@ struct ProcessResult {
 };
 
 // Runs `script` with bash in `folder`, with `environment` added.
-ProcessResult bash(const QStringList& arguments, const QString& folder, const QMap<QString, QString>& environment = {}) {
+ProcessResult bash(const QStringList& arguments, const QString& folder,
+                   const QMap<QString, QString>& environment = {}) {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("PATH", QFileInfo(MOMENTUM_LAB_CLI).absolutePath() + ":" + env.value("PATH"));
@@ -106,8 +108,9 @@ QStringList payloadFiles(const QString& root) {
     return found;
 }
 
-const QStringList kSmallXor = {"train", "--network", "2-6-2", "--activation", "tanh", "--loss", "cross-entropy",
-                               "--data", "toy:xor", "--batch", "50", "--steps", "30", "--seed", "3", "--quiet"};
+const QStringList kSmallXor = {"train",  "--network", "2-6-2",   "--activation", "tanh",    "--loss", "cross-entropy",
+                               "--data", "toy:xor",   "--batch", "50",           "--steps", "30",     "--seed",
+                               "3",      "--quiet"};
 
 }  // namespace
 
@@ -155,8 +158,8 @@ private Q_SLOTS:
     void largeSeedsReproduceExactly() {
         QTemporaryDir tmp;
         const QString first = tmp.filePath("a"), second = tmp.filePath("b"), other = tmp.filePath("c");
-        const QStringList base{"train", "--network", "2-4-2", "--data", "toy:xor", "--loss", "cross-entropy",
-                               "--batch", "50", "--steps", "5", "--quiet", "--optimizer", "momentum"};
+        const QStringList base{"train",   "--network", "2-4-2",   "--data", "toy:xor", "--loss",      "cross-entropy",
+                               "--batch", "50",        "--steps", "5",      "--quiet", "--optimizer", "momentum"};
         QCOMPARE(cli(base + QStringList{"--seed", "18446744073709551615", "--out", first}).status, 0);
         QCOMPARE(readJson(first + "/config.json")["seed"].toString(), QString("18446744073709551615"));
         QCOMPARE(cli({"train", "--config", first + "/config.json", "--out", second, "--quiet"}).status, 0);
@@ -180,17 +183,20 @@ private Q_SLOTS:
         QCOMPARE(first, 0);
         QCOMPARE(readJson(tmp.filePath("rel/config.json"))["init"].toString(), QString("sgd/weights_initial.json"));
         QCOMPARE(second, 0);
-        QCOMPARE(readAll(tmp.filePath("again/adam/weights_final.json")), readAll(tmp.filePath("rel/adam/weights_final.json")));
+        QCOMPARE(readAll(tmp.filePath("again/adam/weights_final.json")),
+                 readAll(tmp.filePath("rel/adam/weights_final.json")));
     }
 
     void severalOptimizersWriteSubfoldersAndSummary() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("cmp");
-        const CliResult r = cli(kSmallXor + QStringList{"--optimizer", "momentum,neuron-mean,adam:lr=0.002,momentum:momentum-mean=fan-out",
-                                                        "--lr", "0.05", "--out", out});
+        const CliResult r = cli(
+            kSmallXor + QStringList{"--optimizer", "momentum,neuron-mean,adam:lr=0.002,momentum:momentum-mean=fan-out",
+                                    "--lr", "0.05", "--out", out});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QList<QByteArray> summary = readAll(out + "/summary.csv").trimmed().split('\n');
-        QCOMPARE(summary.front(), QByteArray("optimizer,final_train_loss,final_test_loss,final_test_accuracy,steps,wall_ms,status"));
+        QCOMPARE(summary.front(),
+                 QByteArray("optimizer,final_train_loss,final_test_loss,final_test_accuracy,steps,wall_ms,status"));
         QCOMPARE(summary.size(), 5);
         QVERIFY(summary[4].startsWith("momentum-2,"));
         QVERIFY(summary[1].endsWith(",30,") == false && summary[1].endsWith("done"));
@@ -223,10 +229,13 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "sgd", "--out", tmp.filePath("a")}).status, 0);
         const QString weights = tmp.filePath("a/weights_final.json");
-        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "sgd", "--init", weights, "--out", tmp.filePath("b")}).status, 0);
+        QCOMPARE(
+            cli(kSmallXor + QStringList{"--optimizer", "sgd", "--init", weights, "--out", tmp.filePath("b")}).status,
+            0);
         QCOMPARE(readJson(tmp.filePath("b/weights_initial.json")), readJson(weights));
-        const CliResult wrong = cli({"train", "--network", "2-5-2", "--loss", "cross-entropy", "--data", "toy:xor",
-                                     "--steps", "3", "--optimizer", "sgd", "--init", weights, "--out", tmp.filePath("c")});
+        const CliResult wrong =
+            cli({"train", "--network", "2-5-2", "--loss", "cross-entropy", "--data", "toy:xor", "--steps", "3",
+                 "--optimizer", "sgd", "--init", weights, "--out", tmp.filePath("c")});
         QCOMPARE(wrong.status, 2);
         QVERIFY2(wrong.err.contains(weights) && wrong.err.contains("layers[0].weight"), qPrintable(wrong.err));
     }
@@ -234,9 +243,9 @@ private Q_SLOTS:
     void divergedRunExitsWithThreeAndKeepsFiles() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("wild");
-        const CliResult r = cli({"train", "--network", "1-4-1", "--activation", "identity", "--loss", "mse", "--data",
-                                 "toy:sine", "--steps", "60", "--optimizer", "sgd:lr=50,momentum:lr=0.01", "--out", out,
-                                 "--quiet"});
+        const CliResult r =
+            cli({"train", "--network", "1-4-1", "--activation", "identity", "--loss", "mse", "--data", "toy:sine",
+                 "--steps", "60", "--optimizer", "sgd:lr=50,momentum:lr=0.01", "--out", out, "--quiet"});
         QCOMPARE(r.status, 3);
         QVERIFY2(r.err.contains("diverged at step"), qPrintable(r.err));
         QVERIFY(readAll(out + "/summary.csv").contains("diverged at step"));
@@ -254,24 +263,38 @@ private Q_SLOTS:
     void badInputIsRefusedWithAMessage_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("expected");
-        const QStringList base = {"train", "--data", "toy:sine", "--network", "1-2-2-1", "--steps", "3", "--out", "/tmp/ml-cli-never"};
+        const QStringList base = {"train",   "--data", "toy:sine", "--network",        "1-2-2-1",
+                                  "--steps", "3",      "--out",    "/tmp/ml-cli-never"};
         QTest::newRow("negative lr") << base + QStringList{"--optimizer", "sgd", "--lr", "-1"} << "--lr";
         QTest::newRow("momentum 1") << base + QStringList{"--optimizer", "momentum", "--momentum", "1"} << "--momentum";
-        QTest::newRow("nesterov dampening") << base + QStringList{"--optimizer", "nesterov", "--dampening", "0.5"} << "dampening";
+        QTest::newRow("nesterov dampening")
+            << base + QStringList{"--optimizer", "nesterov", "--dampening", "0.5"} << "dampening";
         QTest::newRow("unknown optimizer") << base + QStringList{"--optimizer", "lion"} << "unknown 'lion'";
-        QTest::newRow("unknown inline key") << base + QStringList{"--optimizer", "sgd:beta1=0.5"} << "sgd has no hyper-parameter 'beta1'";
-        QTest::newRow("bad network") << QStringList{"train", "--network", "1-x-1", "--steps", "3", "--optimizer", "sgd", "--out", "/tmp/x"} << "--network";
-        QTest::newRow("steps and epochs missing") << QStringList{"train", "--optimizer", "sgd", "--out", "/tmp/x"} << "--steps";
+        QTest::newRow("unknown inline key")
+            << base + QStringList{"--optimizer", "sgd:beta1=0.5"} << "sgd has no hyper-parameter 'beta1'";
+        QTest::newRow("bad network") << QStringList{"train",       "--network", "1-x-1", "--steps", "3",
+                                                    "--optimizer", "sgd",       "--out", "/tmp/x"}
+                                     << "--network";
+        QTest::newRow("steps and epochs missing")
+            << QStringList{"train", "--optimizer", "sgd", "--out", "/tmp/x"} << "--steps";
         QTest::newRow("missing out") << QStringList{"train", "--optimizer", "sgd", "--steps", "3"} << "--out";
-        QTest::newRow("missing config") << QStringList{"train", "--config", "/nonexistent/exp.json", "--out", "/tmp/x"} << "/nonexistent/exp.json";
-        QTest::newRow("unknown data") << QStringList{"train", "--data", "toy:moons", "--network", "1-2-2-1", "--steps", "3",
-                                                     "--out", "/tmp/ml-cli-never", "--optimizer", "sgd"}
+        QTest::newRow("missing config") << QStringList{"train", "--config", "/nonexistent/exp.json", "--out", "/tmp/x"}
+                                        << "/nonexistent/exp.json";
+        QTest::newRow("unknown data") << QStringList{"train",       "--data",  "toy:moons",
+                                                     "--network",   "1-2-2-1", "--steps",
+                                                     "3",           "--out",   "/tmp/ml-cli-never",
+                                                     "--optimizer", "sgd"}
                                       << "toy:moons";
-        QTest::newRow("unknown flag") << base + QStringList{"--optimizer", "sgd", "--learning-rate", "1"} << "learning-rate";
-        QTest::newRow("bad scope") << base + QStringList{"--optimizer", "momentum", "--momentum-mean", "rows"} << "--momentum-mean";
-        QTest::newRow("snapshots every 0") << base + QStringList{"--optimizer", "sgd", "--snapshots-every", "0"} << "--snapshots-every 0: expected a whole number";
-        QTest::newRow("snapshots every x") << base + QStringList{"--optimizer", "sgd", "--snapshots-every", "x"} << "--snapshots-every x";
-        QTest::newRow("budget without snapshots") << base + QStringList{"--optimizer", "sgd", "--snapshots-max-mb", "5"} << "--snapshots-max-mb: only read with --snapshots-every";
+        QTest::newRow("unknown flag") << base + QStringList{"--optimizer", "sgd", "--learning-rate", "1"}
+                                      << "learning-rate";
+        QTest::newRow("bad scope") << base + QStringList{"--optimizer", "momentum", "--momentum-mean", "rows"}
+                                   << "--momentum-mean";
+        QTest::newRow("snapshots every 0") << base + QStringList{"--optimizer", "sgd", "--snapshots-every", "0"}
+                                           << "--snapshots-every 0: expected a whole number";
+        QTest::newRow("snapshots every x")
+            << base + QStringList{"--optimizer", "sgd", "--snapshots-every", "x"} << "--snapshots-every x";
+        QTest::newRow("budget without snapshots") << base + QStringList{"--optimizer", "sgd", "--snapshots-max-mb", "5"}
+                                                  << "--snapshots-max-mb: only read with --snapshots-every";
     }
     void badInputIsRefusedWithAMessage() {
         QFETCH(QStringList, arguments);
@@ -287,17 +310,21 @@ private Q_SLOTS:
     void snapshotsAreWrittenAndReadBackIdentical() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("snap");
-        const CliResult r = cli(kSmallXor + QStringList{"--optimizer", "momentum,adam,sgd", "--snapshots-every", "7", "--out", out});
+        const CliResult r =
+            cli(kSmallXor + QStringList{"--optimizer", "momentum,adam,sgd", "--snapshots-every", "7", "--out", out});
         QVERIFY2(r.status == 0, qPrintable(r.err));
 
         // The same experiment again, in-process, collecting what the trainer hands out.
         struct Collector : ml::TrainingObserver {
             bool wantsSnapshot(int, long step) override { return step % 7 == 0 || step == 30; }
-            void snapshotTaken(const ml::SharedSnapshot& snapshot) override { taken[snapshot->run].push_back(*snapshot); }
+            void snapshotTaken(const ml::SharedSnapshot& snapshot) override {
+                taken[snapshot->run].push_back(*snapshot);
+            }
             std::map<int, std::vector<ml::Snapshot>> taken;
         } collector;
         const ml::Experiment experiment = ml::loadExperiment(out + "/config.json");
-        ml::LockstepTrainer trainer(experiment, ml::loadDataSplit(experiment.data, experiment.seed), ml::loadInitialWeights(experiment));
+        ml::LockstepTrainer trainer(experiment, ml::loadDataSplit(experiment.data, experiment.seed),
+                                    ml::loadInitialWeights(experiment));
         trainer.addObserver(&collector);
         ml::RunControl control;
         trainer.run(control);
@@ -330,7 +357,8 @@ private Q_SLOTS:
             }
             QCOMPARE(read.back().step, 30L);
             // The last snapshot is the final weights.
-            QVERIFY(read.back().layers[0].parameters == ml::loadWeightsFile(out + "/" + runs[run] + "/weights_final.json", experiment.network)[0]);
+            QVERIFY(read.back().layers[0].parameters ==
+                    ml::loadWeightsFile(out + "/" + runs[run] + "/weights_final.json", experiment.network)[0]);
         }
         // What each optimizer keeps: adam both moments, momentum the first, sgd neither.
         const auto adam = ml::readSnapshotFile(out + "/adam/snapshots.bin", 1);
@@ -370,7 +398,8 @@ private Q_SLOTS:
     void snapshotFilesSurviveCutsAndNameDamage() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("snap");
-        QCOMPARE(cli(kSmallXor + QStringList{"--optimizer", "momentum", "--snapshots-every", "10", "--out", out}).status, 0);
+        QCOMPARE(
+            cli(kSmallXor + QStringList{"--optimizer", "momentum", "--snapshots-every", "10", "--out", out}).status, 0);
         const QString path = out + "/snapshots.bin";
         const QByteArray whole = readAll(path);
         QCOMPARE(int(ml::readSnapshotFile(path, 0).size()), 3);
@@ -391,7 +420,8 @@ private Q_SLOTS:
         damaged[step + 7] = 'x';  // "step":x0
         writeBytes(damaged);
         const QString message = ml::test::inputErrorOf([&] { ml::readSnapshotFile(path, 0); });
-        QVERIFY2(message.contains(path) && message.contains("record 2") && message.contains("byte " + QString::number(second)),
+        QVERIFY2(message.contains(path) && message.contains("record 2") &&
+                     message.contains("byte " + QString::number(second)),
                  qPrintable(message));
         writeBytes("PK\x03\x04 not snapshots\n");
         QVERIFY(ml::test::inputErrorOf([&] { ml::readSnapshotFile(path, 0); }).contains("not a snapshot file"));
@@ -420,7 +450,11 @@ private Q_SLOTS:
                 const ml::UpdateExplanation e = ml::explainUpdate(record.spec, read[1], nullptr, layer, 1, 1);
                 QVERIFY2(e.explained, e.reason.c_str());
                 QVERIFY2(std::abs(e.recombined - e.update) <= 1e-4 * std::abs(e.update) + 1e-9,
-                         qPrintable(QStringLiteral("%1 layer %2: %3 vs %4").arg(needs[run]).arg(layer).arg(e.recombined).arg(e.update)));
+                         qPrintable(QStringLiteral("%1 layer %2: %3 vs %4")
+                                        .arg(needs[run])
+                                        .arg(layer)
+                                        .arg(e.recombined)
+                                        .arg(e.update)));
             }
 
             // The same file as version 1 wrote it: no "rule_state", its buffers' bytes left out.
@@ -482,7 +516,8 @@ private Q_SLOTS:
         const CliResult fits = cli(longXor + QStringList{"--optimizer", "momentum,adam", "--snapshots-every", "7",
                                                          "--snapshots-max-mb", "1", "--out", out});
         QVERIFY2(fits.status == 0, qPrintable(fits.err));
-        const qint64 bytes = QFileInfo(out + "/momentum/snapshots.bin").size() + QFileInfo(out + "/adam/snapshots.bin").size();
+        const qint64 bytes =
+            QFileInfo(out + "/momentum/snapshots.bin").size() + QFileInfo(out + "/adam/snapshots.bin").size();
         // The bound counts every buffer a rule may keep (7 layer-sized): momentum and adam fill under half.
         QVERIFY2(bytes <= 1000000 && bytes > 400000, qPrintable(QString::number(bytes)));
     }
@@ -494,7 +529,9 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString out = tmp.filePath("f");
         QCOMPARE(cli({"train", "--network", "1-4-1", "--activation", "identity", "--data", "toy:sine", "--optimizer",
-                      "sgd:lr=1e38,momentum", "--steps", "50", "--out", out, "--quiet"}).status, 3);
+                      "sgd:lr=1e38,momentum", "--steps", "50", "--out", out, "--quiet"})
+                     .status,
+                 3);
         const ml::RunFolder folder = ml::readRunFolder(out);
         const std::vector<std::string> problems = folder.problems();
         QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
@@ -514,12 +551,17 @@ private Q_SLOTS:
 
         ml::CommandTable table = ml::coreCommands();
         QStringList seen;
-        table.add({"echo", "repeat the arguments", [&](const QStringList& arguments) {
+        table.add({"echo",
+                   "repeat the arguments",
+                   [&](const QStringList& arguments) {
                        seen = arguments;
                        return 0;
-                   }, {}});
-        table.add({"refuse", "always bad input", [](const QStringList&) -> int { throw ml::InputError("--x: no"); }, {}});
-        table.add({"fail", "always fails", [](const QStringList&) -> int { throw std::runtime_error("disk full"); }, {}});
+                   },
+                   {}});
+        table.add(
+            {"refuse", "always bad input", [](const QStringList&) -> int { throw ml::InputError("--x: no"); }, {}});
+        table.add(
+            {"fail", "always fails", [](const QStringList&) -> int { throw std::runtime_error("disk full"); }, {}});
         QVERIFY(QString::fromStdString(table.usage()).contains("\n  echo          repeat the arguments\n"));
         QCOMPARE(run(table, {"echo", "a"}).status, 0);
         QCOMPARE(seen, (QStringList{"momentum-lab-cli", "echo", "a"}));
@@ -546,7 +588,8 @@ private Q_SLOTS:
         trainHelp.start(MOMENTUM_LAB_CLI, {"train", "--help"});
         QVERIFY(trainHelp.waitForFinished(30000));
         const QByteArray trainText = trainHelp.readAllStandardOutput();
-        for (const char* status : {"0 done", "1 failure", "2 bad input", "3 a run diverged", "129 SIGHUP", "130 SIGINT", "143 SIGTERM"})
+        for (const char* status :
+             {"0 done", "1 failure", "2 bad input", "3 a run diverged", "129 SIGHUP", "130 SIGINT", "143 SIGTERM"})
             QVERIFY2(trainText.contains(status), status);
 
         QProcess exporter;
@@ -557,7 +600,8 @@ private Q_SLOTS:
         QVERIFY(exporter.waitForFinished(60000));
         const QString err = exporter.readAllStandardError();
         QCOMPARE(exporter.exitCode(), 0);
-        QVERIFY2(err.contains("warning: run adam: " + folder + "/adam/weights_final.json: has 1 layers; network 2-6-2 has 2"),
+        QVERIFY2(err.contains("warning: run adam: " + folder +
+                              "/adam/weights_final.json: has 1 layers; network 2-6-2 has 2"),
                  qPrintable(err));
         QVERIFY(!err.contains("run momentum"));
         QVERIFY(QFile::exists(tmp.filePath("report/convergence.png")));
@@ -568,17 +612,35 @@ private Q_SLOTS:
     // (shuffling), evaluations and a momentum-mean variant, so every random stream is involved.
     void sameConfigAndSeedGiveIdenticalRunFolders() {
         QTemporaryDir tmp;
-        const QStringList experiment = {"train", "--network", "4-6-3", "--activation", "relu", "--loss",
-                                        "cross-entropy", "--data", "iris", "--optimizer",
-                                        "momentum,momentum:momentum-mean=fan-in:label=fan-in,adam", "--batch", "16",
-                                        "--epochs", "3", "--eval-every", "4", "--seed", "20261202", "--quiet", "--out"};
+        const QStringList experiment = {"train",
+                                        "--network",
+                                        "4-6-3",
+                                        "--activation",
+                                        "relu",
+                                        "--loss",
+                                        "cross-entropy",
+                                        "--data",
+                                        "iris",
+                                        "--optimizer",
+                                        "momentum,momentum:momentum-mean=fan-in:label=fan-in,adam",
+                                        "--batch",
+                                        "16",
+                                        "--epochs",
+                                        "3",
+                                        "--eval-every",
+                                        "4",
+                                        "--seed",
+                                        "20261202",
+                                        "--quiet",
+                                        "--out"};
         for (const char* folder : {"a", "b"}) {
             QProcess process;
             process.start(MOMENTUM_LAB_CLI, experiment + QStringList{tmp.filePath(folder)});
             QVERIFY(process.waitForFinished(60000));
             QCOMPARE(process.exitCode(), 0);
         }
-        QCOMPARE(ml::test::folderContents(tmp.filePath("a")).size(), std::size_t{2 + 3 * 5});  // config, summary, 3 runs (each with its own summary.csv)
+        QCOMPARE(ml::test::folderContents(tmp.filePath("a")).size(),
+                 std::size_t{2 + 3 * 5});  // config, summary, 3 runs (each with its own summary.csv)
         const QString difference = ml::test::folderDifference(tmp.filePath("a"), tmp.filePath("b"));
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
     }
@@ -594,8 +656,9 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString out = tmp.filePath("run");
         QProcess process;
-        process.start(MOMENTUM_LAB_CLI, {"train", "--network", "2-6-2", "--loss", "cross-entropy", "--data", "toy:xor",
-                                         "--steps", "1000000000", "--optimizer", "momentum,adam", "--out", out, "--quiet"});
+        process.start(MOMENTUM_LAB_CLI,
+                      {"train", "--network", "2-6-2", "--loss", "cross-entropy", "--data", "toy:xor", "--steps",
+                       "1000000000", "--optimizer", "momentum,adam", "--out", out, "--quiet"});
         QVERIFY(process.waitForStarted());
         // Signal once both runs have logged steps (a fixed wait was too short on a loaded machine).
         const auto loggedRows = [&](const char* label) {
@@ -643,7 +706,7 @@ private Q_SLOTS:
         }
         const QByteArray tune = readAll(slurm + "/tune.sbatch");
         QVERIFY2(tune.contains("#SBATCH --output=logs/tune-%A_%a.out\n"), tune.constData());  // no path in a directive
-        QVERIFY2(tune.contains("# Study tiny\\ntouch PWNED4\\n"), tune.constData());        // one comment line
+        QVERIFY2(tune.contains("# Study tiny\\ntouch PWNED4\\n"), tune.constData());          // one comment line
         // An array task and the aggregation, run as Slurm would (from the slurm folder).
         const ProcessResult task = bash({"tune.sbatch"}, slurm, {{"SLURM_ARRAY_TASK_ID", "1"}});
         QVERIFY2(task.status == 0, task.err.constData());
@@ -667,7 +730,8 @@ private Q_SLOTS:
         int finished = 0;
         for (const char* optimizer : {"momentum", "sgd"})
             for (int trial = 0; trial < 3; ++trial)
-                finished += QFile::exists(out + "/tune/toy_circle/" + optimizer + "/trial-" + QString::number(trial) + "/trial.json");
+                finished += QFile::exists(out + "/tune/toy_circle/" + optimizer + "/trial-" + QString::number(trial) +
+                                          "/trial.json");
         QCOMPARE(finished, 6);
         QVERIFY2(payloadFiles(tmp.path()).isEmpty(), qPrintable(payloadFiles(tmp.path()).join(", ")));
 
@@ -687,10 +751,12 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<QString>("message");
         QTest::newRow("--phase alone") << QStringList{"--phase", "1"} << "--phase: only read with --list or --list0";
-        QTest::newRow("--throttle alone") << QStringList{"--throttle", "4"} << "--throttle: only read with --emit slurm";
+        QTest::newRow("--throttle alone")
+            << QStringList{"--throttle", "4"} << "--throttle: only read with --emit slurm";
         QTest::newRow("--list --trial") << QStringList{"--list", "--trial", "3"} << "--list and --trial: give one of";
         QTest::newRow("--emit --list") << QStringList{"--emit", "slurm", "--list"} << "--list and --emit: give one of";
-        QTest::newRow("--jobs --trial") << QStringList{"--jobs", "2", "--trial", "0"} << "--jobs: only read when running every trial";
+        QTest::newRow("--jobs --trial") << QStringList{"--jobs", "2", "--trial", "0"}
+                                        << "--jobs: only read when running every trial";
     }
     void studyRefusesOptionsItsModeDoesNotRead() {
         QFETCH(QStringList, options);

@@ -61,9 +61,12 @@ private slots:
         QTest::addColumn<QString>("shapes");  // after each layer
         QTest::newRow("mnist cnn") << "1x28x28-conv8k5-pool2-conv16k5-pool2-64-10"
                                    << "8x24x24 8x12x12 16x8x8 16x4x4 64x1x1 10x1x1";
-        QTest::newRow("stride padding avgpool") << "3x9x7-conv4k3s2p1-avgpool2-5" << "4x5x4 4x2x2 5x1x1";
-        QTest::newRow("pool leaves a row out") << "1x5x5-pool2-3" << "1x2x2 3x1x1";
-        QTest::newRow("dense") << "4-3-2" << "3x1x1 2x1x1";
+        QTest::newRow("stride padding avgpool") << "3x9x7-conv4k3s2p1-avgpool2-5"
+                                                << "4x5x4 4x2x2 5x1x1";
+        QTest::newRow("pool leaves a row out") << "1x5x5-pool2-3"
+                                               << "1x2x2 3x1x1";
+        QTest::newRow("dense") << "4-3-2"
+                               << "3x1x1 2x1x1";
     }
     void tokensParseAndPrintBack() {
         QFETCH(QString, text);
@@ -82,15 +85,24 @@ private slots:
     void badNetworksNameTheToken_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("named");
-        QTest::newRow("kernel larger than input") << "1x4x4-conv2k5-10" << "conv2k5";
-        QTest::newRow("second conv too large") << "1x28x28-conv8k5-pool2-conv16k5-pool2-conv4k5-10" << "conv4k5";
-        QTest::newRow("pool larger than input") << "1x8x8-conv2k5-pool5-3" << "pool5";
-        QTest::newRow("conv without image") << "784-conv8k5-10" << "conv8k5";
-        QTest::newRow("conv after dense") << "1x8x8-16-conv2k3-10" << "conv2k3";
-        QTest::newRow("pooled output") << "1x8x8-conv2k3-pool2" << "pool2";
-        QTest::newRow("unknown token") << "1x8x8-conv2x3-10" << "conv2x3";
-        QTest::newRow("zero stride") << "1x8x8-conv2k3s0-10" << "conv2k3s0";
-        QTest::newRow("bad image") << "1x8-conv2k3-10" << "1x8";
+        QTest::newRow("kernel larger than input") << "1x4x4-conv2k5-10"
+                                                  << "conv2k5";
+        QTest::newRow("second conv too large") << "1x28x28-conv8k5-pool2-conv16k5-pool2-conv4k5-10"
+                                               << "conv4k5";
+        QTest::newRow("pool larger than input") << "1x8x8-conv2k5-pool5-3"
+                                                << "pool5";
+        QTest::newRow("conv without image") << "784-conv8k5-10"
+                                            << "conv8k5";
+        QTest::newRow("conv after dense") << "1x8x8-16-conv2k3-10"
+                                          << "conv2k3";
+        QTest::newRow("pooled output") << "1x8x8-conv2k3-pool2"
+                                       << "pool2";
+        QTest::newRow("unknown token") << "1x8x8-conv2x3-10"
+                                       << "conv2x3";
+        QTest::newRow("zero stride") << "1x8x8-conv2k3s0-10"
+                                     << "conv2k3s0";
+        QTest::newRow("bad image") << "1x8-conv2k3-10"
+                                   << "1x8";
     }
     void badNetworksNameTheToken() {
         QFETCH(QString, text);
@@ -220,7 +232,10 @@ private slots:
                 const double error = std::abs(numeric - analytic) / (1e-2 + std::abs(numeric));
                 worst = std::max(worst, error);
                 QVERIFY2(error < 2e-2, qPrintable(QString("layer %1 entry %2: analytic %3, numeric %4")
-                                                      .arg(l).arg(k).arg(analytic).arg(numeric)));
+                                                      .arg(l)
+                                                      .arg(k)
+                                                      .arg(analytic)
+                                                      .arg(numeric)));
             }
         }
         qInfo("%s: worst relative error %.2e over %d entries (%d at a kink skipped)", qPrintable(layers), worst,
@@ -253,10 +268,10 @@ private slots:
         const float loss = network.computeGradients(batch, gradients);
         QVERIFY(optimizer->step(network.parameters(), gradients));
         QVERIFY(std::abs(loss - 0.25479114632487604f) < 1e-6f);
-        const float expectedWeights[18] = {-0.8f, -0.69638866f, -0.597420471f, -0.493433247f, -0.378288819f,
-                                           -0.282553648f, -0.197474326f, -0.0953481326f, 0.000387039145f,
-                                           0.0994840519f, 0.193524048f, 0.295492251f, 0.397508617f, 0.497815709f,
-                                           0.60037631f, 0.700057797f, 0.808058112f, 0.910618713f};
+        const float expectedWeights[18] = {-0.8f,         -0.69638866f,  -0.597420471f,  -0.493433247f,   -0.378288819f,
+                                           -0.282553648f, -0.197474326f, -0.0953481326f, 0.000387039145f, 0.0994840519f,
+                                           0.193524048f,  0.295492251f,  0.397508617f,   0.497815709f,    0.60037631f,
+                                           0.700057797f,  0.808058112f,  0.910618713f};
         for (Eigen::Index k = 0; k < 18; ++k)
             QVERIFY2(std::abs(conv(k / 9, k % 9) - expectedWeights[k]) < 2e-6f, qPrintable(QString::number(k)));
         QVERIFY(std::abs(biasOf(conv)(0) - 0.0658813737f) < 2e-6f);
@@ -369,8 +384,8 @@ private slots:
             QVERIFY((buffer.middleCols(c * kk, kk).array() - mean).abs().maxCoeff() < 1e-6f);
         }
         const float biasMean = original.col(channels * kk).mean();
-        const Eigen::VectorXf expectedBias =
-            bias == BiasMode::Join ? Eigen::VectorXf::Constant(outputs, biasMean) : Eigen::VectorXf(original.col(channels * kk));
+        const Eigen::VectorXf expectedBias = bias == BiasMode::Join ? Eigen::VectorXf::Constant(outputs, biasMean)
+                                                                    : Eigen::VectorXf(original.col(channels * kk));
         QVERIFY((buffer.col(channels * kk) - expectedBias).cwiseAbs().maxCoeff() < 1e-6f);
         if (bias == BiasMode::Join) QVERIFY(std::abs(means(channels) - biasMean) < 1e-6f);
 

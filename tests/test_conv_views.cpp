@@ -136,7 +136,7 @@ private Q_SLOTS:
         for (int channel = 0; channel < 4; ++channel) QVERIFY(!view.neuronCenter(0, channel).isNull());
         QVERIFY(view.neuronCenter(0, 4).isNull());  // no fifth channel
         const std::vector<Matrix>& values = view.drawnValues();
-        QCOMPARE(values.at(0).rows(), 4);   // out channels
+        QCOMPARE(values.at(0).rows(), 4);      // out channels
         QCOMPARE(values.at(0).cols(), 1 + 1);  // in channels + bias
         QCOMPARE(values.at(1).rows(), 10);
         QCOMPARE(values.at(1).cols(), 4 + 1);
@@ -208,10 +208,10 @@ private Q_SLOTS:
         const Matrix image = grid.image(values);
         // Out channel 1, in channel 2, kernel row 1, column 0: column (2*2 + 1)*2 + 0 = 10.
         QCOMPARE(image(3 + 1, 2 * 3 + 0), 110.0f);
-        QCOMPARE(image(0, 1), 1.0f);     // out 0, in 0, row 0, column 1
-        QCOMPARE(image(1, 3), 6.0f);     // out 0, in 1, row 1, column 0: (1*2 + 1)*2 = 6
-        QVERIFY(std::isnan(image(2, 0)));  // the gap between output channels
-        QVERIFY(std::isnan(image(0, 2)));  // between input channels
+        QCOMPARE(image(0, 1), 1.0f);               // out 0, in 0, row 0, column 1
+        QCOMPARE(image(1, 3), 6.0f);               // out 0, in 1, row 1, column 0: (1*2 + 1)*2 = 6
+        QVERIFY(std::isnan(image(2, 0)));          // the gap between output channels
+        QVERIFY(std::isnan(image(0, 2)));          // between input channels
         QCOMPARE(image(4, grid.biasX()), 112.0f);  // out 1's bias, on each of its rows
         QCOMPARE(grid.sourceOf(2 * 3 + 0, 4), std::optional(std::make_pair(1, 10)));
         QVERIFY(!grid.sourceOf(2, 0));
@@ -230,7 +230,7 @@ private Q_SLOTS:
             const Matrix values = extractQuantity(s, 0, quantity);
             QCPColorMapData* data = view.colorMap()->data();
             if (values.size() == 0) continue;
-            QCOMPARE(data->keySize(), 1 * 4 + 1);  // one input channel's 3 columns, gap, bias
+            QCOMPARE(data->keySize(), 1 * 4 + 1);    // one input channel's 3 columns, gap, bias
             QCOMPARE(data->valueSize(), 4 * 4 - 1);  // 4 output channels of 3 rows, gaps between
             for (int o = 0; o < 4; ++o)
                 for (int y = 0; y < 3; ++y)
@@ -246,7 +246,8 @@ private Q_SLOTS:
         view.showSnapshot(s);
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
         QSignalSpy cells(&view, &LayerHeatmapView::cellClicked);
-        const QPoint at(int(view.colorMap()->keyAxis()->coordToPixel(2)), int(view.colorMap()->valueAxis()->coordToPixel(2 * 4 + 1)));
+        const QPoint at(int(view.colorMap()->keyAxis()->coordToPixel(2)),
+                        int(view.colorMap()->valueAxis()->coordToPixel(2 * 4 + 1)));
         QTest::mouseClick(view.plot(), Qt::LeftButton, {}, at);
         QCOMPARE(cells.count(), 1);
         QCOMPARE(cells.at(0).at(1).toInt(), 2);
@@ -270,7 +271,8 @@ private Q_SLOTS:
         kernels->replot(QCustomPlot::rpImmediateRefresh);
         for (int column = 0; column < 2; ++column) {
             for (int row = 0; row < int(KernelImagePlot::quantities().size()); ++row) {
-                const Matrix values = extractQuantity(snapshots_.at(std::size_t(column)), 0, KernelImagePlot::quantities()[std::size_t(row)]);
+                const Matrix values = extractQuantity(snapshots_.at(std::size_t(column)), 0,
+                                                      KernelImagePlot::quantities()[std::size_t(row)]);
                 QCPColorMapData* data = kernels->map(row, column)->data();
                 QCOMPARE(data->keySize(), 3);
                 QCOMPARE(data->valueSize(), 3);
@@ -279,8 +281,9 @@ private Q_SLOTS:
             }
         }
         // One scale per quantity row over both runs: the largest |weight| of the two kernels.
-        const double largest = double(std::max(snapshots_[0].layers[0].parameters.row(2).head(9).cwiseAbs().maxCoeff(),
-                                        snapshots_[1].layers[0].parameters.row(2).head(9).cwiseAbs().maxCoeff()));
+        const double largest =
+            double(std::max(snapshots_[0].layers[0].parameters.row(2).head(9).cwiseAbs().maxCoeff(),
+                            snapshots_[1].layers[0].parameters.row(2).head(9).cwiseAbs().maxCoeff()));
         QCOMPARE(kernels->scale(0)->dataRange().upper, largest);
         // "Over steps" names a kernel's weights by input channel and kernel position.
         QCOMPARE(inspector.plot()->graph(0)->name(), QStringLiteral("in channel 0, (0, 0)"));
@@ -347,7 +350,8 @@ private Q_SLOTS:
                 for (int x = 0; x < 4; ++x) {
                     float largest = 0.0f;
                     for (int i = 0; i < 2; ++i)
-                        for (int j = 0; j < 2; ++j) largest = std::max(largest, factor * batch.inputs(0, (2 * y + i) * 8 + 2 * x + j));
+                        for (int j = 0; j < 2; ++j)
+                            largest = std::max(largest, factor * batch.inputs(0, (2 * y + i) * 8 + 2 * x + j));
                     QCOMPARE(float(pooled->cell(x, y)), largest);
                 }
         };

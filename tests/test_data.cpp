@@ -106,13 +106,12 @@ private Q_SLOTS:
 
         const Batch trainA = gatherAll(*a.train), trainB = gatherAll(*b.train), trainC = gatherAll(*c.train);
         const Batch testA = gatherAll(*a.test);
-        QVERIFY(trainA.inputs == trainB.inputs);   // same seed, same samples
-        QVERIFY(trainA.inputs != trainC.inputs);   // other seed, other samples
+        QVERIFY(trainA.inputs == trainB.inputs);  // same seed, same samples
+        QVERIFY(trainA.inputs != trainC.inputs);  // other seed, other samples
         QVERIFY(gatherAll(*b.test).inputs == testA.inputs);
         // Disjoint: no test sample equals a training sample.
         for (Eigen::Index i = 0; i < testA.size(); ++i)
-            for (Eigen::Index j = 0; j < trainA.size(); ++j)
-                QVERIFY(testA.inputs.row(i) != trainA.inputs.row(j));
+            for (Eigen::Index j = 0; j < trainA.size(); ++j) QVERIFY(testA.inputs.row(i) != trainA.inputs.row(j));
 
         if (classification) {
             QCOMPARE(trainA.targets.size(), 0);
@@ -140,8 +139,8 @@ private Q_SLOTS:
         msg = inputErrorOf([] { ml::loadDataSplit("csv:", 1); });
         QVERIFY2(msg.contains("nothing after"), qPrintable(msg));
         const auto specs = ml::knownDataSpecs();
-        for (const char* s : {"toy:sine", "toy:circle", "toy:xor", "toy:gauss", "toy:spiral", "iris", "digits",
-                              "mnist", "fashion-mnist"})
+        for (const char* s : {"toy:sine", "toy:circle", "toy:xor", "toy:gauss", "toy:spiral", "iris", "digits", "mnist",
+                              "fashion-mnist"})
             QVERIFY2(std::find(specs.begin(), specs.end(), s) != specs.end(), s);
     }
 
@@ -192,8 +191,9 @@ private Q_SLOTS:
     // ---- CSV ----
     void csvGood() {
         const QString file = path("good.csv");
-        writeBytes(file, "\xEF\xBB\xBFx1, x2 ,label\r\n"
-                         "1,2,0\n0.5,-1e-2,2\n\n+3,4.25,1\n5,6,0\n7,8,1\n9,10,2\n11,12,0\n13,14,1\n15,16,2\n17,18,0\n");
+        writeBytes(file,
+                   "\xEF\xBB\xBFx1, x2 ,label\r\n"
+                   "1,2,0\n0.5,-1e-2,2\n\n+3,4.25,1\n5,6,0\n7,8,1\n9,10,2\n11,12,0\n13,14,1\n15,16,2\n17,18,0\n");
         const ml::DenseDataset all = ml::loadCsvFile(file.toStdString());
         QCOMPARE(all.size(), 10);
         QCOMPARE(all.inputDim(), 2);
@@ -232,28 +232,48 @@ private Q_SLOTS:
     }
     void csvMalformed_data() {
         QTest::addColumn<QByteArray>("content");
-        QTest::addColumn<QString>("where");    // the line / column part of the message
+        QTest::addColumn<QString>("where");     // the line / column part of the message
         QTest::addColumn<QString>("expected");  // what the message must explain
-        QTest::newRow("empty file") << QByteArray() << "" << "is empty";
-        QTest::newRow("blank file") << QByteArray("\n \n") << "" << "is empty";
-        QTest::newRow("missing header") << QByteArray("1,2,3\n4,5,6\n") << "line 1, column 1" << "the first line must be the header row";
-        QTest::newRow("unknown column") << QByteArray("x1,z\n1,2\n") << "line 1, column 2" << "unknown column name \"z\"";
-        QTest::newRow("no x columns") << QByteArray("y1,y2\n1,2\n") << "line 1" << "no input columns";
-        QTest::newRow("no target") << QByteArray("x1,x2\n1,2\n") << "line 1" << "no target column";
-        QTest::newRow("y and label") << QByteArray("x1,y,label\n1,2,0\n") << "line 1" << "both y";
-        QTest::newRow("two labels") << QByteArray("x1,label,label\n1,2,0\n") << "line 1, column 3" << "second label";
-        QTest::newRow("no rows") << QByteArray("x1,y\n\n") << "" << "no data rows";
-        QTest::newRow("too few fields") << QByteArray("x1,x2,y\n1,2,3\n4,5\n") << "line 3, column 3 (y)" << "expected 3 fields";
-        QTest::newRow("too many fields") << QByteArray("x1,y\n1,2,3\n") << "line 2, column 3" << "found 3";
-        QTest::newRow("non-numeric") << QByteArray("x1,x2,y\n1,2,3\n4,abc,6\n") << "line 3, column 2 (x2)" << "expected a number, found \"abc\"";
-        QTest::newRow("number prefix") << QByteArray("x1,y\n1.5x,2\n") << "line 2, column 1 (x1)" << "found \"1.5x\"";
-        QTest::newRow("empty cell") << QByteArray("x1,y\n,2\n") << "line 2, column 1 (x1)" << "expected a number";
-        QTest::newRow("nan") << QByteArray("x1,y\n1,nan\n") << "line 2, column 2 (y)" << "finite";
-        QTest::newRow("overflow") << QByteArray("x1,y\n1e999,1\n") << "line 2, column 1 (x1)" << "finite";
-        QTest::newRow("negative label") << QByteArray("x1,label\n1,0\n2,-1\n") << "line 3, column 2 (label)" << "class index";
-        QTest::newRow("fractional label") << QByteArray("x1,label\n1,1.5\n") << "line 2, column 2 (label)" << "class index";
-        QTest::newRow("huge label") << QByteArray("x1,label\n1,99999999\n") << "line 2, column 2 (label)" << "9999";
-        QTest::newRow("one row") << QByteArray("x1,y\n1,2\n") << "" << "at least 2 data rows";
+        QTest::newRow("empty file") << QByteArray() << ""
+                                    << "is empty";
+        QTest::newRow("blank file") << QByteArray("\n \n") << ""
+                                    << "is empty";
+        QTest::newRow("missing header") << QByteArray("1,2,3\n4,5,6\n") << "line 1, column 1"
+                                        << "the first line must be the header row";
+        QTest::newRow("unknown column") << QByteArray("x1,z\n1,2\n") << "line 1, column 2"
+                                        << "unknown column name \"z\"";
+        QTest::newRow("no x columns") << QByteArray("y1,y2\n1,2\n") << "line 1"
+                                      << "no input columns";
+        QTest::newRow("no target") << QByteArray("x1,x2\n1,2\n") << "line 1"
+                                   << "no target column";
+        QTest::newRow("y and label") << QByteArray("x1,y,label\n1,2,0\n") << "line 1"
+                                     << "both y";
+        QTest::newRow("two labels") << QByteArray("x1,label,label\n1,2,0\n") << "line 1, column 3"
+                                    << "second label";
+        QTest::newRow("no rows") << QByteArray("x1,y\n\n") << ""
+                                 << "no data rows";
+        QTest::newRow("too few fields") << QByteArray("x1,x2,y\n1,2,3\n4,5\n") << "line 3, column 3 (y)"
+                                        << "expected 3 fields";
+        QTest::newRow("too many fields") << QByteArray("x1,y\n1,2,3\n") << "line 2, column 3"
+                                         << "found 3";
+        QTest::newRow("non-numeric") << QByteArray("x1,x2,y\n1,2,3\n4,abc,6\n") << "line 3, column 2 (x2)"
+                                     << "expected a number, found \"abc\"";
+        QTest::newRow("number prefix") << QByteArray("x1,y\n1.5x,2\n") << "line 2, column 1 (x1)"
+                                       << "found \"1.5x\"";
+        QTest::newRow("empty cell") << QByteArray("x1,y\n,2\n") << "line 2, column 1 (x1)"
+                                    << "expected a number";
+        QTest::newRow("nan") << QByteArray("x1,y\n1,nan\n") << "line 2, column 2 (y)"
+                             << "finite";
+        QTest::newRow("overflow") << QByteArray("x1,y\n1e999,1\n") << "line 2, column 1 (x1)"
+                                  << "finite";
+        QTest::newRow("negative label") << QByteArray("x1,label\n1,0\n2,-1\n") << "line 3, column 2 (label)"
+                                        << "class index";
+        QTest::newRow("fractional label") << QByteArray("x1,label\n1,1.5\n") << "line 2, column 2 (label)"
+                                          << "class index";
+        QTest::newRow("huge label") << QByteArray("x1,label\n1,99999999\n") << "line 2, column 2 (label)"
+                                    << "9999";
+        QTest::newRow("one row") << QByteArray("x1,y\n1,2\n") << ""
+                                 << "at least 2 data rows";
     }
     void csvMalformed() {
         QFETCH(QByteArray, content);
@@ -271,9 +291,8 @@ private Q_SLOTS:
         QVERIFY2(msg.contains("cannot open") && msg.contains("nope.csv"), qPrintable(msg));
         writeBytes(path("a.csv"), "x1,y\n1,2\n");
         writeBytes(path("b.csv"), "x1,x2,y\n1,2,3\n");
-        msg = inputErrorOf([&] {
-            ml::loadDataSplit("csv:" + path("a.csv").toStdString() + "," + path("b.csv").toStdString(), 1);
-        });
+        msg = inputErrorOf(
+            [&] { ml::loadDataSplit("csv:" + path("a.csv").toStdString() + "," + path("b.csv").toStdString(), 1); });
         QVERIFY2(msg.contains("b.csv") && msg.contains("header differs"), qPrintable(msg));
     }
 
@@ -316,7 +335,8 @@ private Q_SLOTS:
             QTest::newRow((QByteArray(tag) + "absurd dims").constData())
                 << (idxHeader(8, {0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu}) + QByteArray(16, 'a')) << gz << "the limit";
             QTest::newRow((QByteArray(tag) + "lying header").constData())
-                << (idxHeader(8, {100000000u}) + QByteArray(1000, 'a')) << gz << "need 100000000 data bytes but";  // the file (plain) or its gzip trailer (gz) holds fewer
+                << (idxHeader(8, {100000000u}) + QByteArray(1000, 'a')) << gz
+                << "need 100000000 data bytes but";  // the file (plain) or its gzip trailer (gz) holds fewer
             QTest::newRow((QByteArray(tag) + "truncated header").constData())
                 << idxHeader(8, {2, 2, 2}).left(9) << gz << "truncated header";
             QTest::newRow((QByteArray(tag) + "truncated data").constData()) << ok3.chopped(1) << gz << "truncated";
@@ -361,26 +381,32 @@ private Q_SLOTS:
         QByteArray badCrc = gz;
         badCrc[gz.size() - 8] = char(badCrc[gz.size() - 8] ^ 1);
         QVERIFY(!ml::inflateSingleMember(badCrc, out));
-        QCOMPARE(ml::gunzip(gz, "gz"), QByteArray(reinterpret_cast<const char*>(data.data()), static_cast<qsizetype>(data.size())));
+        QCOMPARE(ml::gunzip(gz, "gz"),
+                 QByteArray(reinterpret_cast<const char*>(data.data()), static_cast<qsizetype>(data.size())));
     }
     // A CSV .gz written by `cat a.gz b.gz` holds all of both members, as gzip reads it; bytes after the
     // last member that are not one are named, not dropped.
     void gunzipReadsEveryMember() {
         const QByteArray small("first member"), large(70000, 'a');
         QCOMPARE(ml::gunzip(ml::gzipCompress(small) + ml::gzipCompress(large), "two.gz"), small + large);
-        QCOMPARE(ml::gunzip(ml::gzipCompress(small) + ml::gzipCompress(QByteArray()) + ml::gzipCompress(large), "three.gz"),
-                 small + QByteArray() + large);
+        QCOMPARE(
+            ml::gunzip(ml::gzipCompress(small) + ml::gzipCompress(QByteArray()) + ml::gzipCompress(large), "three.gz"),
+            small + QByteArray() + large);
         // The trailer bounds what is inflated before a second member shows: a larger first member is
         // refused with the way out named rather than inflated without a bound.
-        QString msg = inputErrorOf([&] { ml::gunzip(ml::gzipCompress(large) + ml::gzipCompress(small), "big-first.gz"); });
+        QString msg =
+            inputErrorOf([&] { ml::gunzip(ml::gzipCompress(large) + ml::gzipCompress(small), "big-first.gz"); });
         QVERIFY2(msg.startsWith("big-first.gz: decompresses to more than the 12 bytes its gzip trailer declares") &&
                      msg.contains("several gzip members of which the last is the smaller: recompress it as one"),
                  qPrintable(msg));
-        const QByteArray garbage = ml::gzipCompress(small) + QByteArray("\0\0\1\0", 4);  // reads as a trailer of 65,536 bytes
+        const QByteArray garbage =
+            ml::gzipCompress(small) + QByteArray("\0\0\1\0", 4);  // reads as a trailer of 65,536 bytes
         msg = inputErrorOf([&] { ml::gunzip(garbage, "tail.gz"); });
-        QVERIFY2(msg == QString("tail.gz: 4 bytes after the end of the gzip data (at byte %1); expected the end of the file "
-                                "or another gzip member").arg(garbage.size() - 4),
-                 qPrintable(msg));
+        QVERIFY2(
+            msg == QString("tail.gz: 4 bytes after the end of the gzip data (at byte %1); expected the end of the file "
+                           "or another gzip member")
+                       .arg(garbage.size() - 4),
+            qPrintable(msg));
     }
     // What the fast path leaves to zlib reads as before: concatenated members (`cat a.gz b.gz`) and
     // a wrong CRC.
@@ -397,8 +423,10 @@ private Q_SLOTS:
         // Two members splitting the data: the last trailer declares its own part only.
         writeBytes(file, ml::gzipCompress(idx.left(30)) + ml::gzipCompress(idx.mid(30)));
         QString msg = inputErrorOf([&] { ml::readIdx(file.toStdString()); });
-        QVERIFY2(msg.startsWith(file + ": the dimensions 5 x 3 x 4 need 60 data bytes but its gzip trailer declares 30 (truncated)"),
-                 qPrintable(msg));
+        QVERIFY2(
+            msg.startsWith(
+                file + ": the dimensions 5 x 3 x 4 need 60 data bytes but its gzip trailer declares 30 (truncated)"),
+            qPrintable(msg));
         QByteArray badCrc = ml::gzipCompress(idx);
         badCrc[badCrc.size() - 8] = char(badCrc[badCrc.size() - 8] ^ 1);
         writeBytes(file, badCrc);
@@ -442,7 +470,8 @@ private Q_SLOTS:
         ml::writeIdx(p("bad-labels"), {6}, std::vector<std::uint8_t>{0, 1, 2, 10, 4, 5});
         msg = inputErrorOf([&] { ml::loadIdxImages(p("train-images-idx3-ubyte.gz"), p("bad-labels"), 10, 1.0f); });
         QVERIFY2(msg.contains("bad-labels") && msg.contains("label 10 at position 3"), qPrintable(msg));
-        msg = inputErrorOf([&] { ml::loadIdxImages(p("train-images-idx3-ubyte.gz"), p("train-labels-idx1-ubyte"), 5, 1.0f); });
+        msg = inputErrorOf(
+            [&] { ml::loadIdxImages(p("train-images-idx3-ubyte.gz"), p("train-labels-idx1-ubyte"), 5, 1.0f); });
         QVERIFY2(msg.contains("label 9") && msg.contains("expected 0 to 4"), qPrintable(msg));
         ml::writeIdx(p("flat-images"), {6, 6}, pixels);
         msg = inputErrorOf([&] { ml::loadIdxImages(p("flat-images"), p("train-labels-idx1-ubyte"), 10, 1.0f); });
@@ -499,7 +528,8 @@ private Q_SLOTS:
             QJsonArray data;
             for (int k = 0; k < 3; ++k)
                 for (int j = 0; j < 784; ++j) data.append((j == 0 ? d * 10 + k : (j * 5 + d) % 256) / 255.0);
-            writeBytes(pkg.filePath(QStringLiteral("%1.json").arg(d)), QJsonDocument(QJsonObject{{"data", data}}).toJson());
+            writeBytes(pkg.filePath(QStringLiteral("%1.json").arg(d)),
+                       QJsonDocument(QJsonObject{{"data", data}}).toJson());
         }
         const QString out = path("imported/mnist");
         QString msg = inputErrorOf([&] { ml::importMnistNpmPackage(path("fake-mnist"), out); });
@@ -542,7 +572,8 @@ private Q_SLOTS:
         qputenv("MOMENTUM_LAB_DATA_DIR", path("empty-data-dir").toUtf8());
         const QString msg = inputErrorOf([] { ml::loadDataSplit("mnist", 1); });
         QVERIFY2(msg.contains("scripts/fetch-mnist.sh") && msg.contains("idx:DIR"), qPrintable(msg));
-        if (oldDir.isNull()) qunsetenv("MOMENTUM_LAB_DATA_DIR"); else qputenv("MOMENTUM_LAB_DATA_DIR", oldDir);
+        if (oldDir.isNull()) qunsetenv("MOMENTUM_LAB_DATA_DIR");
+        else qputenv("MOMENTUM_LAB_DATA_DIR", oldDir);
         if (!oldXdg.isNull()) qputenv("XDG_DATA_HOME", oldXdg);
     }
 

@@ -155,7 +155,8 @@ private slots:
         QTest::addColumn<int>("batch");
         QTest::newRow("3-5-4-2 tanh mse b7") << "3-5-4-2" << LossKind::Mse << 7;
         QTest::newRow("6-8-3 cross-entropy b256") << "6-8-3" << LossKind::CrossEntropy << 256;
-        QTest::newRow("2x6x6-conv3k3-pool2-conv4k2p1-5 mse b9") << "2x6x6-conv3k3-pool2-conv4k2p1-5" << LossKind::Mse << 9;
+        QTest::newRow("2x6x6-conv3k3-pool2-conv4k2p1-5 mse b9")
+            << "2x6x6-conv3k3-pool2-conv4k2p1-5" << LossKind::Mse << 9;
         QTest::newRow("1x5x5-conv2k3s2-3 cross-entropy b64") << "1x5x5-conv2k3s2-3" << LossKind::CrossEntropy << 64;
     }
     void gradientSnrMatchesPerSampleGradients() {
@@ -211,8 +212,11 @@ private slots:
                      qPrintable(QString("layer %1: %2 vs %3").arg(l).arg(units[0].gradientSnr).arg(layerSnr)));
             for (Eigen::Index i = 0; i < w[l].rows(); ++i) {
                 const double neuron = mean.row(i).head(in).squaredNorm() / deviation2.row(i).head(in).sum();
-                QVERIFY2(close(units[1 + i].gradientSnr, neuron),
-                         qPrintable(QString("layer %1 neuron %2: %3 vs %4").arg(l).arg(i).arg(units[1 + i].gradientSnr).arg(neuron)));
+                QVERIFY2(close(units[1 + i].gradientSnr, neuron), qPrintable(QString("layer %1 neuron %2: %3 vs %4")
+                                                                                 .arg(l)
+                                                                                 .arg(i)
+                                                                                 .arg(units[1 + i].gradientSnr)
+                                                                                 .arg(neuron)));
             }
         }
         // Without the network (or from a single sample) there is no SNR.
@@ -303,7 +307,10 @@ private slots:
                     const Eigen::RowVectorXf m = optimizer->layerState(0).firstMoment.row(i).head(inputs);
                     QVERIFY(near(unit.meanShare, meanShare(m)));
                     QVERIFY2(near(unit.momentCv, coefficientOfVariation(m), 1e-4),
-                             qPrintable(QStringLiteral("neuron %1: cv %2 vs %3").arg(i).arg(unit.momentCv).arg(coefficientOfVariation(m))));
+                             qPrintable(QStringLiteral("neuron %1: cv %2 vs %3")
+                                            .arg(i)
+                                            .arg(unit.momentCv)
+                                            .arg(coefficientOfVariation(m))));
                 }
                 const UnitDiagnostics& layer = d.layer(0)[0];
                 check(layer, gd, ud, wd, w0, md, "layer");
@@ -373,7 +380,8 @@ private slots:
         const PowerIterationResult top = probe.largestEigenvalue(1000, 1e-12);
         const double largest = known.maxCoeff();
         QVERIFY2(std::abs(top.eigenvalue - largest) <= 1e-4 * largest,
-                 qPrintable(QString("power iteration %1, known %2").arg(top.eigenvalue, 0, 'g', 10).arg(largest, 0, 'g', 10)));
+                 qPrintable(
+                     QString("power iteration %1, known %2").arg(top.eigenvalue, 0, 'g', 10).arg(largest, 0, 'g', 10)));
         const Eigen::VectorXd spectrum = probe.spectrum();
         QCOMPARE(spectrum.size(), Eigen::Index{8});
         for (Eigen::Index i = 0; i < known.size(); ++i)  // each eigenvalue twice (one per output)
@@ -394,7 +402,9 @@ private slots:
         const double largest = spectrum.maxCoeff();
         QVERIFY2(std::abs(top.eigenvalue - largest) <= 1e-3 * std::abs(largest),
                  qPrintable(QString("power iteration %1 (%2 products), spectrum %3")
-                                .arg(top.eigenvalue).arg(top.iterations).arg(largest)));
+                                .arg(top.eigenvalue)
+                                .arg(top.iterations)
+                                .arg(largest)));
     }
 
     // The observers only read: the same experiment with and without them ends on the same weights,
@@ -525,10 +535,31 @@ private slots:
         QTemporaryDir tmp;
         const QString out = tmp.filePath("run");
         QString err;
-        const int status = cli({"train", "--network", "1-3-1", "--activation", "tanh", "--loss", "mse", "--data",
-                                "toy:sine", "--batch", "16", "--steps", "20", "--optimizer", "momentum", "--quiet",
-                                "--diagnostics-every", "5", "--curvature-every", "10", "--curvature-batch", "32",
-                                "--hessian-spectrum", "--out", out},
+        const int status = cli({"train",
+                                "--network",
+                                "1-3-1",
+                                "--activation",
+                                "tanh",
+                                "--loss",
+                                "mse",
+                                "--data",
+                                "toy:sine",
+                                "--batch",
+                                "16",
+                                "--steps",
+                                "20",
+                                "--optimizer",
+                                "momentum",
+                                "--quiet",
+                                "--diagnostics-every",
+                                "5",
+                                "--curvature-every",
+                                "10",
+                                "--curvature-batch",
+                                "32",
+                                "--hessian-spectrum",
+                                "--out",
+                                out},
                                &err);
         QVERIFY2(status == 0, qPrintable(err));
         QCOMPARE(lines(out + "/diagnostics.csv").size(), 1 + 4 * (1 + 3 + 1 + 1));
@@ -550,10 +581,12 @@ private slots:
         const QByteArray header = diagnosticsHeader();
         const QString badNumber = write("a.csv", header + "1,0,,1,2,3,4,5,6,nan,7\n1,0,0,1,x,3,4,5,6,7,8\n");
         QString message = test::inputErrorOf([&] { readDiagnosticsFile(badNumber); });
-        QVERIFY2(message.contains("a.csv") && message.contains("line 3") && message.contains("update_norm"), qPrintable(message));
+        QVERIFY2(message.contains("a.csv") && message.contains("line 3") && message.contains("update_norm"),
+                 qPrintable(message));
         const QString outOfOrder = write("b.csv", header + "1,0,3,1,2,3,4,5,6,7,8\n");
         message = test::inputErrorOf([&] { readDiagnosticsFile(outOfOrder); });
-        QVERIFY2(message.contains("b.csv") && message.contains("line 2") && message.contains("neuron"), qPrintable(message));
+        QVERIFY2(message.contains("b.csv") && message.contains("line 2") && message.contains("neuron"),
+                 qPrintable(message));
         const QString wrongHeader = write("c.csv", "step,lambda\n");
         message = test::inputErrorOf([&] { readCurvatureFile(wrongHeader); });
         QVERIFY2(message.contains("c.csv") && message.contains("step,lambda_max"), qPrintable(message));
@@ -588,25 +621,44 @@ private slots:
         QCOMPARE(lines(out + "/neuron-mean/curvature.csv").size(), 1 + 2);
         // A flag overrides the preset.
         QVERIFY2(cli({"train", "--preset", "instruments-sine", "--steps", "100", "--quiet", "--diagnostics-every", "50",
-                      "--out", tmp.filePath("run2")}, &err) == 0, qPrintable(err));
+                      "--out", tmp.filePath("run2")},
+                     &err) == 0,
+                 qPrintable(err));
         QCOMPARE(lines(tmp.filePath("run2") + "/momentum/diagnostics.csv").size(), 1 + 2 * 8);
         QCOMPARE(test::inputErrorOf([] {
                      QJsonObject json = toJson(findPreset("instruments-sine").experiment);
                      json["curvature-every"] = -3;
                      experimentFromJson(json, "EXP.json");
-                 }).contains("EXP.json: curvature-every"), true);
+                 }).contains("EXP.json: curvature-every"),
+                 true);
     }
 
     // The SNR switch: --no-gradient-snr (or the experiment's "gradient-snr": false) leaves the
     // column nan and the rest as it was; "hessian-spectrum": true acts as --hessian-spectrum.
     void gradientSnrSwitchesOff() {
         QTemporaryDir tmp;
-        const QStringList base = {"train", "--network", "1-3-1", "--activation", "tanh", "--loss", "mse", "--data",
-                                  "toy:sine", "--batch", "16", "--steps", "10", "--optimizer", "momentum", "--quiet",
-                                  "--diagnostics-every", "5"};
+        const QStringList base = {"train",
+                                  "--network",
+                                  "1-3-1",
+                                  "--activation",
+                                  "tanh",
+                                  "--loss",
+                                  "mse",
+                                  "--data",
+                                  "toy:sine",
+                                  "--batch",
+                                  "16",
+                                  "--steps",
+                                  "10",
+                                  "--optimizer",
+                                  "momentum",
+                                  "--quiet",
+                                  "--diagnostics-every",
+                                  "5"};
         QString err;
         QVERIFY2(cli(base + QStringList{"--out", tmp.filePath("on")}, &err) == 0, qPrintable(err));
-        QVERIFY2(cli(base + QStringList{"--no-gradient-snr", "--out", tmp.filePath("off")}, &err) == 0, qPrintable(err));
+        QVERIFY2(cli(base + QStringList{"--no-gradient-snr", "--out", tmp.filePath("off")}, &err) == 0,
+                 qPrintable(err));
         const auto on = readDiagnosticsFile(tmp.filePath("on/diagnostics.csv"));
         const auto off = readDiagnosticsFile(tmp.filePath("off/diagnostics.csv"));
         QCOMPARE(off.size(), on.size());
@@ -628,31 +680,33 @@ private slots:
                      QJsonObject json = toJson(e);
                      json["gradient-snr"] = "no";
                      experimentFromJson(json, "EXP.json");
-                 }).contains("EXP.json: gradient-snr: expected true or false"), true);
+                 }).contains("EXP.json: gradient-snr: expected true or false"),
+                 true);
         const QString file = tmp.filePath("experiment.json");
         QFile out(file);
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(QJsonDocument(toJson(e)).toJson());
         out.close();
-        QVERIFY2(cli({"train", "--config", file, "--quiet", "--out", tmp.filePath("json")}, &err) == 0, qPrintable(err));
+        QVERIFY2(cli({"train", "--config", file, "--quiet", "--out", tmp.filePath("json")}, &err) == 0,
+                 qPrintable(err));
         for (const QString run : {"momentum", "neuron-mean"}) {
-            QVERIFY(std::isnan(readDiagnosticsFile(tmp.filePath("json/" + run + "/diagnostics.csv"))[0].layers[0][0].gradientSnr));
+            QVERIFY(std::isnan(
+                readDiagnosticsFile(tmp.filePath("json/" + run + "/diagnostics.csv"))[0].layers[0][0].gradientSnr));
             QCOMPARE(readSpectrumFile(tmp.filePath("json/" + run + "/hessian_spectrum.csv")).size(), std::size_t{13});
         }
     }
 
     void cliRefusesBadFlags() {
         QTemporaryDir tmp;
-        const QStringList base = {"train", "--data", "toy:xor", "--network", "2-4-2", "--steps", "3", "--quiet",
-                                  "--optimizer", "momentum",
-                                  "--out", tmp.filePath("x")};
+        const QStringList base = {"train", "--data",  "toy:xor",     "--network", "2-4-2", "--steps",
+                                  "3",     "--quiet", "--optimizer", "momentum",  "--out", tmp.filePath("x")};
         QString err;
         QCOMPARE(cli(base + QStringList{"--diagnostics-every", "0"}, &err), 2);
         QVERIFY2(err.contains("--diagnostics-every") && err.contains(">= 1"), qPrintable(err));
         QCOMPARE(cli(base + QStringList{"--curvature-every", "x"}, &err), 2);
         QVERIFY2(err.contains("--curvature-every"), qPrintable(err));
-        QCOMPARE(cli({"train", "--data", "toy:xor", "--network", "2-64-64-2", "--steps", "3", "--quiet", "--optimizer", "momentum",
-                      "--hessian-spectrum", "--out", tmp.filePath("y")},
+        QCOMPARE(cli({"train", "--data", "toy:xor", "--network", "2-64-64-2", "--steps", "3", "--quiet", "--optimizer",
+                      "momentum", "--hessian-spectrum", "--out", tmp.filePath("y")},
                      &err),
                  2);
         QVERIFY2(err.contains("--hessian-spectrum") && err.contains("4482 parameters"), qPrintable(err));

@@ -157,8 +157,8 @@ private slots:
         dock.showTab(1);
         QCPColorMapData* data = dock.stripMap()->data();
         QCOMPARE(long(data->keySize()), dock.recordCount(0));
-        QCOMPARE(data->keyRange().lower, 10.0);                          // the first record stays
-        QVERIFY(data->keyRange().upper > 10.0 * (double(offered) - 40)); // and the run's end is there
+        QCOMPARE(data->keyRange().lower, 10.0);                           // the first record stays
+        QVERIFY(data->keyRange().upper > 10.0 * (double(offered) - 40));  // and the run's end is there
     }
 
     // A CLI run folder with diagnostics.csv and curvature.csv fills the dock.
@@ -167,9 +167,28 @@ private slots:
         const QString out = tmp.filePath("run");
         std::ostringstream captured;
         std::streambuf* previous = std::cerr.rdbuf(captured.rdbuf());
-        const int status = coreCommands().run({"momentum-lab-cli", "train", "--network", "2-5-2", "--data", "toy:xor",
-                                               "--batch", "32", "--steps", "40", "--optimizer", "momentum,neuron-mean", "--quiet", "--diagnostics-every", "4",
-                                               "--curvature-every", "20", "--curvature-batch", "64", "--hessian-spectrum", "--out", out});
+        const int status = coreCommands().run({"momentum-lab-cli",
+                                               "train",
+                                               "--network",
+                                               "2-5-2",
+                                               "--data",
+                                               "toy:xor",
+                                               "--batch",
+                                               "32",
+                                               "--steps",
+                                               "40",
+                                               "--optimizer",
+                                               "momentum,neuron-mean",
+                                               "--quiet",
+                                               "--diagnostics-every",
+                                               "4",
+                                               "--curvature-every",
+                                               "20",
+                                               "--curvature-batch",
+                                               "64",
+                                               "--hessian-spectrum",
+                                               "--out",
+                                               out});
         std::cerr.rdbuf(previous);
         QVERIFY2(status == 0, captured.str().c_str());
         const RunFolder folder = readRunFolder(out);

@@ -125,7 +125,8 @@ QList<CliLine> cliLines() {
                 const QStringList words = shellWords(line);
                 for (qsizetype i = 0; i < words.size(); ++i) {
                     if (!(words[i] == "momentum-lab-cli" || words[i].endsWith("/momentum-lab-cli"))) continue;
-                    if (i > 0 && !QStringList{"|", "&&", ";", "||", "$(", "time", "nice", "-v"}.contains(words[i - 1]) &&
+                    if (i > 0 &&
+                        !QStringList{"|", "&&", ";", "||", "$(", "time", "nice", "-v"}.contains(words[i - 1]) &&
                         !words[i - 1].startsWith("MOMENTUM_LAB_") && !words[i - 1].startsWith("QT_") &&
                         words[i - 1] != "19")
                         continue;  // a mention inside another command's arguments
@@ -224,7 +225,8 @@ private Q_SLOTS:
     // Every relative link and image of README.md and docs/**/*.md names a file that exists, and a
     // #fragment a heading of the Markdown file it points at.
     void linksAndImagesResolve() {
-        static const QRegularExpression link("!?\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\)");
+        static const QRegularExpression link(
+            "!?\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\)");
         static const QRegularExpression codeSpan("`[^`\\n]*`");
         QStringList broken;
         int checked = 0;
@@ -263,7 +265,8 @@ private Q_SLOTS:
         for (const QString& command : commands) flags[command] = cliFlags(command);
 
         QSet<QString> optimizers;
-        for (const ml::OptimizerInfo& info : ml::optimizerCatalog()) optimizers.insert(QString::fromStdString(info.name));
+        for (const ml::OptimizerInfo& info : ml::optimizerCatalog())
+            optimizers.insert(QString::fromStdString(info.name));
         QSet<QString> presets;
         for (const ml::Preset& preset : ml::presets()) presets.insert(QString::fromStdString(preset.id));
 

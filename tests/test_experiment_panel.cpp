@@ -236,8 +236,9 @@ private Q_SLOTS:
         auto* form = panel.findChild<HyperParameterForm*>();
         QVERIFY(form && form->optimizer() == "neuron-mean");
         const QString note = form->note("bias");
-        QVERIFY2(note == "neuron-mean's fan-in mean changes nothing for layer 1: 1 connection per group, bias on its own.",
-                 qPrintable(note));
+        QVERIFY2(
+            note == "neuron-mean's fan-in mean changes nothing for layer 1: 1 connection per group, bias on its own.",
+            qPrintable(note));
         auto* label = form->findChild<QLabel*>("bias-note");
         QVERIFY(label && label->isVisibleTo(form));
 
@@ -268,7 +269,8 @@ private Q_SLOTS:
         const QString fanOut = adamForm->note("momentum-mean");
         QVERIFY2(fanOut.startsWith("momentum-mean fan-out changes nothing for layer 3:"), qPrintable(fanOut));
         const QString factored = adamForm->note("second-moment-mean");
-        QVERIFY2(factored.startsWith("second-moment-mean factored changes nothing for layers 1 and 3:"), qPrintable(factored));
+        QVERIFY2(factored.startsWith("second-moment-mean factored changes nothing for layers 1 and 3:"),
+                 qPrintable(factored));
         QVERIFY(adamForm->note("bias").isEmpty());
         QVERIFY(!fanOut.contains("--") && !factored.contains("--"));
     }

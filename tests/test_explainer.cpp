@@ -24,12 +24,15 @@ namespace {
 struct SnapshotRecorder : TrainingObserver {
     std::map<std::pair<int, long>, SharedSnapshot> snapshots;
     bool wantsSnapshot(int, long) override { return true; }
-    void snapshotTaken(const SharedSnapshot& snapshot) override { snapshots[{snapshot->run, snapshot->step}] = snapshot; }
+    void snapshotTaken(const SharedSnapshot& snapshot) override {
+        snapshots[{snapshot->run, snapshot->step}] = snapshot;
+    }
 };
 
 Experiment sineExperiment(const QString& optimizers, long steps, const QString& network = "1-4-3-1") {
-    QJsonObject json{{"network", network}, {"activation", "tanh"}, {"loss", "mse"},   {"data", "toy:sine"},
-                     {"batch", 16},          {"steps", static_cast<double>(steps)}, {"seed", 5}};
+    QJsonObject json{{"network", network}, {"activation", "tanh"}, {"loss", "mse"},
+                     {"data", "toy:sine"}, {"batch", 16},          {"steps", static_cast<double>(steps)},
+                     {"seed", 5}};
     json["runs"] = parseOptimizerList(optimizers);
     Experiment experiment = experimentFromJson(json, "test");
     makeLabelsUnique(experiment.runs);
@@ -93,7 +96,8 @@ void TestExplainer::partsRecombineToTheRecordedUpdate_data() {
     QTest::newRow("adam amsgrad") << "adam:lr=0.01:amsgrad=true";
     QTest::newRow("adamw amsgrad, weight decay") << "adamw:lr=0.01:amsgrad=true:weight-decay=0.1";
     QTest::newRow("rmsprop centered") << "rmsprop:lr=0.01:centered=true";
-    QTest::newRow("rmsprop centered, momentum, weight decay") << "rmsprop:lr=0.01:centered=true:momentum=0.9:weight-decay=0.01";
+    QTest::newRow("rmsprop centered, momentum, weight decay")
+        << "rmsprop:lr=0.01:centered=true:momentum=0.9:weight-decay=0.01";
     QTest::newRow("nero") << "nero:lr=0.01";
     QTest::newRow("nero gradient centralization") << "nero:lr=0.05:gradient-centralization=true";
 }
@@ -119,7 +123,8 @@ void TestExplainer::partsRecombineToTheRecordedUpdate() {
                 for (int column = 0; column < update.cols(); ++column) {
                     // With the step before (parts from a_{t-1}) and without it (carried part inferred).
                     for (const Snapshot* previous : {before, static_cast<const Snapshot*>(nullptr)}) {
-                        const UpdateExplanation e = explainUpdate(experiment.runs[0], now, previous, layer, row, column);
+                        const UpdateExplanation e =
+                            explainUpdate(experiment.runs[0], now, previous, layer, row, column);
                         QVERIFY2(e.explained, e.reason.c_str());
                         QCOMPARE(e.carriedInferred, e.hasFirstMoment && step > 1 && previous == nullptr);
                         // nero's dw is the difference of two projected weights: it carries their
@@ -129,11 +134,16 @@ void TestExplainer::partsRecombineToTheRecordedUpdate() {
                         QVERIFY2(close(e.recombined, update(row, column)) ||
                                      std::abs(e.recombined - update(row, column)) <= rounding,
                                  qPrintable(QStringLiteral("step %1 layer %2 (%3, %4): %5 vs recorded %6")
-                                                .arg(step).arg(layer).arg(row).arg(column)
-                                                .arg(e.recombined, 0, 'g', 9).arg(update(row, column), 0, 'g', 9)));
+                                                .arg(step)
+                                                .arg(layer)
+                                                .arg(row)
+                                                .arg(column)
+                                                .arg(e.recombined, 0, 'g', 9)
+                                                .arg(update(row, column), 0, 'g', 9)));
                         if (e.hasFirstMoment) QVERIFY(close(e.firstMoment, e.recordedFirstMoment));
                         QVERIFY(!e.formula.empty());
-                        QVERIFY2(e.formula.find("-0 ") == std::string::npos && e.formula.find("-0)") == std::string::npos &&
+                        QVERIFY2(e.formula.find("-0 ") == std::string::npos &&
+                                     e.formula.find("-0)") == std::string::npos &&
                                      e.formula.find("-0\n") == std::string::npos,
                                  e.formula.c_str());  // no negative zero (novograd's wd*w with wd = 0)
                         ++checked;
@@ -156,7 +166,8 @@ void TestExplainer::neuronMeanCarriesTheMeanMomentumItsOwn() {
     for (int run = 0; run < 2; ++run) {
         const Snapshot& now = *recorder.snapshots.at({run, 6});
         const Snapshot& before = *recorder.snapshots.at({run, 5});
-        const UpdateExplanation e = explainUpdate(experiment.runs[static_cast<std::size_t>(run)], now, &before, 1, 2, 1);
+        const UpdateExplanation e =
+            explainUpdate(experiment.runs[static_cast<std::size_t>(run)], now, &before, 1, 2, 1);
         QVERIFY(e.explained);
         QVERIFY(e.ownMomentum != e.neuronMean);
         const double carriedValue = run == 0 ? e.ownMomentum : e.neuronMean;

@@ -34,8 +34,9 @@ namespace {
 // Mini-batches of 50 from 400 samples: 8 steps an epoch, so step 20 is inside the third epoch
 // (the saved data order and shuffling stream matter), with an evaluation every 5 steps.
 Experiment xorExperiment(const QString& optimizers, long steps) {
-    QJsonObject json{{"network", "2-6-2"}, {"activation", "tanh"}, {"loss", "cross-entropy"}, {"data", "toy:xor"},
-                     {"batch", 50},        {"steps", static_cast<double>(steps)}, {"seed", 3}, {"eval-every", 5}};
+    QJsonObject json{{"network", "2-6-2"}, {"activation", "tanh"}, {"loss", "cross-entropy"},
+                     {"data", "toy:xor"},  {"batch", 50},          {"steps", static_cast<double>(steps)},
+                     {"seed", 3},          {"eval-every", 5}};
     json["runs"] = parseOptimizerList(optimizers);
     Experiment experiment = experimentFromJson(json, "test");
     makeLabelsUnique(experiment.runs);
@@ -95,8 +96,9 @@ QByteArray readAll(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-const QStringList kXorFlags = {"train", "--network", "2-6-2", "--activation", "tanh", "--loss", "cross-entropy",
-                               "--data", "toy:xor", "--batch", "50", "--seed", "3", "--eval-every", "5", "--quiet"};
+const QStringList kXorFlags = {"train",  "--network", "2-6-2",   "--activation", "tanh",   "--loss", "cross-entropy",
+                               "--data", "toy:xor",   "--batch", "50",           "--seed", "3",      "--eval-every",
+                               "5",      "--quiet"};
 
 }  // namespace
 
@@ -106,11 +108,12 @@ private Q_SLOTS:
     // 40 steps in one go against 20 steps, a saved state and 20 more from it: the same bits.
     void continuingIsBitIdentical_data() {
         QTest::addColumn<QString>("optimizer");
-        for (const OptimizerInfo& info : optimizerCatalog()) QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
+        for (const OptimizerInfo& info : optimizerCatalog())
+            QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
         // Settings that add state buffers (every name of forEachStateBuffer is kept by one of these).
-        for (const char* variant : {"rmsprop:centered=1:momentum=0.9", "adam:amsgrad=1", "adafactor:beta1=0.9",
-                                    "sm3:momentum=0.9", "momentum:gradient-centralization=1:weight-decay=0.01",
-                                    "adam:second-moment-mean=fan-in"})
+        for (const char* variant :
+             {"rmsprop:centered=1:momentum=0.9", "adam:amsgrad=1", "adafactor:beta1=0.9", "sm3:momentum=0.9",
+              "momentum:gradient-centralization=1:weight-decay=0.01", "adam:second-moment-mean=fan-in"})
             QTest::newRow(variant) << QString(variant);
     }
     void continuingIsBitIdentical() {
@@ -135,12 +138,14 @@ private Q_SLOTS:
         forked.run(forkControl);
 
         for (std::size_t l = 0; l < straight.parameters(0).size(); ++l) {
-            QVERIFY2(sameBits(straight.parameters(0)[l], forked.parameters(0)[l]), qPrintable(QString("layer %1").arg(l)));
+            QVERIFY2(sameBits(straight.parameters(0)[l], forked.parameters(0)[l]),
+                     qPrintable(QString("layer %1").arg(l)));
             const auto straightBuffers = buffersOf(straight.optimizer(0).layerState(l));
             const auto forkedBuffers = buffersOf(forked.optimizer(0).layerState(l));
             int buffers = 0;
             for (std::size_t b = 0; b < straightBuffers.size(); ++b) {
-                QVERIFY2(sameBits(straightBuffers[b].second, forkedBuffers[b].second), straightBuffers[b].first.c_str());
+                QVERIFY2(sameBits(straightBuffers[b].second, forkedBuffers[b].second),
+                         straightBuffers[b].first.c_str());
                 buffers += straightBuffers[b].second.size() > 0;
             }
             QVERIFY(buffers > 0);  // at least the update
@@ -160,19 +165,40 @@ private Q_SLOTS:
 
     // Damaged, foreign and mismatched state files are refused, naming the file and the field.
     void badStatesAreRefused_data() {
-        QTest::addColumn<QString>("damage");   // what is done to the saved JSON
-        QTest::addColumn<QString>("fork");     // the runs of the forking experiment
+        QTest::addColumn<QString>("damage");  // what is done to the saved JSON
+        QTest::addColumn<QString>("fork");    // the runs of the forking experiment
         QTest::addColumn<QString>("expected");
-        QTest::newRow("version") << "version=2" << "momentum" << "version: 2; this build reads version 1";
-        QTest::newRow("format") << "format=weights" << "momentum" << "format: expected \"momentum-lab training state\"";
-        QTest::newRow("buffer cut") << "cut first_moment" << "momentum" << "layers[0].first_moment.values: has 17 values; expected rows x cols = 6 x 3";
-        QTest::newRow("buffer shape") << "reshape first_moment" << "momentum" << "layers[0].first_moment: is 3 x 6; expected 6 x 3";
-        QTest::newRow("unknown buffer") << "rename first_moment" << "momentum" << "layers[0].velocity: not an optimizer state buffer";
-        QTest::newRow("data order") << "repeat data_order" << "momentum" << "data_order[1]: 0 is not a permutation of the 400 samples";
-        QTest::newRow("rng") << "shuffle_state=abc" << "momentum" << "shuffle_state: not a state of the shuffling stream";
-        QTest::newRow("huge shape") << "huge first_moment" << "momentum" << "layers[0].first_moment.values: has 0 values; expected rows x cols = 8589934592 x 2147483648";
-        QTest::newRow("parameters") << "cut parameters" << "momentum" << "layers[1].parameters.values: has 13 values; expected rows x cols = 2 x 7";
-        QTest::newRow("other optimizer") << "" << "rmsprop:momentum=0.9" << "optimizer: the state holds momentum's state; run rmsprop is rmsprop";
+        QTest::newRow("version") << "version=2"
+                                 << "momentum"
+                                 << "version: 2; this build reads version 1";
+        QTest::newRow("format") << "format=weights"
+                                << "momentum"
+                                << "format: expected \"momentum-lab training state\"";
+        QTest::newRow("buffer cut") << "cut first_moment"
+                                    << "momentum"
+                                    << "layers[0].first_moment.values: has 17 values; expected rows x cols = 6 x 3";
+        QTest::newRow("buffer shape") << "reshape first_moment"
+                                      << "momentum"
+                                      << "layers[0].first_moment: is 3 x 6; expected 6 x 3";
+        QTest::newRow("unknown buffer") << "rename first_moment"
+                                        << "momentum"
+                                        << "layers[0].velocity: not an optimizer state buffer";
+        QTest::newRow("data order") << "repeat data_order"
+                                    << "momentum"
+                                    << "data_order[1]: 0 is not a permutation of the 400 samples";
+        QTest::newRow("rng") << "shuffle_state=abc"
+                             << "momentum"
+                             << "shuffle_state: not a state of the shuffling stream";
+        QTest::newRow("huge shape")
+            << "huge first_moment"
+            << "momentum"
+            << "layers[0].first_moment.values: has 0 values; expected rows x cols = 8589934592 x 2147483648";
+        QTest::newRow("parameters") << "cut parameters"
+                                    << "momentum"
+                                    << "layers[1].parameters.values: has 13 values; expected rows x cols = 2 x 7";
+        QTest::newRow("other optimizer") << ""
+                                         << "rmsprop:momentum=0.9"
+                                         << "optimizer: the state holds momentum's state; run rmsprop is rmsprop";
     }
     void badStatesAreRefused() {
         QFETCH(QString, damage);
@@ -185,7 +211,10 @@ private Q_SLOTS:
         QJsonArray layers = json["layers"].toArray();
         QJsonObject layer0 = layers[0].toObject(), layer1 = layers[1].toObject();
         QJsonObject moment = layer0["first_moment"].toObject();
-        if (damage.contains('=')) json[damage.section('=', 0, 0)] = damage.section('=', 1).toInt() ? QJsonValue(damage.section('=', 1).toInt()) : QJsonValue(damage.section('=', 1));
+        if (damage.contains('='))
+            json[damage.section('=', 0, 0)] = damage.section('=', 1).toInt()
+                                                  ? QJsonValue(damage.section('=', 1).toInt())
+                                                  : QJsonValue(damage.section('=', 1));
         if (damage == "cut first_moment") {
             QJsonArray values = moment["values"].toArray();
             values.removeLast();
@@ -247,14 +276,17 @@ private Q_SLOTS:
         // Another network, batch or seed than the state was saved with.
         Experiment wider = xorExperiment("rmsprop", 40);
         wider.network.setLayers("2-7-2", "test");
-        QVERIFY(resume(wider, good, true).contains(good + ": network: the state was saved with 2-6-2; this experiment has 2-7-2"));
+        QVERIFY(resume(wider, good, true)
+                    .contains(good + ": network: the state was saved with 2-6-2; this experiment has 2-7-2"));
         Experiment otherBatch = xorExperiment("rmsprop", 40);
         otherBatch.batchSize = 40;
-        QVERIFY(resume(otherBatch, good, true).contains(good + ": batch: the state was saved with 50; this experiment has 40"));
+        QVERIFY(resume(otherBatch, good, true)
+                    .contains(good + ": batch: the state was saved with 50; this experiment has 40"));
         // The same rule with settings that keep another buffer.
         QVERIFY(resume(xorExperiment("rmsprop:momentum=0.9", 40), good, true)
                     .contains(good + ": layers[0].first_moment: missing; rmsprop with this run's settings keeps it"));
-        QVERIFY(resume(xorExperiment("rmsprop", 20), good, true).contains(good + ": step: 20; the experiment ends at step 20"));
+        QVERIFY(resume(xorExperiment("rmsprop", 20), good, true)
+                    .contains(good + ": step: 20; the experiment ends at step 20"));
         // Another rule may start fresh from it.
         QCOMPARE(resume(xorExperiment("adam", 40), good, false), QString());
         // Cut short: the gzip stream, then the JSON itself.
@@ -267,7 +299,8 @@ private Q_SLOTS:
         const QByteArray json = gunzip(bytes, good);
         writeFileAtomically(cutJson, json.left(json.size() - 100));
         const QString jsonMessage = resume(xorExperiment("rmsprop", 40), cutJson, true);
-        QVERIFY2(jsonMessage.startsWith(cutJson + ":") && jsonMessage.contains("invalid JSON"), qPrintable(jsonMessage));
+        QVERIFY2(jsonMessage.startsWith(cutJson + ":") && jsonMessage.contains("invalid JSON"),
+                 qPrintable(jsonMessage));
     }
 
     // The CLI: a same-rule fork ends with the weights of the uninterrupted run; a fork into two other
@@ -292,11 +325,14 @@ private Q_SLOTS:
         QCOMPARE(sameRows.mid(1), wholeRows.mid(21));
         // Provenance: the fork's config.json names the run and step it continues; it reads back.
         const Experiment forked = loadExperiment(same + "/config.json");
-        QCOMPARE(forked.forkedFrom, (ForkOrigin{"momentum", "momentum", 20, QDir::cleanPath(QFileInfo(half).absoluteFilePath()).toStdString()}));
+        QCOMPARE(forked.forkedFrom, (ForkOrigin{"momentum", "momentum", 20,
+                                                QDir::cleanPath(QFileInfo(half).absoluteFilePath()).toStdString()}));
         QVERIFY(!loadExperiment(whole + "/config.json").forkedFrom.valid());
         QJsonObject bad = toJson(forked);
         bad["forked-from"] = 3;
-        QVERIFY(test::inputErrorOf([&] { experimentFromJson(bad, "c.json"); }).contains("c.json: forked-from: expected an object"));
+        QVERIFY(test::inputErrorOf([&] {
+                    experimentFromJson(bad, "c.json");
+                }).contains("c.json: forked-from: expected an object"));
         bad["forked-from"] = QJsonObject{{"run", "momentum"}, {"optimizer", "momentum"}, {"step", 0}};
         QVERIFY(test::inputErrorOf([&] { experimentFromJson(bad, "c.json"); }).contains("c.json: forked-from: step"));
 
@@ -310,7 +346,8 @@ private Q_SLOTS:
             QVERIFY(readAll(twins + "/" + run + "/summary.csv").contains(",40,"));
         }
 
-        r = cli({"train", "--fork-from", half, "--at-step", "15", "--steps", "40", "--quiet", "--out", tmp.filePath("x")});
+        r = cli(
+            {"train", "--fork-from", half, "--at-step", "15", "--steps", "40", "--quiet", "--out", tmp.filePath("x")});
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("--at-step 15: " + half + "/state/step-15.json.gz does not exist; saved steps: 10, 20"),
                  qPrintable(r.err));

@@ -78,7 +78,8 @@ void addAxisTexts(QCPAxis* axis, std::vector<Text>& texts) {
     const QRect r = axis->axisRect()->rect();
     const QCPAxis::AxisType side = axis->axisType();
     const bool horizontal = side == QCPAxis::atBottom || side == QCPAxis::atTop;
-    int distance = axis->offset() + std::max(0, std::max(axis->tickLengthOut(), axis->subTicks() ? axis->subTickLengthOut() : 0));
+    int distance =
+        axis->offset() + std::max(0, std::max(axis->tickLengthOut(), axis->subTicks() ? axis->subTickLengthOut() : 0));
     QSize largest(0, 0);
     if (axis->tickLabels() && !axis->tickVector().isEmpty()) {
         distance += axis->tickLabelPadding();
@@ -89,9 +90,12 @@ void addAxisTexts(QCPAxis* axis, std::vector<Text>& texts) {
             largest = largest.expandedTo(size);
             const int at = qRound(axis->coordToPixel(axis->tickVector()[i]));
             QRect box;
-            if (side == QCPAxis::atBottom) box = QRect(at - size.width() / 2, r.bottom() + distance, size.width(), size.height());
-            else if (side == QCPAxis::atTop) box = QRect(at - size.width() / 2, r.top() - distance - size.height(), size.width(), size.height());
-            else if (side == QCPAxis::atLeft) box = QRect(r.left() - distance - size.width(), at - size.height() / 2, size.width(), size.height());
+            if (side == QCPAxis::atBottom)
+                box = QRect(at - size.width() / 2, r.bottom() + distance, size.width(), size.height());
+            else if (side == QCPAxis::atTop)
+                box = QRect(at - size.width() / 2, r.top() - distance - size.height(), size.width(), size.height());
+            else if (side == QCPAxis::atLeft)
+                box = QRect(r.left() - distance - size.width(), at - size.height() / 2, size.width(), size.height());
             else box = QRect(r.right() + distance, at - size.height() / 2, size.width(), size.height());
             texts.push_back({box, QStringLiteral("tick label '%1'").arg(label)});
         }
@@ -101,9 +105,13 @@ void addAxisTexts(QCPAxis* axis, std::vector<Text>& texts) {
     distance += axis->labelPadding();
     const QSize size = textSize(axis->labelFont(), axis->label());
     QRect box;
-    if (side == QCPAxis::atBottom) box = QRect(r.center().x() - size.width() / 2, r.bottom() + distance, size.width(), size.height());
-    else if (side == QCPAxis::atTop) box = QRect(r.center().x() - size.width() / 2, r.top() - distance - size.height(), size.width(), size.height());
-    else if (side == QCPAxis::atLeft) box = QRect(r.left() - distance - size.height(), r.center().y() - size.width() / 2, size.height(), size.width());
+    if (side == QCPAxis::atBottom)
+        box = QRect(r.center().x() - size.width() / 2, r.bottom() + distance, size.width(), size.height());
+    else if (side == QCPAxis::atTop)
+        box = QRect(r.center().x() - size.width() / 2, r.top() - distance - size.height(), size.width(), size.height());
+    else if (side == QCPAxis::atLeft)
+        box =
+            QRect(r.left() - distance - size.height(), r.center().y() - size.width() / 2, size.height(), size.width());
     else box = QRect(r.right() + distance, r.center().y() - size.width() / 2, size.height(), size.width());
     texts.push_back({box, QStringLiteral("axis label '%1'").arg(axis->label())});
 }
@@ -185,7 +193,8 @@ struct HistoryFixture {
         inspector.setNeuron(0, 1);
         for (long step = 1; step <= 20; ++step) {
             std::vector<Snapshot> snapshots;
-            for (int run = 0; run < runs; ++run) snapshots.push_back(denseSnapshot({inputs, 4, 2}, run, step, run > 0 || firstKeepsMomentum));
+            for (int run = 0; run < runs; ++run)
+                snapshots.push_back(denseSnapshot({inputs, 4, 2}, run, step, run > 0 || firstKeepsMomentum));
             selection.deliver(snapshots);
         }
     }
@@ -213,7 +222,8 @@ private Q_SLOTS:
         inspector.setImageShape({28, 28});
         inspector.setNeuron(0, 1);
         std::vector<Snapshot> snapshots;
-        for (int run = 0; run < runs; ++run) snapshots.push_back(denseSnapshot({784, 4, 2}, run, 5, run != 3));  // run 3 keeps no momentum
+        for (int run = 0; run < runs; ++run)
+            snapshots.push_back(denseSnapshot({784, 4, 2}, run, 5, run != 3));  // run 3 keeps no momentum
         selection.deliver(snapshots);
         showDocked(inspector, 1);
         QCustomPlot* plot = inspector.imagePlot();
@@ -222,17 +232,20 @@ private Q_SLOTS:
         const std::vector<QCPColorMap*> maps = colorMaps(plot);
         QCOMPARE(int(maps.size()), 2 * runs);
         for (QCPColorMap* map : maps)
-            QVERIFY2(map->keyAxis()->axisRect()->rect().height() >= kMinImageHeight,
-                     qPrintable(QStringLiteral("an image is %1 px high").arg(map->keyAxis()->axisRect()->rect().height())));
+            QVERIFY2(
+                map->keyAxis()->axisRect()->rect().height() >= kMinImageHeight,
+                qPrintable(QStringLiteral("an image is %1 px high").arg(map->keyAxis()->axisRect()->rect().height())));
         const QString overlap = firstOverlap(drawnTexts(plot));
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
         // The rows that do not fit scroll, with the wheel over the images too (QCustomPlot takes
         // every wheel event it is given).
         QScrollArea* scroll = nullptr;
-        for (QWidget* w = plot->parentWidget(); w && !scroll; w = w->parentWidget()) scroll = qobject_cast<QScrollArea*>(w);
+        for (QWidget* w = plot->parentWidget(); w && !scroll; w = w->parentWidget())
+            scroll = qobject_cast<QScrollArea*>(w);
         QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0);
         const QPointF at(plot->width() / 2.0, 40.0);
-        QWheelEvent wheel(at, plot->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent wheel(at, plot->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
         QApplication::sendEvent(plot, &wheel);
         QVERIFY(!wheel.isAccepted());  // a real wheel event then goes on to the scroll area
         QVERIFY(!plot->testAttribute(Qt::WA_NoMousePropagation));
@@ -256,7 +269,8 @@ private Q_SLOTS:
         const char* optimizers[] = {"momentum", "neuron-mean", "adam", "sgd"};
         for (int run = 0; run < runs; ++run) {
             const char* name = optimizers[run % 4];
-            experiment.runs.push_back({QStringLiteral("%1 %2").arg(name).arg(run).toStdString(), name, optimizerInfo(name).defaults});
+            experiment.runs.push_back(
+                {QStringLiteral("%1 %2").arg(name).arg(run).toStdString(), name, optimizerInfo(name).defaults});
         }
         RunSelection selection;
         NeuronInspector inspector(&selection);
@@ -281,8 +295,9 @@ private Q_SLOTS:
         layOut(plot);
         QCOMPARE(inspector.kernels()->columnCount(), runs);
         for (QCPColorMap* map : colorMaps(plot))
-            QVERIFY2(map->keyAxis()->axisRect()->rect().height() >= kMinKernelImageHeight,
-                     qPrintable(QStringLiteral("an image is %1 px high").arg(map->keyAxis()->axisRect()->rect().height())));
+            QVERIFY2(
+                map->keyAxis()->axisRect()->rect().height() >= kMinKernelImageHeight,
+                qPrintable(QStringLiteral("an image is %1 px high").arg(map->keyAxis()->axisRect()->rect().height())));
         const QString overlap = firstOverlap(drawnTexts(plot));
         QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
     }
@@ -324,9 +339,10 @@ private Q_SLOTS:
             const QColor color = graph->pen().color();
             if (graph->name().endsWith(QStringLiteral("neuron mean"))) {
                 ++means;
-                QVERIFY2(std::find_if(fixture.selection.shown().begin(), fixture.selection.shown().end(),
-                                      [&](int run) { return runColor(run) == color; }) != fixture.selection.shown().end(),
-                         qPrintable(graph->name()));
+                QVERIFY2(
+                    std::find_if(fixture.selection.shown().begin(), fixture.selection.shown().end(),
+                                 [&](int run) { return runColor(run) == color; }) != fixture.selection.shown().end(),
+                    qPrintable(graph->name()));
                 continue;
             }
             if (graph->brush().style() != Qt::NoBrush || graph->channelFillGraph()) continue;
@@ -356,23 +372,30 @@ private Q_SLOTS:
         QCOMPARE(int(plotted.size()), kMaxPlottedConnections);
         std::vector<QCPGraph*> filled;
         for (int g = 0; g < plot->graphCount(); ++g)
-            if (plot->graph(g)->channelFillGraph() && plot->graph(g)->brush().style() != Qt::NoBrush) filled.push_back(plot->graph(g));
+            if (plot->graph(g)->channelFillGraph() && plot->graph(g)->brush().style() != Qt::NoBrush)
+                filled.push_back(plot->graph(g));
         QCOMPARE(int(filled.size()), 2 * 3);  // two runs, three strips
         const Snapshot& last = *fixture.selection.store().archive(1)->latest();
         const Matrix* strips[] = {&last.layers[0].firstMoment, &last.layers[0].gradient, &last.layers[0].parameters};
         for (int strip = 0; strip < 3; ++strip) {
             std::vector<double> others;
             for (int column = 0; column <= 40; ++column)
-                if (std::find(plotted.begin(), plotted.end(), column) == plotted.end()) others.push_back((*strips[strip])(1, column));
+                if (std::find(plotted.begin(), plotted.end(), column) == plotted.end())
+                    others.push_back((*strips[strip])(1, column));
             std::sort(others.begin(), others.end());
             const double median = (others[(others.size() - 1) / 2] + others[others.size() / 2]) / 2;
             QCPGraph* upper = nullptr;  // the run 1 band of this strip: on the strip's axes
             for (QCPGraph* graph : filled)
-                if (graph->valueAxis() == plot->axisRects().at(strip)->axis(QCPAxis::atLeft) && graph->name().startsWith(QStringLiteral("run 1")))
+                if (graph->valueAxis() == plot->axisRects().at(strip)->axis(QCPAxis::atLeft) &&
+                    graph->name().startsWith(QStringLiteral("run 1")))
                     upper = graph;
             QVERIFY2(upper, qPrintable(QStringLiteral("no band in strip %1").arg(strip)));
-            const double hi = (upper->data()->constEnd() - 1)->value, lo = (upper->channelFillGraph()->data()->constEnd() - 1)->value;
-            QVERIFY2(lo <= median && median <= hi, qPrintable(QStringLiteral("strip %1: median %2 outside [%3, %4]").arg(strip).arg(median).arg(lo).arg(hi)));
+            const double hi = (upper->data()->constEnd() - 1)->value,
+                         lo = (upper->channelFillGraph()->data()->constEnd() - 1)->value;
+            QVERIFY2(
+                lo <= median && median <= hi,
+                qPrintable(
+                    QStringLiteral("strip %1: median %2 outside [%3, %4]").arg(strip).arg(median).arg(lo).arg(hi)));
             QVERIFY(lo < hi);
         }
     }
@@ -392,13 +415,19 @@ private Q_SLOTS:
             QCPAxis* y = strip->axis(QCPAxis::atLeft);
             const int label = QFontMetrics(y->labelFont()).horizontalAdvance(y->label());
             QVERIFY2(label <= strip->rect().height(),
-                     qPrintable(QStringLiteral("y-label '%1' needs %2 px of a %3 px strip").arg(y->label()).arg(label).arg(strip->rect().height())));
-            QVERIFY2(y->tickVector().size() >= 2, qPrintable(QStringLiteral("'%1' has %2 ticks").arg(y->label()).arg(y->tickVector().size())));
+                     qPrintable(QStringLiteral("y-label '%1' needs %2 px of a %3 px strip")
+                                    .arg(y->label())
+                                    .arg(label)
+                                    .arg(strip->rect().height())));
+            QVERIFY2(y->tickVector().size() >= 2,
+                     qPrintable(QStringLiteral("'%1' has %2 ticks").arg(y->label()).arg(y->tickVector().size())));
             const int line = QFontMetrics(y->tickLabelFont()).height();
             for (int i = 0; i < y->tickVector().size(); ++i) {
                 const double at = y->coordToPixel(y->tickVector()[i]);
-                QVERIFY2(at - line / 2.0 >= strip->outerRect().top() - 1 && at + line / 2.0 <= strip->outerRect().bottom() + 1,
-                         qPrintable(QStringLiteral("'%1' tick label %2 reaches out of its strip").arg(y->label(), y->tickVectorLabels().value(i))));
+                QVERIFY2(at - line / 2.0 >= strip->outerRect().top() - 1 &&
+                             at + line / 2.0 <= strip->outerRect().bottom() + 1,
+                         qPrintable(QStringLiteral("'%1' tick label %2 reaches out of its strip")
+                                        .arg(y->label(), y->tickVectorLabels().value(i))));
             }
         }
     }

@@ -29,7 +29,7 @@ namespace {
 // edge values.
 std::vector<float> randomFiniteFloats(std::size_t count) {
     std::mt19937 random(12345);
-    std::vector<float> values{0.0f, -0.0f, 1.0f, 0.1f, -3.0f, 16777216.0f, 1e-45f, -1.17549435e-38f,
+    std::vector<float> values{0.0f,           -0.0f,          1.0f, 0.1f, -3.0f, 16777216.0f, 1e-45f, -1.17549435e-38f,
                               3.40282347e38f, -3.40282347e38f};
     while (values.size() < count) {
         const float value = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
@@ -90,7 +90,8 @@ private Q_SLOTS:
     // that fails names its path.
     void durableBatchWritesInPlaceAndSyncsOnCommit() {
         QTemporaryDir tmp;
-        const QString a = tmp.filePath("config.json"), b = tmp.filePath("summary.csv"), log = tmp.filePath("metrics.csv");
+        const QString a = tmp.filePath("config.json"), b = tmp.filePath("summary.csv"),
+                      log = tmp.filePath("metrics.csv");
         writeFileAtomically(b, "old");
         AppendOnlyFile metrics(log);
         metrics.append("step\n1\n");
@@ -128,7 +129,8 @@ private Q_SLOTS:
 
     void jsonErrorsNameFileLineAndColumn() {
         // The "}" where a value should be is line 2, column 15; Qt's offset points just past it.
-        const QString message = test::inputErrorOf([] { parseJsonObject("{\"a\": 1,\n  \"b\": [1, 2, }", "EXP.json"); });
+        const QString message =
+            test::inputErrorOf([] { parseJsonObject("{\"a\": 1,\n  \"b\": [1, 2, }", "EXP.json"); });
         QVERIFY2(message.startsWith("EXP.json:2:16: invalid JSON: "), qPrintable(message));
         QCOMPARE(test::inputErrorOf([] { parseJsonObject("[1, 2]", "W.json"); }),
                  QString("W.json: expected a JSON object { ... }"));
@@ -142,15 +144,23 @@ private Q_SLOTS:
     // A key given twice in one object is refused where it appears again; the same key in different
     // objects, a key-like string value, and escapes are read as the parser reads them.
     void jsonKeysGivenTwiceAreRefused() {
-        QCOMPARE(test::inputErrorOf([] { parseJsonObject("{\"steps\": 30,\n \"steps\": 60}", "E.json"); }),
-                 QString("E.json:2:2: key 'steps' appears twice in one object (first at E.json:1:2); expected each key once"));
-        QVERIFY(test::inputErrorOf([] { parseJsonObject("{\"layers\": [{\"w\": [1]}], \"x\": {\"a\": \"}\", \"b\": 1}, \"layers\": []}", "W.json"); })
-                    .startsWith("W.json:1:51: key 'layers' appears twice"));
-        QVERIFY(test::inputErrorOf([] { parseJsonObject("{\"runs\": [{\"lr\": 1, \"lr\": 2}]}", "E.json"); })
-                    .contains("key 'lr' appears twice"));
-        QVERIFY(test::inputErrorOf([] { parseJsonObject("{\"steps\": 1, \"st\\u0065ps\": 2}", "E.json"); })
-                    .contains("key 'steps' appears twice"));
-        const QJsonObject fine = parseJsonObject("{\"a\": {\"k\": 1}, \"b\": {\"k\": \"k\"}, \"c\": [\"k\", \"k\"], \"d\": \"a\\\"b\", \"k\": [{\"k\": 1}, {\"k\": 2}]}", "F.json");
+        QCOMPARE(
+            test::inputErrorOf([] { parseJsonObject("{\"steps\": 30,\n \"steps\": 60}", "E.json"); }),
+            QString(
+                "E.json:2:2: key 'steps' appears twice in one object (first at E.json:1:2); expected each key once"));
+        QVERIFY(test::inputErrorOf([] {
+                    parseJsonObject("{\"layers\": [{\"w\": [1]}], \"x\": {\"a\": \"}\", \"b\": 1}, \"layers\": []}",
+                                    "W.json");
+                }).startsWith("W.json:1:51: key 'layers' appears twice"));
+        QVERIFY(test::inputErrorOf([] {
+                    parseJsonObject("{\"runs\": [{\"lr\": 1, \"lr\": 2}]}", "E.json");
+                }).contains("key 'lr' appears twice"));
+        QVERIFY(test::inputErrorOf([] {
+                    parseJsonObject("{\"steps\": 1, \"st\\u0065ps\": 2}", "E.json");
+                }).contains("key 'steps' appears twice"));
+        const QJsonObject fine = parseJsonObject(
+            "{\"a\": {\"k\": 1}, \"b\": {\"k\": \"k\"}, \"c\": [\"k\", \"k\"], \"d\": \"a\\\"b\", \"k\": [{\"k\": 1}, {\"k\": 2}]}",
+            "F.json");
         QCOMPARE(fine.size(), 5);
     }
 
@@ -167,7 +177,8 @@ private Q_SLOTS:
         const std::optional<ParsedStatus> diverged = parseStatusText("diverged at step 1234567");
         QVERIFY(diverged && diverged->status == RunStatus::Diverged);
         QCOMPARE(diverged->divergedAtStep, 1234567L);
-        for (const char* bad : {"Done", "diverged at step", "diverged at step x", "diverged at step 3 ", "", "finished"})
+        for (const char* bad :
+             {"Done", "diverged at step", "diverged at step x", "diverged at step 3 ", "", "finished"})
             QVERIFY2(!parseStatusText(bad), bad);
     }
 
@@ -212,17 +223,18 @@ private Q_SLOTS:
         QCOMPARE(back[0].finalTrainLoss, 0.5f);
         QVERIFY(std::isnan(back[0].finalTestLoss));
         QVERIFY(back[1].status == RunStatus::Stopped);
-        const QString message = test::inputErrorOf([] {
-            parseSummaryCsv(summaryHeader() + "a,1,1,1,3,1.0,finished\n", "S.csv");
-        });
-        QVERIFY2(message.startsWith("S.csv:2: column status: 'finished' is not one of pending, running"), qPrintable(message));
+        const QString message =
+            test::inputErrorOf([] { parseSummaryCsv(summaryHeader() + "a,1,1,1,3,1.0,finished\n", "S.csv"); });
+        QVERIFY2(message.startsWith("S.csv:2: column status: 'finished' is not one of pending, running"),
+                 qPrintable(message));
     }
 
     void metricsCsvErrorsNameLineAndColumn() {
         const QByteArray csv = metricsHeader() + "1,1,0.5,,,0.1\n2,1,abc,,,0.2\n";
         const QString message = test::inputErrorOf([&] { parseMetricsCsv(csv, "m.csv", 0); });
         QCOMPARE(message, QString("m.csv:3: column train_loss: 'abc' is not a number"));
-        QCOMPARE(test::inputErrorOf([] { parseMetricsCsv("step,loss\n", "m.csv", 0); }).left(25), QString("m.csv:1: expected the hea"));
+        QCOMPARE(test::inputErrorOf([] { parseMetricsCsv("step,loss\n", "m.csv", 0); }).left(25),
+                 QString("m.csv:1: expected the hea"));
     }
 
     // The reader parses cells in place (std::from_chars) with the syntax QByteArray::toDouble took:
@@ -272,8 +284,11 @@ private Q_SLOTS:
                 // Every value bit for bit; -0 is written (and read as) 0, the one documented exception.
                 const float written = parameters[l].data()[i] == 0.0f ? 0.0f : parameters[l].data()[i];
                 if (std::bit_cast<std::uint32_t>(back[l].data()[i]) != std::bit_cast<std::uint32_t>(written))
-                    QFAIL(qPrintable(QString("layer %1 value %2: %3 read back as %4").arg(l).arg(i)
-                                         .arg(double(parameters[l].data()[i]), 0, 'g', 9).arg(double(back[l].data()[i]), 0, 'g', 9)));
+                    QFAIL(qPrintable(QString("layer %1 value %2: %3 read back as %4")
+                                         .arg(l)
+                                         .arg(i)
+                                         .arg(double(parameters[l].data()[i]), 0, 'g', 9)
+                                         .arg(double(back[l].data()[i]), 0, 'g', 9)));
             }
         }
     }
@@ -317,9 +332,8 @@ private Q_SLOTS:
         QCOMPARE(back[0](0, 1), INFINITY);
         QCOMPARE(back[0](0, 2), -INFINITY);
         QCOMPARE(back[0](0, 3), 0.25f);
-        const QString message = test::inputErrorOf([&] {
-            weightsFromJson(R"({"layers":[{"bias":[0.25],"weight":[[null, 1, 2]]}]})", "w.json", network);
-        });
+        const QString message = test::inputErrorOf(
+            [&] { weightsFromJson(R"({"layers":[{"bias":[0.25],"weight":[[null, 1, 2]]}]})", "w.json", network); });
         QVERIFY2(message.startsWith("w.json: layers[0].weight[0][0]: expected a number"), qPrintable(message));
     }
 
@@ -341,9 +355,11 @@ private Q_SLOTS:
         doc.addLegendEntry("a_b");
         doc.endAxis();
         const PgfplotsFiles files = doc.render("title", 120, 80);
-        QCOMPARE(files.csv, QByteArray("neuron-mean_x,neuron-mean_y,neuron-mean-2_x\n1,0.5,1\n2,0.25,nan\n3,0.125,nan\n"));
-        QVERIFY2(files.tex.contains("\\begin{axis}[xlabel={step}]\n\\addplot[draw=red] table[x=neuron-mean_x, y=neuron-mean_y, "
-                                    "col sep=comma] {fig.csv};\n\\addlegendentry{a\\_b}\n\\end{axis}\n"),
+        QCOMPARE(files.csv,
+                 QByteArray("neuron-mean_x,neuron-mean_y,neuron-mean-2_x\n1,0.5,1\n2,0.25,nan\n3,0.125,nan\n"));
+        QVERIFY2(files.tex.contains(
+                     "\\begin{axis}[xlabel={step}]\n\\addplot[draw=red] table[x=neuron-mean_x, y=neuron-mean_y, "
+                     "col sep=comma] {fig.csv};\n\\addlegendentry{a\\_b}\n\\end{axis}\n"),
                  files.tex.constData());
         QVERIFY(files.tex.contains("120.0 mm x 80.0 mm"));
         QCOMPARE(PgfplotsDocument::millimetres(160.08), QByteArray("160.1mm"));

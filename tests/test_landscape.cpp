@@ -54,7 +54,8 @@ std::vector<Trajectory> trajectoriesInPlane(const Eigen::VectorXd& origin, const
         trajectories[r].label = "run" + std::to_string(r);
         for (int k = 0; k < points; ++k) {
             trajectories[r].steps.push_back(k);
-            trajectories[r].points.push_back((origin + random.uniform(-2, 2) * u + random.uniform(-1, 1) * v).cast<float>());
+            trajectories[r].points.push_back(
+                (origin + random.uniform(-2, 2) * u + random.uniform(-1, 1) * v).cast<float>());
         }
     }
     return trajectories;
@@ -84,9 +85,10 @@ QList<QByteArray> lines(const QString& path) {
     return all;
 }
 
-const QStringList kSineTraining = {"train", "--network", "1-2-2-1", "--activation", "tanh", "--loss", "mse", "--data",
-                                   "toy:sine", "--batch", "16", "--steps", "20", "--quiet", "--optimizer",
-                                   "momentum,neuron-mean", "--lr", "0.05"};
+const QStringList kSineTraining = {
+    "train",    "--network", "1-2-2-1", "--activation", "tanh", "--loss",  "mse",         "--data",
+    "toy:sine", "--batch",   "16",      "--steps",      "20",   "--quiet", "--optimizer", "momentum,neuron-mean",
+    "--lr",     "0.05"};
 
 }  // namespace
 
@@ -177,8 +179,10 @@ private slots:
                 unflattenInto(weights, layers);
                 const Eigen::MatrixXd residual = augmented * layers[0].cast<double>().transpose() - targets;
                 const double analytic = residual.squaredNorm() / double(residual.size());
-                QVERIFY2(std::abs(grid.loss(j, i) - analytic) <= 1e-5 * std::max(1.0, analytic),
-                         qPrintable(QString("(%1, %2): grid %3, analytic %4").arg(i).arg(j).arg(grid.loss(j, i)).arg(analytic)));
+                QVERIFY2(
+                    std::abs(grid.loss(j, i) - analytic) <= 1e-5 * std::max(1.0, analytic),
+                    qPrintable(
+                        QString("(%1, %2): grid %3, analytic %4").arg(i).arg(j).arg(grid.loss(j, i)).arg(analytic)));
             }
         // The slice's ends are the losses at its two weight vectors.
         Eigen::VectorXf a, b;
@@ -203,7 +207,8 @@ private slots:
             unflattenInto(*flat, direction);
             for (std::size_t l = 0; l < weights.size(); ++l)
                 for (Eigen::Index row = 0; row < weights[l].rows(); ++row)
-                    QVERIFY2(std::abs(direction[l].row(row).norm() - weights[l].row(row).norm()) <= 1e-5f * weights[l].row(row).norm(),
+                    QVERIFY2(std::abs(direction[l].row(row).norm() - weights[l].row(row).norm()) <=
+                                 1e-5f * weights[l].row(row).norm(),
                              qPrintable(QString("layer %1 row %2").arg(l).arg(row)));
         }
         QVERIFY(plane.first() != LandscapePlane::filterNormalisedRandom(weights, 7).first());  // the seed matters
@@ -229,8 +234,11 @@ private slots:
         QCOMPARE(long(grid.loss.unaryExpr([](float v) { return std::isnan(v) ? 0.0f : 1.0f; }).sum()), 5L);
 
         cancel = false;
-        LandscapeControl sliceControl{&cancel, [&](long done, long) { if (done == 3) cancel = true; }};
-        const LossSlice slice = LossSlice::compute(probe, plane.first().cast<float>(), plane.second().cast<float>(), 30, sliceControl);
+        LandscapeControl sliceControl{&cancel, [&](long done, long) {
+                                          if (done == 3) cancel = true;
+                                      }};
+        const LossSlice slice =
+            LossSlice::compute(probe, plane.first().cast<float>(), plane.second().cast<float>(), 30, sliceControl);
         QVERIFY(!slice.complete);
         QCOMPARE(slice.loss.size(), std::size_t(3));
     }
@@ -284,7 +292,8 @@ private slots:
         // Both runs start from the same weights: the same point on the plane.
         QCOMPARE(points[1].split(',').mid(2), points[6].split(',').mid(2));
         QVERIFY(points[6].startsWith("neuron-mean,0,"));
-        for (const QByteArray& row : lines(out + "/landscape.csv").mid(1)) QVERIFY(std::isfinite(row.split(',')[2].toDouble()));
+        for (const QByteArray& row : lines(out + "/landscape.csv").mid(1))
+            QVERIFY(std::isfinite(row.split(',')[2].toDouble()));
     }
 
     void cliRefusesBadInput() {
@@ -299,7 +308,8 @@ private slots:
             {{"landscape", plain, "--out", out}, "run train with --snapshots-every N"},
             {{"landscape", tmp.filePath("missing"), "--out", out}, "missing"},
             {{"landscape", withSnapshots}, "--out: missing"},
-            {{"landscape", withSnapshots, "--out", out, "--directions", "sideways"}, "--directions sideways: expected pca or random"},
+            {{"landscape", withSnapshots, "--out", out, "--directions", "sideways"},
+             "--directions sideways: expected pca or random"},
             {{"landscape", withSnapshots, "--out", out, "--grid", "1"}, "--grid"},
             {{"landscape", withSnapshots, "--out", out, "--grid", "5000"}, "--grid 5000: expected at most 1000"},
             {{"landscape", withSnapshots, "--out", out, "--examples", "0"}, "--examples"},

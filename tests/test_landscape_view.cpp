@@ -64,7 +64,8 @@ private slots:
     void drawsTheGridTrajectoriesAndAMarkerThatFollowsTheStep() {
         RunSelection selection;
         selection.begin({"momentum", "neuron-mean"});
-        for (long step = 1; step <= 5; ++step) selection.deliver(std::vector<Snapshot>{snapshotAt(0, step), snapshotAt(1, step)});
+        for (long step = 1; step <= 5; ++step)
+            selection.deliver(std::vector<Snapshot>{snapshotAt(0, step), snapshotAt(1, step)});
         LandscapeView view(&selection);
         view.resize(700, 600);
         view.setExperiment(sineExperiment());

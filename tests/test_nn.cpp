@@ -78,7 +78,8 @@ double activate(Activation a, double z) {
 
 // An independent double-precision forward pass and loss (the definitions of Loss.h), also
 // reporting the smallest |pre-activation| of the hidden layers (relu's distance to its kink).
-double referenceLoss(const Parameters& p, Activation act, LossKind loss, const Batch& batch, double* minHiddenZ = nullptr) {
+double referenceLoss(const Parameters& p, Activation act, LossKind loss, const Batch& batch,
+                     double* minHiddenZ = nullptr) {
     Eigen::MatrixXd a = batch.inputs.cast<double>();
     double minZ = std::numeric_limits<double>::infinity();
     for (std::size_t l = 0; l < p.size(); ++l) {
@@ -162,9 +163,9 @@ private Q_SLOTS:
         QTest::addColumn<LossKind>("loss");
         QTest::addColumn<bool>("labels");  // mse only: class labels as one-hot targets
         const std::pair<Activation, const char*> activations[] = {{Activation::Identity, "identity"},
-                                                                   {Activation::Sigmoid, "sigmoid"},
-                                                                   {Activation::Tanh, "tanh"},
-                                                                   {Activation::Relu, "relu"}};
+                                                                  {Activation::Sigmoid, "sigmoid"},
+                                                                  {Activation::Tanh, "tanh"},
+                                                                  {Activation::Relu, "relu"}};
         for (const auto& [activation, name] : activations) {
             QTest::addRow("%s mse", name) << activation << LossKind::Mse << false;
             QTest::addRow("%s mse labels", name) << activation << LossKind::Mse << true;
@@ -214,10 +215,15 @@ private Q_SLOTS:
                     nonZero += std::abs(fd) > 1e-3;
                     QVERIFY2(std::abs(g - fd) <= 2e-2 * std::abs(fd) + 3e-4,
                              qPrintable(QString("layer %1 (%2,%3): backprop %4, finite difference %5")
-                                            .arg(l).arg(r).arg(c).arg(g, 0, 'g', 7).arg(fd, 0, 'g', 7)));
+                                            .arg(l)
+                                            .arg(r)
+                                            .arg(c)
+                                            .arg(g, 0, 'g', 7)
+                                            .arg(fd, 0, 'g', 7)));
                 }
         }
-        QVERIFY2(std::sqrt(diffSq / refSq) < 1e-2, qPrintable(QString("relative error %1").arg(std::sqrt(diffSq / refSq))));
+        QVERIFY2(std::sqrt(diffSq / refSq) < 1e-2,
+                 qPrintable(QString("relative error %1").arg(std::sqrt(diffSq / refSq))));
         // Not a vacuous check: most entries have a visible gradient.
         QVERIFY2(nonZero >= 20, qPrintable(QString("only %1 non-negligible gradient entries").arg(nonZero)));
         // The parameters were restored and computeGradients is repeatable.
@@ -372,7 +378,7 @@ private Q_SLOTS:
             const double limit = std::sqrt(6.0 / (sizes[l] + sizes[l + 1]));  // 20-30: 0.3464; 30-10: 0.3873
             const Matrix w = ml::weightsOf(p);
             QVERIFY(w.cwiseAbs().maxCoeff() <= limit);
-            QVERIFY(w.cwiseAbs().maxCoeff() > 0.9 * limit);  // uses the whole range ...
+            QVERIFY(w.cwiseAbs().maxCoeff() > 0.9 * limit);       // uses the whole range ...
             QVERIFY(w.minCoeff() < 0.0f && w.maxCoeff() > 0.0f);  // ... on both sides
             QVERIFY(std::abs(w.mean()) < 0.1 * limit);
             QVERIFY(ml::biasOf(p).isZero(0.0f));
@@ -452,9 +458,11 @@ private Q_SLOTS:
         QTest::addColumn<int>("l1CacheBytes");
         const QString large = "784-128-10";
         for (const int l1 : {0, 32 * 1024, 48 * 1024, 64 * 1024})
-            QTest::addRow("784-128-10 relu cross-entropy b64, L1 %d", l1) << large << Activation::Relu << LossKind::CrossEntropy << 64 << l1;
+            QTest::addRow("784-128-10 relu cross-entropy b64, L1 %d", l1)
+                << large << Activation::Relu << LossKind::CrossEntropy << 64 << l1;
         QTest::newRow("1-2-2-1 tanh mse b1") << "1-2-2-1" << Activation::Tanh << LossKind::Mse << 1 << 0;
-        QTest::newRow("3-4-3-3 sigmoid cross-entropy b4") << "3-4-3-3" << Activation::Sigmoid << LossKind::CrossEntropy << 4 << 0;
+        QTest::newRow("3-4-3-3 sigmoid cross-entropy b4")
+            << "3-4-3-3" << Activation::Sigmoid << LossKind::CrossEntropy << 4 << 0;
         QTest::newRow("5-8-2 identity mse b16") << "5-8-2" << Activation::Identity << LossKind::Mse << 16 << 0;
         QTest::newRow("64-32-32-10 relu mse b32") << "64-32-32-10" << Activation::Relu << LossKind::Mse << 32 << 0;
     }
@@ -485,9 +493,12 @@ private Q_SLOTS:
     void setParametersChecksShapes() {
         Network net(spec({3, 4, 2}, Activation::Tanh, LossKind::Mse));
         QVERIFY(inputErrorOf([&] { net.setParameters({Matrix::Zero(4, 4)}, "snap.bin"); }).contains("snap.bin"));
-        QVERIFY(inputErrorOf([&] { net.setParameters({Matrix::Zero(4, 3), Matrix::Zero(2, 5)}, "snap.bin"); })
-                    .contains("snap.bin"));
-        QCOMPARE(inputErrorOf([&] { net.setParameters({Matrix::Zero(4, 4), Matrix::Zero(2, 5)}, "snap.bin"); }),
+        QVERIFY(inputErrorOf([&] {
+                    net.setParameters({Matrix::Zero(4, 3), Matrix::Zero(2, 5)}, "snap.bin");
+                }).contains("snap.bin"));
+        QCOMPARE(inputErrorOf([&] {
+                     net.setParameters({Matrix::Zero(4, 4), Matrix::Zero(2, 5)}, "snap.bin");
+                 }),
                  QString());
     }
 };

@@ -17,11 +17,22 @@ const char* const kUpdateVariable = "MOMENTUM_LAB_UPDATE_DOCS";
 
 // Where each optimizer's class lives (a new optimizer adds its line here).
 const std::map<std::string, QString> kHeaders = {
-    {"sgd", "Sgd.h"},         {"momentum", "Sgd.h"},         {"nesterov", "Sgd.h"},
-    {"neuron-mean", "Sgd.h"}, {"sgdm-ema", "EmaMomentum.h"}, {"adagrad", "Adagrad.h"},
-    {"rmsprop", "RmsProp.h"}, {"adam", "Adam.h"},            {"adamw", "Adam.h"},
-    {"adam-mini", "AdamMini.h"}, {"lamb", "Lamb.h"}, {"lars", "Lars.h"}, {"novograd", "NovoGrad.h"},
-    {"sm3", "Sm3.h"},             {"adafactor", "Adafactor.h"}, {"nero", "Nero.h"},
+    {"sgd", "Sgd.h"},
+    {"momentum", "Sgd.h"},
+    {"nesterov", "Sgd.h"},
+    {"neuron-mean", "Sgd.h"},
+    {"sgdm-ema", "EmaMomentum.h"},
+    {"adagrad", "Adagrad.h"},
+    {"rmsprop", "RmsProp.h"},
+    {"adam", "Adam.h"},
+    {"adamw", "Adam.h"},
+    {"adam-mini", "AdamMini.h"},
+    {"lamb", "Lamb.h"},
+    {"lars", "Lars.h"},
+    {"novograd", "NovoGrad.h"},
+    {"sm3", "Sm3.h"},
+    {"adafactor", "Adafactor.h"},
+    {"nero", "Nero.h"},
 };
 
 QString readText(const QString& path) {
@@ -77,12 +88,13 @@ private Q_SLOTS:
     // as the update explainer writes them. Momentum once wrote b, M(b) and tau, neuron-mean a_jk
     // and mean_i.
     void formulasShareOneNotation() {
-        const QRegularExpression foreign(QStringLiteral("\\b(mu|tau|lambda)\\b|\\bb\\s*<-|\\bb_1\\b|M\\(b\\)|mean_i\\(|a_jk|\\bd = "));
+        const QRegularExpression foreign(
+            QStringLiteral("\\b(mu|tau|lambda)\\b|\\bb\\s*<-|\\bb_1\\b|M\\(b\\)|mean_i\\(|a_jk|\\bd = "));
         for (const ml::OptimizerInfo& info : ml::optimizerCatalog()) {
             for (const std::string& text : {info.formula, info.summary}) {
                 const QRegularExpressionMatch match = foreign.match(QString::fromStdString(text));
-                QVERIFY2(!match.hasMatch(), qPrintable(QString::fromStdString(info.name) + ": '" + match.captured(0) + "' in " +
-                                                       QString::fromStdString(text)));
+                QVERIFY2(!match.hasMatch(), qPrintable(QString::fromStdString(info.name) + ": '" + match.captured(0) +
+                                                       "' in " + QString::fromStdString(text)));
             }
         }
         for (const char* name : {"momentum", "nesterov", "neuron-mean"})

@@ -34,7 +34,11 @@ private Q_SLOTS:
         ml::Random r(3);
         double sum = 0, sq = 0;
         const int n = 20000;
-        for (int i = 0; i < n; ++i) { const double x = r.normal(); sum += x; sq += x * x; }
+        for (int i = 0; i < n; ++i) {
+            const double x = r.normal();
+            sum += x;
+            sq += x * x;
+        }
         QVERIFY(std::abs(sum / n) < 0.05);
         QVERIFY(std::abs(sq / n - 1.0) < 0.05);
     }

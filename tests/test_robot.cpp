@@ -79,10 +79,11 @@ void catchWarnings(QtMsgType type, const QMessageLogContext&, const QString& mes
 }
 
 // Fails the current test when a Qt warning arrived since the last call.
-#define ROBOT_NO_WARNINGS(what)                                                                                   \
-    do {                                                                                                          \
-        const QStringList warnings = std::exchange(caughtWarnings(), {});                                          \
-        QVERIFY2(warnings.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(what, warnings.join(QLatin1String("; "))))); \
+#define ROBOT_NO_WARNINGS(what)                                                                       \
+    do {                                                                                              \
+        const QStringList warnings = std::exchange(caughtWarnings(), {});                             \
+        QVERIFY2(warnings.isEmpty(),                                                                  \
+                 qPrintable(QStringLiteral("%1: %2").arg(what, warnings.join(QLatin1String("; "))))); \
     } while (false)
 
 // Runs `action`, then lets the app settle (events, queued redraws); returns the milliseconds taken.
@@ -96,11 +97,11 @@ qint64 timed(Action&& action) {
     return clock.elapsed();
 }
 
-#define ROBOT_ACT(what, action)                                                                                  \
-    do {                                                                                                         \
-        const qint64 took = timed([&] { action; });                                                              \
-        QVERIFY2(took < kAnswerBound, qPrintable(QStringLiteral("%1 took %2 ms").arg(what).arg(took)));         \
-        ROBOT_NO_WARNINGS(what);                                                                                 \
+#define ROBOT_ACT(what, action)                                                                         \
+    do {                                                                                                \
+        const qint64 took = timed([&] { action; });                                                     \
+        QVERIFY2(took < kAnswerBound, qPrintable(QStringLiteral("%1 took %2 ms").arg(what).arg(took))); \
+        ROBOT_NO_WARNINGS(what);                                                                        \
     } while (false)
 
 QString trainFolder(const QString& root, const QString& name, const QStringList& arguments) {
@@ -122,7 +123,8 @@ struct WindowSize {
 };
 std::vector<WindowSize> windowSizes() {
     const QSize screen = robotScreen();
-    return {{QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height()), screen - QSize(0, 40)}, {"minimum", QSize()}};
+    return {{QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height()), screen - QSize(0, 40)},
+            {"minimum", QSize()}};
 }
 
 void showAt(MainWindow& window, QSize size) {
@@ -141,7 +143,8 @@ QStringList squeezedWidgets(MainWindow& window, bool atMinimum) {
         for (QWidget* widget : dock->findChildren<QWidget*>()) {
             if (!widget->isVisible() || widget->isWindow()) continue;
             if (widget->objectName().startsWith(QLatin1String("qt_"))) continue;
-            if (qobject_cast<QAbstractScrollArea*>(widget->parentWidget() ? widget->parentWidget()->parentWidget() : nullptr))
+            if (qobject_cast<QAbstractScrollArea*>(widget->parentWidget() ? widget->parentWidget()->parentWidget()
+                                                                          : nullptr))
                 continue;  // a scroll area's contents may be larger than the area
             if (qobject_cast<QHeaderView*>(widget) || qobject_cast<QScrollBar*>(widget)) continue;
             if (qobject_cast<QTabBar*>(widget->parentWidget())) continue;  // a tab bar's own scroll arrows
@@ -149,20 +152,24 @@ QStringList squeezedWidgets(MainWindow& window, bool atMinimum) {
             const QSize hint = widget->minimumSizeHint();
             const int minimumWidth = widget->minimumWidth() > 0 ? widget->minimumWidth() : hint.width();
             const int minimumHeight = widget->minimumHeight() > 0 ? widget->minimumHeight() : hint.height();
-            const QString name = QStringLiteral("%1/%2 (%3)").arg(dock->objectName(), widget->objectName(),
-                                                                 QString::fromLatin1(widget->metaObject()->className()));
+            const QString name = QStringLiteral("%1/%2 (%3)")
+                                     .arg(dock->objectName(), widget->objectName(),
+                                          QString::fromLatin1(widget->metaObject()->className()));
             // Nothing scrolls sideways at the screen's size (the explainer's formula lines may). A table
             // may at the window's minimum, and beside the inspector on a 1366 px screen once it lists
             // more than four runs (a fork with its source overlaid: six rows of long labels).
-            const bool tableMayScroll = qobject_cast<QTableView*>(widget) &&
-                                        (atMinimum || (window.width() < 1400 && qobject_cast<QTableView*>(widget)->model()->rowCount() > 4));
-            if (auto* area = qobject_cast<QAbstractScrollArea*>(widget); area && area->horizontalScrollBar()->isVisible() &&
-                                                                         !area->inherits("QPlainTextEdit") && !tableMayScroll)
+            const bool tableMayScroll =
+                qobject_cast<QTableView*>(widget) &&
+                (atMinimum || (window.width() < 1400 && qobject_cast<QTableView*>(widget)->model()->rowCount() > 4));
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(widget);
+                area && area->horizontalScrollBar()->isVisible() && !area->inherits("QPlainTextEdit") &&
+                !tableMayScroll)
                 found << QStringLiteral("%1 scrolls sideways").arg(name);
             if (policy.horizontalPolicy() != QSizePolicy::Ignored && widget->width() < minimumWidth)
                 found << QStringLiteral("%1 is %2 px wide, needs %3").arg(name).arg(widget->width()).arg(minimumWidth);
             if (policy.verticalPolicy() != QSizePolicy::Ignored && widget->height() < minimumHeight)
-                found << QStringLiteral("%1 is %2 px high, needs %3").arg(name).arg(widget->height()).arg(minimumHeight);
+                found
+                    << QStringLiteral("%1 is %2 px high, needs %3").arg(name).arg(widget->height()).arg(minimumHeight);
         }
     }
     return found;
@@ -186,9 +193,11 @@ QStringList overlappingSiblings(MainWindow& window) {
                     const QRect overlap = children[i]->geometry().intersected(children[j]->geometry());
                     if (overlap.width() > 2 && overlap.height() > 2)
                         found << QStringLiteral("%1: %2 (%3) overlaps %4 (%5) by %6 x %7 px")
-                                     .arg(dock->objectName(), children[i]->metaObject()->className(), children[i]->objectName(),
-                                          children[j]->metaObject()->className(), children[j]->objectName())
-                                     .arg(overlap.width()).arg(overlap.height());
+                                     .arg(dock->objectName(), children[i]->metaObject()->className(),
+                                          children[i]->objectName(), children[j]->metaObject()->className(),
+                                          children[j]->objectName())
+                                     .arg(overlap.width())
+                                     .arg(overlap.height());
                 }
         }
     }
@@ -268,7 +277,8 @@ class TestRobot : public QObject {
                 for (int neuron = 0; neuron < units.layers[static_cast<std::size_t>(layer)].outputs; ++neuron) {
                     const QPointF center = canvas->neuronCenter(layer, neuron);
                     if (center.isNull()) continue;  // not drawn (a wide layer shows 16)
-                    const QString what = QStringLiteral("%1: click layer %2 neuron %3").arg(where).arg(layer).arg(neuron);
+                    const QString what =
+                        QStringLiteral("%1: click layer %2 neuron %3").arg(where).arg(layer).arg(neuron);
                     ROBOT_ACT(what, QTest::mouseClick(canvas, Qt::LeftButton, {}, center.toPoint()));
                     NeuronInspector* inspector = window.neuronInspector();
                     QVERIFY2(inspector->layer() == layer && inspector->neuron() == neuron, qPrintable(what));
@@ -308,7 +318,8 @@ class TestRobot : public QObject {
             QApplication::processEvents();
             for (QuantitySelector* quantities : window.findChildren<QuantitySelector*>()) {
                 throughEveryEntry(quantities, [&] {
-                    ROBOT_ACT(QStringLiteral("%1: mode %2, quantity %3").arg(where, mode->itemText(m), quantities->currentText()),
+                    ROBOT_ACT(QStringLiteral("%1: mode %2, quantity %3")
+                                  .arg(where, mode->itemText(m), quantities->currentText()),
                               (void)0);
                 });
                 if (QTest::currentTestFailed()) return;
@@ -362,7 +373,8 @@ class TestRobot : public QObject {
     void exportReport(MainWindow& window, const QString& where) {
         QTemporaryDir temporary;
         QString folder = temporary.path();
-        if (const QString shots = qEnvironmentVariable("MOMENTUM_LAB_ROBOT_SHOTS"); !shots.isEmpty())  // kept to look at
+        if (const QString shots = qEnvironmentVariable("MOMENTUM_LAB_ROBOT_SHOTS");
+            !shots.isEmpty())  // kept to look at
             folder = QDir(shots).filePath("report-" + QString(where).replace(QRegularExpression("[^A-Za-z0-9]+"), "-"));
         QDir().mkpath(folder);
         const QDir out(folder);
@@ -379,7 +391,8 @@ class TestRobot : public QObject {
             QVERIFY2(hasInk(path), qPrintable(QStringLiteral("%1: %2 is blank").arg(where, file)));
             const QString csv = path.chopped(4) + ".csv";
             if (QFileInfo::exists(csv))
-                QVERIFY2(lineCount(csv) >= 2, qPrintable(QStringLiteral("%1: %2 has no rows").arg(where, QFileInfo(csv).fileName())));
+                QVERIFY2(lineCount(csv) >= 2,
+                         qPrintable(QStringLiteral("%1: %2 has no rows").arg(where, QFileInfo(csv).fileName())));
         }
         QVERIFY2(figures >= 2, qPrintable(where));
     }
@@ -392,11 +405,13 @@ class TestRobot : public QObject {
         // The first hidden neuron (channel) once more, and each inspector tab shown with it.
         auto* canvas = window.findChild<NetworkDiagramPanel*>()->canvases().front();
         if (const QPointF first = canvas->neuronCenter(0, 0); !first.isNull()) {
-            ROBOT_ACT(where + ": click layer 0 neuron 0", QTest::mouseClick(canvas, Qt::LeftButton, {}, first.toPoint()));
+            ROBOT_ACT(where + ": click layer 0 neuron 0",
+                      QTest::mouseClick(canvas, Qt::LeftButton, {}, first.toPoint()));
             QTabWidget* tabs = window.neuronInspector()->tabs();
             for (int i = 0; i < tabs->count(); ++i) {
                 if (!tabs->isTabEnabled(i) || !tabs->isTabVisible(i)) continue;
-                ROBOT_ACT(QStringLiteral("%1: inspector tab %2").arg(where, tabs->tabText(i)), clickTab(tabs->tabBar(), i));
+                ROBOT_ACT(QStringLiteral("%1: inspector tab %2").arg(where, tabs->tabText(i)),
+                          clickTab(tabs->tabBar(), i));
                 shot(window, where + " " + tabs->tabText(i));
             }
             tabs->setCurrentIndex(0);
@@ -422,28 +437,31 @@ private Q_SLOTS:
     void initTestCase() {
         useOwnSettingsFolder();
         QVERIFY(root_.isValid());
-        const QStringList xor_{"--network", "2-8-2", "--loss", "cross-entropy", "--data", "toy:xor", "--batch", "50",
-                               "--steps", "60", "--snapshots-every", "10"};
+        const QStringList xor_{"--network", "2-8-2",   "--loss", "cross-entropy",     "--data", "toy:xor", "--batch",
+                               "50",        "--steps", "60",     "--snapshots-every", "10"};
         folders_["one run"] = trainFolder(root_.path(), "one", xor_ + QStringList{"--optimizer", "momentum"});
-        folders_["two runs"] = trainFolder(root_.path(), "two", xor_ + QStringList{"--optimizer", "momentum,neuron-mean"});
-        folders_["four runs"] = trainFolder(root_.path(), "four", xor_ + QStringList{"--optimizer", "momentum,neuron-mean,adam,sgd"});
-        folders_["nine runs"] =
-            trainFolder(root_.path(), "nine",
-                        xor_ + QStringList{"--optimizer", "sgd,momentum,nesterov,adam,adamw,nero,neuron-mean,rmsprop,adagrad"});
-        folders_["image runs"] = trainFolder(root_.path(), "image",
-                                             {"--network", "64-16-10", "--loss", "cross-entropy", "--data", "digits", "--batch",
-                                              "32", "--steps", "40", "--snapshots-every", "10", "--optimizer",
-                                              "momentum,neuron-mean,adam,sgd"});
+        folders_["two runs"] =
+            trainFolder(root_.path(), "two", xor_ + QStringList{"--optimizer", "momentum,neuron-mean"});
+        folders_["four runs"] =
+            trainFolder(root_.path(), "four", xor_ + QStringList{"--optimizer", "momentum,neuron-mean,adam,sgd"});
+        folders_["nine runs"] = trainFolder(
+            root_.path(), "nine",
+            xor_ + QStringList{"--optimizer", "sgd,momentum,nesterov,adam,adamw,nero,neuron-mean,rmsprop,adagrad"});
+        folders_["image runs"] =
+            trainFolder(root_.path(), "image",
+                        {"--network", "64-16-10", "--loss", "cross-entropy", "--data", "digits", "--batch", "32",
+                         "--steps", "40", "--snapshots-every", "10", "--optimizer", "momentum,neuron-mean,adam,sgd"});
         folders_["conv"] = trainFolder(root_.path(), "conv",
-                                       {"--network", "1x8x8-conv4k3-pool2-10", "--activation", "relu", "--loss", "cross-entropy",
-                                        "--data", "digits", "--batch", "32", "--steps", "30", "--snapshots-every", "10",
-                                        "--optimizer", "momentum,neuron-mean,adam"});
+                                       {"--network", "1x8x8-conv4k3-pool2-10", "--activation", "relu", "--loss",
+                                        "cross-entropy", "--data", "digits", "--batch", "32", "--steps", "30",
+                                        "--snapshots-every", "10", "--optimizer", "momentum,neuron-mean,adam"});
         // tests/studies/tiny.json: two optimizers, 3 tuning trials each, 3 seeds, 60 steps (under a second).
         const QString study = root_.filePath("study");
-        folders_["study"] = runCli({"momentum-lab-cli", "study", QStringLiteral(MOMENTUM_LAB_SOURCE_DIR "/tests/studies/tiny.json"),
-                                    "--out", study, "--jobs", "2", "--quiet"}) == 0
-                                ? study
-                                : QString();
+        folders_["study"] =
+            runCli({"momentum-lab-cli", "study", QStringLiteral(MOMENTUM_LAB_SOURCE_DIR "/tests/studies/tiny.json"),
+                    "--out", study, "--jobs", "2", "--quiet"}) == 0
+                ? study
+                : QString();
         for (const auto& [name, folder] : folders_) QVERIFY2(!folder.isEmpty(), qPrintable(name + ": the CLI failed"));
         caughtWarnings().clear();
         qInstallMessageHandler(catchWarnings);
@@ -457,7 +475,8 @@ private Q_SLOTS:
         const std::vector<WindowSize> sizes = windowSizes();
         for (const char* scenario : {"one run", "two runs", "four runs", "nine runs", "image runs", "conv"})
             for (int s = 0; s < static_cast<int>(sizes.size()); ++s)
-                QTest::newRow(qPrintable(QStringLiteral("%1 at %2").arg(scenario, sizes[static_cast<std::size_t>(s)].name)))
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 at %2").arg(scenario, sizes[static_cast<std::size_t>(s)].name)))
                     << QString(scenario) << s;
     }
 
@@ -470,9 +489,11 @@ private Q_SLOTS:
         if (QTest::currentTestFailed()) return;
         ROBOT_ACT("open " + scenario, window.openRunFolder(folders_[scenario]));
         drive(window, QStringLiteral("%1 at %2").arg(scenario, shown.name));
-        if (scenario == "image runs" && !QTest::currentTestFailed()) {  // a folder of image data shows its neurons as images
+        if (scenario == "image runs" &&
+            !QTest::currentTestFailed()) {  // a folder of image data shows its neurons as images
             QTabWidget* tabs = window.neuronInspector()->tabs();
-            QVERIFY2(window.neuronInspector()->layer() == 0 && tabs->isTabEnabled(1), "As image is not offered for a digits folder");
+            QVERIFY2(window.neuronInspector()->layer() == 0 && tabs->isTabEnabled(1),
+                     "As image is not offered for a digits folder");
         }
     }
 
@@ -497,7 +518,8 @@ private Q_SLOTS:
         drive(window, "fork");
         if (QTest::currentTestFailed()) return;
         QVERIFY(window.runHistory()->size() >= 1);
-        ROBOT_ACT("overlay the first record", QVERIFY(window.overlayKept(window.runHistory()->records().front().number)));
+        ROBOT_ACT("overlay the first record",
+                  QVERIFY(window.overlayKept(window.runHistory()->records().front().number)));
         drive(window, "history overlay");
     }
 
@@ -521,17 +543,26 @@ private Q_SLOTS:
             QStringList squeezed;
             for (QWidget* widget : study->findChildren<QWidget*>()) {
                 if (!widget->isVisible() || widget->objectName().startsWith(QLatin1String("qt_"))) continue;
-                if (qobject_cast<QAbstractScrollArea*>(widget->parentWidget() ? widget->parentWidget()->parentWidget() : nullptr)) continue;
-                if (qobject_cast<QHeaderView*>(widget) || qobject_cast<QScrollBar*>(widget) || qobject_cast<QTabBar*>(widget->parentWidget()))
+                if (qobject_cast<QAbstractScrollArea*>(widget->parentWidget() ? widget->parentWidget()->parentWidget()
+                                                                              : nullptr))
+                    continue;
+                if (qobject_cast<QHeaderView*>(widget) || qobject_cast<QScrollBar*>(widget) ||
+                    qobject_cast<QTabBar*>(widget->parentWidget()))
                     continue;
                 const QSize least = widget->minimumSizeHint().expandedTo(widget->minimumSize());
-                if ((widget->sizePolicy().horizontalPolicy() != QSizePolicy::Ignored && widget->width() < least.width()) ||
-                    (widget->sizePolicy().verticalPolicy() != QSizePolicy::Ignored && widget->height() < least.height()))
+                if ((widget->sizePolicy().horizontalPolicy() != QSizePolicy::Ignored &&
+                     widget->width() < least.width()) ||
+                    (widget->sizePolicy().verticalPolicy() != QSizePolicy::Ignored &&
+                     widget->height() < least.height()))
                     squeezed << QStringLiteral("%1 is %2 x %3, needs %4 x %5")
-                                    .arg(widget->metaObject()->className()).arg(widget->width()).arg(widget->height())
-                                    .arg(least.width()).arg(least.height());
+                                    .arg(widget->metaObject()->className())
+                                    .arg(widget->width())
+                                    .arg(widget->height())
+                                    .arg(least.width())
+                                    .arg(least.height());
             }
-            QVERIFY2(squeezed.isEmpty(), qPrintable(QStringLiteral("study at %1:\n").arg(size.name) + squeezed.join('\n')));
+            QVERIFY2(squeezed.isEmpty(),
+                     qPrintable(QStringLiteral("study at %1:\n").arg(size.name) + squeezed.join('\n')));
         }
         study->close();
     }
@@ -559,7 +590,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isBusy(), 20000);
         QApplication::processEvents();
         ROBOT_NO_WARNINGS("refused start");
-        QVERIFY2(window.statusBar()->currentMessage().contains("missing.csv"), qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY2(window.statusBar()->currentMessage().contains("missing.csv"),
+                 qPrintable(window.statusBar()->currentMessage()));
         QCOMPARE(window.runHistory()->size(), kept);
         QCOMPARE(window.convergencePlot()->plot()->graphCount(), graphs);
         QVERIFY(diagram->view()->hasSnapshot());
@@ -586,7 +618,9 @@ private Q_SLOTS:
         });
         closer.start(50);
         std::mt19937 random(seed);
-        const auto pick = [&random](int n) { return std::uniform_int_distribution<int>(0, std::max(0, n - 1))(random); };
+        const auto pick = [&random](int n) {
+            return std::uniform_int_distribution<int>(0, std::max(0, n - 1))(random);
+        };
         QElapsedTimer clock;
         clock.start();
         long events = 0;
@@ -597,7 +631,11 @@ private Q_SLOTS:
             const QPoint local = target->mapFrom(&window, at);
             const int kind = pick(10);
             const QString what = QStringLiteral("monkey event %1 (kind %2 at %3,%4 on %5)")
-                                     .arg(events).arg(kind).arg(at.x()).arg(at.y()).arg(target->metaObject()->className());
+                                     .arg(events)
+                                     .arg(kind)
+                                     .arg(at.x())
+                                     .arg(at.y())
+                                     .arg(target->metaObject()->className());
             const qint64 took = timed([&] {
                 if (kind < 5) {
                     QTest::mouseClick(target, Qt::LeftButton, {}, local);
@@ -606,20 +644,22 @@ private Q_SLOTS:
                     QTest::mouseMove(target, local + QPoint(pick(80) - 40, pick(80) - 40));
                     QTest::mouseRelease(target, Qt::LeftButton, {}, local + QPoint(pick(80) - 40, pick(80) - 40));
                 } else if (kind == 6) {
-                    QWheelEvent wheel(local, target->mapToGlobal(local), {}, QPoint(0, pick(2) ? 120 : -120), Qt::NoButton,
-                                      Qt::NoModifier, Qt::NoScrollPhase, false);
+                    QWheelEvent wheel(local, target->mapToGlobal(local), {}, QPoint(0, pick(2) ? 120 : -120),
+                                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
                     QApplication::sendEvent(target, &wheel);
                 } else if (kind == 7) {
                     QTest::mouseDClick(target, Qt::LeftButton, {}, local);
                 } else {
-                    static const Qt::Key keys[] = {Qt::Key_Down, Qt::Key_Up, Qt::Key_Tab, Qt::Key_Space, Qt::Key_Home,
+                    static const Qt::Key keys[] = {Qt::Key_Down, Qt::Key_Up, Qt::Key_Tab,   Qt::Key_Space, Qt::Key_Home,
                                                    Qt::Key_End,  Qt::Key_1,  Qt::Key_Minus, Qt::Key_Escape};
                     QTest::keyClick(target, keys[pick(9)]);
                 }
             });
-            QVERIFY2(took < kAnswerBound, qPrintable(QStringLiteral("seed %1: %2 took %3 ms").arg(seed).arg(what).arg(took)));
+            QVERIFY2(took < kAnswerBound,
+                     qPrintable(QStringLiteral("seed %1: %2 took %3 ms").arg(seed).arg(what).arg(took)));
             const QStringList warnings = std::exchange(caughtWarnings(), {});
-            QVERIFY2(warnings.isEmpty(), qPrintable(QStringLiteral("seed %1: %2: %3").arg(seed).arg(what, warnings.join("; "))));
+            QVERIFY2(warnings.isEmpty(),
+                     qPrintable(QStringLiteral("seed %1: %2: %3").arg(seed).arg(what, warnings.join("; "))));
             ++events;
         }
         // Whatever the monkey started, the window still closes cleanly.
@@ -639,7 +679,9 @@ int main(int argc, char* argv[]) {
     const QSize screen = robotScreen();
     file.write(QStringLiteral(R"({"screens": [{"name": "robot", "x": 0, "y": 0, "width": %1, "height": %2,
                    "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-                   .arg(screen.width()).arg(screen.height()).toUtf8());
+                   .arg(screen.width())
+                   .arg(screen.height())
+                   .toUtf8());
     file.close();
     qputenv("QT_QPA_PLATFORM", QStringLiteral("offscreen:configfile=%1").arg(config).toLocal8Bit());
     QApplication app(argc, argv);

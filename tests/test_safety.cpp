@@ -96,8 +96,8 @@ ShellResult runInMountNamespace(const QString& script, const QStringList& argume
     return {process.exitCode(), process.readAllStandardOutput(), err};
 }
 
-const QStringList kSineRun = {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "momentum",
-                              "--steps", "10", "--quiet"};
+const QStringList kSineRun = {"train",       "--network", "1-2-2-1", "--data", "toy:sine",
+                              "--optimizer", "momentum",  "--steps", "10",     "--quiet"};
 
 // `arguments` with each FLAG VALUE pair of `options` replacing that flag's value, or added (the CLI
 // takes each option once).
@@ -153,7 +153,8 @@ private Q_SLOTS:
             find "$disk" -type f -size 0 | sed 's/^/empty /'
             exit 0)";
         QVERIFY(QDir().mkpath(tmp.filePath("disk")) && QDir().mkpath(tmp.filePath("keep")));
-        const ShellResult r = runInMountNamespace(script, QStringList{tmp.filePath("disk"), tmp.filePath("keep")} + kSineRun);
+        const ShellResult r =
+            runInMountNamespace(script, QStringList{tmp.filePath("disk"), tmp.filePath("keep")} + kSineRun);
         if (r.status == 77) QSKIP(qPrintable("cannot mount a tmpfs here (unshare -rm): " + r.err));
         QVERIFY2(r.status == 0, qPrintable(r.out + r.err));
         QCOMPARE(r.out, QString("train 1\nnew 1\nexport 1\n"));  // and no "empty FILE" line
@@ -173,10 +174,17 @@ private Q_SLOTS:
     }
 
     void labelsBecomeSafeNamesByOneRule() {
-        const std::pair<const char*, const char*> expected[] = {
-            {"momentum", "momentum"}, {"/x", "_x"},   {"../../x", "_._.._x"}, {".", "_"},       {"..", "_."},
-            {".hidden", "_hidden"},   {"a b,c", "a_b_c"}, {"C:\\x", "C__x"},  {"lr=0.1+wd@2", "lr=0.1+wd@2"},
-            {"line\nbreak", "line_break"}, {"β=0.9", "β=0.9"}};
+        const std::pair<const char*, const char*> expected[] = {{"momentum", "momentum"},
+                                                                {"/x", "_x"},
+                                                                {"../../x", "_._.._x"},
+                                                                {".", "_"},
+                                                                {"..", "_."},
+                                                                {".hidden", "_hidden"},
+                                                                {"a b,c", "a_b_c"},
+                                                                {"C:\\x", "C__x"},
+                                                                {"lr=0.1+wd@2", "lr=0.1+wd@2"},
+                                                                {"line\nbreak", "line_break"},
+                                                                {"β=0.9", "β=0.9"}};
         for (const auto& [label, name] : expected) QCOMPARE(runFileName(label), QString::fromUtf8(name));
         QVERIFY(RunFolderLayout("/r", {"../../x", "/abs"}).metricsFile(0).startsWith("/r/_._.._x/"));
         QVERIFY(RunFolderLayout("/r", {"../../x", "/abs"}).finalWeightsFile(1).startsWith("/r/_abs/"));
@@ -185,11 +193,17 @@ private Q_SLOTS:
     void refusedLabelsNameTheRunAndWhatWasExpected_data() {
         QTest::addColumn<QStringList>("labels");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("summary.csv") << QStringList{"momentum", "summary.csv"} << "runs[1].label 'summary.csv': names a file of the run folder (summary.csv)";
-        QTest::newRow("Config, any case") << QStringList{"Config.JSON"} << "runs[0].label 'Config.JSON': names a file of the run folder (config.json)";
-        QTest::newRow("stem for the CSV export") << QStringList{"a", "summary"} << "runs[1].label 'summary': names a file";
-        QTest::newRow("collision") << QStringList{"a/b", "a_b"} << "runs[1].label 'a_b': its folder name 'a_b' is that of runs[0] ('a/b')";
-        QTest::newRow("case collision") << QStringList{"Adam", "adam"} << "runs[1].label 'adam': its folder name 'adam' is that of runs[0]";
+        QTest::newRow("summary.csv") << QStringList{"momentum", "summary.csv"}
+                                     << "runs[1].label 'summary.csv': names a file of the run folder (summary.csv)";
+        QTest::newRow("Config, any case")
+            << QStringList{"Config.JSON"}
+            << "runs[0].label 'Config.JSON': names a file of the run folder (config.json)";
+        QTest::newRow("stem for the CSV export")
+            << QStringList{"a", "summary"} << "runs[1].label 'summary': names a file";
+        QTest::newRow("collision") << QStringList{"a/b", "a_b"}
+                                   << "runs[1].label 'a_b': its folder name 'a_b' is that of runs[0] ('a/b')";
+        QTest::newRow("case collision") << QStringList{"Adam", "adam"}
+                                        << "runs[1].label 'adam': its folder name 'adam' is that of runs[0]";
         QTest::newRow("too long") << QStringList{QString(121, 'x')} << "too long; expected at most 120 bytes";
         QTest::newRow("empty") << QStringList{"a", ""} << "runs[1].label: expected a non-empty label";
     }
@@ -206,8 +220,8 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString out = tmp.filePath("a/b/out");
         const QString absolute = tmp.filePath("elsewhere");
-        const CliResult r = runCli(with(kSineRun, {"--optimizer", "momentum:label=../../x,sgd:label=" + absolute +
-                                                                       ",adam:label=.", "--out", out}));
+        const CliResult r = runCli(with(
+            kSineRun, {"--optimizer", "momentum:label=../../x,sgd:label=" + absolute + ",adam:label=.", "--out", out}));
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY(!QFile::exists(tmp.filePath("a/x")) && !QFile::exists(absolute));
         const ml::RunFolder folder = ml::readRunFolder(out);
@@ -234,7 +248,8 @@ private Q_SLOTS:
     void reservedOrCollidingLabelsAreRefusedBeforeTraining() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("out");
-        CliResult r = runCli(with(kSineRun, {"--steps", "100000000", "--optimizer", "momentum:label=summary.csv,sgd", "--out", out}));
+        CliResult r = runCli(
+            with(kSineRun, {"--steps", "100000000", "--optimizer", "momentum:label=summary.csv,sgd", "--out", out}));
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("runs[0].label 'summary.csv': names a file of the run folder"), qPrintable(r.err));
         r = runCli(with(kSineRun, {"--optimizer", "momentum:label=a/b,sgd:label=a_b", "--out", out}));
@@ -247,8 +262,9 @@ private Q_SLOTS:
     void forkRefusesItsSourceThroughALink() {
         QTemporaryDir tmp;
         const QString run = tmp.filePath("run"), link = tmp.filePath("link");
-        const CliResult trained = runCli({"train", "--network", "1-2-1", "--data", "toy:sine", "--optimizer", "momentum",
-                                          "--steps", "20", "--save-state-every", "10", "--quiet", "--out", run});
+        const CliResult trained =
+            runCli({"train", "--network", "1-2-1", "--data", "toy:sine", "--optimizer", "momentum", "--steps", "20",
+                    "--save-state-every", "10", "--quiet", "--out", run});
         QVERIFY2(trained.status == 0, qPrintable(trained.err));
         QVERIFY(QFile::link(run, link));
         const std::map<QString, QByteArray> before = test::folderContents(run);
@@ -265,9 +281,9 @@ private Q_SLOTS:
     void retrainingRemovesTheEarlierRunsFiles() {
         QTemporaryDir tmp;
         const QString out = tmp.filePath("run");
-        CliResult r = runCli({"train", "--network", "1-2-1", "--data", "toy:sine", "--optimizer", "momentum,adam", "--steps",
-                              "20", "--snapshots-every", "5", "--diagnostics-every", "5", "--save-state-every", "10", "--quiet",
-                              "--out", out});
+        CliResult r = runCli({"train", "--network", "1-2-1", "--data", "toy:sine", "--optimizer", "momentum,adam",
+                              "--steps", "20", "--snapshots-every", "5", "--diagnostics-every", "5",
+                              "--save-state-every", "10", "--quiet", "--out", out});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY(QFile::exists(out + "/adam/snapshots.bin") && QFile::exists(out + "/adam/diagnostics.csv"));
         writeFile(out + "/notes.txt", "mine");
@@ -297,8 +313,8 @@ private Q_SLOTS:
         QCOMPARE(runCli(kSineRun + QStringList{"--out", out}).status, 0);
         QCOMPARE(readRunFolder(out).runs[0].result.status, RunStatus::Done);
         QProcess process;
-        process.start(MOMENTUM_LAB_CLI, {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "momentum",
-                                         "--steps", "1000000000", "--quiet", "--out", out});
+        process.start(MOMENTUM_LAB_CLI, {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer",
+                                         "momentum", "--steps", "1000000000", "--quiet", "--out", out});
         QVERIFY(process.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(out + "/weights_final.json"), 30000);
         QTest::qWait(1500);  // past the one-second flush
@@ -325,16 +341,18 @@ private Q_SLOTS:
         writeFile(out + "/metrics.csv", metrics.left(metrics.indexOf("\n6,")) + "\n");  // rows 1-5 of 10
         folder = readRunFolder(out);
         QCOMPARE(folder.runs[0].result.status, RunStatus::Stopped);
-        QVERIFY2(folder.runs[0].problem.find("metrics.csv ends at step 5") != std::string::npos, folder.runs[0].problem.c_str());
+        QVERIFY2(folder.runs[0].problem.find("metrics.csv ends at step 5") != std::string::npos,
+                 folder.runs[0].problem.c_str());
     }
 
     void labelsWithCommasQuotesAndLineBreaksRoundTripThroughSummaryCsv() {
         QTemporaryDir tmp;
         const QString config = tmp.filePath("exp.json");
-        writeFile(config, "{\"network\":\"1-2-2-1\",\"data\":\"toy:sine\",\"steps\":4,\"runs\":["
-                          "{\"optimizer\":\"momentum\",\"label\":\"mu 0.9, lr 0.1\"},"
-                          "{\"optimizer\":\"sgd\",\"label\":\"say \\\"hi\\\"\"},"
-                          "{\"optimizer\":\"adam\",\"label\":\"two\\nlines\"}]}");
+        writeFile(config,
+                  "{\"network\":\"1-2-2-1\",\"data\":\"toy:sine\",\"steps\":4,\"runs\":["
+                  "{\"optimizer\":\"momentum\",\"label\":\"mu 0.9, lr 0.1\"},"
+                  "{\"optimizer\":\"sgd\",\"label\":\"say \\\"hi\\\"\"},"
+                  "{\"optimizer\":\"adam\",\"label\":\"two\\nlines\"}]}");
         const QString out = tmp.filePath("out");
         const CliResult r = runCli({"train", "--config", config, "--out", out, "--quiet"});
         QVERIFY2(r.status == 0, qPrintable(r.err));
@@ -388,9 +406,9 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString out = tmp.filePath("run");
         QProcess process;
-        process.start(MOMENTUM_LAB_CLI, {"train", "--network", "2-6-2", "--loss", "cross-entropy", "--data", "toy:xor",
-                                         "--batch", "10", "--steps", "1000000000", "--optimizer", "momentum,adam",
-                                         "--out", out, "--quiet"});
+        process.start(MOMENTUM_LAB_CLI,
+                      {"train", "--network", "2-6-2", "--loss", "cross-entropy", "--data", "toy:xor", "--batch", "10",
+                       "--steps", "1000000000", "--optimizer", "momentum,adam", "--out", out, "--quiet"});
         QVERIFY(process.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out + "/config.json"), 30000);
         QTest::qWait(1500);  // past the one-second flush
@@ -423,7 +441,8 @@ private Q_SLOTS:
         const QString fifo = tmp.filePath("data.csv");
         QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
         QString message = test::inputErrorOf([&] { loadDataSplit("csv:" + fifo.toStdString(), 1); });
-        QVERIFY2(message.contains(fifo + ": is not a regular file (a FIFO, device or socket); expected a file"), qPrintable(message));
+        QVERIFY2(message.contains(fifo + ": is not a regular file (a FIFO, device or socket); expected a file"),
+                 qPrintable(message));
         message = test::inputErrorOf([&] { loadDataSplit("csv:/dev/zero", 1); });
         QVERIFY2(message.contains("/dev/zero: is not a regular file"), qPrintable(message));
 
@@ -434,14 +453,16 @@ private Q_SLOTS:
         writeFile(bombPath, bomb);
         qputenv(kMemoryBudgetVariable, "16M");
         message = test::inputErrorOf([&] { readMaybeGzippedFile(bombPath); });
-        QVERIFY2(message.contains(bombPath + ": decompressing it (the size its gzip trailer declares) needs 64 MiB, "
-                                             "more than the memory budget of 16 MiB (set by MOMENTUM_LAB_MEMORY_BUDGET)"),
-                 qPrintable(message));
+        QVERIFY2(
+            message.contains(bombPath + ": decompressing it (the size its gzip trailer declares) needs 64 MiB, "
+                                        "more than the memory budget of 16 MiB (set by MOMENTUM_LAB_MEMORY_BUDGET)"),
+            qPrintable(message));
         // The same bomb with a trailer that lies: inflating stops one byte past the declared size.
         QByteArray lying = bomb;
         lying.replace(lying.size() - 4, 4, QByteArray("\x10\x00\x00\x00", 4));  // 16 bytes
         message = test::inputErrorOf([&] { gunzip(lying, "lying.gz"); });
-        QVERIFY2(message.contains("lying.gz: decompresses to more than the 16 bytes its gzip trailer declares"), qPrintable(message));
+        QVERIFY2(message.contains("lying.gz: decompresses to more than the 16 bytes its gzip trailer declares"),
+                 qPrintable(message));
 
         // A network whose parameters alone exceed the budget: refused before any matrix exists.
         Experiment huge;
@@ -453,14 +474,17 @@ private Q_SLOTS:
                                   "state of 1 run) needs 261 GiB, more than the memory budget of 16 MiB"),
                  qPrintable(message));
         message = test::inputErrorOf([&] { Network network(huge.network); });
-        QVERIFY2(message.contains("network 1-100000-100000-1 (10000400001 parameters) needs 37 GiB"), qPrintable(message));
+        QVERIFY2(message.contains("network 1-100000-100000-1 (10000400001 parameters) needs 37 GiB"),
+                 qPrintable(message));
         qputenv(kMemoryBudgetVariable, "lots");
         message = test::inputErrorOf([&] { huge.validate(); });
-        QVERIFY2(message.contains("MOMENTUM_LAB_MEMORY_BUDGET='lots': expected a size in bytes, or with K, M, G or T"), qPrintable(message));
+        QVERIFY2(message.contains("MOMENTUM_LAB_MEMORY_BUDGET='lots': expected a size in bytes, or with K, M, G or T"),
+                 qPrintable(message));
         qunsetenv(kMemoryBudgetVariable);
         // Without the variable: half of the physical memory (below 261 GiB on any machine under 522 GiB).
         message = test::inputErrorOf([&] { huge.validate(); });
-        QVERIFY2(message.contains("(half of the physical memory; set MOMENTUM_LAB_MEMORY_BUDGET to change it)"), qPrintable(message));
+        QVERIFY2(message.contains("(half of the physical memory; set MOMENTUM_LAB_MEMORY_BUDGET to change it)"),
+                 qPrintable(message));
         QVERIFY(test::inputErrorOf([&] { Network network(NetworkSpec{}); }).isEmpty());
     }
 
@@ -468,8 +492,8 @@ private Q_SLOTS:
         // The issue's command: 2^62 epochs of batch 1 once overflowed into 0 steps and exit 0.
         QTemporaryDir tmp;
         const QString never = tmp.filePath("never");
-        const CliResult cli = runCli({"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "sgd", "--epochs",
-                                      "4611686018427387904", "--batch", "1", "--out", never, "--quiet"});
+        const CliResult cli = runCli({"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "sgd",
+                                      "--epochs", "4611686018427387904", "--batch", "1", "--out", never, "--quiet"});
         QCOMPARE(cli.status, 2);
         QVERIFY2(cli.err.contains("--epochs: '4611686018427387904' is not a whole number from 0 to 9007199254740992"),
                  qPrintable(cli.err));
@@ -481,52 +505,64 @@ private Q_SLOTS:
         experiment.batchSize = 1;
         experiment.runs = {{"sgd", "sgd", optimizerInfo("sgd").defaults}};
         QString message = test::inputErrorOf([&] { LockstepTrainer(experiment, loadDataSplit("toy:sine", 7)); });
-        QCOMPARE(message, QString("epochs: 9007199254740992 epochs of 200 steps exceed the largest step count, 9007199254740992"));
+        QCOMPARE(
+            message,
+            QString("epochs: 9007199254740992 epochs of 200 steps exceed the largest step count, 9007199254740992"));
         experiment.epochs = 0;
         experiment.steps = kMaxCount;
         experiment.batchSize = 0;  // one step per epoch: more epochs than an int counts
         message = test::inputErrorOf([&] { LockstepTrainer(experiment, loadDataSplit("toy:sine", 7)); });
-        QVERIFY2(message.startsWith("steps: 9007199254740992 steps of 1 per epoch exceed the largest epoch number"), qPrintable(message));
+        QVERIFY2(message.startsWith("steps: 9007199254740992 steps of 1 per epoch exceed the largest epoch number"),
+                 qPrintable(message));
 
         for (const char* json : {R"({"steps": 9.3e180})", R"({"steps": 1152921504606846976})", R"({"epochs": -1})",
                                  R"({"batch": 2.5})"}) {  // seeds: test_train seedsKeepAll64Bits
             message = test::inputErrorOf([&] { experimentFromJson(QJsonDocument::fromJson(json).object(), "E.json"); });
-            QVERIFY2(message.contains(": expected a whole number from 0 to 9007199254740992"), qPrintable(message + " <- " + json));
+            QVERIFY2(message.contains(": expected a whole number from 0 to 9007199254740992"),
+                     qPrintable(message + " <- " + json));
         }
     }
 
     void runFolderCountsAreRangeChecked_data() {
         QTest::addColumn<QByteArray>("row");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("nan step") << QByteArray("nan,1,0.5,,,1.0") << "m.csv:2: column step: 'nan' is not a whole number from 0 to 9007199254740992";
-        QTest::newRow("1e300 step") << QByteArray("1e300,1,0.5,,,1.0") << "m.csv:2: column step: '1e300' is not a whole number";
+        QTest::newRow("nan step") << QByteArray("nan,1,0.5,,,1.0")
+                                  << "m.csv:2: column step: 'nan' is not a whole number from 0 to 9007199254740992";
+        QTest::newRow("1e300 step") << QByteArray("1e300,1,0.5,,,1.0")
+                                    << "m.csv:2: column step: '1e300' is not a whole number";
         QTest::newRow("negative step") << QByteArray("-1,1,0.5,,,1.0") << "column step: '-1' is not a whole number";
         QTest::newRow("fractional step") << QByteArray("1.5,1,0.5,,,1.0") << "column step: '1.5' is not a whole number";
-        QTest::newRow("epoch beyond int") << QByteArray("1,3e9,0.5,,,1.0") << "column epoch: '3e9' is not a whole number from 0 to 2147483647";
+        QTest::newRow("epoch beyond int")
+            << QByteArray("1,3e9,0.5,,,1.0") << "column epoch: '3e9' is not a whole number from 0 to 2147483647";
     }
     void runFolderCountsAreRangeChecked() {
         QFETCH(QByteArray, row);
         QFETCH(QString, expected);
         const QString message = test::inputErrorOf([&] { parseMetricsCsv(metricsHeader() + row + "\n", "m.csv", 0); });
         QVERIFY2(message.contains(expected), qPrintable(message));
-        const QString summary = test::inputErrorOf([] { parseSummaryCsv(summaryHeader() + "a,1,1,1,1e300,1.0,done\n", "s.csv"); });
+        const QString summary =
+            test::inputErrorOf([] { parseSummaryCsv(summaryHeader() + "a,1,1,1,1e300,1.0,done\n", "s.csv"); });
         QVERIFY2(summary.startsWith("s.csv:2: column steps: '1e300' is not a whole number"), qPrintable(summary));
     }
 
     void emptyOrMalformedRunListsAreRefused() {
-        QString message = test::inputErrorOf([] { experimentFromJson(QJsonDocument::fromJson(R"({"runs": []})").object(), "E.json"); });
+        QString message = test::inputErrorOf(
+            [] { experimentFromJson(QJsonDocument::fromJson(R"({"runs": []})").object(), "E.json"); });
         QCOMPARE(message, QString(R"(E.json: runs: expected at least one run, e.g. [{"optimizer":"momentum"}])"));
         QTemporaryDir tmp;
         writeFile(tmp.filePath("object.json"), R"({"steps": 3, "runs": {"optimizer": "sgd"}})");
         writeFile(tmp.filePath("empty.json"), R"({"steps": 3, "runs": []})");
         for (const char* file : {"object.json", "empty.json"}) {
-            const CliResult r = runCli({"train", "--config", tmp.filePath(file), "--out", tmp.filePath("o"), "--quiet"});
+            const CliResult r =
+                runCli({"train", "--config", tmp.filePath(file), "--out", tmp.filePath("o"), "--quiet"});
             QCOMPARE(r.status, 2);
             QVERIFY2(r.err.contains(tmp.filePath(file) + ": runs: expected "), qPrintable(r.err));
         }
         // A file's empty list may still be replaced by --optimizer.
-        QCOMPARE(runCli({"train", "--config", tmp.filePath("empty.json"), "--optimizer", "sgd", "--out", tmp.filePath("o"),
-                         "--quiet"}).status, 0);
+        QCOMPARE(runCli({"train", "--config", tmp.filePath("empty.json"), "--optimizer", "sgd", "--out",
+                         tmp.filePath("o"), "--quiet"})
+                     .status,
+                 0);
     }
 
     void diskFullWhileTrainingFailsAndKeepsTheRowsWritten() {
@@ -539,9 +575,10 @@ private Q_SLOTS:
             cp -r "$disk/run" "$keep/run"
             exit 0)";
         QVERIFY(QDir().mkpath(tmp.filePath("disk")) && QDir().mkpath(tmp.filePath("keep")));
-        const QStringList run = {"train", "--network", "1-2-2-1", "--data", "toy:sine", "--optimizer", "momentum",
-                                 "--batch", "1", "--steps", "100000", "--quiet"};
-        const ShellResult r = runInMountNamespace(script, QStringList{tmp.filePath("disk"), tmp.filePath("keep")} + run);
+        const QStringList run = {"train",    "--network", "1-2-2-1", "--data",  "toy:sine", "--optimizer",
+                                 "momentum", "--batch",   "1",       "--steps", "100000",   "--quiet"};
+        const ShellResult r =
+            runInMountNamespace(script, QStringList{tmp.filePath("disk"), tmp.filePath("keep")} + run);
         if (r.status == 77) QSKIP(qPrintable("cannot mount a tmpfs here (unshare -rm): " + r.err));
         QCOMPARE(r.out, QString("train 1\n"));
         QVERIFY2(r.err.contains(tmp.filePath("disk/run/metrics.csv") + ": cannot write (No space left on device)"),
@@ -558,15 +595,29 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("arguments");  // "@" stands for the test's temporary folder
         QTest::addColumn<QString>("expected");
         const QStringList run = with(kSineRun, {"--steps", "100000000"});
-        QTest::newRow("--out a file") << run + QStringList{"--out", "@/file"} << "--out @/file: is not a folder; expected a folder to write into";
-        QTest::newRow("--out /dev/null") << run + QStringList{"--out", "/dev/null"} << "--out /dev/null: is not a folder";
-        QTest::newRow("--out empty") << run + QStringList{"--out", ""} << "--out: empty; expected the folder to write into";
-        QTest::newRow("--out under a file") << run + QStringList{"--out", "@/file/run"} << "--out @/file/run: cannot be created: @/file is not a folder";
-        QTest::newRow("data 5") << QStringList{"train", "--config", "@/data5.json", "--out", "@/out"} << "@/data5.json: data: expected a string";
-        QTest::newRow("runs object") << QStringList{"train", "--config", "@/runs-object.json", "--out", "@/out"} << "@/runs-object.json: runs: expected an array of runs";
-        QTest::newRow("idx:FILE") << with(run, {"--data", "idx:@/file", "--out", "@/out"}) << "IDX folder @/file: is a file; expected a folder";
-        QTest::newRow("label=summary.csv") << QStringList{"train", "--data", "toy:sine", "--steps", "100000000", "--optimizer",
-                                                          "sgd,momentum:label=summary.csv", "--out", "@/out"}
+        QTest::newRow("--out a file") << run + QStringList{"--out", "@/file"}
+                                      << "--out @/file: is not a folder; expected a folder to write into";
+        QTest::newRow("--out /dev/null") << run + QStringList{"--out", "/dev/null"}
+                                         << "--out /dev/null: is not a folder";
+        QTest::newRow("--out empty") << run + QStringList{"--out", ""}
+                                     << "--out: empty; expected the folder to write into";
+        QTest::newRow("--out under a file") << run + QStringList{"--out", "@/file/run"}
+                                            << "--out @/file/run: cannot be created: @/file is not a folder";
+        QTest::newRow("data 5") << QStringList{"train", "--config", "@/data5.json", "--out", "@/out"}
+                                << "@/data5.json: data: expected a string";
+        QTest::newRow("runs object") << QStringList{"train", "--config", "@/runs-object.json", "--out", "@/out"}
+                                     << "@/runs-object.json: runs: expected an array of runs";
+        QTest::newRow("idx:FILE") << with(run, {"--data", "idx:@/file", "--out", "@/out"})
+                                  << "IDX folder @/file: is a file; expected a folder";
+        QTest::newRow("label=summary.csv") << QStringList{"train",
+                                                          "--data",
+                                                          "toy:sine",
+                                                          "--steps",
+                                                          "100000000",
+                                                          "--optimizer",
+                                                          "sgd,momentum:label=summary.csv",
+                                                          "--out",
+                                                          "@/out"}
                                            << "runs[1].label 'summary.csv': names a file of the run folder";
     }
     void badInputExitsTwoNamingWhatWasExpectedBeforeTraining() {
@@ -590,15 +641,16 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         QVERIFY(QFile::link(tmp.filePath("nowhere"), tmp.filePath("dangling")));
         const std::pair<QString, QString> cases[] = {
-            {tmp.filePath("dangling"), "cannot be created: " + tmp.filePath("dangling") + " is a link to " + tmp.filePath("nowhere") +
-                                           ", which does not exist"},
+            {tmp.filePath("dangling"), "cannot be created: " + tmp.filePath("dangling") + " is a link to " +
+                                           tmp.filePath("nowhere") + ", which does not exist"},
             {tmp.filePath("dangling/run"), "is a link to " + tmp.filePath("nowhere") + ", which does not exist"},
             {tmp.filePath(QString(300, 'a')), "is 300 bytes long; a file system takes at most 255 bytes per name"},
             {"/proc/momentum-lab/run", "cannot be created: /proc is on the kernel's proc file system"},
         };
         for (const auto& [out, expected] : cases) {
             const CliResult r = runCli(kSineRun + QStringList{"--out", out});
-            QVERIFY2(r.status == 2 && r.err.contains("--out " + out + ": " ) && r.err.contains(expected), qPrintable(r.err));
+            QVERIFY2(r.status == 2 && r.err.contains("--out " + out + ": ") && r.err.contains(expected),
+                     qPrintable(r.err));
         }
         QVERIFY(!QFileInfo::exists(tmp.filePath("nowhere")));
     }
@@ -615,7 +667,8 @@ private Q_SLOTS:
         if (r.status == 77) QSKIP(qPrintable("cannot mount a tmpfs here (unshare -rm): " + r.err));
         QCOMPARE(r.out, QString("existing 2\nnew 2\n"));
         QVERIFY2(r.err.contains("--out " + tmp.path() + ": the folder is not writable"), qPrintable(r.err));
-        QVERIFY2(r.err.contains("--out " + tmp.path() + "/new/run: cannot be created: the folder " + tmp.path() + " is not writable"),
+        QVERIFY2(r.err.contains("--out " + tmp.path() + "/new/run: cannot be created: the folder " + tmp.path() +
+                                " is not writable"),
                  qPrintable(r.err));
     }
 };

@@ -25,7 +25,7 @@ class TestStats : public QObject {
 private Q_SLOTS:
     void quantilesInterpolateLikeNumpy() {
         const std::vector<double> v{4, 1, 3, 2};  // sorted 1 2 3 4
-        QVERIFY(near(quantile(v, 0.25), 1.75));  // position 0.75 between 1 and 2
+        QVERIFY(near(quantile(v, 0.25), 1.75));   // position 0.75 between 1 and 2
         QVERIFY(near(median(v), 2.5));
         QVERIFY(near(quantile(v, 0.75), 3.25));
         QVERIFY(near(quantile(v, 0.0), 1.0));
@@ -67,7 +67,8 @@ private Q_SLOTS:
         const PairedComparison c = comparePaired(a, b, {0.95, 5000, 3});
         QVERIFY(near(c.probabilityABetter, 0.625));
         QVERIFY(near(c.meanDifference.estimate, (-1 + 0 + 2 - 1) / 4.0));
-        QVERIFY(c.meanDifference.low <= c.meanDifference.estimate && c.meanDifference.estimate <= c.meanDifference.high);
+        QVERIFY(c.meanDifference.low <= c.meanDifference.estimate &&
+                c.meanDifference.estimate <= c.meanDifference.high);
         // A run that never reached the target (infinity) loses, and the mean difference is undefined.
         const PairedComparison withFailure = comparePaired(std::vector<double>{kInf, 3}, std::vector<double>{5, 4});
         QVERIFY(near(withFailure.probabilityABetter, 0.5));
@@ -106,8 +107,8 @@ private Q_SLOTS:
 
     void seedBandsAlignByStep() {
         // Three seeds; the third stopped after step 2.
-        const std::vector<Curve> curves{{{1, 2, 3}, {1.0, 0.5, 0.2}}, {{1, 2, 3}, {3.0, 1.5, 0.4}},
-                                        {{1, 2}, {2.0, 1.0}}};
+        const std::vector<Curve> curves{
+            {{1, 2, 3}, {1.0, 0.5, 0.2}}, {{1, 2, 3}, {3.0, 1.5, 0.4}}, {{1, 2}, {2.0, 1.0}}};
         const std::vector<BandPoint> bands = seedBands(curves, 1, {0.95, 2000, 5});
         QCOMPARE(bands.size(), std::size_t(3));
         QCOMPARE(bands[0].step, 1L);
@@ -173,11 +174,13 @@ private Q_SLOTS:
         using K = SearchDimension::Kind;
         // lr log-uniform on [1e-4, 1] (base 2: u = 1/2, 1/4, 3/4 -> 1e-2, 1e-3, 1e-1);
         // momentum uniform on [0.5, 1] (base 3: u = 1/3, 2/3, 1/9).
-        std::vector<SearchDimension> space{{"lr", K::LogUniform, {}, 1e-4, 1.0}, {"momentum", K::Uniform, {}, 0.5, 1.0}};
+        std::vector<SearchDimension> space{{"lr", K::LogUniform, {}, 1e-4, 1.0},
+                                           {"momentum", K::Uniform, {}, 0.5, 1.0}};
         const std::vector<TrialPoint> trials = planTrials(space, 3, 0);
         QCOMPARE(trials.size(), std::size_t(3));
         QVERIFY(near(trials[0][0], 1e-2, 1e-15) && near(trials[1][0], 1e-3, 1e-15) && near(trials[2][0], 1e-1, 1e-15));
-        QVERIFY(near(trials[0][1], 0.5 + 0.5 / 3) && near(trials[1][1], 0.5 + 1.0 / 3) && near(trials[2][1], 0.5 + 0.5 / 9));
+        QVERIFY(near(trials[0][1], 0.5 + 0.5 / 3) && near(trials[1][1], 0.5 + 1.0 / 3) &&
+                near(trials[2][1], 0.5 + 0.5 / 9));
         // The seed moves along the sequence: seed 1 starts at the second point.
         QVERIFY(planTrials(space, 2, 1)[0] == trials[1]);
         space[0].low = 0.0;

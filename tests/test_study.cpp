@@ -137,25 +137,39 @@ private slots:
             return test::inputErrorOf([&] { studyFromJson(json, "s.json"); });
         };
         QVERIFY(errorWith([](QJsonObject& s) { s["budgets"] = 3; }).contains("s.json: study: unknown key 'budgets'"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["budget"] = 0; }).contains("s.json: study.budget: expected a whole number from 1"));
+        QVERIFY(errorWith([](QJsonObject& s) {
+                    s["budget"] = 0;
+                }).contains("s.json: study.budget: expected a whole number from 1"));
         QVERIFY(errorWith([](QJsonObject& s) { s["budget"] = 4; }).contains("the budget is 4"));
-        QVERIFY(errorWith([](QJsonObject& s) { s.remove("search"); }).contains("has no search space but the budget is 3"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"*", QJsonObject{{"beta2", QJsonObject{{"grid", QJsonArray{0.9, 0.99}}}}}}}; })
-                    .contains("study.search.*.beta2: momentum (momentum) has no hyper-parameter 'beta2'"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"*", QJsonObject{{"lr", QJsonObject{{"grid", QJsonArray{-1, 0.3}}}}}}}; })
-                    .contains("study.search.*.lr"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"*", QJsonObject{{"lr", QJsonObject{{"log-uniform", QJsonArray{0, 1}}}}}}}; })
-                    .contains("study.search.*.lr.log-uniform: lr: a log-uniform range needs 0 < low < high"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["search"] = QJsonObject{{"adam", QJsonObject{}}}; })
-                    .contains("study.search.adam: no run is labelled so"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["selection"] = "steps-to-target"; s.remove("target"); })
-                    .contains("study.target: missing; selection steps-to-target needs a target loss"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["tasks"] = QJsonArray{QJsonObject{{"name", "a/b"}}}; })
-                    .contains("study.tasks[0].name: expected a non-empty name"));
-        QVERIFY(errorWith([](QJsonObject& s) { s["tasks"] = QJsonArray{QJsonObject{{"name", "a"}, {"network", "2-x"}}}; })
-                    .contains("s.json: study.tasks[0]: network"));
-        QVERIFY(test::inputErrorOf([] { studyFromJson(parseJsonObject(R"({"network":"2-2"})", "e.json"), "e.json"); })
-                    .contains("e.json: study: missing"));
+        QVERIFY(
+            errorWith([](QJsonObject& s) { s.remove("search"); }).contains("has no search space but the budget is 3"));
+        QVERIFY(
+            errorWith([](QJsonObject& s) {
+                s["search"] = QJsonObject{{"*", QJsonObject{{"beta2", QJsonObject{{"grid", QJsonArray{0.9, 0.99}}}}}}};
+            }).contains("study.search.*.beta2: momentum (momentum) has no hyper-parameter 'beta2'"));
+        QVERIFY(errorWith([](QJsonObject& s) {
+                    s["search"] = QJsonObject{{"*", QJsonObject{{"lr", QJsonObject{{"grid", QJsonArray{-1, 0.3}}}}}}};
+                }).contains("study.search.*.lr"));
+        QVERIFY(
+            errorWith([](QJsonObject& s) {
+                s["search"] = QJsonObject{{"*", QJsonObject{{"lr", QJsonObject{{"log-uniform", QJsonArray{0, 1}}}}}}};
+            }).contains("study.search.*.lr.log-uniform: lr: a log-uniform range needs 0 < low < high"));
+        QVERIFY(errorWith([](QJsonObject& s) {
+                    s["search"] = QJsonObject{{"adam", QJsonObject{}}};
+                }).contains("study.search.adam: no run is labelled so"));
+        QVERIFY(errorWith([](QJsonObject& s) {
+                    s["selection"] = "steps-to-target";
+                    s.remove("target");
+                }).contains("study.target: missing; selection steps-to-target needs a target loss"));
+        QVERIFY(errorWith([](QJsonObject& s) {
+                    s["tasks"] = QJsonArray{QJsonObject{{"name", "a/b"}}};
+                }).contains("study.tasks[0].name: expected a non-empty name"));
+        QVERIFY(errorWith([](QJsonObject& s) {
+                    s["tasks"] = QJsonArray{QJsonObject{{"name", "a"}, {"network", "2-x"}}};
+                }).contains("s.json: study.tasks[0]: network"));
+        QVERIFY(test::inputErrorOf([] {
+                    studyFromJson(parseJsonObject(R"({"network":"2-2"})", "e.json"), "e.json");
+                }).contains("e.json: study: missing"));
 
         // Syntax errors come from the one JSON loader, as FILE:LINE:COLUMN.
         QTemporaryDir tmp;
@@ -184,7 +198,8 @@ private slots:
             d.gather(all, batch);
             std::multiset<std::vector<float>> set;
             for (Eigen::Index i = 0; i < batch.size(); ++i)
-                set.insert(std::vector<float>(batch.inputs.row(i).data(), batch.inputs.row(i).data() + batch.inputs.cols()));
+                set.insert(
+                    std::vector<float>(batch.inputs.row(i).data(), batch.inputs.row(i).data() + batch.inputs.cols()));
             return set;
         };
         std::multiset<std::vector<float>> joined = rows(*tuning.train);
@@ -242,7 +257,9 @@ private slots:
         QVERIFY(final.phase == StudyPhase::Final);
         QCOMPARE(final.seed, std::uint64_t(3 + 3));
         QVERIFY(plan.experiment(final, {}).holdout == Holdout::Test);
-        QVERIFY(test::inputErrorOf([&] { plan.trial(12); }).contains("--trial: 12 is not a trial of this study; expected 0 to 11"));
+        QVERIFY(test::inputErrorOf([&] {
+                    plan.trial(12);
+                }).contains("--trial: 12 is not a trial of this study; expected 0 to 11"));
     }
 
     void runsResumesAndAggregates() {
@@ -253,8 +270,9 @@ private slots:
         // Phase 2 cannot start before phase 1 has finished.
         CliResult early = cli({"study", studyFile, "--out", out, "--trial", "7", "--quiet"});
         QCOMPARE(early.status, 2);
-        QVERIFY2(early.err.contains("phase 1 of toy_circle / momentum is unfinished: 3 tuning trial(s) missing (0, 1, 2)"),
-                 qPrintable(early.err));
+        QVERIFY2(
+            early.err.contains("phase 1 of toy_circle / momentum is unfinished: 3 tuning trial(s) missing (0, 1, 2)"),
+            qPrintable(early.err));
 
         CliResult first = cli({"study", studyFile, "--out", out, "--jobs", "2", "--quiet"});
         QCOMPARE(first.status, 0);
@@ -286,11 +304,12 @@ private slots:
                 losses.push_back(metrics.back().testLoss);
             }
             QCOMPARE(column(summary, summary[1 + o], "seeds").toInt(), 3);
-            QVERIFY(std::abs(column(summary, summary[1 + o], "test_loss_median").toDouble() - stats::median(losses)) < 1e-6);
+            QVERIFY(std::abs(column(summary, summary[1 + o], "test_loss_median").toDouble() - stats::median(losses)) <
+                    1e-6);
         }
-        for (const char* file : {"trials.csv", "sensitivity.csv", "expected-best.csv", "bands.csv", "paired.csv",
-                                 "time-to-target.csv", "profile.csv", "results.json", "band-toy_circle.tex",
-                                 "band-toy_circle.csv"})
+        for (const char* file :
+             {"trials.csv", "sensitivity.csv", "expected-best.csv", "bands.csv", "paired.csv", "time-to-target.csv",
+              "profile.csv", "results.json", "band-toy_circle.tex", "band-toy_circle.csv"})
             QVERIFY2(QFileInfo::exists(results + "/" + file), file);
         QCOMPARE(csvRows(results + "/paired.csv").size(), std::size_t(1 + 2));  // test_loss and test_error
         QVERIFY(readAll(results + "/band-toy_circle.tex").contains("width=120.0mm, height=80.0mm"));
@@ -298,7 +317,8 @@ private slots:
         // median column is bands.csv's test-loss median.
         const QByteArray tex = readAll(results + "/band-toy_circle.tex");
         const auto figure = csvRows(results + "/band-toy_circle.csv");
-        static const QRegularExpression read(QStringLiteral("table\\[x=([^,]+), y=([^,\\]]+)[^\\]]*\\] \\{band-toy_circle\\.csv\\}"));
+        static const QRegularExpression read(
+            QStringLiteral("table\\[x=([^,]+), y=([^,\\]]+)[^\\]]*\\] \\{band-toy_circle\\.csv\\}"));
         int tables = 0;
         for (const QRegularExpressionMatch& m : read.globalMatch(QString::fromUtf8(tex))) {
             ++tables;
@@ -306,7 +326,8 @@ private slots:
                 QVERIFY2(figure[0].contains(name), qPrintable(name));
         }
         QCOMPARE(tables, 2 * 3);  // per optimizer: the median and the band's two edges
-        QVERIFY(tex.contains("\\addlegendentry{neuron-mean}") && tex.contains("fill between[of=momentum-q1 and momentum-q3]"));
+        QVERIFY(tex.contains("\\addlegendentry{neuron-mean}") &&
+                tex.contains("fill between[of=momentum-q1 and momentum-q3]"));
         std::vector<double> medians;
         const auto bands = csvRows(results + "/bands.csv");
         for (const QStringList& row : bands)
@@ -329,12 +350,14 @@ private slots:
         QVERIFY(lines[1].startsWith("|---|---|"));
         const auto finalLosses = [&](int o) {
             std::vector<double> losses;  // in seed order
-            for (const int k : plan.finalTrials(0, o)) losses.push_back(finalEvaluatedLoss(readTrialOutcome(layout, k)->metrics));
+            for (const int k : plan.finalTrials(0, o))
+                losses.push_back(finalEvaluatedLoss(readTrialOutcome(layout, k)->metrics));
             return losses;
         };
         const std::vector<double> momentumLosses = finalLosses(0), neuronMeanLosses = finalLosses(1);
         double wins = 0;
-        for (std::size_t i = 0; i < 3; ++i) wins += neuronMeanLosses[i] < momentumLosses[i] ? 1 : neuronMeanLosses[i] == momentumLosses[i] ? 0.5 : 0;
+        for (std::size_t i = 0; i < 3; ++i)
+            wins += neuronMeanLosses[i] < momentumLosses[i] ? 1 : neuronMeanLosses[i] == momentumLosses[i] ? 0.5 : 0;
         const QStringList momentumRow = lines[2].split(" | "), neuronMeanRow = lines[3].split(" | ");
         QCOMPARE(momentumRow.value(1), QString("momentum"));
         QCOMPARE(momentumRow.back(), QString("baseline |"));
@@ -405,7 +428,8 @@ private slots:
         };
         for (int k = 0; k < plan.trialCount(); ++k)
             for (const char* file : {runfolder::kFinalWeights, runfolder::kSummary, studyfolder::kTrialMarker})
-                QVERIFY2(contents(stopped, k, file) == contents(whole, k, file), qPrintable(QString("trial %1: %2").arg(k).arg(file)));
+                QVERIFY2(contents(stopped, k, file) == contents(whole, k, file),
+                         qPrintable(QString("trial %1: %2").arg(k).arg(file)));
     }
 
     // The workers share each data set, its evaluation data and phase 1's choice (SharedTrialInputs);
@@ -419,13 +443,18 @@ private slots:
         QCOMPARE(runPendingTrials(shared, pendingTrials(shared), 2, control), plan.trialCount());
         for (int k = 0; k < plan.trialCount(); ++k) QVERIFY(runTrial(alone, k, control));  // phase 1 first
         for (int k = 0; k < plan.trialCount(); ++k) {
-            for (const char* file : {runfolder::kConfig, runfolder::kInitialWeights, runfolder::kFinalWeights, studyfolder::kTrialMarker})
-                QVERIFY2(readAll(QDir(shared.trialDirectory(k)).filePath(file)) == readAll(QDir(alone.trialDirectory(k)).filePath(file)),
+            for (const char* file :
+                 {runfolder::kConfig, runfolder::kInitialWeights, runfolder::kFinalWeights, studyfolder::kTrialMarker})
+                QVERIFY2(readAll(QDir(shared.trialDirectory(k)).filePath(file)) ==
+                             readAll(QDir(alone.trialDirectory(k)).filePath(file)),
                          qPrintable(QString("trial %1: %2").arg(k).arg(file)));
             // Its evaluations, on the evaluation data the workers share, are those of `train` on its
             // config.json (which converts its own); only the timings differ.
             const QString trained = tmp.filePath(QString("train-%1").arg(k));
-            QCOMPARE(cli({"train", "--config", QDir(shared.trialDirectory(k)).filePath(runfolder::kConfig), "--out", trained}).status, 0);
+            QCOMPARE(cli({"train", "--config", QDir(shared.trialDirectory(k)).filePath(runfolder::kConfig), "--out",
+                          trained})
+                         .status,
+                     0);
             for (const char* file : {runfolder::kMetrics, runfolder::kSummary})
                 QVERIFY2(withoutWallClock(readAll(QDir(shared.trialDirectory(k)).filePath(file))) ==
                              withoutWallClock(readAll(QDir(trained).filePath(file))),
@@ -456,7 +485,7 @@ private slots:
 
         auto stopped = std::async(std::launch::async, [&] { return queue.take(); });
         QCOMPARE(stopped.wait_for(100ms), std::future_status::timeout);  // optimizer 1's finals wait
-        queue.close();  // a stop or an error
+        queue.close();                                                   // a stop or an error
         QCOMPARE(stopped.get(), std::optional<int>());
 
         // Resumed with phase 1 done: the final runs are ready at once, and the queue then ends.
@@ -475,7 +504,10 @@ private slots:
         std::shared_future<void> released = release.get_future().share();
         {
             CommitThread committer(1);
-            committer.submit([&ran, released] { released.wait(); ran.push_back(0); });
+            committer.submit([&ran, released] {
+                released.wait();
+                ran.push_back(0);
+            });
             auto second = std::async(std::launch::async, [&] { committer.submit([&ran] { ran.push_back(1); }); });
             QCOMPARE(second.wait_for(100ms), std::future_status::ready);  // job 0 runs, job 1 waits: backlog of 1
             auto third = std::async(std::launch::async, [&] { committer.submit([&ran] { ran.push_back(2); }); });
@@ -504,7 +536,8 @@ private slots:
                 groupSeen.push_back(groups);
             });
             started.get_future().wait();  // the first group is running
-            for (int job = 1; job <= 3; ++job) committer.submit([&] { groupSeen.push_back(groups); });  // wait meanwhile
+            for (int job = 1; job <= 3; ++job)
+                committer.submit([&] { groupSeen.push_back(groups); });  // wait meanwhile
             release.set_value();
             committer.drain();
             QCOMPARE(groups, 2);
@@ -522,9 +555,13 @@ private slots:
         QCOMPARE(list.status, 0);
         const QStringList lines = list.out.split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 12);
-        QVERIFY2(lines[7].endsWith("study '" + QDir(out).filePath("study.json") + "' --out '" + out + "' --trial 7 --quiet"),
-                 qPrintable(lines[7]));
-        QCOMPARE(cli({"study", studyFile, "--out", out, "--list", "--phase", "2"}).out.split('\n', Qt::SkipEmptyParts).size(), 6);
+        QVERIFY2(
+            lines[7].endsWith("study '" + QDir(out).filePath("study.json") + "' --out '" + out + "' --trial 7 --quiet"),
+            qPrintable(lines[7]));
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--list", "--phase", "2"})
+                     .out.split('\n', Qt::SkipEmptyParts)
+                     .size(),
+                 6);
         QVERIFY(QFileInfo::exists(QDir(out).filePath("study.json")));
 
         QCOMPARE(cli({"study", studyFile, "--out", out, "--emit", "slurm", "--throttle", "4"}).status, 0);
@@ -585,13 +622,16 @@ private slots:
         QTemporaryDir tmp;
         const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
         const QString out = tmp.filePath("out");
-        for (const char* trial : {"0", "1"}) QCOMPARE(cli({"study", studyFile, "--out", out, "--trial", trial, "--quiet"}).status, 0);
+        for (const char* trial : {"0", "1"})
+            QCOMPARE(cli({"study", studyFile, "--out", out, "--trial", trial, "--quiet"}).status, 0);
         const QString marker = out + "/tune/toy_circle/momentum/trial-1/trial.json";
         const QByteArray original = readAll(marker);
         const auto refused = [&](const QString& expected) {
-            for (const QStringList& command : {QStringList{"aggregate", out}, QStringList{"study", studyFile, "--out", out, "--quiet"}}) {
+            for (const QStringList& command :
+                 {QStringList{"aggregate", out}, QStringList{"study", studyFile, "--out", out, "--quiet"}}) {
                 const CliResult r = cli(command);
-                if (r.status != 2 || !r.err.contains(expected)) return command.front() + ": " + QString::number(r.status) + " " + r.err;
+                if (r.status != 2 || !r.err.contains(expected))
+                    return command.front() + ": " + QString::number(r.status) + " " + r.err;
             }
             return QString();
         };
@@ -599,13 +639,15 @@ private slots:
         QJsonObject tampered = parseJsonObject(original, "trial.json");
         tampered["status"] = "banana";
         writeFile(marker, QJsonDocument(tampered).toJson());
-        QString problem = refused(marker + ": status: expected done or diverged at step N (a finished trial), not 'banana'");
+        QString problem =
+            refused(marker + ": status: expected done or diverged at step N (a finished trial), not 'banana'");
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
 
         tampered = parseJsonObject(original, "trial.json");
         tampered["point"] = QJsonObject{{"lr", 0.5}};
         writeFile(marker, QJsonDocument(tampered).toJson());
-        problem = refused(marker + ": point: expected the plan's {\"lr\":0.03} for trial 1 of momentum, not {\"lr\":0.5}");
+        problem =
+            refused(marker + ": point: expected the plan's {\"lr\":0.03} for trial 1 of momentum, not {\"lr\":0.5}");
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
 
         writeFile(marker, original);
@@ -615,7 +657,8 @@ private slots:
         const CliResult r = cli({"aggregate", out});
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("trial-0/trial.json: plan: the digest") &&
-                     r.err.contains(out + "/study.json has the digest") && r.err.contains("the study was edited after this trial ran"),
+                     r.err.contains(out + "/study.json has the digest") &&
+                     r.err.contains("the study was edited after this trial ran"),
                  qPrintable(r.err));
     }
 
@@ -632,7 +675,8 @@ private slots:
             const TrialLock held(layout, 1);
             const CliResult r = cli({"study", studyFile, "--out", out, "--trial", "1", "--quiet"});
             QCOMPARE(r.status, 2);
-            QVERIFY2(r.err.contains("trial 1 (" + layout.trialDirectory(1) + "): is being written by another process"), qPrintable(r.err));
+            QVERIFY2(r.err.contains("trial 1 (" + layout.trialDirectory(1) + "): is being written by another process"),
+                     qPrintable(r.err));
             QVERIFY(!QFileInfo::exists(layout.trialDirectory(1)));
             QCOMPARE(cli({"study", studyFile, "--out", out, "--trial", "0", "--quiet"}).status, 0);
         }

@@ -69,7 +69,9 @@ QString messageOf(const QString& folder) {
     return test::inputErrorOf([&] { loadStudyResults(folder); });
 }
 
-double cell(const StudyResultsTable& table, int row, int column) { return table.item(row, column)->data(Qt::UserRole).toDouble(); }
+double cell(const StudyResultsTable& table, int row, int column) {
+    return table.item(row, column)->data(Qt::UserRole).toDouble();
+}
 
 bool near(double a, double b) {  // summary.csv keeps 9 significant digits
     return (std::isnan(a) && std::isnan(b)) || a == b || std::abs(a - b) <= 1e-8 * std::max(std::abs(a), std::abs(b));
@@ -93,7 +95,8 @@ class TestStudyViews : public QObject {
   "study": {"budget": 5, "search": {"*": {"lr": {"log-uniform": [0.01, 1]}, "momentum": {"uniform": [0.5, 0.95]}}}, "seeds": 2}
 })");
         const QString folder = tmp_.filePath("two");
-        if (runStudyCli({"study", tmp_.filePath("two.json"), "--out", folder, "--jobs", "2", "--quiet"}) != 0) return {};
+        if (runStudyCli({"study", tmp_.filePath("two.json"), "--out", folder, "--jobs", "2", "--quiet"}) != 0)
+            return {};
         return folder;
     }
 
@@ -109,7 +112,7 @@ private Q_SLOTS:
     // plain mean of the final runs' last test losses, read from their own folders.
     void tableShowsCoresAggregate() {
         const StudyResults results = loadStudyResults(study_);
-        QVERIFY(!results.aggregated);  // the CLI aggregated already
+        QVERIFY(!results.aggregated);          // the CLI aggregated already
         QCOMPARE(results.finishedTrials, 12);  // 2 optimizers x (3 tuning trials + 3 seeds)
         StudyWindow window(results, StudyWindowHooks{});
         const StudyResultsTable& table = *window.table();
@@ -129,18 +132,24 @@ private Q_SLOTS:
             QCOMPARE(table.item(row, StudyResultsTable::Optimizer)->text(), QString::fromUtf8(f[1]));
             QCOMPARE(cell(table, row, StudyResultsTable::Seeds), 3.0);
             const std::pair<int, int> columns[] = {
-                {StudyResultsTable::LossMedian, 3},     {StudyResultsTable::LossMean, 6},       {StudyResultsTable::LossCiLow, 7},
-                {StudyResultsTable::LossCiHigh, 8},     {StudyResultsTable::AccuracyMedian, 9}, {StudyResultsTable::AccuracyMean, 12},
-                {StudyResultsTable::AccuracyCiLow, 13}, {StudyResultsTable::AccuracyCiHigh, 14}, {StudyResultsTable::StepsToTarget, 16}};
+                {StudyResultsTable::LossMedian, 3},     {StudyResultsTable::LossMean, 6},
+                {StudyResultsTable::LossCiLow, 7},      {StudyResultsTable::LossCiHigh, 8},
+                {StudyResultsTable::AccuracyMedian, 9}, {StudyResultsTable::AccuracyMean, 12},
+                {StudyResultsTable::AccuracyCiLow, 13}, {StudyResultsTable::AccuracyCiHigh, 14},
+                {StudyResultsTable::StepsToTarget, 16}};
             for (const auto& [column, csvColumn] : columns) {
                 const double expected = csvNumber(f[csvColumn], "summary.csv", row + 2, "", true);
-                QVERIFY2(near(cell(table, row, column), expected),
-                         qPrintable(QString("row %1 column %2: %3 vs %4").arg(row).arg(column).arg(cell(table, row, column)).arg(expected)));
+                QVERIFY2(near(cell(table, row, column), expected), qPrintable(QString("row %1 column %2: %3 vs %4")
+                                                                                  .arg(row)
+                                                                                  .arg(column)
+                                                                                  .arg(cell(table, row, column))
+                                                                                  .arg(expected)));
             }
             QVERIFY(table.item(row, StudyResultsTable::Configuration)->text().startsWith("lr="));
 
             std::vector<double> losses;
-            for (const int trial : plan.finalTrials(0, row)) losses.push_back(finalEvaluatedLoss(readTrialOutcome(layout, trial)->metrics));
+            for (const int trial : plan.finalTrials(0, row))
+                losses.push_back(finalEvaluatedLoss(readTrialOutcome(layout, trial)->metrics));
             QVERIFY(near(cell(table, row, StudyResultsTable::LossMean), stats::mean(losses)));
             QVERIFY(near(cell(table, row, StudyResultsTable::LossMedian), stats::median(losses)));
         }
@@ -165,7 +174,8 @@ private Q_SLOTS:
         const std::vector<double> momentum = finalLosses(0), neuronMean = finalLosses(1);
         QCOMPARE(momentum.size(), std::size_t(3));
         double wins = 0;
-        for (std::size_t s = 0; s < 3; ++s) wins += neuronMean[s] < momentum[s] ? 1 : neuronMean[s] == momentum[s] ? 0.5 : 0;
+        for (std::size_t s = 0; s < 3; ++s)
+            wins += neuronMean[s] < momentum[s] ? 1 : neuronMean[s] == momentum[s] ? 0.5 : 0;
         const StudyResultsTable& table = *window.table();
         QCOMPARE(table.item(0, StudyResultsTable::BetterThanBaseline)->text(), QString("baseline"));
         QCOMPARE(cell(table, 1, StudyResultsTable::BetterThanBaseline), wins / 3);
@@ -183,7 +193,8 @@ private Q_SLOTS:
         StudyResultsTable table;
         table.setResults(results, "momentum");
         QCOMPARE(table.item(0, StudyResultsTable::Configuration)->text(), QString("lr=0.03162 momentum=0.9"));
-        QCOMPARE(table.item(0, StudyResultsTable::Configuration)->toolTip(), QString("lr=0.0316227766016838 momentum=0.9"));
+        QCOMPARE(table.item(0, StudyResultsTable::Configuration)->toolTip(),
+                 QString("lr=0.0316227766016838 momentum=0.9"));
     }
 
     // Without results (a study run with --list / --trial, or through Slurm before its last job),
@@ -249,7 +260,8 @@ private Q_SLOTS:
         // Its range (0.02 to 0.45) spans under 1.6 decades, where QCustomPlot's log ticker fell back to
         // linear ticks and labelled nothing below 0.1: the lowest trial's lr has its label now.
         plot->replot();
-        QVERIFY2(plot->xAxis->tickVectorLabels().contains("0.03"), qPrintable(plot->xAxis->tickVectorLabels().join(' ')));
+        QVERIFY2(plot->xAxis->tickVectorLabels().contains("0.03"),
+                 qPrintable(plot->xAxis->tickVectorLabels().join(' ')));
     }
 
     // At 1366 x 768 every header of the results table is read whole (the last one was clipped to
@@ -268,9 +280,12 @@ private Q_SLOTS:
             QVERIFY2(!seen.contains(text), qPrintable("two columns read " + text));
             seen << text;
             int needed = 0;
-            for (const QString& line : text.split('\n')) needed = std::max(needed, header->fontMetrics().horizontalAdvance(line));
-            QVERIFY2(header->sectionSize(column) >= needed,
-                     qPrintable(QString("'%1': %2 px for %3 px of text").arg(text).arg(header->sectionSize(column)).arg(needed)));
+            for (const QString& line : text.split('\n'))
+                needed = std::max(needed, header->fontMetrics().horizontalAdvance(line));
+            QVERIFY2(
+                header->sectionSize(column) >= needed,
+                qPrintable(
+                    QString("'%1': %2 px for %3 px of text").arg(text).arg(header->sectionSize(column)).arg(needed)));
             QVERIFY2(header->sectionViewportPosition(column) + header->sectionSize(column) <= table.viewport()->width(),
                      qPrintable("'" + text + "' ends outside the table"));
         }
@@ -307,7 +322,8 @@ private Q_SLOTS:
         const QPointF pixel = line->coordsToPixels(line->data()->at(2)->key, line->data()->at(2)->value);
         QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, pixel.toPoint());
         QCOMPARE(opened.size(), 1);
-        QVERIFY2(opened.front().contains("/tune/") && opened.front().contains("/neuron-mean/trial-"), qPrintable(opened.front()));
+        QVERIFY2(opened.front().contains("/tune/") && opened.front().contains("/neuron-mean/trial-"),
+                 qPrintable(opened.front()));
         const QJsonObject config = QJsonDocument::fromJson(readFileBytes(opened.front() + "/config.json")).object();
         QCOMPARE(config["runs"].toArray().at(0).toObject()["lr"].toDouble(), 0.3);
     }
@@ -341,7 +357,11 @@ private Q_SLOTS:
         const QPoint pixel(qRound(plot->xAxis->coordToPixel(column)), qRound(plot->yAxis->coordToPixel(row)));
         QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, pixel);
         QCOMPARE(opened, QStringList{trialFolder});
-        const QJsonObject run = QJsonDocument::fromJson(readFileBytes(trialFolder + "/config.json")).object()["runs"].toArray().at(0).toObject();
+        const QJsonObject run = QJsonDocument::fromJson(readFileBytes(trialFolder + "/config.json"))
+                                    .object()["runs"]
+                                    .toArray()
+                                    .at(0)
+                                    .toObject();
         QVERIFY(std::abs(run["lr"].toDouble() - lr) <= 1e-6 * lr);
         QVERIFY(std::abs(run["momentum"].toDouble() - momentum) <= 1e-6);
     }
@@ -376,7 +396,10 @@ private Q_SLOTS:
         QCOMPARE(plot.lineCount(), 0);
 
         results.tasks = QStringList{"a", "b"};
-        results.profileCosts = {{10, 20}, {30, 15}, };
+        results.profileCosts = {
+            {10, 20},
+            {30, 15},
+        };
         results.profileCosts.push_back({12, INFINITY});  // a third task B never finished: it never counts for B
         plot.show(results);
         QCOMPARE(plot.lineCount(), 2);
@@ -448,7 +471,8 @@ private Q_SLOTS:
             const QByteArray text = readFileBytes(tex);
             QVERIFY2(text.contains("width=160.1mm, height=90.0mm"), text.constData());  // 605 x 340 px at 96 per inch
             QVERIFY(QFileInfo::exists(dir.filePath(figure.name + ".csv")));
-            if (figure.figure.plot()->plottableCount() > 0) QVERIFY2(text.contains("{" + figure.name.toUtf8() + ".csv}"), text.constData());
+            if (figure.figure.plot()->plottableCount() > 0)
+                QVERIFY2(text.contains("{" + figure.name.toUtf8() + ".csv}"), text.constData());
         }
         // The heat-map: one row per cell, the score where a trial is, nan elsewhere.
         const QByteArray mapTex = readFileBytes(dir.filePath(figures.back().name + ".tex"));
@@ -468,7 +492,8 @@ private Q_SLOTS:
         for (int g = 0; g < band.figure.plot()->graphCount(); ++g) {
             const QCPGraph* graph = band.figure.plot()->graph(g);
             if (!band.figure.plot()->legend->hasItemWithPlottable(graph)) continue;  // a band's edge
-            const qsizetype x = header.indexOf(graph->name().toUtf8() + "_x"), y = header.indexOf(graph->name().toUtf8() + "_y");
+            const qsizetype x = header.indexOf(graph->name().toUtf8() + "_x"),
+                            y = header.indexOf(graph->name().toUtf8() + "_y");
             QVERIFY2(x >= 0 && y >= 0, lines.front().constData());
             QVERIFY(graph->dataCount() > 1);
             for (int i = 0; i < graph->dataCount(); ++i) {
@@ -489,7 +514,8 @@ private Q_SLOTS:
         which.start("kpsewhich", {"pgfplots.sty", "preview.sty"});
         if (!which.waitForFinished(20000) || which.readAllStandardOutput().count('\n') != 2 ||
             QStandardPaths::findExecutable("pdflatex").isEmpty())
-            QSKIP("pdflatex with pgfplots and preview is not installed (kpsewhich pgfplots.sty preview.sty): the .tex files are not compiled");
+            QSKIP(
+                "pdflatex with pgfplots and preview is not installed (kpsewhich pgfplots.sty preview.sty): the .tex files are not compiled");
         QStringList names;
         for (const NamedFigure& figure : figures) names << figure.name;
         const QString aggregated = "band-" + loadStudyResults(study_).tasks.front();
@@ -511,7 +537,9 @@ private Q_SLOTS:
         const StudyPlan plan(loadStudy(study_ + "/study.json"));
         const QString run = StudyLayout(study_, plan).trialDirectory(plan.finalTrials(0, 0).front());
         const QString out = tmp_.filePath("report");
-        QCOMPARE(runExportCommand({run, "--out", out, "--study", study_, "--width", "400", "--height", "300", "--dpi", "96"}), 0);
+        QCOMPARE(runExportCommand(
+                     {run, "--out", out, "--study", study_, "--width", "400", "--height", "300", "--dpi", "96"}),
+                 0);
         const QString task = loadStudyResults(study_).tasks.front();
         for (const QString& stem : {"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr"})
             for (const char* suffix : {".png", ".pdf", ".svg", ".tex", ".csv"})
@@ -545,8 +573,9 @@ private Q_SLOTS:
         // A damaged results file is named with its line, not shown half-read.
         const QString damaged = tmp_.filePath("damaged");
         QCOMPARE(runStudyCli({"study", tmp_.filePath("tiny.json"), "--out", damaged, "--jobs", "2", "--quiet"}), 0);
-        writeFile(damaged + "/results/bands.csv", "task,optimizer,series,step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n"
-                                                  "t,momentum,test_loss,20,3,0.5,0.4,0.6,0.5,x,0.6\n");
+        writeFile(damaged + "/results/bands.csv",
+                  "task,optimizer,series,step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n"
+                  "t,momentum,test_loss,20,3,0.5,0.4,0.6,0.5,x,0.6\n");
         message = messageOf(damaged);
         QVERIFY2(message.contains("bands.csv:2: column mean_ci_low"), qPrintable(message));
         // And the window's opener shows it instead of a window (the message box is closed by the test).

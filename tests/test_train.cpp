@@ -105,7 +105,8 @@ private Q_SLOTS:
         trainer.run(control);
         QVERIFY(trainer.result(0).status == RunStatus::Diverged);
         QVERIFY(trainer.result(0).divergedAtStep > 0);
-        QCOMPARE(trainer.result(0).statusText(), "diverged at step " + std::to_string(trainer.result(0).divergedAtStep));
+        QCOMPARE(trainer.result(0).statusText(),
+                 "diverged at step " + std::to_string(trainer.result(0).divergedAtStep));
         QVERIFY(trainer.result(1).status == RunStatus::Done);
         QCOMPARE(trainer.result(1).steps, 40L);
     }
@@ -253,7 +254,7 @@ private Q_SLOTS:
         }
         QJsonObject json = toJson(xorExperiment({run("momentum", 0.05)}));
         for (const QJsonValue& bad : {QJsonValue(-1.0), QJsonValue(1.5), QJsonValue(9007199254740994.0),
-                                     QJsonValue("18446744073709551616"), QJsonValue("-3"), QJsonValue("12 ")}) {
+                                      QJsonValue("18446744073709551616"), QJsonValue("-3"), QJsonValue("12 ")}) {
             json["seed"] = bad;
             const QString message = test::inputErrorOf([&] { experimentFromJson(json, "EXP.json"); });
             QVERIFY2(message.startsWith("EXP.json: seed: expected a whole number"), qPrintable(message));
@@ -341,17 +342,21 @@ private Q_SLOTS:
 
         // Weights of another shape (a 4x1 first layer for 2-8-2 read out of bounds in the views).
         QVERIFY(weights.open(QIODevice::WriteOnly));
-        weights.write(R"({"layers":[{"weight":[[1],[2],[3],[4]],"bias":[0,0,0,0]},{"weight":[[1,2,3,4]],"bias":[0]}]})");
+        weights.write(
+            R"({"layers":[{"weight":[[1],[2],[3],[4]],"bias":[0,0,0,0]},{"weight":[[1,2,3,4]],"bias":[0]}]})");
         weights.close();
         const RunFolder misshapen = readRunFolder(tmp.path());
         QVERIFY(misshapen.runs[1].finalWeights.empty());
-        QVERIFY2(misshapen.runs[1].problem.find("layers[0].weight: has 4 values; expected 8 (network 2-8-2: 8 has weight [8][2])") != std::string::npos,
-                 misshapen.runs[1].problem.c_str());
+        QVERIFY2(
+            misshapen.runs[1].problem.find(
+                "layers[0].weight: has 4 values; expected 8 (network 2-8-2: 8 has weight [8][2])") != std::string::npos,
+            misshapen.runs[1].problem.c_str());
         QVERIFY(sameParameters(misshapen.runs[0].finalWeights, trainer.parameters(0)));
 
         QVERIFY(QFile::remove(writer.layout().metricsFile(0)));
         const RunFolder again = readRunFolder(tmp.path());
-        QVERIFY2(again.runs[0].problem.find("metrics.csv: cannot open") != std::string::npos, again.runs[0].problem.c_str());
+        QVERIFY2(again.runs[0].problem.find("metrics.csv: cannot open") != std::string::npos,
+                 again.runs[0].problem.c_str());
         QCOMPARE(again.runs[1].metrics.rowCount(), 5L);
     }
 
@@ -380,7 +385,8 @@ private Q_SLOTS:
         file.write(csv);
         file.close();
         const std::vector<StepMetrics> all = parseMetricsCsv(csv, path, 0);
-        const long evaluated = std::count_if(all.begin(), all.end(), [](const StepMetrics& m) { return m.evaluated(); });
+        const long evaluated =
+            std::count_if(all.begin(), all.end(), [](const StepMetrics& m) { return m.evaluated(); });
 
         MetricsDigest digest(64);
         readMetricsFile(path, 0, digest);
@@ -394,7 +400,8 @@ private Q_SLOTS:
         // first row on (every stride-th row), i.e. the whole file at the coarsest density needed.
         auto checkSeries = [](const std::vector<StepMetrics>& kept, const std::vector<StepMetrics>& source) {
             QVERIFY2(kept.size() < 64 && kept.size() >= 32, qPrintable(QString::number(kept.size())));
-            const auto second = std::find_if(source.begin(), source.end(), [&](const StepMetrics& m) { return m.step == kept[1].step; });
+            const auto second = std::find_if(source.begin(), source.end(),
+                                             [&](const StepMetrics& m) { return m.step == kept[1].step; });
             const std::size_t stride = static_cast<std::size_t>(second - source.begin());  // rows offered per row kept
             QVERIFY2(stride > 1 && (stride & (stride - 1)) == 0, qPrintable(QString::number(stride)));  // it doubles
             for (std::size_t k = 0; k < kept.size(); ++k) QCOMPARE(kept[k].step, source[k * stride].step);
@@ -402,7 +409,8 @@ private Q_SLOTS:
         };
         checkSeries(digest.rows(), all);
         std::vector<StepMetrics> evaluations;
-        std::copy_if(all.begin(), all.end(), std::back_inserter(evaluations), [](const StepMetrics& m) { return m.evaluated(); });
+        std::copy_if(all.begin(), all.end(), std::back_inserter(evaluations),
+                     [](const StepMetrics& m) { return m.evaluated(); });
         checkSeries(digest.evaluations(), evaluations);
 
         // Not a metrics file: refused at its first line, whatever its length.

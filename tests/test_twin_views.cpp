@@ -64,7 +64,9 @@ private Q_SLOTS:
         MainWindow window;
         std::vector<StepMetrics> rows;
         connect(window.session(), &TrainingSession::metricsArrived, this,
-                [&rows](const std::vector<StepMetrics>& metrics) { rows.insert(rows.end(), metrics.begin(), metrics.end()); });
+                [&rows](const std::vector<StepMetrics>& metrics) {
+                    rows.insert(rows.end(), metrics.begin(), metrics.end());
+                });
         const Experiment source = sineExperiment(steps, {spec("momentum")});
         window.experimentPanel()->setExperiment(source);
         window.trainingActions()->step()->trigger();  // starts paused, one step
@@ -116,7 +118,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->state() == SessionState::Finished &&
                                      window.comparison()->experiment().forkedFrom.step == steps,
                                  20000);
-        QCOMPARE(window.comparison()->experiment().runs.front().label, std::string("momentum@20\u2192neuron-mean@60\u2192momentum"));
+        QCOMPARE(window.comparison()->experiment().runs.front().label,
+                 std::string("momentum@20\u2192neuron-mean@60\u2192momentum"));
         QCOMPARE(window.comparison()->experiment().forkedFrom.run, std::string("momentum@20\u2192neuron-mean"));
     }
 

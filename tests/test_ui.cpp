@@ -93,7 +93,8 @@ Experiment sineExperiment(long steps) {
     experiment.data = "toy:sine";
     experiment.steps = steps;
     experiment.evalEvery = 10;
-    experiment.runs = {{"momentum", "momentum", optimizerDefaults("momentum")}, {"neuron-mean", "neuron-mean", optimizerDefaults("neuron-mean")}};
+    experiment.runs = {{"momentum", "momentum", optimizerDefaults("momentum")},
+                       {"neuron-mean", "neuron-mean", optimizerDefaults("neuron-mean")}};
     return experiment;
 }
 
@@ -373,7 +374,8 @@ private Q_SLOTS:
     void panelKeepsA64BitSeed() {
         ExperimentPanel panel;
         Experiment experiment = sineExperiment(10);
-        for (const std::uint64_t seed : {std::uint64_t(1) << 40, std::numeric_limits<std::uint64_t>::max(), std::uint64_t(0)}) {
+        for (const std::uint64_t seed :
+             {std::uint64_t(1) << 40, std::numeric_limits<std::uint64_t>::max(), std::uint64_t(0)}) {
             experiment.seed = seed;
             panel.setExperiment(experiment);
             QCOMPARE(panel.experiment().seed, seed);
@@ -447,7 +449,8 @@ private Q_SLOTS:
         plot.setHistory(&history);
         std::vector<QCPGraph*> trainCurves;
         for (int i = 0; i < plot.plot()->graphCount(); ++i)
-            if (plot.plot()->graph(i)->name() == "a" || plot.plot()->graph(i)->name() == "b") trainCurves.push_back(plot.plot()->graph(i));
+            if (plot.plot()->graph(i)->name() == "a" || plot.plot()->graph(i)->name() == "b")
+                trainCurves.push_back(plot.plot()->graph(i));
         QCOMPARE(int(trainCurves.size()), 2);
         std::vector<const QCPGraphData*> blocks;
         for (long step = 1; step <= 20000; ++step) {
@@ -503,12 +506,14 @@ private Q_SLOTS:
             const DecimatingHistory& actual = opened.history().track(0, track);
             QVERIFY(expected.size() < capacity && expected.size() >= capacity / 2);
             QCOMPARE(actual.steps(), expected.steps());
-            for (int k = 0; k < (track == MetricsHistory::Track::Train ? 3 : 4); ++k) QCOMPARE(actual.series(k), expected.series(k));
+            for (int k = 0; k < (track == MetricsHistory::Track::Train ? 3 : 4); ++k)
+                QCOMPARE(actual.series(k), expected.series(k));
         }
         QCOMPARE(opened.history().stepsPerEpoch(), 300L);
         // No summary figures in this folder: the table shows the last batch loss, read from the last row.
         const RunSummaryModel& table = *opened.summary();
-        QCOMPARE(table.data(table.index(0, RunSummaryModel::TrainLoss)).toString(), QString::number(1.0 / 100000.0, 'g', 4));
+        QCOMPARE(table.data(table.index(0, RunSummaryModel::TrainLoss)).toString(),
+                 QString::number(1.0 / 100000.0, 'g', 4));
     }
 
     void denseGraphsAreDrawnWithThinPens() {
@@ -630,7 +635,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(QDir(out).filePath("runs/adam.csv")).size() > 0);
 
         QCOMPARE(runExportCommand({dir.filePath("no-such-run"), "--out", out}), 2);
-        QCOMPARE(runExportCommand({run}), 2);                                   // no --out
+        QCOMPARE(runExportCommand({run}), 2);  // no --out
         QCOMPARE(runExportCommand({run, "--out", out, "--dpi", "zero"}), 2);
     }
 
@@ -639,9 +644,9 @@ private Q_SLOTS:
     void exportCommandChoosesRunsQuantityStepSmoothingAndSize() {
         QTemporaryDir dir;
         const QString run = dir.filePath("run");
-        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "2-4-2", "--loss", "cross-entropy", "--data", "toy:xor",
-                         "--batch", "50", "--steps", "40", "--optimizer", "momentum,sgd,adam", "--snapshots-every", "10",
-                         "--quiet", "--out", run}),
+        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "2-4-2", "--loss", "cross-entropy", "--data",
+                         "toy:xor", "--batch", "50", "--steps", "40", "--optimizer", "momentum,sgd,adam",
+                         "--snapshots-every", "10", "--quiet", "--out", run}),
                  0);
         const QString out = dir.filePath("out");
         QCOMPARE(runExportCommand({run, "--out", out, "--run", "adam", "--run", "momentum", "--quantity", "momentum",
@@ -649,7 +654,7 @@ private Q_SLOTS:
                  0);
         QImage png(QDir(out).filePath("convergence.png"));
         QCOMPARE(png.size(), QSize(1891, 1063));  // 16 cm x 9 cm at 300 dpi (605 x 340 layout pixels)
-        QCOMPARE(png.dotsPerMeterX(), 11811);      // 300 dpi
+        QCOMPARE(png.dotsPerMeterX(), 11811);     // 300 dpi
         // The same figure at 96 dpi, scaled up, inks about as much: labels keep their point size
         // (they were once scaled twice at 300 dpi, tripling the ink of the text).
         const QString low = dir.filePath("low");
@@ -666,7 +671,8 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(QDir(out).filePath("network-diagram-adam.png")));
         QVERIFY(QFileInfo::exists(QDir(out).filePath("network-diagram-momentum.svg")));
         QVERIFY(!QFileInfo::exists(QDir(out).filePath("runs/sgd.csv")));
-        QVERIFY(QString::fromUtf8(readBytes(QDir(out).filePath("index.html"))).contains("momentum (first moment) of adam at step 20"));
+        QVERIFY(QString::fromUtf8(readBytes(QDir(out).filePath("index.html")))
+                    .contains("momentum (first moment) of adam at step 20"));
 
         auto refused = [&](const QStringList& extra, const QString& expected) {
             const int status = runExportCommand(QStringList{run, "--out", out} + extra);
@@ -674,9 +680,12 @@ private Q_SLOTS:
             return status == 2 && exportMessage(QStringList{run, "--out", out} + extra).contains(expected);
         };
         QVERIFY(refused({"--run", "lion"}, "--run 'lion': no such run"));
-        QVERIFY(refused({"--quantity", "speed"}, "--quantity speed: unknown; expected one of weight, gradient, momentum"));
-        QVERIFY(refused({"--step", "25"}, "--step 25: run 'momentum' saved no snapshot at that step (saved steps: 10, 20, 30, 40"));
-        QVERIFY(refused({"--run", "sgd", "--quantity", "momentum"}, "--quantity momentum: run 'sgd' at step 40: not kept by this optimizer"));
+        QVERIFY(
+            refused({"--quantity", "speed"}, "--quantity speed: unknown; expected one of weight, gradient, momentum"));
+        QVERIFY(refused({"--step", "25"},
+                        "--step 25: run 'momentum' saved no snapshot at that step (saved steps: 10, 20, 30, 40"));
+        QVERIFY(refused({"--run", "sgd", "--quantity", "momentum"},
+                        "--quantity momentum: run 'sgd' at step 40: not kept by this optimizer"));
         QVERIFY(refused({"--smoothing", "1"}, "--smoothing 1: expected a number from 0 to 0.99"));
         QVERIFY(refused({"--width", "5"}, "--width 5: expected a whole number from 16 to 20000"));
         QVERIFY(refused({"--width", "600", "--width-cm", "16"}, "expected only one of them"));
@@ -685,7 +694,8 @@ private Q_SLOTS:
         // A folder without snapshots has the final weights only.
         writeRunFolder(dir.filePath("plain"));
         QCOMPARE(runExportCommand({dir.filePath("plain"), "--out", out, "--quantity", "gradient"}), 2);
-        QVERIFY(exportMessage({dir.filePath("plain"), "--out", out, "--quantity", "gradient"}).contains("not saved in this folder"));
+        QVERIFY(exportMessage({dir.filePath("plain"), "--out", out, "--quantity", "gradient"})
+                    .contains("not saved in this folder"));
     }
 
     // The convergence plot: hover values, legend clicks, offset curves, the note under the legend
@@ -716,7 +726,8 @@ private Q_SLOTS:
         plot.refresh();
         plot.plot()->replot();
         const QString hover = plot.valuesAt(50.2);
-        QVERIFY2(hover.contains("run 0: loss 0.02, test 0.04, accuracy 0.5") && hover.contains("run 8: loss 0.02"), qPrintable(hover));
+        QVERIFY2(hover.contains("run 0: loss 0.02, test 0.04, accuracy 0.5") && hover.contains("run 8: loss 0.02"),
+                 qPrintable(hover));
         // Identical curves: offset reveals them; the hover values stay the true ones.
         plot.setOffsetCurves(true);
         QVERIFY(plot.noteText().contains("offset"));
@@ -741,7 +752,8 @@ private Q_SLOTS:
         QTest::mouseClick(plot.plot(), Qt::LeftButton, {}, entry.center());
         QVERIFY(plot.runVisible(3));
         // The note explains the line styles and the smoothing.
-        QVERIFY(plot.noteText().contains("solid: training (batch) loss") && plot.noteText().contains("dashed: test loss"));
+        QVERIFY(plot.noteText().contains("solid: training (batch) loss") &&
+                plot.noteText().contains("dashed: test loss"));
         QVERIFY(plot.noteText().contains("smoothing: none"));
         plot.setSmoothing(0.3);
         QVERIFY(plot.noteText().contains("smoothing: EMA 0.30"));
@@ -908,7 +920,7 @@ private Q_SLOTS:
         second.name = "second sine";
         window.experimentPanel()->setExperiment(second);
         window.trainingActions()->start()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(history->size(), 1, 5000);  // the first comparison, kept once the second began
+        QTRY_COMPARE_WITH_TIMEOUT(history->size(), 1, 5000);        // the first comparison, kept once the second began
         const ComparisonRecord first = history->records().front();  // a copy: the history grows
         QCOMPARE(first.experiment.name, std::string("test sine"));
         QCOMPARE(first.runCount(), firstRuns);
@@ -953,9 +965,9 @@ private Q_SLOTS:
     void openingAFolderWithSnapshotsFeedsTheViews() {
         QTemporaryDir dir;
         const QString run = dir.filePath("run");
-        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "2-4-2", "--loss", "cross-entropy", "--data", "toy:xor",
-                         "--batch", "50", "--steps", "40", "--optimizer", "momentum,sgd", "--snapshots-every", "10",
-                         "--quiet", "--out", run}),
+        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "2-4-2", "--loss", "cross-entropy", "--data",
+                         "toy:xor", "--batch", "50", "--steps", "40", "--optimizer", "momentum,sgd",
+                         "--snapshots-every", "10", "--quiet", "--out", run}),
                  0);
         MainWindow window;
         window.openRunFolder(run);
@@ -977,7 +989,8 @@ private Q_SLOTS:
         heatmap->setQuantity(Quantity::FirstMoment);
         QCOMPARE(int(heatmap->view()->colorMaps().size()), 2);
         QVERIFY(!heatmap->view()->colorMaps()[0]->data()->isEmpty());
-        QVERIFY2(heatmapMessage(heatmap->view()).contains("not kept by this optimizer"), qPrintable(heatmapMessage(heatmap->view())));
+        QVERIFY2(heatmapMessage(heatmap->view()).contains("not kept by this optimizer"),
+                 qPrintable(heatmapMessage(heatmap->view())));
 
         // A folder without snapshots: only the final weights; the momentum was not saved.
         writeRunFolder(dir.filePath("plain"));
@@ -1045,7 +1058,8 @@ private Q_SLOTS:
         auto* inspector = window.findChild<NeuronInspector*>();
         inspector->setNeuron(1, 1);  // output neuron 1 of the 2-4-2 network
         window.experimentPanel()->setExperiment(sineExperiment(30));
-        QVERIFY2(plot->title().contains("Previous") && plot->title().contains("xor renamed"), qPrintable(plot->title()));
+        QVERIFY2(plot->title().contains("Previous") && plot->title().contains("xor renamed"),
+                 qPrintable(plot->title()));
         QCOMPARE(window.comparison()->experiment().name, std::string("xor renamed"));  // the report's heading
 
         // Training it: the neuron of the old network is no longer inspected, titles are the new experiment's.
@@ -1082,13 +1096,15 @@ private Q_SLOTS:
         auto* summary = window.findChild<QDockWidget*>("summaryDock");
         auto* inspector = window.findChild<QDockWidget*>("inspectorDock");
         QVERIFY(summary && inspector);
-        QCOMPARE(window.tabifiedDockWidgets(inspector).contains(summary), window.screen()->availableGeometry().height() < 760);
+        QCOMPARE(window.tabifiedDockWidgets(inspector).contains(summary),
+                 window.screen()->availableGeometry().height() < 760);
         for (const QSize screen : {QSize(1366, 768 - 40), QSize(1280, 720 - 40)}) {
             window.resize(screen);
             QTRY_COMPARE(window.size(), screen);
             for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
                 if (!dock->isVisible()) continue;  // a tab behind another
-                QVERIFY2(dock->width() >= dock->minimumSizeHint().width() && dock->height() >= dock->minimumSizeHint().height(),
+                QVERIFY2(dock->width() >= dock->minimumSizeHint().width() &&
+                             dock->height() >= dock->minimumSizeHint().height(),
                          qPrintable(dock->objectName()));
             }
         }
@@ -1162,7 +1178,8 @@ private Q_SLOTS:
         auto geometries = [&window] {
             QStringList all;
             for (QDockWidget* dock : window.findChildren<QDockWidget*>())
-                if (dock->isVisible()) all << QString("%1 %2x%3").arg(dock->objectName()).arg(dock->width()).arg(dock->height());
+                if (dock->isVisible())
+                    all << QString("%1 %2x%3").arg(dock->objectName()).arg(dock->width()).arg(dock->height());
             return all.join("; ");
         };
         const QString before = geometries();
@@ -1253,7 +1270,8 @@ private Q_SLOTS:
         QCOMPARE(runExportCommand({run, "--out", out, "--width", "12 furlongs"}), 2);
         QVERIFY(exportMessage({run, "--out", out, "--width", "12 furlongs"})
                     .contains("--width 12 furlongs: expected a length such as 800px, 12cm"));
-        QVERIFY(exportMessage({run, "--out", out, "--height", "0.1cm"}).contains("--height 0.1cm: that is 4 px; expected 16 to 20000 px"));
+        QVERIFY(exportMessage({run, "--out", out, "--height", "0.1cm"})
+                    .contains("--height 0.1cm: that is 4 px; expected 16 to 20000 px"));
     }
     // The summary's Time column reads as a duration, not seconds rounded to 0.00.
     void summaryTimeIsAReadableDuration() {
@@ -1272,7 +1290,8 @@ private Q_SLOTS:
         QCOMPARE(shown(3412), QString("3.4 s"));
         QCOMPARE(shown(125000), QString("2 min 05 s"));
         QCOMPARE(shown(3725000), QString("1 h 02 min"));
-        QCOMPARE(summary.data(summary.index(0, RunSummaryModel::Time), RunSummaryModel::SortRole).toDouble(), 3725000.0);
+        QCOMPARE(summary.data(summary.index(0, RunSummaryModel::Time), RunSummaryModel::SortRole).toDouble(),
+                 3725000.0);
         QCOMPARE(summary.headerData(RunSummaryModel::Time, Qt::Horizontal).toString(), QString("Time"));
     }
     // The convergence plot as pgfplots, as the app draws it: log ticks at the plot's own values
@@ -1282,13 +1301,14 @@ private Q_SLOTS:
     void exportCommandConvergenceTexMatchesThePlot() {
         QTemporaryDir dir;
         const QString run = dir.filePath("sine-runs");
-        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "1-8-1", "--data", "toy:sine", "--batch", "16", "--steps",
-                         "300", "--optimizer", "momentum,neuron-mean,adam", "--quiet", "--out", run}),
+        QCOMPARE(runCli({"momentum-lab-cli", "train", "--network", "1-8-1", "--data", "toy:sine", "--batch", "16",
+                         "--steps", "300", "--optimizer", "momentum,neuron-mean,adam", "--quiet", "--out", run}),
                  0);
         const QString out = dir.filePath("out");
         QCOMPARE(runExportCommand({run, "--out", out, "--smoothing", "0.6"}), 0);
         const QString tex = QString::fromUtf8(readBytes(QDir(out).filePath("convergence.tex")));
-        QVERIFY2(tex.contains("ymode=log") && tex.contains(QRegularExpression("ytick=\\{[0-9.e,-]+\\}, yticklabels=")), qPrintable(tex.left(1200)));
+        QVERIFY2(tex.contains("ymode=log") && tex.contains(QRegularExpression("ytick=\\{[0-9.e,-]+\\}, yticklabels=")),
+                 qPrintable(tex.left(1200)));
         QVERIFY(!tex.contains(QRegularExpression("10\\^\\{-?[0-9]*\\.[0-9]")));
         QVERIFY(tex.contains("legend pos=outer north east"));
         // The legend as pgfplots lists it: entries in file order, turned round by "reverse legend".
@@ -1296,8 +1316,8 @@ private Q_SLOTS:
         const QRegularExpression entry("\\\\addlegendentry\\{([^}]*)\\}");
         for (auto it = entry.globalMatch(tex); it.hasNext();) legend << it.next().captured(1);
         if (tex.contains("reverse legend")) std::reverse(legend.begin(), legend.end());
-        QCOMPARE(legend, (QStringList{"momentum", "neuron-mean", "adam", "solid: training (batch) loss", "dashed: test loss",
-                                      "smoothing: EMA 0.60"}));
+        QCOMPARE(legend, (QStringList{"momentum", "neuron-mean", "adam", "solid: training (batch) loss",
+                                      "dashed: test loss", "smoothing: EMA 0.60"}));
         const QRegularExpressionMatch xmax = QRegularExpression("xmax=([0-9.]+)").match(tex);
         QVERIFY(xmax.hasMatch());
         QVERIFY2(xmax.captured(1).toDouble() > 300.0, qPrintable(xmax.captured(0)));  // the last test loss's dot whole
@@ -1333,7 +1353,8 @@ private Q_SLOTS:
                     last = x;
                 }
             }
-        QVERIFY2(first >= 0 && last - first + 1 >= 7, qPrintable(QString("the last marker is %1 px wide").arg(last - first + 1)));
+        QVERIFY2(first >= 0 && last - first + 1 >= 7,
+                 qPrintable(QString("the last marker is %1 px wide").arg(last - first + 1)));
     }
 };
 

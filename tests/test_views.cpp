@@ -216,7 +216,8 @@ private Q_SLOTS:
         for (int row = 0; row < 2; ++row) {  // the swatch's middle has exactly the run's colour
             const QRect cell = table.visualRect(model.index(row, RunSummaryModel::Run));
             const int side = table.style()->pixelMetric(QStyle::PM_SmallIconSize);
-            const QPoint middle = table.viewport()->mapTo(&table, cell.topLeft()) + QPoint(4 + side / 2, cell.height() / 2);
+            const QPoint middle =
+                table.viewport()->mapTo(&table, cell.topLeft()) + QPoint(4 + side / 2, cell.height() / 2);
             QCOMPARE(image.pixelColor(middle * image.devicePixelRatio()), runColor(row));
         }
     }
@@ -233,7 +234,8 @@ private Q_SLOTS:
         inspector.setNeuron(0, 1);  // parameter layer 0, row 1
         for (QCustomPlot* plot : {inspector.plot(), inspector.imagePlot()}) {
             QStringList titles;
-            for (const QCPTextElement* title : plot->findChildren<QCPTextElement*>()) titles << title->text().simplified();  // wrapped to the width
+            for (const QCPTextElement* title : plot->findChildren<QCPTextElement*>())
+                titles << title->text().simplified();  // wrapped to the width
             QVERIFY2(titles.join("|").contains("layer 1, neuron 1"), qPrintable(titles.join("|")));
         }
     }
@@ -330,7 +332,8 @@ void TestViews::neuronMeanAndDeviation_data() {
     QTest::newRow("fan-in, joined bias") << MeanScope::FanIn << BiasMode::Join << rows2x3({2, 2, 2, 6, 6, 6});
     QTest::newRow("fan-out, own bias") << MeanScope::FanOut << BiasMode::Own << rows2x3({2.5f, 3.5f, 3, 2.5f, 3.5f, 9});
     QTest::newRow("layer, joined bias") << MeanScope::Layer << BiasMode::Join << rows2x3({4, 4, 4, 4, 4, 4});
-    QTest::newRow("none: fan-in row means") << MeanScope::None << BiasMode::Own << rows2x3({1.5f, 1.5f, 3, 4.5f, 4.5f, 9});
+    QTest::newRow("none: fan-in row means")
+        << MeanScope::None << BiasMode::Own << rows2x3({1.5f, 1.5f, 3, 4.5f, 4.5f, 9});
 }
 
 void TestViews::neuronMeanAndDeviation() {
@@ -365,7 +368,8 @@ void TestViews::colorScaleIsBlueWhiteRed() {
     for (double value : {-2.0, -1.0, 0.0, 1.0, 2.0}) {
         const QColor fromGradient = QColor::fromRgb(gradient.color(value, scale.range()));
         const QColor fromScale = scale.colorAt(value);
-        QVERIFY2(std::abs(fromGradient.red() - fromScale.red()) <= 3 && std::abs(fromGradient.green() - fromScale.green()) <= 3 &&
+        QVERIFY2(std::abs(fromGradient.red() - fromScale.red()) <= 3 &&
+                     std::abs(fromGradient.green() - fromScale.green()) <= 3 &&
                      std::abs(fromGradient.blue() - fromScale.blue()) <= 3,
                  qPrintable(QStringLiteral("value %1").arg(value)));
     }
@@ -385,7 +389,7 @@ void TestViews::historyStaysBoundedAndCoversTheRun() {
     QVERIFY(history.size() >= 5);
     QCOMPARE(history.steps().front(), 0.0);
     QVERIFY(history.steps().back() >= 1000 - history.stride());  // the whole run stays covered
-    for (int k = 1; k < history.size(); ++k)  // evenly spaced
+    for (int k = 1; k < history.size(); ++k)                     // evenly spaced
         QCOMPARE(history.steps()[k] - history.steps()[k - 1], double(history.stride()));
     QCOMPARE(history.series(1).back(), -history.steps().back());
 }
@@ -410,7 +414,7 @@ void TestViews::diagramEmitsNeuronClicked() {
     QCOMPARE(clicked.at(1).at(0).toInt(), 2);
 
     QTest::mouseClick(&view, Qt::LeftButton, {}, view.neuronCenter(-1, 0).toPoint());  // inputs: not clickable
-    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(2, 2));                         // empty space
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(2, 2));                        // empty space
     QCOMPARE(clicked.count(), 2);
     QVERIFY(view.neuronCenter(0, 2).isNull());  // there is no third neuron
 }
@@ -436,7 +440,8 @@ void TestViews::diagramTooltipNamesTheConnectionValue() {
 
     // A neuron names its bias; empty space names nothing.
     const QString neuron = view.toolTipAt(view.neuronCenter(1, 0));
-    QVERIFY2(neuron.contains(QStringLiteral("bias")) && neuron.contains(QString::number(double(s.layers[1].gradient(0, 2)), 'g', 4)),
+    QVERIFY2(neuron.contains(QStringLiteral("bias")) &&
+                 neuron.contains(QString::number(double(s.layers[1].gradient(0, 2)), 'g', 4)),
              qPrintable(neuron));
     QVERIFY(view.toolTipAt(QPointF(3, 3)).isEmpty());
 
@@ -478,7 +483,8 @@ void TestViews::diagramSaysWhatIsNotKeptAndTruncatesWideLayers() {
     }
     QVERIFY(skipsAnEarlyNeuron);  // the case the first-16 rule got wrong
     const QPointF strongest = view.neuronCenter(-1, strength.back().second);
-    QVERIFY2(view.toolTipAt(strongest).contains(QString("neuron %1").arg(strength.back().second)), qPrintable(view.toolTipAt(strongest)));
+    QVERIFY2(view.toolTipAt(strongest).contains(QString("neuron %1").arg(strength.back().second)),
+             qPrintable(view.toolTipAt(strongest)));
     QImage image(QSize(600, 400), QImage::Format_ARGB32);
     QPainter painter(&image);
     view.render(painter, image.size());  // export path: paints without a window
@@ -517,8 +523,7 @@ void TestViews::inspectorKeepsHistoryBounded() {
     QCOMPARE(inspector.history().historySize(), size);
     QCOMPARE(int(inspector.history().plottedConnections().size()), 3);  // 2 inputs + bias
     QCOMPARE(inspector.plot()->graphCount(), 3 * 3 + 1);
-    for (int g = 0; g < inspector.plot()->graphCount(); ++g)
-        QVERIFY(inspector.plot()->graph(g)->dataCount() <= 100);
+    for (int g = 0; g < inspector.plot()->graphCount(); ++g) QVERIFY(inspector.plot()->graph(g)->dataCount() <= 100);
     QVERIFY(inspector.plot()->graph(0)->data()->at(inspector.plot()->graph(0)->dataCount() - 1)->key > 900);
     // The bold line is the neuron's fan-in mean of the first moment (own bias: weights only).
     const Snapshot last = syntheticSnapshot({2, 2, 1}, 0, long(inspector.plot()->graph(9)->data()->constEnd()[-1].key));
@@ -544,12 +549,14 @@ void TestViews::inspectorShowsTheWholeRunWhenSelectedLate() {
     QCOMPARE(first->data()->constBegin()->key, 1.0);
     QCOMPARE((first->data()->constEnd() - 1)->key, 50.0);
     QCOMPARE(float(first->data()->constBegin()->value), syntheticSnapshot({2, 3, 1}, 0, 1).layers[0].firstMoment(2, 0));
-    QCOMPARE(float((first->data()->constEnd() - 1)->value), syntheticSnapshot({2, 3, 1}, 0, 50).layers[0].firstMoment(2, 0));
+    QCOMPARE(float((first->data()->constEnd() - 1)->value),
+             syntheticSnapshot({2, 3, 1}, 0, 50).layers[0].firstMoment(2, 0));
     // Switching to run b after training: its whole history, from step 1.
     selection.setShown({1});
     QCOMPARE(inspector.history().plottedRuns(), std::vector<int>({1}));
     QCOMPARE(inspector.history().historySize(), 50);
-    QCOMPARE(float(inspector.plot()->graph(0)->data()->constBegin()->value), syntheticSnapshot({2, 3, 1}, 1, 1).layers[0].firstMoment(2, 0));
+    QCOMPARE(float(inspector.plot()->graph(0)->data()->constBegin()->value),
+             syntheticSnapshot({2, 3, 1}, 1, 1).layers[0].firstMoment(2, 0));
     // Both runs overlaid: one set of graphs (and a mean) per run, each with its whole history.
     selection.setShown({0, 1});
     QCOMPARE(inspector.history().plottedRuns(), std::vector<int>({0, 1}));
@@ -577,8 +584,9 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     const Snapshot big = syntheticSnapshot({784, 128, 10});
     std::size_t bytes = 0;
     for (const LayerSnapshot& layer : big.layers)
-        bytes += sizeof(float) * std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
-                                             layer.secondMoment.size() + layer.update.size());
+        bytes +=
+            sizeof(float) * std::size_t(layer.parameters.size() + layer.gradient.size() + layer.firstMoment.size() +
+                                        layer.secondMoment.size() + layer.update.size());
     const long steps = 400;
     const SnapshotArchive& archive = *selection.store().archive(0);
     for (long step = 1; step <= steps; ++step) {
@@ -590,7 +598,7 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     const int capacity = archive.capacity();
     QVERIFY2(capacity >= 16 && std::size_t(capacity) * bytes <= RunSnapshots::kTotalBudget,
              qPrintable(QString::number(capacity)));
-    QVERIFY(capacity < steps);  // so the archive had to thin itself
+    QVERIFY(capacity < steps);           // so the archive had to thin itself
     QCOMPARE(archive.size(), capacity);  // and stays full (flat memory) while it thins
     const std::vector<long> archived = archive.steps();
     QCOMPARE(archived.front(), 1L);  // still spans the whole run
@@ -602,7 +610,7 @@ void TestViews::inspectorArchiveStaysWithinItsCapacity() {
     for (std::size_t k = 1; k < archived.size(); ++k)
         QVERIFY(archived[k] - archived[k - 1] == gap || archived[k] - archived[k - 1] == 2 * gap);
     QCOMPARE(archive.latest()->step, steps);  // the newest is always at hand
-    inspector.setNeuron(0, 5);  // every archived snapshot (the first included) and the latest are plotted
+    inspector.setNeuron(0, 5);                // every archived snapshot (the first included) and the latest are plotted
     QCOMPARE(inspector.history().historySize(), archive.size() + (archived.back() == steps ? 0 : 1));
     QCOMPARE(inspector.plot()->graph(0)->data()->constBegin()->key, 1.0);
 }
@@ -637,7 +645,8 @@ void TestViews::viewsShareSnapshotsAndAskCheaply() {
             for (int layer = -1; layer <= 2; ++layer)
                 QCOMPARE(keepsQuantity(*s, q, layer), extractQuantity(*s, layer, q).size() > 0);
     const std::vector<SharedSnapshot> snapshots{std::make_shared<const Snapshot>(withStart),
-                                                std::make_shared<const Snapshot>(plain), std::make_shared<const Snapshot>(other)};
+                                                std::make_shared<const Snapshot>(plain),
+                                                std::make_shared<const Snapshot>(other)};
     for (const SharedSnapshot& a : snapshots)
         for (const SharedSnapshot& b : snapshots) {
             RunSelection::Panel difference;
@@ -650,7 +659,8 @@ void TestViews::viewsShareSnapshotsAndAskCheaply() {
     history.reset({"a"}, 0);
     ConvergencePlot plot;
     plot.setHistory(&history);
-    for (QCoreApplication::processEvents(); RenderQueue::instance().pending(plot.plot());) QCoreApplication::sendPostedEvents();
+    for (QCoreApplication::processEvents(); RenderQueue::instance().pending(plot.plot());)
+        QCoreApplication::sendPostedEvents();
     StepMetrics m;
     m.run = 0, m.step = 1, m.trainLoss = 1.0f;
     history.append(m);
@@ -728,7 +738,8 @@ void TestViews::archiveThinsEvenlyAndRejectsRepeats() {
     expected.push_back(97);
     QCOMPARE(archive.steps(), expected);
     QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 100)), SnapshotArchive::Offer::Repeat);
-    QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 101)), SnapshotArchive::Offer::Skipped);  // 101 is not 1 + 8k
+    QCOMPARE(archive.offer(syntheticSnapshot({2, 2, 1}, 0, 101)),
+             SnapshotArchive::Offer::Skipped);  // 101 is not 1 + 8k
     // Every matrix is archived (the scrubber replays any quantity); at() finds the step shown.
     QVERIFY(archive.snapshots().front()->layers[0].update.size() > 0);
     QCOMPARE(archive.at(10)->step, 9L);
@@ -961,7 +972,8 @@ void TestViews::onlyKeptQuantitiesAreOffered() {
     QCOMPARE(offeredQuantities(adam), allButWeightChange);
     const std::vector<Quantity> forSgd = offeredQuantities(sgd);
     QCOMPARE(forSgd, (std::vector<Quantity>{Quantity::Weight, Quantity::Gradient, Quantity::Update}));
-    QVERIFY(!keepsQuantity(momentum, Quantity::SecondMomentGroupMean) && keepsQuantity(momentum, Quantity::NeuronMeanMomentum));
+    QVERIFY(!keepsQuantity(momentum, Quantity::SecondMomentGroupMean) &&
+            keepsQuantity(momentum, Quantity::NeuronMeanMomentum));
 
     RunSelection selection;
     NetworkDiagramPanel panel(&selection);
@@ -979,7 +991,7 @@ void TestViews::onlyKeptQuantitiesAreOffered() {
     QCOMPARE(heatmapQuantities->findText(displayName(Quantity::FirstMoment)), -1);
     adam.step = 2;
     selection.deliver({adam});
-    QCOMPARE(combo->count(), int(allQuantities().size()) - 1);  // all but w - w0 (no initial weights)
+    QCOMPARE(combo->count(), int(allQuantities().size()) - 1);                  // all but w - w0 (no initial weights)
     QCOMPARE(combo->currentText(), displayName(Quantity::NeuronMeanMomentum));  // comes back
 }
 
@@ -1018,7 +1030,8 @@ void TestViews::diagramAndInspectorShowGroupSizes() {
     selection.deliver({syntheticSnapshot({1, 2, 2, 1})});
     auto* title = qobject_cast<QCPTextElement*>(inspector.plot()->plotLayout()->element(0, 0));
     QVERIFY(title);
-    QVERIFY2(title->text().simplified().contains("group: 2 connections (fan-in)"), qPrintable(title->text()));  // wrapped to the width
+    QVERIFY2(title->text().simplified().contains("group: 2 connections (fan-in)"),
+             qPrintable(title->text()));  // wrapped to the width
 }
 
 // Two runs side by side: every panel of a view on ONE colour limit, the largest of the runs'
@@ -1055,7 +1068,8 @@ void TestViews::sideBySideSharesOneScaleInEveryView() {
     inspector.setImageShape({1, 3});
     inspector.setNeuron(0, 1);
     QCOMPARE(inspector.images()->rowCount(), 2);
-    QCOMPARE(inspector.images()->weightScale()->dataRange().upper, double(large.layers[0].parameters.row(1).head(3).cwiseAbs().maxCoeff()));
+    QCOMPARE(inspector.images()->weightScale()->dataRange().upper,
+             double(large.layers[0].parameters.row(1).head(3).cwiseAbs().maxCoeff()));
     // A fixed limit is one limit too.
     heatmap.setColorLimit(0.5);
     for (QCPColorMap* map : heatmap.view()->colorMaps()) QCOMPARE(map->dataRange().upper, 0.5);
@@ -1068,7 +1082,8 @@ void TestViews::differenceShowsAMinusB() {
     selection.begin({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
     const Snapshot a = syntheticSnapshot({3, 2, 1}, 0, 4);
     Snapshot b = syntheticSnapshot({3, 2, 1}, 1, 4);
-    for (LayerSnapshot& layer : b.layers) layer.firstMoment = layer.firstMoment.cwiseAbs() * 0.5f, layer.parameters *= -2.0f;
+    for (LayerSnapshot& layer : b.layers)
+        layer.firstMoment = layer.firstMoment.cwiseAbs() * 0.5f, layer.parameters *= -2.0f;
     selection.deliver({a, b, syntheticSnapshot({3, 2, 1}, 2, 4)});
     selection.setShown({0, 1});
     selection.setMode(RunSelection::Mode::Difference);

@@ -51,13 +51,16 @@ Experiment sineExperiment(const std::vector<std::string>& optimizers) {
 QStringList misfits(QDockWidget* dock) {
     QStringList found;
     const auto name = [](const QWidget* widget) {
-        return QStringLiteral("%1 (%2)").arg(widget->objectName(), QString::fromLatin1(widget->metaObject()->className()));
+        return QStringLiteral("%1 (%2)").arg(widget->objectName(),
+                                             QString::fromLatin1(widget->metaObject()->className()));
     };
     for (QWidget* widget : dock->findChildren<QWidget*>()) {
         if (!widget->isVisible() || widget->isWindow()) continue;
-        if (widget->objectName().startsWith(QLatin1String("qt_"))) continue;  // Qt's own parts (title buttons, a spin box's editor)
+        if (widget->objectName().startsWith(QLatin1String("qt_")))
+            continue;  // Qt's own parts (title buttons, a spin box's editor)
         // A scroll area's contents may be larger than the area: that is what it scrolls.
-        if (qobject_cast<QAbstractScrollArea*>(widget->parentWidget() ? widget->parentWidget()->parentWidget() : nullptr))
+        if (qobject_cast<QAbstractScrollArea*>(widget->parentWidget() ? widget->parentWidget()->parentWidget()
+                                                                      : nullptr))
             continue;
         // A header's minimum is its largest section at the narrowest width: its columns are checked below.
         if (qobject_cast<QHeaderView*>(widget)) continue;
@@ -66,9 +69,15 @@ QStringList misfits(QDockWidget* dock) {
         const int minimumWidth = widget->minimumWidth() > 0 ? widget->minimumWidth() : hint.width();
         const int minimumHeight = widget->minimumHeight() > 0 ? widget->minimumHeight() : hint.height();
         if (policy.horizontalPolicy() != QSizePolicy::Ignored && widget->width() < minimumWidth)
-            found << QStringLiteral("%1 is %2 px wide, needs %3").arg(name(widget)).arg(widget->width()).arg(minimumWidth);
+            found << QStringLiteral("%1 is %2 px wide, needs %3")
+                         .arg(name(widget))
+                         .arg(widget->width())
+                         .arg(minimumWidth);
         if (policy.verticalPolicy() != QSizePolicy::Ignored && widget->height() < minimumHeight)
-            found << QStringLiteral("%1 is %2 px high, needs %3").arg(name(widget)).arg(widget->height()).arg(minimumHeight);
+            found << QStringLiteral("%1 is %2 px high, needs %3")
+                         .arg(name(widget))
+                         .arg(widget->height())
+                         .arg(minimumHeight);
         if (auto* area = qobject_cast<QAbstractScrollArea*>(widget); area && area->horizontalScrollBar()->isVisible())
             found << QStringLiteral("%1 scrolls sideways").arg(name(widget));
         if (auto* table = qobject_cast<QTableView*>(widget)) {
@@ -79,12 +88,15 @@ QStringList misfits(QDockWidget* dock) {
                 for (int row = 0; row < table->model()->rowCount(); ++row) {
                     const QModelIndex index = table->model()->index(row, column);
                     int needed = 0;
-                    for (const QString& word : index.data().toString().split(QRegularExpression("\\s+"), Qt::SkipEmptyParts))
+                    for (const QString& word :
+                         index.data().toString().split(QRegularExpression("\\s+"), Qt::SkipEmptyParts))
                         needed = std::max(needed, table->fontMetrics().horizontalAdvance(word) + 6);
                     if (!index.data(Qt::DecorationRole).isNull()) needed += table->iconSize().width() + 4;
                     if (header->sectionSize(column) < needed)
                         found << QStringLiteral("%1: '%2' needs %3 px, its column is %4")
-                                     .arg(name(widget), index.data().toString()).arg(needed).arg(header->sectionSize(column));
+                                     .arg(name(widget), index.data().toString())
+                                     .arg(needed)
+                                     .arg(header->sectionSize(column));
                 }
             }
             for (int column = 0; column < header->count(); ++column) {
@@ -92,7 +104,10 @@ QStringList misfits(QDockWidget* dock) {
                 const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
                 if (right > header->viewport()->width())
                     found << QStringLiteral("%1: column %2 ends at %3 px, the table shows %4")
-                                 .arg(name(widget)).arg(column).arg(right).arg(header->viewport()->width());
+                                 .arg(name(widget))
+                                 .arg(column)
+                                 .arg(right)
+                                 .arg(header->viewport()->width());
             }
         }
     }
@@ -106,7 +121,12 @@ QStringList windowMisfits(MainWindow& window) {
         if (dock->isVisible() && shown.intersects(dock->geometry()))  // a tab behind another lies outside
             for (const QString& misfit : misfits(dock))
                 found << QStringLiteral("%1 (%2 x %3 at %4, %5): %6")
-                             .arg(dock->objectName()).arg(dock->width()).arg(dock->height()).arg(dock->x()).arg(dock->y()).arg(misfit);
+                             .arg(dock->objectName())
+                             .arg(dock->width())
+                             .arg(dock->height())
+                             .arg(dock->x())
+                             .arg(dock->y())
+                             .arg(misfit);
     return found;
 }
 
@@ -143,8 +163,11 @@ QStringList elidedTabs(MainWindow& window) {
             const int needed = bar->fontMetrics().horizontalAdvance(bar->tabText(tab)) + padding;
             if (bar->tabRect(tab).width() < needed || !bar->rect().contains(bar->tabRect(tab)))
                 found << QStringLiteral("'%1' needs %2 px, its tab is %3 px at %4 (the bar is %5 px)")
-                             .arg(bar->tabText(tab)).arg(needed).arg(bar->tabRect(tab).width())
-                             .arg(bar->tabRect(tab).x()).arg(bar->width());
+                             .arg(bar->tabText(tab))
+                             .arg(needed)
+                             .arg(bar->tabRect(tab).width())
+                             .arg(bar->tabRect(tab).x())
+                             .arg(bar->width());
         }
     }
     return found;
@@ -192,7 +215,8 @@ private Q_SLOTS:
         QVERIFY2(!scroll->horizontalScrollBar()->isVisible(), "the experiment form scrolls sideways");
         QVERIFY2(!scroll->verticalScrollBar()->isVisible(),
                  qPrintable(QStringLiteral("the experiment form needs %1 px, the dock shows %2")
-                                .arg(window.experimentPanel()->sizeHint().height()).arg(scroll->viewport()->height())));
+                                .arg(window.experimentPanel()->sizeHint().height())
+                                .arg(scroll->viewport()->height())));
         const QStringList before = windowMisfits(window) + tabsBehindMisfits(window);  // the history's long hint
         QVERIFY2(before.isEmpty(), qPrintable(before.join('\n')));
 
@@ -217,7 +241,8 @@ private Q_SLOTS:
             auto* table = window.findChild<SummaryPanel*>()->table();
             QCOMPARE(table->model()->rowCount(), 9);
             const QStringList found = windowMisfits(window);
-            QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 x %2:\n").arg(size.width()).arg(size.height()) + found.join('\n')));
+            QVERIFY2(found.isEmpty(),
+                     qPrintable(QStringLiteral("%1 x %2:\n").arg(size.width()).arg(size.height()) + found.join('\n')));
         }
     }
 
@@ -239,7 +264,9 @@ private Q_SLOTS:
         auto* hint = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));  // no neuron chosen yet
         QVERIFY(hint);
         QVERIFY2(hint->outerRect().width() >= plot->width() - 1,  // an empty legend under the strips once narrowed it
-                 qPrintable(QStringLiteral("the hint is centred in %1 of %2 px").arg(hint->outerRect().width()).arg(plot->width())));
+                 qPrintable(QStringLiteral("the hint is centred in %1 of %2 px")
+                                .arg(hint->outerRect().width())
+                                .arg(plot->width())));
         inspector->setNeuron(1, 0);  // layer 2's first neuron: 32 inputs and a bias
         QApplication::processEvents();
         plot->replot();
@@ -251,17 +278,24 @@ private Q_SLOTS:
         const QFontMetrics metrics(title->font());
         for (const QString& line : title->text().split('\n'))
             QVERIFY2(metrics.horizontalAdvance(line) <= plot->width(),
-                     qPrintable(QStringLiteral("'%1' needs %2 px of %3").arg(line).arg(metrics.horizontalAdvance(line)).arg(plot->width())));
+                     qPrintable(QStringLiteral("'%1' needs %2 px of %3")
+                                    .arg(line)
+                                    .arg(metrics.horizontalAdvance(line))
+                                    .arg(plot->width())));
         QCPLegend* legend = plot->legend;
         for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
             if (auto* found = qobject_cast<QCPLegend*>(plot->plotLayout()->elementAt(i))) legend = found;
         QVERIFY(legend && legend->visible() && legend->itemCount() == 16 + 4);
         QVERIFY2(legend->columnCount() >= 2, "the legend under the strips uses one column");
         const QRect box = legend->outerRect();
-        QVERIFY2(plot->rect().adjusted(0, 0, 1, 1).contains(box), // a pixel of layout rounding
+        QVERIFY2(plot->rect().adjusted(0, 0, 1, 1).contains(box),  // a pixel of layout rounding
                  qPrintable(QStringLiteral("the legend (%1, %2, %3 x %4) runs out of the %5 x %6 plot")
-                                                             .arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())
-                                                             .arg(plot->width()).arg(plot->height())));
+                                .arg(box.x())
+                                .arg(box.y())
+                                .arg(box.width())
+                                .arg(box.height())
+                                .arg(plot->width())
+                                .arg(plot->height())));
         for (QCPAxisRect* strip : plot->axisRects())
             QVERIFY2(strip->outerRect().height() >= 80 - 2,  // the inspector's default strip height, axes included
                      qPrintable(QStringLiteral("a strip is %1 px high").arg(strip->outerRect().height())));
@@ -282,7 +316,10 @@ private Q_SLOTS:
             const QRect loss = plot->axisRect(0)->rect(), accuracy = plot->axisRect(1)->rect();
             QVERIFY2(loss.height() >= 2 * accuracy.height() && accuracy.height() > 0,
                      qPrintable(QStringLiteral("%1 x %2: the loss plot is %3 px high, the accuracy strip %4 px")
-                                    .arg(size.width()).arg(size.height()).arg(loss.height()).arg(accuracy.height())));
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(loss.height())
+                                    .arg(accuracy.height())));
             QVERIFY(!plot->axisRect(0)->axis(QCPAxis::atBottom)->tickLabels());  // the strip's x axis shows them
             QVERIFY(plot->axisRect(1)->axis(QCPAxis::atBottom)->tickLabels());
 
@@ -291,7 +328,8 @@ private Q_SLOTS:
             QCOMPARE(plot->axisRects().size(), 1);
             QCPAxis* x = plot->axisRect(0)->axis(QCPAxis::atBottom);
             QVERIFY(x->tickLabels() && !x->label().isEmpty());
-            QVERIFY2(plot->axisRect(0)->rect().height() > loss.height(), qPrintable(QString::number(plot->axisRect(0)->rect().height())));
+            QVERIFY2(plot->axisRect(0)->rect().height() > loss.height(),
+                     qPrintable(QString::number(plot->axisRect(0)->rect().height())));
         }
     }
 
@@ -304,10 +342,14 @@ private Q_SLOTS:
             if (QTest::currentTestFailed()) return;
             QApplication::processEvents();
             int tabs = 0;
-            for (QTabBar* bar : window.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) tabs += bar->isVisible() ? bar->count() : 0;
-            QVERIFY2(tabs >= 6, qPrintable(QString::number(tabs)));  // inspector, heat-map, explainer, diagnostics; summary, history
+            for (QTabBar* bar : window.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
+                tabs += bar->isVisible() ? bar->count() : 0;
+            QVERIFY2(
+                tabs >= 6,
+                qPrintable(QString::number(tabs)));  // inspector, heat-map, explainer, diagnostics; summary, history
             const QStringList elided = elidedTabs(window);
-            QVERIFY2(elided.isEmpty(), qPrintable(QStringLiteral("%1 x %2:\n").arg(size.width()).arg(size.height()) + elided.join('\n')));
+            QVERIFY2(elided.isEmpty(),
+                     qPrintable(QStringLiteral("%1 x %2:\n").arg(size.width()).arg(size.height()) + elided.join('\n')));
         }
     }
 
@@ -319,8 +361,8 @@ private Q_SLOTS:
         Matrix values(2, 3);
         values << 1, -2, 0.5, 0.25, 3, -1;
         // Three runs side by side: adam keeps a second moment, momentum does not, sgd's folder has final weights only.
-        std::vector<LayerHeatmapView::Map> maps{{"adam", values, {}, 0}, {"momentum", Matrix(), {}, 0},
-                                                {"sgd", Matrix(), "not saved in this folder", 0}};
+        std::vector<LayerHeatmapView::Map> maps{
+            {"adam", values, {}, 0}, {"momentum", Matrix(), {}, 0}, {"sgd", Matrix(), "not saved in this folder", 0}};
         view.setQuantity(Quantity::SecondMoment);
         view.showMatrices(maps, "layer 1: 2 → 2");
         view.show();
@@ -340,9 +382,13 @@ private Q_SLOTS:
             QVERIFY2(box.width() <= room.width() && box.height() <= room.height() &&
                          room.contains(text->position->pixelPosition().toPoint()),
                      qPrintable(QStringLiteral("'%1' needs %2 x %3 px, the panel is %4 x %5")
-                                    .arg(text->text()).arg(box.width()).arg(box.height())
-                                    .arg(room.width()).arg(room.height())));
-            QVERIFY2(text->text().simplified().contains(messages == 1 ? "not kept by this optimizer" : "not saved in this folder"),
+                                    .arg(text->text())
+                                    .arg(box.width())
+                                    .arg(box.height())
+                                    .arg(room.width())
+                                    .arg(room.height())));
+            QVERIFY2(text->text().simplified().contains(messages == 1 ? "not kept by this optimizer"
+                                                                      : "not saved in this folder"),
                      qPrintable(text->text()));
         }
         QCOMPARE(messages, 2);

@@ -45,7 +45,9 @@ std::optional<Experiment> AppSettings::lastExperiment() {
 QString AppSettings::lastDirectory() { return settings().value("files/lastDirectory", QDir::homePath()).toString(); }
 void AppSettings::setLastDirectory(const QString& directory) { settings().setValue("files/lastDirectory", directory); }
 QString AppSettings::lastExportDirectory() { return settings().value("files/lastExportDirectory").toString(); }
-void AppSettings::setLastExportDirectory(const QString& directory) { settings().setValue("files/lastExportDirectory", directory); }
+void AppSettings::setLastExportDirectory(const QString& directory) {
+    settings().setValue("files/lastExportDirectory", directory);
+}
 
 FigureOptions AppSettings::figureOptions() {
     QSettings s = settings();
@@ -53,7 +55,8 @@ FigureOptions AppSettings::figureOptions() {
     options.width = s.value("export/width", options.width).toInt();
     options.height = s.value("export/height", options.height).toInt();
     options.dpi = s.value("export/dpi", options.dpi).toInt();
-    options.unit = static_cast<LengthUnit>(std::clamp(s.value("export/unit", int(options.unit)).toInt(), 0, 2));  // px, cm, in
+    options.unit =
+        static_cast<LengthUnit>(std::clamp(s.value("export/unit", int(options.unit)).toInt(), 0, 2));  // px, cm, in
     return options;
 }
 

@@ -78,11 +78,8 @@ QStringList labelsOf(const std::vector<std::string>& labels) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent),
-      session_(new TrainingSession(this)),
-      comparison_(new RunComparison(this)),
-      selection_(new RunSelection(this)),
-      history_(new ComparisonHistory(this)) {
+    : QMainWindow(parent), session_(new TrainingSession(this)), comparison_(new RunComparison(this)),
+      selection_(new RunSelection(this)), history_(new ComparisonHistory(this)) {
     setWindowIcon(QIcon(":/icons/momentum-lab.svg"));
     setDockNestingEnabled(true);
     new UnelidedDockTabs(this);
@@ -92,8 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     actions_ = new TrainingActions(this);
     exporter_ = new ExportController(
-        this, *comparison_, [this] { return figures(); },
-        [this] { return toJson(experiment_->experiment()); });
+        this, *comparison_, [this] { return figures(); }, [this] { return toJson(experiment_->experiment()); });
     buildToolBar();
     buildMenus();
     wireSession();
@@ -129,29 +125,42 @@ std::vector<NamedFigure> MainWindow::figures() const {
     inspector_->featureMaps()->refresh();  // drawn only while its tab is on screen
     NetworkDiagramPanel* diagram = diagram_;
     const std::vector<RunSelection::Panel> panels = selection_->panels();
-    const bool anySnapshot = std::any_of(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
+    const bool anySnapshot =
+        std::any_of(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
     const QString noRuns = comparison_->history().runCount() == 0 ? tr("no run yet") : QString();
-    const QString noSnapshot = !noRuns.isEmpty() ? noRuns : anySnapshot ? QString() : tr("no snapshot recorded for the runs shown");
-    const QString noNeuron =
-        !noSnapshot.isEmpty() ? noSnapshot : inspector_->layer() < 0 ? tr("no neuron chosen (click one in the network diagram)") : QString();
+    const QString noSnapshot = !noRuns.isEmpty() ? noRuns
+                               : anySnapshot     ? QString()
+                                                 : tr("no snapshot recorded for the runs shown");
+    const QString noNeuron = !noSnapshot.isEmpty()     ? noSnapshot
+                             : inspector_->layer() < 0 ? tr("no neuron chosen (click one in the network diagram)")
+                                                       : QString();
     // The feature maps say in their message why they show nothing ("Click a channel of a conv layer.").
     const auto& layers = training_.network.layers;
-    const bool hasConv = std::any_of(layers.begin(), layers.end(), [](const auto& layer) { return layer.kind == LayerToken::Kind::Conv; });
+    const bool hasConv = std::any_of(layers.begin(), layers.end(),
+                                     [](const auto& layer) { return layer.kind == LayerToken::Kind::Conv; });
     const QString noChannel = !hasConv              ? tr("the network has no conv layer")
                               : !noNeuron.isEmpty() ? noNeuron
                                                     : inspector_->featureMaps()->message();
     const QString noConnection = !noSnapshot.isEmpty() ? noSnapshot
-                                 : explainer_->explanations().empty() ? tr("no connection chosen (click one in the network diagram)")
-                                                                      : QString();
-    const QString instruments = tr("set \u201cLive every N steps\u201d in the Diagnostics dock before Start, or open a run "
-                                   "folder trained with --diagnostics-every");
-    const QString noRecords = diagnostics_->hasRecords() ? QString() : tr("no diagnostics recorded: %1").arg(instruments);
-    const QString noCurvature = diagnostics_->hasCurvature() ? QString() : tr("no curvature recorded (set \u201c\u03bb_max every N steps\u201d before Start)");
-    const QString noSpectrum = diagnostics_->hasSpectrum() ? QString() : tr("no Hessian spectrum computed (tick \u201cspectrum at the end\u201d before Start)");
+                                 : explainer_->explanations().empty()
+                                     ? tr("no connection chosen (click one in the network diagram)")
+                                     : QString();
+    const QString instruments =
+        tr("set \u201cLive every N steps\u201d in the Diagnostics dock before Start, or open a run "
+           "folder trained with --diagnostics-every");
+    const QString noRecords =
+        diagnostics_->hasRecords() ? QString() : tr("no diagnostics recorded: %1").arg(instruments);
+    const QString noCurvature =
+        diagnostics_->hasCurvature()
+            ? QString()
+            : tr("no curvature recorded (set \u201c\u03bb_max every N steps\u201d before Start)");
+    const QString noSpectrum =
+        diagnostics_->hasSpectrum()
+            ? QString()
+            : tr("no Hessian spectrum computed (tick \u201cspectrum at the end\u201d before Start)");
     std::vector<NamedFigure> figures{
         {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot()), noRuns},
-        {"network-diagram", tr("Network diagram"),
-         Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
+        {"network-diagram", tr("Network diagram"), Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
              // The selection ring marks the inspected neuron on screen only.
              diagram->setSelectedNeuron(-1, -1);
              diagram->renderAll(painter, size);
@@ -160,18 +169,24 @@ std::vector<NamedFigure> MainWindow::figures() const {
          noSnapshot},
         {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot()), noSnapshot},
         {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot()), noNeuron},
-        {"feature-maps", tr("Neuron inspector: feature maps"), Figure::ofPlot(inspector_->featureMaps()->plot()), noChannel},
+        {"feature-maps", tr("Neuron inspector: feature maps"), Figure::ofPlot(inspector_->featureMaps()->plot()),
+         noChannel},
         {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot()), noConnection},
-        {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot()), noRecords},
-        {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot()), noRecords},
-        {"curvature", tr("Diagnostics: curvature and stability thresholds"), Figure::ofPlot(diagnostics_->curvaturePlot()),
-         noCurvature},
-        {"hessian-spectrum", tr("Diagnostics: Hessian spectrum at the final weights"), Figure::ofPlot(diagnostics_->spectrumPlot()),
-         noSpectrum},
+        {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot()),
+         noRecords},
+        {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot()),
+         noRecords},
+        {"curvature", tr("Diagnostics: curvature and stability thresholds"),
+         Figure::ofPlot(diagnostics_->curvaturePlot()), noCurvature},
+        {"hessian-spectrum", tr("Diagnostics: Hessian spectrum at the final weights"),
+         Figure::ofPlot(diagnostics_->spectrumPlot()), noSpectrum},
     };
-    const QString noLandscape = landscape_->hasResult() ? QString() : tr("not computed (View \u2192 Loss landscape, then Compute)");
-    figures.push_back({"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot()), noLandscape});
-    figures.push_back({"loss-slice", tr("Loss landscape: slice between two runs"), Figure::ofPlot(landscape_->slicePlot()), noLandscape});
+    const QString noLandscape =
+        landscape_->hasResult() ? QString() : tr("not computed (View \u2192 Loss landscape, then Compute)");
+    figures.push_back(
+        {"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot()), noLandscape});
+    figures.push_back({"loss-slice", tr("Loss landscape: slice between two runs"),
+                       Figure::ofPlot(landscape_->slicePlot()), noLandscape});
     return figures;
 }
 
@@ -218,7 +233,8 @@ void MainWindow::buildDocks() {
     explainerDock_ = addDock(tr("Update explainer"), "explainerDock", explainer_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(inspectorDock_, explainerDock_);
     diagnostics_ = new DiagnosticsDock;
-    QDockWidget* diagnosticsDock = addDock(tr("Diagnostics"), "diagnosticsDock", diagnostics_, Qt::BottomDockWidgetArea);
+    QDockWidget* diagnosticsDock =
+        addDock(tr("Diagnostics"), "diagnosticsDock", diagnostics_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(heatmapDock, diagnosticsDock);
     // The run history shares the summary's place (a tab beside it).
     historyPanel_ = new RunHistoryPanel(history_);
@@ -244,7 +260,8 @@ void MainWindow::buildDocks() {
 // scrolls sideways, and the width it does not need goes to the plot and the summary.
 void MainWindow::fitExperimentWidth() {
     const QScrollBar* bar = experimentScroll_->verticalScrollBar();
-    experimentScroll_->setMinimumWidth(experiment_->minimumSizeHint().width() + (bar->isVisibleTo(experimentScroll_) ? bar->sizeHint().width() : 0));
+    experimentScroll_->setMinimumWidth(experiment_->minimumSizeHint().width() +
+                                       (bar->isVisibleTo(experimentScroll_) ? bar->sizeHint().width() : 0));
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
@@ -268,10 +285,12 @@ void MainWindow::showEvent(QShowEvent* event) {
 
 void MainWindow::fitSummaryWidth() {
     // Only where the summary sits beside the inspector (on a low screen it is the inspector's tab).
-    if (!isVisible() || summaryDock_->isFloating() || tabifiedDockWidgets(summaryDock_).contains(inspectorDock_)) return;
+    if (!isVisible() || summaryDock_->isFloating() || tabifiedDockWidgets(summaryDock_).contains(inspectorDock_))
+        return;
     const int free = width() - findChild<QDockWidget*>("experimentDock")->width();
     const int wanted = std::min(summary_->sizeHint().width(), free * 3 / 5);
-    if (summaryDock_->width() < wanted) resizeDocks({summaryDock_, inspectorDock_}, {wanted, free - wanted}, Qt::Horizontal);
+    if (summaryDock_->width() < wanted)
+        resizeDocks({summaryDock_, inspectorDock_}, {wanted, free - wanted}, Qt::Horizontal);
 }
 
 void MainWindow::sizeDocks() {
@@ -366,11 +385,12 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("Keyboard shortcuts"), this, [this] {
-        QMessageBox::information(this, tr("Keyboard shortcuts"),
-                                 tr("F5 / Ctrl+Return  start\nF6 / Ctrl+Space  pause / resume\nF10  single step\n"
-                                    "Shift+F5  stop\nCtrl+Shift+R  reset\nCtrl+O  open run folder\nCtrl+E  export report\n"
-                                    "Ctrl+S  save experiment\nCtrl+L  log loss axis\nCtrl+0  fit plot\n"
-                                    "Plot: drag to pan, wheel to zoom, double-click to fit"));
+        QMessageBox::information(
+            this, tr("Keyboard shortcuts"),
+            tr("F5 / Ctrl+Return  start\nF6 / Ctrl+Space  pause / resume\nF10  single step\n"
+               "Shift+F5  stop\nCtrl+Shift+R  reset\nCtrl+O  open run folder\nCtrl+E  export report\n"
+               "Ctrl+S  save experiment\nCtrl+L  log loss axis\nCtrl+0  fit plot\n"
+               "Plot: drag to pan, wheel to zoom, double-click to fit"));
     });
     help->addAction(tr("About Momentum Lab"), this, [this] {
         QMessageBox::about(this, tr("About Momentum Lab"),
@@ -400,9 +420,8 @@ void MainWindow::wireSession() {
     });
     connect(session_, &TrainingSession::planned, this, &MainWindow::planArrived);
     connect(session_, &TrainingSession::metricsArrived, comparison_, &RunComparison::addMetrics);
-    connect(session_, &TrainingSession::snapshotsArrived, this, [this](const std::vector<SharedSnapshot>& snapshots) {
-        selection_->deliver(snapshots);
-    });
+    connect(session_, &TrainingSession::snapshotsArrived, this,
+            [this](const std::vector<SharedSnapshot>& snapshots) { selection_->deliver(snapshots); });
     connect(diagnostics_, &DiagnosticsDock::liveEveryChanged, session_, &TrainingSession::setDiagnosticsEvery);
     connect(session_, &TrainingSession::diagnosticsArrived, this, [this](const std::vector<RunDiagnostics>& arrived) {
         std::map<int, std::vector<DiagnosticsRecord>> byRun;  // one redraw per run and delivery
@@ -413,7 +432,8 @@ void MainWindow::wireSession() {
         for (const RunCurvature& one : arrived) diagnostics_->addCurvature(one.run, {one.point});
     });
     connect(landscape_, &LandscapeView::exportRequested, this, [this] {
-        exporter_->exportFigure({"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot())});
+        exporter_->exportFigure(
+            {"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot())});
     });
     connect(session_, &TrainingSession::spectraArrived, this,
             [this](const std::vector<std::vector<double>>& spectra, const QString& problem) {
@@ -424,7 +444,9 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
         if (result.status == RunStatus::Diverged)
-            statusBar()->showMessage(tr("%1 %2").arg(QString::fromStdString(result.label), QString::fromStdString(result.statusText())), 8000);
+            statusBar()->showMessage(
+                tr("%1 %2").arg(QString::fromStdString(result.label), QString::fromStdString(result.statusText())),
+                8000);
     });
     connect(session_, &TrainingSession::progressed, progress_, &ProgressIndicator::setProgress);
     connect(session_, &TrainingSession::progressed, this, &MainWindow::showStateMessage);
@@ -441,21 +463,23 @@ void MainWindow::wireViews() {
     connect(selection_, &RunSelection::stepChanged, this, [this] { plot_->setMarkedStep(selection_->step()); });
     // New runs in the table (a fork's, an overlay's): the summary grows to its columns where the
     // bottom row has room (at most three fifths of it), once the table has its new rows.
-    connect(comparison_->summary(), &QAbstractItemModel::modelReset, this, [this] {
-        QTimer::singleShot(0, this, &MainWindow::fitSummaryWidth);
-    });
+    connect(comparison_->summary(), &QAbstractItemModel::modelReset, this,
+            [this] { QTimer::singleShot(0, this, &MainWindow::fitSummaryWidth); });
     // A run keeps its colour for life: the matrix views follow the comparison's looks.
     connect(comparison_, &RunComparison::changed, this, [this] { selection_->setLooks(comparison_->looks()); });
-    connect(plot_, &ConvergencePlot::exportRequested, this,
-            [this] { exporter_->exportFigure({"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())}); });
+    connect(plot_, &ConvergencePlot::exportRequested, this, [this] {
+        exporter_->exportFigure({"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())});
+    });
     connect(summary_, &SummaryPanel::thresholdChanged, comparison_, &RunComparison::setThreshold);
     connect(experiment_, &ExperimentPanel::changed, this, &MainWindow::experimentEdited);
     connect(experiment_, &ExperimentPanel::invalidValue, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     // The field is valid again: its refusal no longer applies.
     connect(experiment_, &ExperimentPanel::valueAccepted, this, [this] { statusBar()->clearMessage(); });
-    connect(experiment_, &ExperimentPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
-    connect(exporter_, &ExportController::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(experiment_, &ExperimentPanel::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(exporter_, &ExportController::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 
     connect(diagram_, &NetworkDiagramPanel::neuronClicked, this, [this](int layer, int neuron) {
         if (layer < 0) return;  // input neurons have no incoming connections
@@ -553,7 +577,7 @@ void MainWindow::startOver(const Experiment& next) {
         diagram_->setSelectedNeuron(-1, -1);
     }
     training_ = next;
-    landscape_->setExperiment(next);  // the network and data its losses are taken with
+    landscape_->setExperiment(next);     // the network and data its losses are taken with
     diagram_->setNetwork(next.network);  // names the pooling layers of a conv network
     inspector_->setExperiment(next);     // the feature maps' network and test data
     stopped_ = false;
@@ -582,8 +606,9 @@ void MainWindow::planArrived(const TrainingPlan& plan) {
 QString MainWindow::forkRefusal(int run) const {
     switch (session_->state()) {
     case SessionState::Running:
-        return tr("The training is running: pause it (F6) or let it finish, then fork (a running run's state changes "
-                  "with every step)");
+        return tr(
+            "The training is running: pause it (F6) or let it finish, then fork (a running run's state changes "
+            "with every step)");
     case SessionState::Stopping: return tr("The training is stopping: fork once it has stopped");
     case SessionState::Idle: break;
     case SessionState::Paused:
@@ -591,12 +616,15 @@ QString MainWindow::forkRefusal(int run) const {
         if (!liveOnScreen_) break;
         if (run < 0 || run >= comparison_->ownRunCount()) return tr("Choose a run of the training on screen to fork");
         if (session_->state() == SessionState::Paused) return {};
-        if (run < static_cast<int>(session_->endStates().size()) && session_->endStates()[static_cast<std::size_t>(run)].step > 0)
+        if (run < static_cast<int>(session_->endStates().size()) &&
+            session_->endStates()[static_cast<std::size_t>(run)].step > 0)
             return {};
-        return tr("Run %1 has no state to continue (it diverged, or took no step)").arg(selection_->labels().value(run));
+        return tr("Run %1 has no state to continue (it diverged, or took no step)")
+            .arg(selection_->labels().value(run));
     }
-    return tr("Fork here continues a paused or finished training of this window; a run folder forks with "
-              "momentum-lab-cli train --fork-from RUN --at-step K (states saved by --save-state-every N)");
+    return tr(
+        "Fork here continues a paused or finished training of this window; a run folder forks with "
+        "momentum-lab-cli train --fork-from RUN --at-step K (states saved by --save-state-every N)");
 }
 
 bool MainWindow::forkRun(int run, const std::vector<RunSpec>& branches, long untilStep, QString* refusal) {
@@ -625,7 +653,8 @@ void MainWindow::launchFork() {
     }
     auto start = std::make_shared<ForkStart>();
     start->state = states[static_cast<std::size_t>(fork.run)];
-    start->state.source = tr("the state of run %1 at step %2").arg(QString::fromStdString(start->state.label)).arg(start->state.step);
+    start->state.source =
+        tr("the state of run %1 at step %2").arg(QString::fromStdString(start->state.label)).arg(start->state.step);
     Experiment experiment;
     try {
         experiment = forkExperiment(training_, start->state, fork.branches, fork.untilStep);
@@ -642,11 +671,15 @@ void MainWindow::launchFork() {
     }
     start->continueOptimizer = continuesSavedState(experiment, start->state);
     startOver(experiment);  // keeps the source comparison in the run history
-    overlayAfterPlan_ = shownRecord_ > 0 ? shownRecord_ : (history_->records().empty() ? 0 : history_->records().back().number);
+    overlayAfterPlan_ =
+        shownRecord_ > 0 ? shownRecord_ : (history_->records().empty() ? 0 : history_->records().back().number);
     shownRecord_ = 0;
     session_->start(experiment, false, start);
-    statusBar()->showMessage(tr("Forked %1 at step %2 into %3 branches").arg(QString::fromStdString(start->state.label))
-                                 .arg(start->state.step).arg(experiment.runs.size()), 8000);
+    statusBar()->showMessage(tr("Forked %1 at step %2 into %3 branches")
+                                 .arg(QString::fromStdString(start->state.label))
+                                 .arg(start->state.step)
+                                 .arg(experiment.runs.size()),
+                             8000);
 }
 
 int MainWindow::summaryRun(const QModelIndex& row) const {
@@ -656,7 +689,9 @@ int MainWindow::summaryRun(const QModelIndex& row) const {
 
 void MainWindow::forkHere(int run) {
     if (run < 0) {
-        const QModelIndexList rows = summary_->table()->selectionModel() ? summary_->table()->selectionModel()->selectedRows() : QModelIndexList();
+        const QModelIndexList rows = summary_->table()->selectionModel()
+                                         ? summary_->table()->selectionModel()->selectedRows()
+                                         : QModelIndexList();
         if (!rows.isEmpty()) run = summaryRun(rows.front());
         else {
             const auto own = std::find_if(selection_->shown().begin(), selection_->shown().end(),
@@ -671,8 +706,9 @@ void MainWindow::forkHere(int run) {
         return;
     }
     const RunSpec& source = training_.runs.at(static_cast<std::size_t>(run));
-    const long step = session_->state() == SessionState::Paused ? session_->stepsDone()
-                                                                : session_->endStates()[static_cast<std::size_t>(run)].step;
+    const long step = session_->state() == SessionState::Paused
+                          ? session_->stepsDone()
+                          : session_->endStates()[static_cast<std::size_t>(run)].step;
     ForkDialog dialog(source, step, session_->totalSteps(), this);
     while (dialog.exec() == QDialog::Accepted) {
         try {
@@ -733,8 +769,8 @@ bool MainWindow::overlayKept(int number) {
 }
 
 void MainWindow::chooseRunFolder() {
-    const QString directory = QFileDialog::getExistingDirectory(this, tr("Open a run folder (momentum-lab-cli train --out DIR)"),
-                                                                AppSettings::lastDirectory());
+    const QString directory = QFileDialog::getExistingDirectory(
+        this, tr("Open a run folder (momentum-lab-cli train --out DIR)"), AppSettings::lastDirectory());
     if (directory.isEmpty()) return;
     AppSettings::setLastDirectory(directory);
     openRunFolder(directory);
@@ -761,7 +797,8 @@ void MainWindow::openRunFolder(const QString& directory) {
         return;
     }
     // A CLI run keeps the default name: the folder's name says more in titles and the report.
-    if (folder.experiment.name == Experiment{}.name) folder.experiment.name = QDir(QDir::cleanPath(directory)).dirName().toStdString();
+    if (folder.experiment.name == Experiment{}.name)
+        folder.experiment.name = QDir(QDir::cleanPath(directory)).dirName().toStdString();
     session_->reset();
     startOver(folder.experiment);
     comparison_->showFolder(folder);
@@ -775,7 +812,8 @@ void MainWindow::openRunFolder(const QString& directory) {
     explainer_->setRunSpecs(specs);
     selection_->begin(labels);
     // Without saved snapshots the folder keeps the final weights only: show them, coloured by weight.
-    const bool anySaved = std::any_of(folder.runs.begin(), folder.runs.end(), [](const RunRecord& run) { return !run.snapshotsFile.isEmpty(); });
+    const bool anySaved = std::any_of(folder.runs.begin(), folder.runs.end(),
+                                      [](const RunRecord& run) { return !run.snapshotsFile.isEmpty(); });
     if (!anySaved) {
         diagram_->setQuantity(Quantity::Weight);
         heatmap_->setQuantity(Quantity::Weight);
@@ -785,7 +823,8 @@ void MainWindow::openRunFolder(const QString& directory) {
     // The controls show what the folder's runs recorded (live every N steps 0: none).
     diagnostics_->showInstruments(folder.experiment);
     diagnostics_->setLiveEvery(folder.experiment.diagnosticsEvery);
-    for (std::string& problem : loadFolderDiagnostics(folder, *diagnostics_)) snapshotProblems.push_back(std::move(problem));
+    for (std::string& problem : loadFolderDiagnostics(folder, *diagnostics_))
+        snapshotProblems.push_back(std::move(problem));
     folderSource_ = directory;
     updateTitle();
     // A run whose files could not be read is shown with what could be read; say which and why.
@@ -842,7 +881,8 @@ void MainWindow::showStateMessage() {
     switch (session_->state()) {
     case SessionState::Idle:
     case SessionState::Finished:
-        if (resultsArePrevious_) return stateLabel_->setText(tr("Showing the previous experiment: Start (F5) trains the edited one"));
+        if (resultsArePrevious_)
+            return stateLabel_->setText(tr("Showing the previous experiment: Start (F5) trains the edited one"));
         if (session_->state() == SessionState::Idle) stateLabel_->setText(tr("Ready: press Start (F5)"));
         else stateLabel_->setText(stopped_ ? tr("Stopped: the results so far are kept") : tr("Finished"));
         break;

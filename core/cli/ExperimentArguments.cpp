@@ -42,8 +42,9 @@ void refuseRenamesOntoGivenLabels(const std::vector<std::string>& given, const s
         if (runs[i].label == given[i]) continue;
         for (std::size_t j = 0; j < runs.size(); ++j)
             if (j != i && runFileName(runs[j].label).toCaseFolded() == runFileName(runs[i].label).toCaseFolded())
-                throw InputError("runs[" + std::to_string(i) + "].label: '" + given[i] + "' is given more than once, so runs[" +
-                                 std::to_string(i) + "] was renamed '" + runs[i].label + "', which is runs[" + std::to_string(j) +
+                throw InputError("runs[" + std::to_string(i) + "].label: '" + given[i] +
+                                 "' is given more than once, so runs[" + std::to_string(i) + "] was renamed '" +
+                                 runs[i].label + "', which is runs[" + std::to_string(j) +
                                  "]'s label too; give the runs distinct labels (e.g. NAME:label=TEXT)");
     }
 }
@@ -82,11 +83,15 @@ QJsonArray parseOptimizerList(const QString& text) {
 ExperimentArguments::ExperimentArguments() {
     options_ = {
         {"config", "Experiment JSON file (e.g. a run's config.json); flags override it.", "EXP.json"},
-        {"preset", "A bundled experiment: seed-diagram, seed2-iris, mnist-seed, family-digits, mnist-cnn, "
-                   "instruments-sine, instruments-iris, instruments-digits.", "NAME"},
+        {"preset",
+         "A bundled experiment: seed-diagram, seed2-iris, mnist-seed, family-digits, mnist-cnn, "
+         "instruments-sine, instruments-iris, instruments-digits.",
+         "NAME"},
         {"name", "Experiment name.", "TEXT"},
-        {"network", "Layers, e.g. 1-2-2-1, 784-128-10, or 1x28x28-conv8k5-pool2-conv16k5-pool2-64-10 (input CxHxW, "
-                    "conv{C}k{K}[s{S}][p{P}], pool{K}, avgpool{K}).", "LAYERS"},
+        {"network",
+         "Layers, e.g. 1-2-2-1, 784-128-10, or 1x28x28-conv8k5-pool2-conv16k5-pool2-64-10 (input CxHxW, "
+         "conv{C}k{K}[s{S}][p{P}], pool{K}, avgpool{K}).",
+         "LAYERS"},
         {"activation", "Hidden activation: identity, sigmoid, tanh, relu.", "NAME"},
         {"loss", "mse or cross-entropy.", "NAME"},
         {"data", "toy:sine|circle|xor|gauss|spiral, iris, digits, mnist, fashion-mnist, csv:PATH, idx:DIR.", "SPEC"},
@@ -103,7 +108,8 @@ ExperimentArguments::ExperimentArguments() {
             options_.append(QCommandLineOption(QString::fromStdString(field.key), QString::fromStdString(field.help)));
         else
             options_.append(QCommandLineOption(QString::fromStdString(field.key),
-                                               QString::fromStdString(field.help + " (" + field.rangeText() + ")"), "X"));
+                                               QString::fromStdString(field.help + " (" + field.rangeText() + ")"),
+                                               "X"));
     }
 }
 

@@ -34,24 +34,33 @@ int landscape(const QStringList& arguments) {
     parser.addPositionalArgument("RUN_FOLDER", "A run folder written by train --snapshots-every N.");
     parser.addOption({"out", "Folder to write the CSV files to (created if missing).", "DIR"});
     parser.addOption({"directions", "pca (default) or random.", "KIND"});
-    parser.addOption({"grid", QString("Grid points per side (default %1, at most %2).").arg(kDefaultLandscapeGrid).arg(LossGrid::kMaxSize), "G"});
+    parser.addOption(
+        {"grid",
+         QString("Grid points per side (default %1, at most %2).").arg(kDefaultLandscapeGrid).arg(LossGrid::kMaxSize),
+         "G"});
     parser.addOption({"seed", "Seed of the random directions (default 1).", "S"});
-    parser.addOption({"examples", QString("Training examples the loss is taken on (default %1; all when fewer).").arg(kDefaultLandscapeExamples), "N"});
+    parser.addOption(
+        {"examples",
+         QString("Training examples the loss is taken on (default %1; all when fewer).").arg(kDefaultLandscapeExamples),
+         "N"});
     if (const int status = parseCommandLine(parser, arguments, kLandscapeDescription, 1); status >= 0) return status;
     if (!parser.isSet("out")) throw InputError("--out: missing; give the folder to write, e.g. --out landscape");
     checkOutputFolder(parser.value("out"), "--out");
-    const PlaneDirections directions =
-        parsePlaneDirections(parser.isSet("directions") ? parser.value("directions").toStdString() : "pca", "--directions");
+    const PlaneDirections directions = parsePlaneDirections(
+        parser.isSet("directions") ? parser.value("directions").toStdString() : "pca", "--directions");
     const int gridSize = wholeOption(parser, "grid", kDefaultLandscapeGrid, LossGrid::kMinSize);
     if (gridSize > LossGrid::kMaxSize)
-        throw InputError("--grid " + std::to_string(gridSize) + ": expected at most " + std::to_string(LossGrid::kMaxSize));
+        throw InputError("--grid " + std::to_string(gridSize) + ": expected at most " +
+                         std::to_string(LossGrid::kMaxSize));
     const int seed = wholeOption(parser, "seed", 1, 0);
     const int examples = wholeOption(parser, "examples", int(kDefaultLandscapeExamples), 1);
 
     const RunFolder folder = readRunFolder(parser.positionalArguments().front());
-    for (const std::string& problem : folder.problems()) std::cerr << "momentum-lab-cli: warning: run " << problem << "\n";
+    for (const std::string& problem : folder.problems())
+        std::cerr << "momentum-lab-cli: warning: run " << problem << "\n";
     const RecordedTrajectories recorded = readTrajectories(folder);
-    for (const std::string& skipped : recorded.skipped) std::cerr << "momentum-lab-cli: warning: left out " << skipped << "\n";
+    for (const std::string& skipped : recorded.skipped)
+        std::cerr << "momentum-lab-cli: warning: left out " << skipped << "\n";
     const std::vector<Trajectory>& trajectories = recorded.trajectories;
     const DataSplit data = loadExperimentData(folder.experiment);
 
@@ -69,14 +78,16 @@ int landscape(const QStringList& arguments) {
     std::cout << gridSize << " x " << gridSize << " grid" << (landscape.slice ? " and slice" : "") << " ("
               << planeDirectionsName(directions) << " directions, " << landscape.weights << " weights, "
               << landscape.examples << " examples) in " << QString::number(ms, 'f', 1).toStdString() << " ms; "
-              << trajectories.size() << (trajectories.size() == 1 ? " run -> " : " runs -> ") << out.path().toStdString() << "\n";
+              << trajectories.size() << (trajectories.size() == 1 ? " run -> " : " runs -> ")
+              << out.path().toStdString() << "\n";
     return kExitOk;
 }
 
 }  // namespace
 
 void addLandscapeCommand(CommandTable& table) {
-    table.add({"landscape", "the loss on a plane shared by a run folder's runs, with their trajectories", landscape, {}});
+    table.add(
+        {"landscape", "the loss on a plane shared by a run folder's runs, with their trajectories", landscape, {}});
 }
 
 }  // namespace ml

@@ -48,7 +48,8 @@ public:
         const int width = 30;
         const int filled = total_ > 0 ? width * done_ / total_ : width;
         std::fprintf(stderr, "\r[%.*s%*s] %d/%d trials (%s)  %.2f trials/s  ETA %ld:%02ld   ", filled,
-                     "##############################", width - filled, "", done_, total_, phase, rate, eta / 60, eta % 60);
+                     "##############################", width - filled, "", done_, total_, phase, rate, eta / 60,
+                     eta % 60);
         std::fflush(stderr);
     }
     void end() {
@@ -73,8 +74,8 @@ struct CommandPaths {
 CommandPaths commandPaths(const QString& out, const QString& cli) {
     const QString root = absolute(out);
     const std::string what = "--out " + root.toStdString();
-    return {shellWord(cli, "the CLI's path " + cli.toStdString()), shellWord(QDir(root).filePath(studyfolder::kStudy), what),
-            shellWord(root, what)};
+    return {shellWord(cli, "the CLI's path " + cli.toStdString()),
+            shellWord(QDir(root).filePath(studyfolder::kStudy), what), shellWord(root, what)};
 }
 
 QString trialCommand(const CommandPaths& paths, const QString& trial) {
@@ -87,8 +88,8 @@ QString trialCommand(const CommandPaths& paths, const QString& trial) {
 QString sbatchHead(const StudyPlan& plan, const QString& what, const QString& job, const QString& log) {
     return "#!/bin/bash\n# Study " + shellComment(QString::fromStdString(plan.study().name)) + ": " + what +
            "\n# Submit from this folder (submit.sh does), so that the logs go to logs/ here.\n#SBATCH --job-name=" +
-           runFileName(plan.study().name) + "-" + job + "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=logs/" +
-           log + "\n";
+           runFileName(plan.study().name) + "-" + job +
+           "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=logs/" + log + "\n";
 }
 
 // tune.sbatch / final.sbatch (one array task per trial, at most `throttle` at once), aggregate.sbatch,
@@ -98,28 +99,33 @@ void emitSlurm(const StudyLayout& layout, const CommandPaths& paths, int throttl
     const QString dir = absolute(layout.slurmDirectory());
     if (!QDir().mkpath(dir + "/logs")) throw FileError(dir, "cannot create the folder");
     const auto arrayScript = [&](const QString& phase, int first, int count) {
-        return sbatchHead(plan, phase + ", trials " + QString::number(first) + " to " + QString::number(first + count - 1) +
-                                    " of momentum-lab-cli study, one array task each.",
+        return sbatchHead(plan,
+                          phase + ", trials " + QString::number(first) + " to " + QString::number(first + count - 1) +
+                              " of momentum-lab-cli study, one array task each.",
                           phase, phase + "-%A_%a.out") +
                "#SBATCH --array=0-" + QString::number(count - 1) + "%" + QString::number(throttle) + "\nexec " +
                trialCommand(paths, "$((SLURM_ARRAY_TASK_ID + " + QString::number(first) + "))") + "\n";
     };
     writeFileAtomically(dir + "/tune.sbatch", arrayScript("tune", 0, plan.tuningCount()).toUtf8());
-    writeFileAtomically(dir + "/final.sbatch", arrayScript("final", plan.tuningCount(), plan.trialCount() - plan.tuningCount()).toUtf8());
-    writeFileAtomically(dir + "/aggregate.sbatch",
-                        (sbatchHead(plan, "the statistics, once every trial has finished.", "aggregate", "aggregate-%j.out") +
-                         "exec " + paths.cli + " aggregate " + paths.root + "\n")
-                            .toUtf8());
+    writeFileAtomically(dir + "/final.sbatch",
+                        arrayScript("final", plan.tuningCount(), plan.trialCount() - plan.tuningCount()).toUtf8());
+    writeFileAtomically(dir + "/aggregate.sbatch", (sbatchHead(plan, "the statistics, once every trial has finished.",
+                                                               "aggregate", "aggregate-%j.out") +
+                                                    "exec " + paths.cli + " aggregate " + paths.root + "\n")
+                                                       .toUtf8());
     const QString submit = dir + "/submit.sh";
-    writeFileAtomically(submit, QString("#!/bin/bash\n"
-                                        "# Submits the study's three jobs, each starting when the one before succeeded.\n"
-                                        "set -euo pipefail\n"
-                                        "cd \"$(dirname \"$0\")\"\n"
-                                        "tune=$(sbatch --parsable tune.sbatch); tune=${tune%%;*}\n"
-                                        "final=$(sbatch --parsable --dependency=afterok:$tune final.sbatch); final=${final%%;*}\n"
-                                        "aggregate=$(sbatch --parsable --dependency=afterok:$final aggregate.sbatch); aggregate=${aggregate%%;*}\n"
-                                        "echo \"tune $tune final $final aggregate $aggregate\"\n")
-                                    .toUtf8());
+    writeFileAtomically(
+        submit,
+        QString(
+            "#!/bin/bash\n"
+            "# Submits the study's three jobs, each starting when the one before succeeded.\n"
+            "set -euo pipefail\n"
+            "cd \"$(dirname \"$0\")\"\n"
+            "tune=$(sbatch --parsable tune.sbatch); tune=${tune%%;*}\n"
+            "final=$(sbatch --parsable --dependency=afterok:$tune final.sbatch); final=${final%%;*}\n"
+            "aggregate=$(sbatch --parsable --dependency=afterok:$final aggregate.sbatch); aggregate=${aggregate%%;*}\n"
+            "echo \"tune $tune final $final aggregate $aggregate\"\n")
+            .toUtf8());
     QFile::setPermissions(submit, QFile::permissions(submit) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
 }
 
@@ -144,7 +150,8 @@ QString studyFileOrPreset(const QString& argument) {
         if (argument == id || argument == QFileInfo(name).completeBaseName()) return shipped.filePath(name);
         ids << id;
     }
-    throw InputError(argument.toStdString() + ": no such study file, nor a shipped study (" + ids.join(", ").toStdString() + ")");
+    throw InputError(argument.toStdString() + ": no such study file, nor a shipped study (" +
+                     ids.join(", ").toStdString() + ")");
 }
 
 // study's modes exclude one another, and an option only one mode reads is refused in the others
@@ -179,7 +186,9 @@ const char* const kStudyDescription =
 
 int study(const QStringList& arguments) {
     QCommandLineParser parser;
-    parser.addPositionalArgument("STUDY", "The study file (JSON: an experiment with a \"study\" section), or a shipped study: seed-question-digits, seed-question.");
+    parser.addPositionalArgument(
+        "STUDY",
+        "The study file (JSON: an experiment with a \"study\" section), or a shipped study: seed-question-digits, seed-question.");
     parser.addOption({"out", "The study folder (created if missing; re-running resumes).", "DIR"});
     parser.addOption({"jobs", "Worker threads, each running one single-threaded trial (default: all cores).", "N"});
     parser.addOption({"list", "Print one self-contained command per trial instead of running them."});
@@ -190,7 +199,8 @@ int study(const QStringList& arguments) {
     parser.addOption({"throttle", "With --emit slurm: at most M array tasks at once (default 32).", "M"});
     parser.addOption({"quiet", "No progress bar and no result table."});
     if (const int status = parseCommandLine(parser, arguments, kStudyDescription, 1); status >= 0) return status;
-    if (!parser.isSet("out")) throw InputError("--out: missing; give the study folder, e.g. --out studies/seed-question");
+    if (!parser.isSet("out"))
+        throw InputError("--out: missing; give the study folder, e.g. --out studies/seed-question");
     const QString studyFile = studyFileOrPreset(parser.positionalArguments().front());
     const QString out = parser.value("out");
     checkOutputFolder(out, "--out");
@@ -221,7 +231,8 @@ int study(const QStringList& arguments) {
         const int begin = phase == 2 ? plan.tuningCount() : 0;
         const int end = phase == 1 ? plan.tuningCount() : plan.trialCount();
         const char terminator = parser.isSet("list0") ? '\0' : '\n';
-        for (int k = begin; k < end; ++k) std::cout << trialCommand(*paths, QString::number(k)).toStdString() << terminator;
+        for (int k = begin; k < end; ++k)
+            std::cout << trialCommand(*paths, QString::number(k)).toStdString() << terminator;
         return kExitOk;
     }
 
@@ -272,9 +283,11 @@ int aggregate(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.addPositionalArgument("DIR", "A study folder (written by momentum-lab-cli study).");
     parser.addOption({"figure-size", "Size of the pgfplots band figure in millimetres (default 120x80).", "WxH"});
-    parser.addOption({"markdown", "Print the result table as Markdown (for a report or README) instead of aligned text."});
-    if (const int status = parseCommandLine(parser, arguments,
-                                            "Recompute a study's statistics from whatever trial folders exist, into DIR/results.", 1);
+    parser.addOption(
+        {"markdown", "Print the result table as Markdown (for a report or README) instead of aligned text."});
+    if (const int status =
+            parseCommandLine(parser, arguments,
+                             "Recompute a study's statistics from whatever trial folders exist, into DIR/results.", 1);
         status >= 0)
         return status;
     const QString dir = parser.positionalArguments().front();
@@ -288,13 +301,15 @@ int aggregate(const QStringList& arguments) {
         constexpr double kMaxMm = 5000;
         const auto fits = [&](double mm) { return mm > 0 && mm <= kMaxMm; };
         if (parts.size() != 2 || !okW || !okH || !fits(options.figureWidthMm) || !fits(options.figureHeightMm))
-            throw InputError("--figure-size: expected WIDTHxHEIGHT in millimetres, each above 0 and at most 5000 "
-                             "(TeX's largest size is about 5758 mm), e.g. 120x80, not '" +
-                             parser.value("figure-size").toStdString() + "'");
+            throw InputError(
+                "--figure-size: expected WIDTHxHEIGHT in millimetres, each above 0 and at most 5000 "
+                "(TeX's largest size is about 5758 mm), e.g. 120x80, not '" +
+                parser.value("figure-size").toStdString() + "'");
     }
     const QString studyFile = QDir(dir).filePath(studyfolder::kStudy);
     if (!QFileInfo::exists(studyFile))
-        throw InputError(studyFile.toStdString() + ": not found; expected a folder written by momentum-lab-cli study --out");
+        throw InputError(studyFile.toStdString() +
+                         ": not found; expected a folder written by momentum-lab-cli study --out");
     const StudyPlan plan(loadStudy(studyFile));
     const StudyLayout layout(dir, plan);
     printResults(layout, aggregateStudy(layout, options), parser.isSet("markdown"));

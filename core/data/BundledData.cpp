@@ -12,9 +12,7 @@ namespace ml {
 
 namespace {
 
-std::string_view view(const QByteArray& bytes) {
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
+std::string_view view(const QByteArray& bytes) { return {bytes.constData(), static_cast<std::size_t>(bytes.size())}; }
 
 }  // namespace
 
@@ -35,7 +33,8 @@ DataSplit loadIris() {
     int row = 0;
     for (; reader.nextRow(cells); ++row) {
         if (row >= rows || static_cast<int>(cells.size()) != features + 1)
-            reader.fail(0, {}, "expected " + std::to_string(rows) + " rows of " + std::to_string(features + 1) + " fields");
+            reader.fail(0, {},
+                        "expected " + std::to_string(rows) + " rows of " + std::to_string(features + 1) + " fields");
         for (int c = 0; c < features; ++c) x(row, c) = reader.parseFloat(cells[c], c + 1);
         labels(row) = reader.parseIndex(cells[features], features + 1, "label", classes - 1);
     }
@@ -46,8 +45,7 @@ DataSplit loadIris() {
     auto train = std::make_shared<DenseDataset>(all.subset(split.train));
     auto test = std::make_shared<DenseDataset>(all.subset(split.test));
     const Eigen::RowVectorXf mean = train->features().colwise().mean();
-    const Eigen::RowVectorXf stddev =
-        ((train->features().rowwise() - mean).array().square().colwise().mean()).sqrt();
+    const Eigen::RowVectorXf stddev = ((train->features().rowwise() - mean).array().square().colwise().mean()).sqrt();
     train->standardize(mean, stddev);
     test->standardize(mean, stddev);
     return {"iris", std::move(train), std::move(test)};
@@ -65,7 +63,8 @@ DataSplit loadDigits() {
         if (cells.size() != kPixels + 1) reader.fail(0, {}, "expected 65 fields (64 pixels and the label)");
         for (int c = 0; c < kPixels; ++c)
             pixels.push_back(static_cast<std::uint8_t>(reader.parseIndex(cells[c], c + 1, "pixel", 16)));
-        labels.push_back(static_cast<std::uint8_t>(reader.parseIndex(cells[kPixels], kPixels + 1, "label", kClasses - 1)));
+        labels.push_back(
+            static_cast<std::uint8_t>(reader.parseIndex(cells[kPixels], kPixels + 1, "label", kClasses - 1)));
     }
     const ImageDataset all(std::move(pixels), std::move(labels), {kSide, kSide}, kClasses, 1.0f / 16.0f);
     const IndexSplit split = shuffledSplit(all.size(), kTestCount, kFixedSplitSeed);

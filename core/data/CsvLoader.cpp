@@ -60,8 +60,9 @@ std::vector<Role> parseHeader(CsvReader& reader, CsvTable& table) {
     }
     if (table.inputCount == 0) reader.fail(0, {}, "no input columns; expected at least one column named x...");
     if (table.hasLabel && table.targetCount > 0)
-        reader.fail(0, {}, "both y... and label columns; use y columns for regression or one label column "
-                           "for classification, not both");
+        reader.fail(0, {},
+                    "both y... and label columns; use y columns for regression or one label column "
+                    "for classification, not both");
     if (!table.hasLabel && table.targetCount == 0)
         reader.fail(0, {}, "no target column; expected columns named y... (regression) or a label column");
     return roles;
@@ -102,7 +103,8 @@ DenseDataset toDataset(const CsvTable& t, const std::string& path, int numClasse
     using RowMatrix = DenseDataset::RowMatrix;
     RowMatrix x = Eigen::Map<const RowMatrix>(t.inputs.data(), t.rows, t.inputCount);
     if (!t.hasLabel)
-        return DenseDataset::regression(std::move(x), Eigen::Map<const RowMatrix>(t.targets.data(), t.rows, t.targetCount));
+        return DenseDataset::regression(std::move(x),
+                                        Eigen::Map<const RowMatrix>(t.targets.data(), t.rows, t.targetCount));
     if (maxLabel(t) >= numClasses)
         throw InputError(path + ": label " + std::to_string(maxLabel(t)) + " is not below the class count " +
                          std::to_string(numClasses));

@@ -17,7 +17,7 @@ std::string_view trim(std::string_view s) {
 
 std::string quoted(std::string_view cell) {
     constexpr std::size_t kMax = 40;  // keep messages short for absurd cells
-    std::string text(1, '"');  // built by appending: GCC 12 gives a false -Wrestrict on operator+ chains
+    std::string text(1, '"');         // built by appending: GCC 12 gives a false -Wrestrict on operator+ chains
     text.append(cell.substr(0, kMax)).append(cell.size() > kMax ? "...\"" : "\"");
     return text;
 }

@@ -29,7 +29,8 @@ QByteArray readMaybeGzippedFile(const QString& path) {
     QByteArray bytes = readFileBytes(path);
     if (!path.endsWith(QLatin1String(".gz"))) return bytes;
     if (const std::optional<std::uint32_t> declared = gzipDeclaredSize(bytes))
-        requireWithinMemoryBudget(*declared, path.toStdString() + ": decompressing it (the size its gzip trailer declares)");
+        requireWithinMemoryBudget(*declared,
+                                  path.toStdString() + ": decompressing it (the size its gzip trailer declares)");
     return gunzip(bytes, path);
 }
 
@@ -37,13 +38,15 @@ std::optional<std::uint32_t> gzipDeclaredSize(QByteArrayView gz) {
     constexpr qsizetype kSmallestGzip = 18;  // 10-byte header + empty deflate data + 8-byte trailer
     if (gz.size() < kSmallestGzip) return std::nullopt;
     const auto* end = reinterpret_cast<const unsigned char*>(gz.data() + gz.size());
-    return std::uint32_t{end[-4]} | std::uint32_t{end[-3]} << 8 | std::uint32_t{end[-2]} << 16 | std::uint32_t{end[-1]} << 24;
+    return std::uint32_t{end[-4]} | std::uint32_t{end[-3]} << 8 | std::uint32_t{end[-2]} << 16 |
+           std::uint32_t{end[-1]} << 24;
 }
 
 QByteArray gzipCompress(QByteArrayView data, GzipLevel level) {
     ZStream<deflateEnd> s;
     // windowBits 15 + 16 selects the gzip wrapper.
-    if (deflateInit2(&s.z, level == GzipLevel::Fastest ? Z_BEST_SPEED : Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&s.z, level == GzipLevel::Fastest ? Z_BEST_SPEED : Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
         throw std::runtime_error("zlib deflateInit2 failed");
     QByteArray out(static_cast<qsizetype>(deflateBound(&s.z, static_cast<uLong>(data.size()))), '\0');
     s.z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
@@ -83,7 +86,8 @@ QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes)
                          "; expected a complete gzip file within the limit");
     if (declared && gzipSizePlausible(*declared, gz.size())) {
         QByteArray whole(static_cast<qsizetype>(*declared), Qt::Uninitialized);
-        if (inflateSingleMember(gz, {reinterpret_cast<std::uint8_t*>(whole.data()), static_cast<std::size_t>(whole.size())}))
+        if (inflateSingleMember(
+                gz, {reinterpret_cast<std::uint8_t*>(whole.data()), static_cast<std::size_t>(whole.size())}))
             return whole;
     }
     // One byte past the declared size is enough to see a lie. The trailer is the last member's: once
@@ -98,8 +102,10 @@ QByteArray gunzip(QByteArrayView gz, const QString& name, std::int64_t maxBytes)
             if (s.z.avail_in == 0) break;
             const auto* next = s.z.next_in;
             if (s.z.avail_in < 2 || next[0] != 0x1f || next[1] != 0x8b)
-                throw InputError(str(name) + ": " + std::to_string(s.z.avail_in) + " bytes after the end of the gzip data (at byte " +
-                                 std::to_string(gz.size() - s.z.avail_in) + "); expected the end of the file or another gzip member");
+                throw InputError(str(name) + ": " + std::to_string(s.z.avail_in) +
+                                 " bytes after the end of the gzip data (at byte " +
+                                 std::to_string(gz.size() - s.z.avail_in) +
+                                 "); expected the end of the file or another gzip member");
             if (inflateReset(&s.z) != Z_OK) throw std::runtime_error("zlib inflateReset failed");
             bound.reset();
             cap = maxBytes;

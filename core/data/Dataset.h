@@ -15,8 +15,8 @@ namespace ml {
 // One mini-batch. Sample i is row i of `inputs`; for regression row i of `targets`, for
 // classification labels(i). Buffers are reused between steps: gather() only resizes.
 struct Batch {
-    BatchMatrix inputs;    // [batch x inputDim]
-    BatchMatrix targets;   // [batch x outputDim], regression only (empty for classification)
+    BatchMatrix inputs;      // [batch x inputDim]
+    BatchMatrix targets;     // [batch x outputDim], regression only (empty for classification)
     Eigen::VectorXi labels;  // [batch], classification only (empty for regression)
     Eigen::Index size() const { return inputs.rows(); }
 };

@@ -44,10 +44,8 @@ void DenseDataset::gather(std::span<const Eigen::Index> indices, Batch& batch) c
         // Both row-major: a sample is one contiguous run of floats (copy_n, not Eigen's
         // dynamic-size block assignment, whose set-up outweighs a small row).
         std::copy_n(features_.row(s).data(), features_.cols(), batch.inputs.row(i).data());
-        if (classification_)
-            batch.labels(i) = labels_(s);
-        else
-            std::copy_n(targets_.row(s).data(), targets_.cols(), batch.targets.row(i).data());
+        if (classification_) batch.labels(i) = labels_(s);
+        else std::copy_n(targets_.row(s).data(), targets_.cols(), batch.targets.row(i).data());
     }
 }
 
@@ -57,12 +55,14 @@ DenseDataset DenseDataset::subset(std::span<const Eigen::Index> indices) const {
     d.numClasses_ = numClasses_;
     const auto n = static_cast<Eigen::Index>(indices.size());
     d.features_.resize(n, features_.cols());
-    if (classification_) d.labels_.resize(n); else d.targets_.resize(n, targets_.cols());
+    if (classification_) d.labels_.resize(n);
+    else d.targets_.resize(n, targets_.cols());
     for (Eigen::Index i = 0; i < n; ++i) {
         const Eigen::Index s = indices[static_cast<std::size_t>(i)];
         if (s < 0 || s >= size()) throw std::out_of_range("DenseDataset::subset: sample index out of range");
         d.features_.row(i) = features_.row(s);
-        if (classification_) d.labels_(i) = labels_(s); else d.targets_.row(i) = targets_.row(s);
+        if (classification_) d.labels_(i) = labels_(s);
+        else d.targets_.row(i) = targets_.row(s);
     }
     return d;
 }

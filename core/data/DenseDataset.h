@@ -29,7 +29,7 @@ public:
     void standardize(const Eigen::RowVectorXf& mean, const Eigen::RowVectorXf& stddev);
 
     const RowMatrix& features() const { return features_; }
-    const RowMatrix& targets() const { return targets_; }  // empty for classification
+    const RowMatrix& targets() const { return targets_; }      // empty for classification
     const Eigen::VectorXi& labels() const { return labels_; }  // empty for regression
 
 private:

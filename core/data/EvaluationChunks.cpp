@@ -5,8 +5,7 @@
 
 namespace ml {
 
-EvaluationChunks::EvaluationChunks(const Dataset& data)
-    : size_(data.size()), classification_(data.isClassification()) {
+EvaluationChunks::EvaluationChunks(const Dataset& data) : size_(data.size()), classification_(data.isClassification()) {
     std::vector<Eigen::Index> indices;
     chunks_.reserve(static_cast<std::size_t>((size_ + kChunkSize - 1) / kChunkSize));
     for (Eigen::Index start = 0; start < size_; start += kChunkSize) {

@@ -73,8 +73,7 @@ private:
     [[noreturn]] void fail() {
         int errnum = Z_OK;
         const char* msg = gzerror(file_, &errnum);
-        throw InputError(path_ + ": cannot read the data (" + (errnum == Z_ERRNO ? std::strerror(errno) : msg) +
-                         ")");
+        throw InputError(path_ + ": cannot read the data (" + (errnum == Z_ERRNO ? std::strerror(errno) : msg) + ")");
     }
     std::string path_;
     gzFile file_;
@@ -134,8 +133,7 @@ IdxArray readIdx(const std::string& path) {
     checkRegularFile(QString::fromStdString(path));  // gzopen would block on a FIFO without a writer
     GzReader in(path);
     std::array<std::uint8_t, 4> magic{};
-    if (in.read(magic.data(), 4) < 4)
-        throw InputError(path + ": too short for an IDX file (needs a 4-byte header)");
+    if (in.read(magic.data(), 4) < 4) throw InputError(path + ": too short for an IDX file (needs a 4-byte header)");
     if (magic[0] != 0 || magic[1] != 0)
         throw InputError(path + ": not an IDX file (the first two bytes must be zero, found " + hexByte(magic[0]) +
                          " " + hexByte(magic[1]) + ")");
@@ -168,14 +166,15 @@ IdxArray readIdx(const std::string& path) {
     // file whose data does not match its header, is refused here instead of after inflating it).
     const QString file = QString::fromStdString(path);
     const bool plain = in.isPlain();
-    const std::optional<std::int64_t> declared = plain ? std::optional<std::int64_t>(QFileInfo(file).size())
-                                                       : gzipDeclaredSizeOfFile(file);
+    const std::optional<std::int64_t> declared =
+        plain ? std::optional<std::int64_t>(QFileInfo(file).size()) : gzipDeclaredSizeOfFile(file);
     // ISIZE is the size modulo 2^32; the payload limit (1 GiB) keeps a valid file below that.
     if (declared && *declared - headerBytes != static_cast<std::int64_t>(payload)) {
         const std::int64_t holds = *declared - headerBytes;
         throw InputError(path + ": the dimensions " + dimsText(result.dims) + " need " + std::to_string(payload) +
                          " data bytes but " + (plain ? "the file holds " : "its gzip trailer declares ") +
-                         std::to_string(holds) + (holds < static_cast<std::int64_t>(payload) ? " (truncated)" : " (trailing bytes)"));
+                         std::to_string(holds) +
+                         (holds < static_cast<std::int64_t>(payload) ? " (truncated)" : " (trailing bytes)"));
     }
     requireWithinMemoryBudget(payload, path + ": the dimensions " + dimsText(result.dims));
     // A plain file's size was checked above, so its payload is known to be there: allocate it once.
@@ -221,13 +220,13 @@ void writeIdx(const std::string& path, const std::vector<std::uint32_t>& dims, s
     writeFileAtomically(file, file.endsWith(QLatin1String(".gz")) ? gzipCompress(bytes) : bytes);
 }
 
-ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& labelsPath, int numClasses,
-                           float scale) {
+ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& labelsPath, int numClasses, float scale) {
     IdxArray labels = readIdx(labelsPath);
     if (labels.dims.size() != 1)
         throw InputError(labelsPath + ": labels must have 1 dimension (the count), found " +
                          std::to_string(labels.dims.size()) + " (" + dimsText(labels.dims) + ")");
-    const auto bad = std::find_if(labels.data.begin(), labels.data.end(), [&](std::uint8_t l) { return l >= numClasses; });
+    const auto bad =
+        std::find_if(labels.data.begin(), labels.data.end(), [&](std::uint8_t l) { return l >= numClasses; });
     if (bad != labels.data.end())
         throw InputError(labelsPath + ": label " + std::to_string(*bad) + " at position " +
                          std::to_string(bad - labels.data.begin()) + " is out of range; expected 0 to " +
@@ -248,7 +247,8 @@ DataSplit loadIdxDirectory(const std::string& dirPath, const std::string& spec, 
     const QDir dir(QString::fromStdString(dirPath));
     const std::string hint = missingHint.empty() ? "" : "; " + missingHint;
     if (QFileInfo(dir.path()).isFile())
-        throw InputError("IDX folder " + dirPath + ": is a file; expected a folder holding train-images-idx3-ubyte, "
+        throw InputError("IDX folder " + dirPath +
+                         ": is a file; expected a folder holding train-images-idx3-ubyte, "
                          "train-labels-idx1-ubyte, t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte (plain or .gz)");
     if (!dir.exists()) throw InputError("IDX folder " + dirPath + " does not exist" + hint);
     const auto path = [&](const char* base) {
@@ -263,7 +263,8 @@ DataSplit loadIdxDirectory(const std::string& dirPath, const std::string& spec, 
     constexpr float kScale = 1.0f / 255.0f;
     auto train = std::make_shared<ImageDataset>(loadIdxImages(trainImages, trainLabels, kClasses, kScale));
     auto test = std::make_shared<ImageDataset>(loadIdxImages(testImages, testLabels, kClasses, kScale));
-    if (test->imageShape().height != train->imageShape().height || test->imageShape().width != train->imageShape().width)
+    if (test->imageShape().height != train->imageShape().height ||
+        test->imageShape().width != train->imageShape().width)
         throw InputError(testImages + ": image size differs from " + trainImages);
     return {spec, std::move(train), std::move(test)};
 }

@@ -29,8 +29,7 @@ void writeIdx(const std::string& path, const std::vector<std::uint32_t>& dims, s
 
 // Reads a 3-d images file [count x height x width] and a 1-d labels file [count] as one data set
 // with labels < numClasses; pixels are scaled by `scale` when gathered.
-ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& labelsPath, int numClasses,
-                           float scale);
+ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& labelsPath, int numClasses, float scale);
 
 // Loads train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte and
 // t10k-labels-idx1-ubyte (each plain or with ".gz") from `dir` as 10-class images with pixels

@@ -6,10 +6,9 @@
 
 namespace ml {
 
-ImageDataset::ImageDataset(std::vector<std::uint8_t> pixels, std::vector<std::uint8_t> labels,
-                           ImageShape shape, int numClasses, float scale)
-    : pixels_(std::move(pixels)), labels_(std::move(labels)), shape_(shape), numClasses_(numClasses),
-      scale_(scale) {
+ImageDataset::ImageDataset(std::vector<std::uint8_t> pixels, std::vector<std::uint8_t> labels, ImageShape shape,
+                           int numClasses, float scale)
+    : pixels_(std::move(pixels)), labels_(std::move(labels)), shape_(shape), numClasses_(numClasses), scale_(scale) {
     if (!shape_.valid() || numClasses_ < 1 || numClasses_ > 256)
         throw std::invalid_argument("ImageDataset: invalid image shape or class count");
     if (pixels_.size() != labels_.size() * static_cast<std::size_t>(inputDim()))

@@ -12,8 +12,8 @@ class ImageDataset final : public Dataset {
 public:
     // pixels: size() images of shape.height * shape.width bytes each, row-major, one after the
     // other; labels in [0, numClasses). Throws std::invalid_argument if the sizes do not fit.
-    ImageDataset(std::vector<std::uint8_t> pixels, std::vector<std::uint8_t> labels, ImageShape shape,
-                 int numClasses, float scale);
+    ImageDataset(std::vector<std::uint8_t> pixels, std::vector<std::uint8_t> labels, ImageShape shape, int numClasses,
+                 float scale);
 
     Eigen::Index size() const override { return static_cast<Eigen::Index>(labels_.size()); }
     int inputDim() const override { return shape_.height * shape_.width; }

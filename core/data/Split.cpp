@@ -17,8 +17,7 @@ IndexSplit shuffledSplit(Eigen::Index n, Eigen::Index testCount, std::uint64_t s
     return {std::vector<Eigen::Index>(order.begin(), cut), std::vector<Eigen::Index>(cut, order.end())};
 }
 
-IndexSplit stratifiedSplit(std::span<const int> labels, int numClasses, double testFraction,
-                           std::uint64_t seed) {
+IndexSplit stratifiedSplit(std::span<const int> labels, int numClasses, double testFraction, std::uint64_t seed) {
     std::vector<std::vector<Eigen::Index>> byClass(static_cast<std::size_t>(numClasses));
     for (std::size_t i = 0; i < labels.size(); ++i)
         byClass.at(static_cast<std::size_t>(labels[i])).push_back(static_cast<Eigen::Index>(i));

@@ -24,7 +24,6 @@ IndexSplit shuffledSplit(Eigen::Index n, Eigen::Index testCount, std::uint64_t s
 // Stratified: the samples of each class are shuffled with Random(seed) (one generator, classes
 // in increasing order) and the last round(count * testFraction) of each class go to the test
 // split. Both splits are returned in increasing index order.
-IndexSplit stratifiedSplit(std::span<const int> labels, int numClasses, double testFraction,
-                           std::uint64_t seed);
+IndexSplit stratifiedSplit(std::span<const int> labels, int numClasses, double testFraction, std::uint64_t seed);
 
 }  // namespace ml

@@ -63,7 +63,8 @@ void checkHessianSpectrumSize(const NetworkSpec& network) {
     if (count > HessianProbe::kMaxSpectrumParameters)
         throw InputError("--hessian-spectrum: the network " + network.text() + " has " + std::to_string(count) +
                          " parameters; the exact spectrum is computed for at most " +
-                         std::to_string(HessianProbe::kMaxSpectrumParameters) + " (use --curvature-every for larger ones)");
+                         std::to_string(HessianProbe::kMaxSpectrumParameters) +
+                         " (use --curvature-every for larger ones)");
 }
 
 void writeHessianSpectra(const RunFolderLayout& layout, const LockstepTrainer& trainer, long batchSize) {

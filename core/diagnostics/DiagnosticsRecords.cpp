@@ -54,9 +54,16 @@ std::vector<DiagnosticsRecord> readDiagnosticsFile(const QString& path) {
     CsvReader reader(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), path.toStdString());
     std::vector<std::string_view> cells;
     if (!reader.nextRow(cells)) reader.failFile("is empty (expected the header step,layer,neuron,...)");
-    static const std::vector<std::string_view> kColumns = {
-        "step", "layer", "neuron", "gradient_norm", "update_norm", "update_to_weight", "distance_from_initial",
-        "cos_moment_gradient", "mean_share", "moment_cv"};
+    static const std::vector<std::string_view> kColumns = {"step",
+                                                           "layer",
+                                                           "neuron",
+                                                           "gradient_norm",
+                                                           "update_norm",
+                                                           "update_to_weight",
+                                                           "distance_from_initial",
+                                                           "cos_moment_gradient",
+                                                           "mean_share",
+                                                           "moment_cv"};
     const std::size_t columns = checkHeader(reader, cells, kColumns, "gradient_snr");
     std::vector<DiagnosticsRecord> records;
     while (reader.nextRow(cells)) {
@@ -83,9 +90,9 @@ std::vector<DiagnosticsRecord> readDiagnosticsFile(const QString& path) {
             layers.back().emplace_back();
         }
         UnitDiagnostics& unit = layers.back().back();
-        std::array<float*, 8> fields = {&unit.gradientNorm, &unit.updateNorm, &unit.updateToWeight,
-                                        &unit.distanceFromInitial, &unit.cosMomentGradient, &unit.meanShare,
-                                        &unit.momentCv, &unit.gradientSnr};
+        std::array<float*, 8> fields = {
+            &unit.gradientNorm,      &unit.updateNorm, &unit.updateToWeight, &unit.distanceFromInitial,
+            &unit.cosMomentGradient, &unit.meanShare,  &unit.momentCv,       &unit.gradientSnr};
         for (std::size_t c = 3; c < columns; ++c)
             *fields[c - 3] = parseValue(reader, cells[c], static_cast<int>(c + 1),
                                         c < kColumns.size() ? kColumns[c] : std::string_view("gradient_snr"));
@@ -98,13 +105,14 @@ std::vector<CurvaturePoint> readCurvatureFile(const QString& path) {
     CsvReader reader(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), path.toStdString());
     std::vector<std::string_view> cells;
     if (!reader.nextRow(cells)) reader.failFile("is empty (expected the header step,lambda_max,...)");
-    static const std::vector<std::string_view> kColumns = {"step", "lambda_max", "iterations", "converged",
-                                                           "sgd_threshold", "heavy_ball_threshold"};
+    static const std::vector<std::string_view> kColumns = {"step",      "lambda_max",    "iterations",
+                                                           "converged", "sgd_threshold", "heavy_ball_threshold"};
     checkHeader(reader, cells, kColumns, {});
     std::vector<CurvaturePoint> points;
     while (reader.nextRow(cells)) {
         if (cells.size() != kColumns.size())
-            reader.fail(0, {}, "has " + std::to_string(cells.size()) + " cells, expected " + std::to_string(kColumns.size()));
+            reader.fail(0, {},
+                        "has " + std::to_string(cells.size()) + " cells, expected " + std::to_string(kColumns.size()));
         CurvaturePoint point;
         point.step = parseStep(reader, cells[0], 1);
         point.lambdaMax = parseValue(reader, cells[1], 2, kColumns[1]);

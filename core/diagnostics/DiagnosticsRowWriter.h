@@ -53,7 +53,7 @@ private:
         std::vector<UnitDiagnostics> units;
     };
     void writeLoop();
-    void rethrowWriterError();  // with mutex_ held
+    void rethrowWriterError();                                      // with mutex_ held
     std::size_t wakeAt() const { return (slots_.size() + 1) / 2; }  // filled slots that wake the writer
 
     AppendOnlyFile file_;
@@ -62,7 +62,7 @@ private:
     QByteArray buffer_;  // writer thread only (until it has ended)
     std::mutex mutex_;
     std::condition_variable filled_, freed_;  // a slot to write / a slot to fill
-    std::size_t head_ = 0, count_ = 0;  // the oldest slot not yet written, how many wait
+    std::size_t head_ = 0, count_ = 0;        // the oldest slot not yet written, how many wait
     bool closing_ = false;
     std::exception_ptr error_;
     std::thread thread_;

@@ -23,7 +23,8 @@ class DiagnosticsWriter : public TrainingObserver {
 public:
     // every >= 1; gradientSnr false: the gradient_snr column stays nan (its cost saved). Throws
     // FileError naming the path.
-    DiagnosticsWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every, bool gradientSnr = true);
+    DiagnosticsWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every,
+                      bool gradientSnr = true);
     ~DiagnosticsWriter() override;
 
     bool wantsStepState(int run, long step) override;

@@ -20,8 +20,7 @@ Batch fixedBatch(const Dataset& data, long size) {
     return batch;
 }
 
-HessianProbe::HessianProbe(const NetworkSpec& spec, Batch batch)
-    : network_(spec), batch_(std::move(batch)) {
+HessianProbe::HessianProbe(const NetworkSpec& spec, Batch batch) : network_(spec), batch_(std::move(batch)) {
     const Parameters& parameters = network_.parameters();
     point_.resize(ml::parameterCount(parameters));
     flattenInto(parameters, point_);
@@ -60,10 +59,9 @@ void HessianProbe::multiply(const Eigen::VectorXd& v, Eigen::VectorXd& out) {
     Eigen::Index offset = 0;
     for (std::size_t l = 0; l < plusGradient_.size(); ++l) {
         const Eigen::Index size = plusGradient_[l].size();
-        out.segment(offset, size) =
-            (Eigen::Map<const Eigen::VectorXf>(plusGradient_[l].data(), size).cast<double>() -
-             Eigen::Map<const Eigen::VectorXf>(minusGradient_[l].data(), size).cast<double>()) /
-            (2.0 * h);
+        out.segment(offset, size) = (Eigen::Map<const Eigen::VectorXf>(plusGradient_[l].data(), size).cast<double>() -
+                                     Eigen::Map<const Eigen::VectorXf>(minusGradient_[l].data(), size).cast<double>()) /
+                                    (2.0 * h);
         offset += size;
     }
 }

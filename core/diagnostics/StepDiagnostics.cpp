@@ -101,7 +101,8 @@ void StepDiagnostics::compute(const Parameters& parameters, const Parameters& gr
         fillNorms(layer, total(&S::gradient2), total(&S::update2), total(&S::weight2), total(&S::distance2));
         layer.momentCv = kNaN;
         layer.gradientSnr =
-            hasSnr ? snr(total(&S::gradient2), norms.weights.cast<double>().sum() + norms.bias.cast<double>().sum()) : kNaN;
+            hasSnr ? snr(total(&S::gradient2), norms.weights.cast<double>().sum() + norms.bias.cast<double>().sum())
+                   : kNaN;
         if (hasMoment) {
             layer.cosMomentGradient =
                 ratio(total(&S::momentGradient), std::sqrt(total(&S::moment2) * total(&S::gradient2)));

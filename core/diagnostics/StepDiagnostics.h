@@ -71,7 +71,7 @@ private:
     std::vector<std::vector<UnitDiagnostics>> layers_;
     StepSums ownSums_;  // for a step whose optimizer did not collect them (Optimizer::collectStepSums)
     std::vector<Layer::SampleNormSquares> sampleNorms_;  // per layer: sum_s ||c_s||^2 per row
-    std::vector<Layer::SampleScratch> sampleScratch_;  // per layer: each keeps its sizes (no reallocation)
+    std::vector<Layer::SampleScratch> sampleScratch_;    // per layer: each keeps its sizes (no reallocation)
 };
 
 }  // namespace ml

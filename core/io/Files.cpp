@@ -34,8 +34,7 @@ void checkRegularFile(const QString& path) {
     if (!info.exists()) return;
     const std::string named = path.toStdString();
     if (info.isDir()) throw InputError(named + ": is a folder; expected a file");
-    if (!info.isFile())
-        throw InputError(named + ": is not a regular file (a FIFO, device or socket); expected a file");
+    if (!info.isFile()) throw InputError(named + ": is not a regular file (a FIFO, device or socket); expected a file");
 }
 
 void openForReading(QFile& file) {
@@ -81,11 +80,13 @@ void checkOutputFolder(const QString& path, const std::string& what) {
     for (const QString& part : QFileInfo(path).absoluteFilePath().split('/', Qt::SkipEmptyParts))
         if (QFile::encodeName(part).size() > NAME_MAX)
             throw InputError(named + ": the name '" + part.left(20).toStdString() + "...' is " +
-                             std::to_string(QFile::encodeName(part).size()) + " bytes long; a file system takes at most " +
-                             std::to_string(NAME_MAX) + " bytes per name");
+                             std::to_string(QFile::encodeName(part).size()) +
+                             " bytes long; a file system takes at most " + std::to_string(NAME_MAX) +
+                             " bytes per name");
     const QFileInfo info(path);
     if (info.exists()) {
-        if (!info.isDir()) throw InputError(named + ": is not a folder; expected a folder to write into (or a new one)");
+        if (!info.isDir())
+            throw InputError(named + ": is not a folder; expected a folder to write into (or a new one)");
         if (!info.isWritable()) throw InputError(named + ": the folder is not writable");
         if (const char* system = virtualFileSystem(path))
             throw InputError(named + ": is on the kernel's " + system + " file system, which holds no files of ours");
@@ -99,7 +100,8 @@ void checkOutputFolder(const QString& path, const std::string& what) {
         ancestor = QFileInfo(ancestor).absolutePath();
     }
     const QFileInfo parent(ancestor);
-    if (!parent.isDir()) throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is not a folder");
+    if (!parent.isDir())
+        throw InputError(named + ": cannot be created: " + ancestor.toStdString() + " is not a folder");
     if (!parent.isWritable())
         throw InputError(named + ": cannot be created: the folder " + ancestor.toStdString() + " is not writable");
     if (const char* system = virtualFileSystem(ancestor))

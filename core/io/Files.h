@@ -83,8 +83,8 @@ private:
 class DurableBatch {
 public:
     void write(const QString& path, QByteArrayView contents);  // the whole file, now, unsynced
-    void syncOnCommit(const QString& logPath);  // a log closed with AppendOnlyFile::closeUnsynced()
-    void commit();                              // later calls do nothing until the next write
+    void syncOnCommit(const QString& logPath);                 // a log closed with AppendOnlyFile::closeUnsynced()
+    void commit();                                             // later calls do nothing until the next write
 
 private:
     std::vector<QString> unsynced_;

@@ -45,7 +45,7 @@ void refuseDuplicateKeys(const QByteArray& json, const QString& source) {
             const QByteArray raw = json.mid(start, i - start + 1);
             // Escapes decoded the way the parser decodes them ("st\u0065ps" is "steps").
             const QString key = raw.contains('\\') ? QJsonDocument::fromJson("[" + raw + "]").array().at(0).toString()
-                                                    : QString::fromUtf8(raw.mid(1, raw.size() - 2));
+                                                   : QString::fromUtf8(raw.mid(1, raw.size() - 2));
             const auto [first, inserted] = open.back().keys.emplace(key, start);
             if (!inserted)
                 throw InputError(position(json, source, start) + ": key '" + key.toStdString() +

@@ -23,8 +23,9 @@ float floatFromJson(const QJsonValue& value, const std::string& context) {
         constexpr double kRoundsToInfinity = 0x1.ffffffp127;
         const double number = value.toDouble();
         if (std::abs(number) >= kRoundsToInfinity)
-            throw InputError(context + ": " + QString::number(number, 'g', 6).toStdString() +
-                             " is outside float's range (at most about 3.4e+38); write \"inf\" or \"-inf\" for infinity");
+            throw InputError(
+                context + ": " + QString::number(number, 'g', 6).toStdString() +
+                " is outside float's range (at most about 3.4e+38); write \"inf\" or \"-inf\" for infinity");
         return static_cast<float>(number);
     }
     const QString text = value.toString();

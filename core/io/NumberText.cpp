@@ -28,7 +28,9 @@ char* writeFixed(char* first, char* last, double value, int decimals) {
     return checked(first, last, std::to_chars(first, last, value, std::chars_format::fixed, decimals));
 }
 
-char* writeInteger(char* first, char* last, long long value) { return checked(first, last, std::to_chars(first, last, value)); }
+char* writeInteger(char* first, char* last, long long value) {
+    return checked(first, last, std::to_chars(first, last, value));
+}
 
 void appendShortest(QByteArray& out, float value) {
     char text[kNumberTextBytes];

@@ -13,16 +13,19 @@ namespace ml {
 QByteArray PgfplotsDocument::latex(const QString& text) {
     // pdflatex has no glyphs for these in text: the app's labels use them.
     static const std::map<QChar, QByteArray> symbols{
-        {QChar(0x03C4), "$\\tau$"},  {QChar(0x03C1), "$\\rho$"},   {QChar(0x03BC), "$\\mu$"},    {QChar(0x03B7), "$\\eta$"},
-        {QChar(0x03B1), "$\\alpha$"}, {QChar(0x03B2), "$\\beta$"}, {QChar(0x03BB), "$\\lambda$"}, {QChar(0x03B5), "$\\epsilon$"},
-        {QChar(0x03C3), "$\\sigma$"}, {QChar(0x00D7), "$\\times$"}, {QChar(0x2212), "$-$"},       {QChar(0x2013), "--"},
-        {QChar(0x2014), "---"},       {QChar(0x2026), "\\ldots{}"}, {QChar(0x2192), "$\\to$"},    {QChar(0x00B1), "$\\pm$"},
-        {QChar(0x2264), "$\\leq$"},   {QChar(0x2265), "$\\geq$"},  {QChar(0x00B7), "$\\cdot$"},  {QChar(0x2248), "$\\approx$"}};
+        {QChar(0x03C4), "$\\tau$"},    {QChar(0x03C1), "$\\rho$"},     {QChar(0x03BC), "$\\mu$"},
+        {QChar(0x03B7), "$\\eta$"},    {QChar(0x03B1), "$\\alpha$"},   {QChar(0x03B2), "$\\beta$"},
+        {QChar(0x03BB), "$\\lambda$"}, {QChar(0x03B5), "$\\epsilon$"}, {QChar(0x03C3), "$\\sigma$"},
+        {QChar(0x00D7), "$\\times$"},  {QChar(0x2212), "$-$"},         {QChar(0x2013), "--"},
+        {QChar(0x2014), "---"},        {QChar(0x2026), "\\ldots{}"},   {QChar(0x2192), "$\\to$"},
+        {QChar(0x00B1), "$\\pm$"},     {QChar(0x2264), "$\\leq$"},     {QChar(0x2265), "$\\geq$"},
+        {QChar(0x00B7), "$\\cdot$"},   {QChar(0x2248), "$\\approx$"}};
     QByteArray out;
     for (const QChar c : text) {
         if (const auto it = symbols.find(c); it != symbols.end()) out += it->second;
         else if (c == '\\') out += "\\textbackslash{}";
-        else if (QByteArrayView("&%$#_{}").contains(c.toLatin1()) && c.unicode() < 128) out += QByteArray("\\") + c.toLatin1();
+        else if (QByteArrayView("&%$#_{}").contains(c.toLatin1()) && c.unicode() < 128)
+            out += QByteArray("\\") + c.toLatin1();
         else if (c == '~') out += "\\textasciitilde{}";
         else if (c == '^') out += "\\textasciicircum{}";
         else if (c == '\n') out += "\\\\ ";
@@ -52,11 +55,14 @@ QByteArray PgfplotsDocument::stem(const QString& name) {
     return unique;
 }
 
-void PgfplotsDocument::addColumn(const QByteArray& name, std::vector<double> values) { columns_.emplace_back(name, std::move(values)); }
+void PgfplotsDocument::addColumn(const QByteArray& name, std::vector<double> values) {
+    columns_.emplace_back(name, std::move(values));
+}
 
 void PgfplotsDocument::beginAxis(const QByteArray& options) { body_ += "\\begin{axis}[" + options + "]\n"; }
 
-void PgfplotsDocument::addPlot(const QByteArray& style, const QByteArray& xColumn, const QByteArray& yColumn, const QByteArray& tableOptions) {
+void PgfplotsDocument::addPlot(const QByteArray& style, const QByteArray& xColumn, const QByteArray& yColumn,
+                               const QByteArray& tableOptions) {
     body_ += "\\addplot[" + style + "] table[x=" + xColumn + ", y=" + yColumn + tableOptions + ", col sep=comma] {" +
              csvName_.toUtf8() + "};\n";
 }
@@ -77,14 +83,16 @@ PgfplotsFiles PgfplotsDocument::render(const QString& title, double widthMm, dou
     QByteArray tex;
     tex += "% " + latex(title).replace('\n', ' ') + "\n";
     tex += "% pgfplots figure written by Momentum Lab, " + QByteArray::number(widthMm, 'f', 1) + " mm x " +
-           QByteArray::number(heightMm, 'f', 1) + " mm; it reads its points from " + csvName_.toUtf8() + " (beside this file).\n";
+           QByteArray::number(heightMm, 'f', 1) + " mm; it reads its points from " + csvName_.toUtf8() +
+           " (beside this file).\n";
     tex += "% Compile it alone (pdflatex), or paste the tikzpicture into a document that loads pgfplots\n";
     tex += "% with \\usepgfplotslibrary{fillbetween}.\n";
     // preview (loaded after tikz, whose environment it wraps) crops the page to the picture as the
     // standalone class does, but comes in Debian's 250 kB preview-latex-style, not the 80 MB texlive-latex-extra.
-    tex += "\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n"
-           "\\usepgfplotslibrary{fillbetween}\n\\usepackage[active,tightpage]{preview}\n\\PreviewEnvironment{tikzpicture}\n"
-           "\\setlength\\PreviewBorder{2pt}\n\\begin{document}\n\\begin{tikzpicture}\n";
+    tex +=
+        "\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n"
+        "\\usepgfplotslibrary{fillbetween}\n\\usepackage[active,tightpage]{preview}\n\\PreviewEnvironment{tikzpicture}\n"
+        "\\setlength\\PreviewBorder{2pt}\n\\begin{document}\n\\begin{tikzpicture}\n";
     tex += body_;
     tex += "\\end{tikzpicture}\n\\end{document}\n";
 

@@ -34,7 +34,8 @@ public:
     // Axes follow one another in the tikzpicture; `options` without the brackets.
     void beginAxis(const QByteArray& options);
     // \addplot[style] reading columns x and y of the CSV; `tableOptions` adds to table[...] (", meta expr=...").
-    void addPlot(const QByteArray& style, const QByteArray& xColumn, const QByteArray& yColumn, const QByteArray& tableOptions = {});
+    void addPlot(const QByteArray& style, const QByteArray& xColumn, const QByteArray& yColumn,
+                 const QByteArray& tableOptions = {});
     void addLegendEntry(const QString& text);
     // A band between two plots named with "name path=..." in their style.
     void addFillBetween(const QByteArray& style, const QByteArray& pathA, const QByteArray& pathB);

@@ -6,8 +6,8 @@ Landscape computeLandscape(const NetworkSpec& network, const Dataset& trainingDa
                            const std::vector<Trajectory>& trajectories, const LandscapeRequest& request,
                            const LandscapeControl& control) {
     LossProbe probe(network, *firstExamples(trainingData, request.examples));
-    const LandscapePlane plane = LandscapePlane::forTrajectories(trajectories, Network(network).parameters(),
-                                                                 request.directions, request.seed);
+    const LandscapePlane plane =
+        LandscapePlane::forTrajectories(trajectories, Network(network).parameters(), request.directions, request.seed);
     Landscape landscape;
     landscape.examples = long(probe.exampleCount());
     landscape.weights = plane.parameterCount();
@@ -18,10 +18,12 @@ Landscape computeLandscape(const NetworkSpec& network, const Dataset& trainingDa
     // One count over both parts, so a progress bar runs once from 0 to total.
     auto partControl = [&](long offset) {
         LandscapeControl part{control.cancel, {}};
-        if (control.progress) part.progress = [&control, offset, total](long done, long) { control.progress(offset + done, total); };
+        if (control.progress)
+            part.progress = [&control, offset, total](long done, long) { control.progress(offset + done, total); };
         return part;
     };
-    landscape.grid = LossGrid::compute(probe, plane, trajectoryRange(landscape.projected), request.gridSize, partControl(0));
+    landscape.grid =
+        LossGrid::compute(probe, plane, trajectoryRange(landscape.projected), request.gridSize, partControl(0));
     if (!landscape.grid.complete) return landscape;
     if (withSlice) {
         landscape.slice = LossSlice::compute(probe, trajectories[0].finalWeights(), trajectories[1].finalWeights(),

@@ -73,8 +73,8 @@ LandscapePlane LandscapePlane::principal(const std::vector<Trajectory>& trajecto
     for (const Trajectory& trajectory : trajectories)
         for (const Eigen::VectorXf& point : trajectory.points) {
             if (point.size() != size)
-                throw InputError("run " + trajectory.label + ": " + std::to_string(point.size()) + " weights, expected " +
-                                 std::to_string(size));
+                throw InputError("run " + trajectory.label + ": " + std::to_string(point.size()) +
+                                 " weights, expected " + std::to_string(size));
             points.col(column++) = point.cast<double>();
         }
     points.colwise() -= points.rowwise().mean();

@@ -16,7 +16,8 @@ struct PlaneRange {
 // The projected extent of every point of `trajectories` (and the centre, (0, 0)), widened by
 // `margin` of its width on each side; a flat extent (one point) becomes +-1 around it.
 inline constexpr double kDefaultRangeMargin = 0.2;
-PlaneRange trajectoryRange(const std::vector<std::vector<Eigen::Vector2d>>& projected, double margin = kDefaultRangeMargin);
+PlaneRange trajectoryRange(const std::vector<std::vector<Eigen::Vector2d>>& projected,
+                           double margin = kDefaultRangeMargin);
 
 // Every point of each trajectory projected on the plane, in order.
 std::vector<std::vector<Eigen::Vector2d>> projectTrajectories(const LandscapePlane& plane,
@@ -27,9 +28,9 @@ struct LossGrid {
     static constexpr int kMaxSize = 1000;
 
     PlaneRange range;
-    int size = 0;              // G: grid points per side, the corners included
-    Eigen::MatrixXf loss;      // [G x G]: loss(j, i) at (x(i), y(j)); NaN where not computed
-    bool complete = false;     // false when cancelled
+    int size = 0;           // G: grid points per side, the corners included
+    Eigen::MatrixXf loss;   // [G x G]: loss(j, i) at (x(i), y(j)); NaN where not computed
+    bool complete = false;  // false when cancelled
 
     double x(int i) const { return range.xMin + (range.xMax - range.xMin) * i / (size - 1); }
     double y(int j) const { return range.yMin + (range.yMax - range.yMin) * j / (size - 1); }

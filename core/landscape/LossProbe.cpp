@@ -31,7 +31,8 @@ LossProbe::LossProbe(const NetworkSpec& spec, const Dataset& examples) : example
     const Eigen::Index whole = exampleCount_ / EvaluationChunks::kChunkSize * EvaluationChunks::kChunkSize;
     parts_.reserve(2);
     if (whole > 0) parts_.push_back({Network(spec), EvaluationChunks(*range(examples, 0, whole))});
-    if (whole < exampleCount_) parts_.push_back({Network(spec), EvaluationChunks(*range(examples, whole, exampleCount_))});
+    if (whole < exampleCount_)
+        parts_.push_back({Network(spec), EvaluationChunks(*range(examples, whole, exampleCount_))});
     parameterCount_ = ml::parameterCount(parts_.front().network.parameters());
 }
 

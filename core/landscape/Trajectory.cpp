@@ -30,7 +30,8 @@ Eigen::VectorXd meanOfFinalWeights(const std::vector<Trajectory>& trajectories) 
         if (sum.size() == 0) sum = Eigen::VectorXd::Zero(trajectory.finalWeights().size());
         if (trajectory.finalWeights().size() != sum.size())
             throw InputError("run " + trajectory.label + ": " + std::to_string(trajectory.finalWeights().size()) +
-                             " weights, expected " + std::to_string(sum.size()) + " like the first run (the same network)");
+                             " weights, expected " + std::to_string(sum.size()) +
+                             " like the first run (the same network)");
         sum += trajectory.finalWeights().cast<double>();
     }
     return sum / double(trajectories.size());

@@ -11,8 +11,8 @@ namespace ml {
 
 struct Trajectory {
     std::string label;
-    std::vector<long> steps;               // ascending
-    std::vector<Eigen::VectorXf> points;   // points[i]: the weights after steps[i]
+    std::vector<long> steps;              // ascending
+    std::vector<Eigen::VectorXf> points;  // points[i]: the weights after steps[i]
     const Eigen::VectorXf& finalWeights() const { return points.back(); }
     // Appends the weights after `step`, flattened; a step not past the last one is ignored.
     void append(long step, const Parameters& weights);

@@ -39,12 +39,12 @@ Activation activationFromString(const std::string& name) {
 }
 
 void applyActivation(Activation activation, const BatchMatrix& z, BatchMatrix& out) {
-    if (out.rows() != z.rows() || out.cols() != z.cols()) out.resize(z.rows(), z.cols());  // resize divides (overflow check)
+    if (out.rows() != z.rows() || out.cols() != z.cols())
+        out.resize(z.rows(), z.cols());  // resize divides (overflow check)
     applyActivation(activation, z.data(), out.data(), z.size());
 }
 
-void multiplyByDerivative(Activation activation, const BatchMatrix& z, const BatchMatrix& a,
-                          BatchMatrix& delta) {
+void multiplyByDerivative(Activation activation, const BatchMatrix& z, const BatchMatrix& a, BatchMatrix& delta) {
     multiplyByDerivative(activation, z.data(), activation == Activation::Identity ? nullptr : a.data(), delta.data(),
                          delta.size());
 }

@@ -18,8 +18,7 @@ std::vector<std::string> activationNames();
 // a = f(z), in place into `out` (same shape as z).
 void applyActivation(Activation activation, const BatchMatrix& z, BatchMatrix& out);
 // delta *= f'(z), written in terms of the layer's output a = f(z) where that is cheaper.
-void multiplyByDerivative(Activation activation, const BatchMatrix& z, const BatchMatrix& a,
-                          BatchMatrix& delta);
+void multiplyByDerivative(Activation activation, const BatchMatrix& z, const BatchMatrix& a, BatchMatrix& delta);
 // The same on n consecutive values (one sample's row, while it is still in the cache); `a` may be
 // null for Identity. The batch versions above call these on the whole matrix.
 void applyActivation(Activation activation, const float* z, float* a, Eigen::Index n);

@@ -117,11 +117,11 @@ void inChannelBlocks(Eigen::Index count, Call call) {
 // batch's (several MB, slower than the products), and every product reads and writes the layer's
 // [batch x C*H*W] rows in place through Maps, with no copy between layouts.
 struct ConvLayer::Buffers final : Layer::Workspace {
-    RowMajorMatrix patches;        // [C_in*k*k x H'*W']: one sample's patches, row r = one kernel tap
-    Matrix patchGradient;          // [H'*W' x C_in*k*k]: their gradient, column r = tap r (same layout)
-    BatchMatrix preActivation;     // Z [batch x C_out*H'*W'] when storesPreActivation()
-    BatchMatrix activation;        // A = f(Z); unused for Identity
-    RowMajorMatrix paddedImage;    // the direct paths: one sample's image with its zero border (paddedImage())
+    RowMajorMatrix patches;      // [C_in*k*k x H'*W']: one sample's patches, row r = one kernel tap
+    Matrix patchGradient;        // [H'*W' x C_in*k*k]: their gradient, column r = tap r (same layout)
+    BatchMatrix preActivation;   // Z [batch x C_out*H'*W'] when storesPreActivation()
+    BatchMatrix activation;      // A = f(Z); unused for Identity
+    RowMajorMatrix paddedImage;  // the direct paths: one sample's image with its zero border (paddedImage())
 };
 
 ConvLayer::ConvLayer(SampleShape input, const LayerToken& token, Activation activation, bool reluDerivativeByMaxPool)
@@ -176,8 +176,7 @@ void ConvLayer::forEachTapRow(ImageFloat* image, PatchFloat* patchRows, ApplyRow
 }
 
 void ConvLayer::gatherPatches(const float* image, float* patches) const {
-    forEachTapRow(image, patches,
-                  [&](float* patch, const float* at, int n) { copyRow(patch, at, n, stride_); });
+    forEachTapRow(image, patches, [&](float* patch, const float* at, int n) { copyRow(patch, at, n, stride_); });
 }
 
 void ConvLayer::scatterPatches(const Buffers& buffers, float* imageGradient) const {
@@ -185,7 +184,9 @@ void ConvLayer::scatterPatches(const Buffers& buffers, float* imageGradient) con
                   [&](const float* patch, float* at, int n) { addRow(at, patch, n, stride_); });
 }
 
-int ConvLayer::paddedWidth() const { return (output_.width + 7) / 8 * 8 + kernel_ - 1; }  // >= W + 2p, room for the last vector
+int ConvLayer::paddedWidth() const {
+    return (output_.width + 7) / 8 * 8 + kernel_ - 1;
+}  // >= W + 2p, room for the last vector
 
 bool ConvLayer::directForward() const { return stride_ == 1; }
 bool ConvLayer::storesPreActivation() const { return !(directForward() && activation_ == Activation::Relu); }
@@ -199,9 +200,8 @@ const float* ConvLayer::paddedImage(Buffers& buffers, const float* image) const 
     if (padded.rows() != input_.channels * height || padded.cols() != width)
         padded.setZero(input_.channels * height, width);  // the border stays zero from here on
     for (int c = 0; c < input_.channels; ++c)
-        padded.block(c * height + padding_, padding_, input_.height, input_.width) =
-            Eigen::Map<const RowMajorMatrix>(image + Eigen::Index{c} * input_.height * input_.width, input_.height,
-                                             input_.width);
+        padded.block(c * height + padding_, padding_, input_.height, input_.width) = Eigen::Map<const RowMajorMatrix>(
+            image + Eigen::Index{c} * input_.height * input_.width, input_.height, input_.width);
     return padded.data();
 }
 
@@ -270,17 +270,16 @@ void ConvLayer::backward(const Matrix& parameters, const BatchMatrix& input, Bat
     const bool hasActivation = activation_ != Activation::Identity;
     for (Eigen::Index s = 0; s < batch; ++s) {
         if (!reluDerivativeByMaxPool_)
-            multiplyByDerivative(activation_,
-                                 (storesPreActivation() ? buffers.preActivation : buffers.activation).row(s).data(),
-                                 hasActivation ? buffers.activation.row(s).data() : nullptr, delta.row(s).data(),
-                                 outputSize());
+            multiplyByDerivative(
+                activation_, (storesPreActivation() ? buffers.preActivation : buffers.activation).row(s).data(),
+                hasActivation ? buffers.activation.row(s).data() : nullptr, delta.row(s).data(), outputSize());
         const Eigen::Map<const Matrix> dZt(delta.row(s).data(), P, output_.channels);  // dZ_s^T, as in forward
         if (direct) {
             const float* image = paddedImage(buffers, input.row(s).data());
             const int width = paddedWidth();
             inChannelBlocks(C, [&](auto channels, Eigen::Index c) {
-                correlateOneChannel<decltype(channels)::value>(image, width, kernel_, output_.height, output_.width, dZt.data() + c * P, P,
-                                              parameterGradient.data() + c, C);
+                correlateOneChannel<decltype(channels)::value>(image, width, kernel_, output_.height, output_.width,
+                                                               dZt.data() + c * P, P, parameterGradient.data() + c, C);
             });
         } else {
             // The patches again rather than a whole batch's kept from forward: gathering from the input

@@ -127,8 +127,8 @@ void DenseLayer::backward(const Matrix& parameters, const BatchMatrix& input, Ba
     if (inputGradient) inputGradient->noalias() = delta * weightsOf(parameters);
 }
 
-bool DenseLayer::sampleGradientNormSquares(const BatchMatrix& input, const BatchMatrix& delta, SampleScratch& /*scratch*/,
-                                           SampleNormSquares& norms) const {
+bool DenseLayer::sampleGradientNormSquares(const BatchMatrix& input, const BatchMatrix& delta,
+                                           SampleScratch& /*scratch*/, SampleNormSquares& norms) const {
     // Sample s contributes c_s = delta_s x_s^T (row i: delta_si x_s) and delta_s to the bias, so
     // ||row i of c_s||^2 = delta_si^2 ||x_s||^2: O(batch (in + out)), no product.
     norms.weights.setZero();

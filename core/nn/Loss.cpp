@@ -53,7 +53,8 @@ float negativeLogLikelihood(const BatchMatrix& logProbabilities, const Batch& ba
 
 }  // namespace
 
-float lossAndGradient(LossKind loss, const BatchMatrix& z, const Batch& batch, BatchMatrix& gradient, LossWorkspace& work) {
+float lossAndGradient(LossKind loss, const BatchMatrix& z, const Batch& batch, BatchMatrix& gradient,
+                      LossWorkspace& work) {
     const float batchSize = static_cast<float>(z.rows());
     if (loss == LossKind::Mse) {
         // Regression targets are used where they are; class labels become one-hot rows first.

@@ -17,8 +17,9 @@ namespace ml {
 
 Network::Network(NetworkSpec spec) : spec_(std::move(spec)) {
     const std::vector<SampleShape> shapes = spec_.shapes();  // throws InputError naming a token that does not fit
-    requireWithinMemoryBudget(saturatingProduct(spec_.parameterCount(), sizeof(Matrix::Scalar)),
-                              "network " + spec_.text() + " (" + std::to_string(spec_.parameterCount()) + " parameters)");
+    requireWithinMemoryBudget(
+        saturatingProduct(spec_.parameterCount(), sizeof(Matrix::Scalar)),
+        "network " + spec_.text() + " (" + std::to_string(spec_.parameterCount()) + " parameters)");
     SampleShape in = spec_.input;
     // A ReLU conv layer followed by max pooling: the pool applies the ReLU's derivative (PoolLayer's reluInput).
     const auto reluIntoMaxPool = [&](std::size_t conv) {
@@ -85,16 +86,14 @@ void Network::setParameters(const Parameters& parameters, const std::string& sou
 
 void Network::checkShapes(const Parameters& parameters, const std::string& source) const {
     if (parameters.size() != parameters_.size())
-        throw InputError(source + ": has " + std::to_string(parameters.size()) + " layers; network " +
-                         spec_.text() + " has " + std::to_string(parameters_.size()));
+        throw InputError(source + ": has " + std::to_string(parameters.size()) + " layers; network " + spec_.text() +
+                         " has " + std::to_string(parameters_.size()));
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         const Matrix& expected = parameters_[l];
         if (parameters[l].rows() != expected.rows() || parameters[l].cols() != expected.cols())
-            throw InputError(source + ": layer " + std::to_string(l) + " is " +
-                             std::to_string(parameters[l].rows()) + "x" +
-                             std::to_string(parameters[l].cols() - 1) + " (+bias); network " +
-                             spec_.text() + " expects " + std::to_string(expected.rows()) + "x" +
-                             std::to_string(expected.cols() - 1));
+            throw InputError(source + ": layer " + std::to_string(l) + " is " + std::to_string(parameters[l].rows()) +
+                             "x" + std::to_string(parameters[l].cols() - 1) + " (+bias); network " + spec_.text() +
+                             " expects " + std::to_string(expected.rows()) + "x" + std::to_string(expected.cols() - 1));
     }
 }
 

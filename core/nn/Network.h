@@ -78,8 +78,8 @@ private:
     // The buffers of one kind of pass (training or evaluation).
     struct Pass {
         std::vector<std::unique_ptr<Layer::Workspace>> layers;  // one per layer
-        std::vector<const BatchMatrix*> inputs;    // the input of layer l during the last forward
-        std::vector<BatchMatrix> outputGradients;  // dL/d(output of layer l)
+        std::vector<const BatchMatrix*> inputs;                 // the input of layer l during the last forward
+        std::vector<BatchMatrix> outputGradients;               // dL/d(output of layer l)
         LossWorkspace loss;
     };
     Pass createPass() const;

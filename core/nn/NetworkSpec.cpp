@@ -52,8 +52,8 @@ std::optional<LayerToken> parseToken(const std::string& text) {
         return token;
     }
     std::size_t at = 0;
-    for (const auto& [prefix, kind] : {std::pair{"avgpool", LayerToken::Kind::AvgPool},
-                                       std::pair{"pool", LayerToken::Kind::MaxPool}}) {
+    for (const auto& [prefix, kind] :
+         {std::pair{"avgpool", LayerToken::Kind::AvgPool}, std::pair{"pool", LayerToken::Kind::MaxPool}}) {
         if (!startsWith(text, prefix)) continue;
         at = std::string(prefix).size();
         token.kind = kind;
@@ -121,8 +121,9 @@ SampleShape LayerToken::outputShape(const SampleShape& in, bool inIsImage, const
     if (kind == Kind::Dense) return {size, 1, 1};  // flattens an image in C-H-W order
     const std::string name = field + ": " + text();
     if (!inIsImage)
-        throw InputError(name + " needs an image (CxHxW) as its input: give the input as e.g. 1x28x28 and put "
-                                "convolutions and pooling before the dense layers");
+        throw InputError(name +
+                         " needs an image (CxHxW) as its input: give the input as e.g. 1x28x28 and put "
+                         "convolutions and pooling before the dense layers");
     const int paddedHeight = in.height + 2 * padding, paddedWidth = in.width + 2 * padding;
     if (kernel > paddedHeight || kernel > paddedWidth)
         throw InputError(name + ": the " + std::to_string(kernel) + "x" + std::to_string(kernel) +

@@ -46,7 +46,8 @@ struct LayerToken {
 struct NetworkSpec {
     SampleShape input{1, 1, 1};
     bool imageInput = false;  // written "CxHxW" (required before conv and pooling layers)
-    std::vector<LayerToken> layers{{LayerToken::Kind::Dense, 2}, {LayerToken::Kind::Dense, 2}, {LayerToken::Kind::Dense, 1}};
+    std::vector<LayerToken> layers{
+        {LayerToken::Kind::Dense, 2}, {LayerToken::Kind::Dense, 2}, {LayerToken::Kind::Dense, 1}};
     Activation activation = Activation::Tanh;
     LossKind loss = LossKind::Mse;
 

@@ -15,7 +15,8 @@ namespace {
 // pair, then the top row on ties.
 // Pass 1: each horizontal pair's larger value and the offset of the first maximum in its sample
 // (`at` the pair run's first offset): `pairs` consecutive pairs of `x`.
-void maxOfPairs(const float* __restrict x, int pairs, int at, float* __restrict larger, std::int32_t* __restrict taken) {
+void maxOfPairs(const float* __restrict x, int pairs, int at, float* __restrict larger,
+                std::int32_t* __restrict taken) {
     for (int i = 0; i < pairs; ++i) {
         const float a = x[2 * i], b = x[2 * i + 1];
         const bool right = b > a;
@@ -120,8 +121,8 @@ void PoolLayer::maxPool2x2(const BatchMatrix& input, Buffers& buffers) const {
     }
 }
 
-void PoolLayer::backward(const Matrix&, const BatchMatrix& input, BatchMatrix& outputGradient, Workspace& work,
-                         Matrix&, BatchMatrix* inputGradient) const {
+void PoolLayer::backward(const Matrix&, const BatchMatrix& input, BatchMatrix& outputGradient, Workspace& work, Matrix&,
+                         BatchMatrix* inputGradient) const {
     if (!inputGradient) return;  // nothing to learn here
     auto& buffers = static_cast<Buffers&>(work);
     const Eigen::Index batch = input.rows();
@@ -143,9 +144,11 @@ void PoolLayer::backward(const Matrix&, const BatchMatrix& input, BatchMatrix& o
         for (int c = 0; c < output_.channels; ++c)
             for (int oy = 0; oy < output_.height; ++oy)
                 for (int ox = 0; ox < output_.width; ++ox, ++o) {
-                    const Eigen::Index corner = (Eigen::Index{c} * input_.height + oy * kernel_) * input_.width + ox * kernel_;
+                    const Eigen::Index corner =
+                        (Eigen::Index{c} * input_.height + oy * kernel_) * input_.width + ox * kernel_;
                     for (int i = 0; i < kernel_; ++i)
-                        for (int j = 0; j < kernel_; ++j) gx[corner + Eigen::Index{i} * input_.width + j] += g[o] * share;
+                        for (int j = 0; j < kernel_; ++j)
+                            gx[corner + Eigen::Index{i} * input_.width + j] += g[o] * share;
                 }
     }
 }

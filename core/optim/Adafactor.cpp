@@ -52,8 +52,8 @@ void Adafactor::update(const Matrix& parameters, const Matrix& gradient, LayerSt
     clip(weightsOf(state.update));
     clip(biasOf(state.update));
     if (hp.beta1 > 0.0) {
-        state.firstMoment = static_cast<float>(hp.beta1) * state.firstMoment +
-                            static_cast<float>(1.0 - hp.beta1) * state.update;
+        state.firstMoment =
+            static_cast<float>(hp.beta1) * state.firstMoment + static_cast<float>(1.0 - hp.beta1) * state.update;
         state.update = state.firstMoment;
     }
     weightsOf(state.update) *= std::max(kEps2, rms(weightsOf(parameters))) * rho;

@@ -19,7 +19,8 @@ void Adam::update(const Matrix& parameters, const Matrix& gradient, LayerState& 
     const float beta1 = static_cast<float>(hp.beta1);
     const float beta2 = static_cast<float>(hp.beta2);
     // 1 - beta in double, then rounded (as torch.optim): 1 - 0.999f would lose four digits.
-    aggregation().accumulate(state.firstMoment, g, beta1, static_cast<float>(1.0 - hp.beta1), state.groupMeans, state.columnsPerInput);
+    aggregation().accumulate(state.firstMoment, g, beta1, static_cast<float>(1.0 - hp.beta1), state.groupMeans,
+                             state.columnsPerInput);
     state.secondMoment = beta2 * state.secondMoment + static_cast<float>(1.0 - hp.beta2) * g.cwiseAbs2();
     shareSecondMoment(state);
     if (hp.amsgrad) state.maxSecondMoment = state.maxSecondMoment.cwiseMax(state.secondMoment);
@@ -30,8 +31,7 @@ void Adam::update(const Matrix& parameters, const Matrix& gradient, LayerState& 
     const float sqrtCorrection2 = static_cast<float>(std::sqrt(1.0 - std::pow(hp.beta2, t)));
     const float eps = static_cast<float>(hp.eps);
     state.update = -stepSize * (state.firstMoment.array() / (v.array().sqrt() / sqrtCorrection2 + eps)).matrix();
-    if (decoupled_ && hp.weightDecay != 0.0)
-        state.update -= static_cast<float>(hp.lr * hp.weightDecay) * parameters;
+    if (decoupled_ && hp.weightDecay != 0.0) state.update -= static_cast<float>(hp.lr * hp.weightDecay) * parameters;
 }
 
 }  // namespace ml

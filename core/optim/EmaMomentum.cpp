@@ -13,7 +13,8 @@ void EmaMomentum::update(const Matrix& parameters, const Matrix& gradient, Layer
     const HyperParameters& hp = hyperParameters();
     const float beta = static_cast<float>(hp.momentum);
     const Matrix& g = ruleGradient(gradient, parameters, state, 0.0);
-    aggregation().accumulate(state.firstMoment, g, beta, static_cast<float>(1.0 - hp.momentum), state.groupMeans, state.columnsPerInput);
+    aggregation().accumulate(state.firstMoment, g, beta, static_cast<float>(1.0 - hp.momentum), state.groupMeans,
+                             state.columnsPerInput);
     state.update = -static_cast<float>(hp.lr) * state.firstMoment;
 }
 

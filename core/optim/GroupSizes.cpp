@@ -48,7 +48,8 @@ LayerGroups layerGroups(int inputs, int outputs, MeanScope scope, BiasMode bias)
 
 std::vector<LayerGroups> networkGroups(const std::vector<int>& sizes, SecondMomentScope scope, BiasMode bias) {
     std::vector<LayerGroups> groups;
-    for (std::size_t l = 0; l + 1 < sizes.size(); ++l) groups.push_back(layerGroups(sizes[l], sizes[l + 1], scope, bias));
+    for (std::size_t l = 0; l + 1 < sizes.size(); ++l)
+        groups.push_back(layerGroups(sizes[l], sizes[l + 1], scope, bias));
     return groups;
 }
 

@@ -20,9 +20,9 @@
 namespace ml {
 
 struct LayerGroups {
-    long weightGroup = 1;  // entries in the group of each weight (all weights' groups are equally large)
-    long biasGroup = 1;    // entries in the group of each bias (1: on its own)
-    bool factored = false; // the rank-1 estimate instead of a group mean
+    long weightGroup = 1;   // entries in the group of each weight (all weights' groups are equally large)
+    long biasGroup = 1;     // entries in the group of each bias (1: on its own)
+    bool factored = false;  // the rank-1 estimate instead of a group mean
     long factoredRows = 0, factoredColumns = 0;  // the block it estimates (factored only)
 
     // True when sharing leaves every entry as it is: each group holds one entry (or the factored

@@ -30,8 +30,8 @@ ParameterField field(std::string key, ParameterField::Slot slot, std::string hel
     return described;
 }
 
-ParameterField real(std::string key, double HyperParameters::*slot, std::string help, double minimum,
-                    double maximum, bool maximumExclusive = false) {
+ParameterField real(std::string key, double HyperParameters::*slot, std::string help, double minimum, double maximum,
+                    bool maximumExclusive = false) {
     ParameterField described = field(std::move(key), slot, std::move(help));
     described.minimum = minimum;
     described.maximum = maximum;
@@ -74,8 +74,7 @@ void setChoiceIndex(const ParameterField& field, HyperParameters& hp, std::size_
 const std::vector<ParameterField>& parameterFields() {
     static const std::vector<ParameterField> fields = {
         real("lr", &HyperParameters::lr, "learning rate", 0.0, kFloatMax),
-        real("momentum", &HyperParameters::momentum, "momentum factor μ (sgdm-ema: the EMA factor)", 0.0, 1.0,
-             true),
+        real("momentum", &HyperParameters::momentum, "momentum factor μ (sgdm-ema: the EMA factor)", 0.0, 1.0, true),
         real("dampening", &HyperParameters::dampening, "dampening: a <- μ*a + (1-dampening)*g", 0.0, 1.0),
         real("weight-decay", &HyperParameters::weightDecay, "L2 penalty (adamw: decoupled decay)", 0.0, kFloatMax),
         real("beta1", &HyperParameters::beta1, "first-moment decay", 0.0, 1.0, true),
@@ -151,10 +150,8 @@ std::string ParameterField::rangeText() const {
 void ParameterField::checkRange(const HyperParameters& hp, const std::string& context) const {
     if (kind != Kind::Real) return;
     const double value = getReal(hp);
-    const bool ok = std::isfinite(value) && value >= minimum &&
-                    (maximumExclusive ? value < maximum : value <= maximum);
-    if (!ok)
-        throw InputError(context + ": " + formatReal(value) + " is out of range; expected " + rangeText());
+    const bool ok = std::isfinite(value) && value >= minimum && (maximumExclusive ? value < maximum : value <= maximum);
+    if (!ok) throw InputError(context + ": " + formatReal(value) + " is out of range; expected " + rangeText());
 }
 
 void ParameterField::setReal(HyperParameters& hp, double value, const std::string& context) const {

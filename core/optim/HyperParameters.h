@@ -34,7 +34,7 @@ struct HyperParameters {
     bool amsgrad = false;
     MeanScope momentumMean = MeanScope::None;
     BiasMode bias = BiasMode::Own;
-    double trust = 0.001;  // lars: trust coefficient eta
+    double trust = 0.001;            // lars: trust coefficient eta
     double momentumMeanBlend = 1.0;  // λ: a <- (1-λ)*a + λ*M(a); 1 = the full group mean
     MeanStatistic momentumMeanStat = MeanStatistic::Mean;
     bool gradientCentralization = false;
@@ -57,8 +57,8 @@ struct ParameterField {
     Kind kind = Kind::Real;  // follows from the slot's type (set by the table's constructors)
     Slot slot;
     double minimum = 0.0;
-    double maximum = 0.0;           // Real: upper bound ...
-    bool maximumExclusive = false;  // ... excluded (e.g. momentum < 1)
+    double maximum = 0.0;              // Real: upper bound ...
+    bool maximumExclusive = false;     // ... excluded (e.g. momentum < 1)
     std::vector<std::string> choices;  // Choice only
 
     // Value as text ("0.01", "true", "fan-in").

@@ -64,8 +64,8 @@ void MomentumAggregation::aggregate(Eigen::MatrixXf& buffer, Eigen::Index column
     aggregate(buffer, scratch, columnsPerInput);
 }
 
-void MomentumAggregation::accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay,
-                                     float gain, Eigen::VectorXf& scratch, Eigen::Index columnsPerInput) const {
+void MomentumAggregation::accumulate(Eigen::MatrixXf& buffer, const Eigen::MatrixXf& gradient, float decay, float gain,
+                                     Eigen::VectorXf& scratch, Eigen::Index columnsPerInput) const {
     aggregate(buffer, scratch, columnsPerInput);
     buffer = decay * buffer + gain * gradient;
 }
@@ -104,8 +104,8 @@ void MomentumAggregation::meanPerEntry(const Eigen::MatrixXf& buffer, Eigen::Mat
         .aggregate(out, columnsPerInput);
 }
 
-void MomentumAggregation::splitShared(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& shared,
-                                      Eigen::MatrixXf& own, Eigen::Index columnsPerInput) const {
+void MomentumAggregation::splitShared(const Eigen::MatrixXf& buffer, Eigen::MatrixXf& shared, Eigen::MatrixXf& own,
+                                      Eigen::Index columnsPerInput) const {
     meanPerEntry(buffer, shared, columnsPerInput);
     own = buffer - shared;
 }

@@ -17,8 +17,7 @@ bool sumIsFinite(const Matrix& a, const Matrix& b) {
 }  // namespace
 
 Optimizer::Optimizer(std::string name, const HyperParameters& hp, MomentumAggregation aggregation)
-    : name_(std::move(name)), hp_(hp), aggregation_(aggregation),
-      secondMomentSharing_(hp.secondMomentMean, hp.bias) {}
+    : name_(std::move(name)), hp_(hp), aggregation_(aggregation), secondMomentSharing_(hp.secondMomentMean, hp.bias) {}
 
 void Optimizer::allocateState(const Parameters& parameters) {
     states_.clear();
@@ -28,8 +27,7 @@ void Optimizer::allocateState(const Parameters& parameters) {
         allocate(parameters[l], states_[l]);
         states_[l].update = Matrix::Zero(parameters[l].rows(), parameters[l].cols());
         aggregation_.reserveScratch(parameters[l], states_[l].groupMeans);
-        secondMomentSharing_.reserveScratch(parameters[l], states_[l].secondMomentRows,
-                                            states_[l].secondMomentColumns);
+        secondMomentSharing_.reserveScratch(parameters[l], states_[l].secondMomentRows, states_[l].secondMomentColumns);
     }
 }
 
@@ -89,7 +87,8 @@ const Matrix& Optimizer::ruleGradient(const Matrix& gradient, const Matrix& para
 }
 
 void Optimizer::shareSecondMoment(LayerState& state) const {
-    secondMomentSharing_.share(state.secondMoment, state.secondMomentRows, state.secondMomentColumns, state.columnsPerInput);
+    secondMomentSharing_.share(state.secondMoment, state.secondMomentRows, state.secondMomentColumns,
+                               state.columnsPerInput);
 }
 
 }  // namespace ml

@@ -17,19 +17,19 @@ namespace ml {
 // What a rule keeps for one layer; every buffer has the layer's shape, or is empty when the rule
 // (with its settings) does not use it. Snapshots and the GUI show firstMoment and secondMoment.
 struct LayerState {
-    Matrix firstMoment;      // momentum buffer b (SGD family, rmsprop with momentum) or m (adam, sgdm-ema)
-    Matrix secondMoment;     // v: running mean of g^2 (adam, rmsprop), or s: sum of g^2 (adagrad)
-    Matrix maxSecondMoment;  // amsgrad: running maximum of v
-    Matrix centredMean;      // rmsprop centered: running mean of g
-    Matrix update;           // what the last step added to the parameters (or would have, if refused)
-    Matrix ruleGradient;     // scratch: g + weight_decay * w, centralised, when either is on
-    Vector groupMeans;       // scratch of the momentum aggregation
+    Matrix firstMoment;       // momentum buffer b (SGD family, rmsprop with momentum) or m (adam, sgdm-ema)
+    Matrix secondMoment;      // v: running mean of g^2 (adam, rmsprop), or s: sum of g^2 (adagrad)
+    Matrix maxSecondMoment;   // amsgrad: running maximum of v
+    Matrix centredMean;       // rmsprop centered: running mean of g
+    Matrix update;            // what the last step added to the parameters (or would have, if refused)
+    Matrix ruleGradient;      // scratch: g + weight_decay * w, centralised, when either is on
+    Vector groupMeans;        // scratch of the momentum aggregation
     Vector gradientRowMeans;  // scratch of gradient centralization
     Vector secondMomentRows, secondMomentColumns;  // scratch of the second-moment sharing
-    Vector rowSecondMoment;     // per-neuron second moment: adafactor R, sm3 mu_row, nero S
-    Vector columnSecondMoment;  // per-input second moment: adafactor C, sm3 mu_col
-    Vector tensorScales;        // nero: the step scale of the weight matrix and of the bias vector
-    Eigen::Index columnsPerInput = 1;  // the layer's weight columns per input (fan-out groups; k*k conv)
+    Vector rowSecondMoment;                        // per-neuron second moment: adafactor R, sm3 mu_row, nero S
+    Vector columnSecondMoment;                     // per-input second moment: adafactor C, sm3 mu_col
+    Vector tensorScales;                           // nero: the step scale of the weight matrix and of the bias vector
+    Eigen::Index columnsPerInput = 1;              // the layer's weight columns per input (fan-out groups; k*k conv)
 };
 
 // The buffers that carry a rule's state from one step to the next, by name (the keys of a
@@ -71,7 +71,9 @@ public:
     bool step(Parameters& parameters, const Parameters& gradients);
     // The weight columns per input of each layer (Network::columnsPerInput()); before the first
     // step. Without it every layer is dense (one column per input).
-    void setColumnsPerInput(std::vector<Eigen::Index> columnsPerInput) { columnsPerInput_ = std::move(columnsPerInput); }
+    void setColumnsPerInput(std::vector<Eigen::Index> columnsPerInput) {
+        columnsPerInput_ = std::move(columnsPerInput);
+    }
 
     // For continuing from a saved state: allocates the state for `parameters` as the first step
     // would (zero-filled, the rule's buffers only), sets the step count (the bias corrections

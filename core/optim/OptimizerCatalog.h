@@ -16,9 +16,9 @@ struct OptimizerInfo {
     // The rule's own constraints beyond each field's range; throws InputError prefixed by `context`.
     using Constraint = void (*)(const HyperParameters& hp, const std::string& context);
 
-    std::string name;     // "momentum", "neuron-mean", ...
-    std::string summary;  // one line for help texts and tooltips
-    std::string formula;  // the update rule in one or two lines
+    std::string name;                     // "momentum", "neuron-mean", ...
+    std::string summary;                  // one line for help texts and tooltips
+    std::string formula;                  // the update rule in one or two lines
     std::vector<std::string> parameters;  // keys of ParameterField it reads
     HyperParameters defaults;
     Factory create = nullptr;

@@ -14,8 +14,8 @@ void writeOptimizer(std::ostream& out, const OptimizerInfo& info) {
     out << "| hyper-parameter | default | valid values | meaning |\n|---|---|---|---|\n";
     for (const std::string& key : info.parameters) {
         const ParameterField& field = *findParameterField(key);
-        out << "| `" << key << "` | " << field.get(info.defaults) << " | " << field.rangeText() << " | "
-            << field.help << " |\n";
+        out << "| `" << key << "` | " << field.get(info.defaults) << " | " << field.rangeText() << " | " << field.help
+            << " |\n";
     }
     out << "\nExample: `momentum-lab-cli train --optimizer " << info.name << ":" << info.parameters.front() << "="
         << findParameterField(info.parameters.front())->get(info.defaults) << " ...`\n\n";

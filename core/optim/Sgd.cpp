@@ -20,7 +20,9 @@ void Sgd::update(const Matrix& parameters, const Matrix& gradient, LayerState& s
         const float mu = static_cast<float>(hp.momentum);
         Matrix& b = state.firstMoment;
         if (stepCount() == 1) b = g;  // PyTorch: the buffer starts as the first gradient, undamped
-        else aggregation().accumulate(b, g, mu, static_cast<float>(1.0 - hp.dampening), state.groupMeans, state.columnsPerInput);
+        else
+            aggregation().accumulate(b, g, mu, static_cast<float>(1.0 - hp.dampening), state.groupMeans,
+                                     state.columnsPerInput);
         if (nesterov_) state.update = -lr * (g + mu * b);
         else state.update = -lr * b;
     }

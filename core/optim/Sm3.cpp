@@ -21,13 +21,12 @@ void Sm3::update(const Matrix& parameters, const Matrix& gradient, LayerState& s
     state.columnSecondMoment = nu.colwise().maxCoeff().transpose();
     biasOf(state.secondMoment) += biasOf(g).cwiseAbs2();
     // state.update holds d = g/sqrt(nu), then the step.
-    state.update = (state.secondMoment.array() > 0.0f)
-                       .select(g.array() / state.secondMoment.array().sqrt(), 0.0f)
-                       .matrix();
+    state.update =
+        (state.secondMoment.array() > 0.0f).select(g.array() / state.secondMoment.array().sqrt(), 0.0f).matrix();
     const float lr = static_cast<float>(hp.lr);
     if (hp.momentum > 0.0) {
-        state.firstMoment = static_cast<float>(hp.momentum) * state.firstMoment +
-                            static_cast<float>(1.0 - hp.momentum) * state.update;
+        state.firstMoment =
+            static_cast<float>(hp.momentum) * state.firstMoment + static_cast<float>(1.0 - hp.momentum) * state.update;
         state.update = -lr * state.firstMoment;
     } else {
         state.update *= -lr;

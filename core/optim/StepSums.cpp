@@ -41,7 +41,9 @@ void StepSums::accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w
                                Eigen::Index first, Eigen::Index count, Eigen::Index blockStart, Eigen::Index blockEnd,
                                Layer& sums, float& finite) {
     const Eigen::Index in = w.cols() - 1;
-    const auto load = [first, count](const Matrix& matrix, Eigen::Index j) { return rowsOf<Chunk>(matrix, j, first, count); };
+    const auto load = [first, count](const Matrix& matrix, Eigen::Index j) {
+        return rowsOf<Chunk>(matrix, j, first, count);
+    };
     // The chunk's rows of a double sum: a fixed-size segment for a full chunk (vectorised whole).
     const auto into = [=](Eigen::ArrayXd& sum) {  // count is read only by the dynamic-size chunk
         if constexpr (Chunk::SizeAtCompileTime == Eigen::Dynamic) return sum.segment(first, count);
@@ -49,7 +51,8 @@ void StepSums::accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w
     };
     const bool bias = blockStart == in;
     Chunk gradient2 = Chunk::Zero(count), update2 = gradient2, weight2 = gradient2, distance2 = gradient2,
-          moment = gradient2, moment2 = gradient2, momentGradient = gradient2, deviation2 = gradient2, check = gradient2;
+          moment = gradient2, moment2 = gradient2, momentGradient = gradient2, deviation2 = gradient2,
+          check = gradient2;
     // The next chunk's rows of this column (the next cache line of each matrix): the columns are a
     // strided walk the hardware prefetcher does not follow, and the pass would wait on every load.
     const auto prefetchNext = [first](const Matrix& matrix, Eigen::Index j) {
@@ -87,8 +90,9 @@ void StepSums::accumulateBlock(const Matrix& g, const Matrix& u, const Matrix& w
             for (Eigen::Index j = blockStart; j < blockEnd; ++j) deviation2 += (load(m, j) - mean).square();
             const double joined = static_cast<double>(blockStart);
             if (joined > 0)
-                into(target.deviation2) += (moment.template cast<double>() / columns - into(target.moment) / joined).square() *
-                                           (joined * columns / (joined + columns));
+                into(target.deviation2) +=
+                    (moment.template cast<double>() / columns - into(target.moment) / joined).square() *
+                    (joined * columns / (joined + columns));
             into(target.deviation2) += deviation2.template cast<double>();
         }
         into(target.moment) += moment.template cast<double>();
@@ -127,7 +131,7 @@ bool StepSums::accumulate(std::size_t l, const Matrix& g, const Matrix& u, const
         for (Eigen::Index first = 0; first < rows; first += kChunkRows) {
             const Eigen::Index count = std::min(kChunkRows, rows - first);
             kBlocks[count == kChunkRows][hasMoment][weightsBeforeUpdate](g, u, w, w0, m, first, count, blockStart,
-                                                                          blockEnd, sums, finite);
+                                                                         blockEnd, sums, finite);
         }
     }
     return !std::isnan(finite);

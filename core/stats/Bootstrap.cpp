@@ -31,8 +31,7 @@ Interval bootstrapMean(std::span<const double> values, const BootstrapOptions& o
     return interval;
 }
 
-PairedComparison comparePaired(std::span<const double> a, std::span<const double> b,
-                               const BootstrapOptions& options) {
+PairedComparison comparePaired(std::span<const double> a, std::span<const double> b, const BootstrapOptions& options) {
     if (a.size() != b.size()) throw std::invalid_argument("comparePaired: samples of different lengths");
     std::vector<double> differences;
     double wins = 0.0;

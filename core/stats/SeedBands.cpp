@@ -6,8 +6,7 @@
 
 namespace ml::stats {
 
-std::vector<BandPoint> seedBands(const std::vector<Curve>& curves, int minimumSeeds,
-                                 const BootstrapOptions& options) {
+std::vector<BandPoint> seedBands(const std::vector<Curve>& curves, int minimumSeeds, const BootstrapOptions& options) {
     std::map<long, std::vector<double>> valuesByStep;
     for (const Curve& curve : curves)
         for (std::size_t i = 0; i < curve.steps.size() && i < curve.values.size(); ++i)

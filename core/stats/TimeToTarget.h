@@ -17,7 +17,7 @@ struct TimeToTarget {
 
 // `steps`, `values` and `wallMs` are parallel series (wallMs may be empty: its time stays infinite).
 // NaN values (no evaluation at that step) are skipped.
-TimeToTarget timeToTarget(std::span<const long> steps, std::span<const double> values,
-                          std::span<const double> wallMs, double target);
+TimeToTarget timeToTarget(std::span<const long> steps, std::span<const double> values, std::span<const double> wallMs,
+                          double target);
 
 }  // namespace ml::stats

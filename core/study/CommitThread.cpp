@@ -6,7 +6,8 @@
 namespace ml {
 
 CommitThread::CommitThread(std::size_t backlog, std::function<void()> beforeEachGroup)
-    : backlog_(std::max<std::size_t>(1, backlog)), beforeEachGroup_(std::move(beforeEachGroup)), thread_([this] { loop(); }) {}
+    : backlog_(std::max<std::size_t>(1, backlog)), beforeEachGroup_(std::move(beforeEachGroup)),
+      thread_([this] { loop(); }) {}
 
 CommitThread::~CommitThread() {
     {

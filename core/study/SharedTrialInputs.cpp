@@ -5,8 +5,8 @@
 namespace ml {
 
 SharedTrialInputs::Data SharedTrialInputs::data(const Experiment& experiment) {
-    const auto key = std::make_tuple(experiment.data, dataDependsOnSeed(experiment.data) ? experiment.seed : 0,
-                                     experiment.holdout);
+    const auto key =
+        std::make_tuple(experiment.data, dataDependsOnSeed(experiment.data) ? experiment.seed : 0, experiment.holdout);
     return data_.get(key, [&] {
         Data data{loadExperimentData(experiment), {}, {}};
         data.trainChunks = std::make_shared<const EvaluationChunks>(*data.split.train);

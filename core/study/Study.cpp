@@ -25,7 +25,8 @@ constexpr const char* kEveryOptimizer = "*";
 
 std::string quoted(const QString& text) { return "\"" + text.toStdString() + "\""; }
 
-int requireWhole(const QJsonObject& json, const char* key, int fallback, int low, int high, const std::string& context) {
+int requireWhole(const QJsonObject& json, const char* key, int fallback, int low, int high,
+                 const std::string& context) {
     const QJsonValue value = json.value(QLatin1String(key));
     if (value.isUndefined()) return fallback;
     const double number = value.toDouble(NAN);
@@ -45,7 +46,8 @@ SelectionMetric selectionFromString(const std::string& text, const std::string& 
 }
 
 // One numeric array of exactly `count` entries (0: any non-empty length).
-std::vector<double> numbers(const QJsonValue& value, std::size_t count, const std::string& context, const char* expected) {
+std::vector<double> numbers(const QJsonValue& value, std::size_t count, const std::string& context,
+                            const char* expected) {
     if (!value.isArray()) throw InputError(context + ": expected " + expected);
     std::vector<double> list;
     for (const QJsonValue& entry : value.toArray()) {
@@ -58,8 +60,9 @@ std::vector<double> numbers(const QJsonValue& value, std::size_t count, const st
 
 // {"grid": [v, ...]}, {"log-grid": [low, high, points]}, {"uniform": [low, high]}, {"log-uniform": [low, high]}.
 stats::SearchDimension dimensionFromJson(const std::string& key, const QJsonValue& value, const std::string& context) {
-    const char* const forms = "one of {\"grid\": [v, ...]}, {\"log-grid\": [low, high, points]}, "
-                              "{\"uniform\": [low, high]}, {\"log-uniform\": [low, high]}";
+    const char* const forms =
+        "one of {\"grid\": [v, ...]}, {\"log-grid\": [low, high, points]}, "
+        "{\"uniform\": [low, high]}, {\"log-uniform\": [low, high]}";
     if (!value.isObject() || value.toObject().size() != 1) throw InputError(context + ": expected " + forms);
     const QString form = value.toObject().begin().key();
     const QJsonValue arguments = value.toObject().begin().value();
@@ -69,7 +72,8 @@ stats::SearchDimension dimensionFromJson(const std::string& key, const QJsonValu
     if (form == "grid") {
         dimension.grid = numbers(arguments, 0, where, "a non-empty array of numbers");
     } else if (form == "log-grid") {
-        const std::vector<double> a = numbers(arguments, 3, where, "[low, high, points] with 0 < low < high, points >= 2");
+        const std::vector<double> a =
+            numbers(arguments, 3, where, "[low, high, points] with 0 < low < high, points >= 2");
         if (!(a[0] > 0 && a[0] < a[1]) || a[2] < 2 || a[2] > 1000 || std::floor(a[2]) != a[2])
             throw InputError(where + ": expected [low, high, points] with 0 < low < high and 2 <= points <= 1000");
         const int points = static_cast<int>(a[2]);
@@ -77,7 +81,8 @@ stats::SearchDimension dimensionFromJson(const std::string& key, const QJsonValu
             dimension.grid.push_back(i == points - 1 ? a[1] : a[0] * std::pow(a[1] / a[0], double(i) / (points - 1)));
     } else if (form == "uniform" || form == "log-uniform") {
         const std::vector<double> a = numbers(arguments, 2, where, "[low, high]");
-        dimension.kind = form == "uniform" ? stats::SearchDimension::Kind::Uniform : stats::SearchDimension::Kind::LogUniform;
+        dimension.kind =
+            form == "uniform" ? stats::SearchDimension::Kind::Uniform : stats::SearchDimension::Kind::LogUniform;
         dimension.low = a[0];
         dimension.high = a[1];
     } else {
@@ -102,7 +107,8 @@ void checkValues(const stats::SearchDimension& dimension, const RunSpec& run, co
     }
 }
 
-std::vector<stats::SearchDimension> spaceFromJson(const QJsonObject& json, const RunSpec& run, const std::string& context) {
+std::vector<stats::SearchDimension> spaceFromJson(const QJsonObject& json, const RunSpec& run,
+                                                  const std::string& context) {
     std::vector<stats::SearchDimension> space;
     const OptimizerInfo& info = optimizerInfo(run.optimizer);
     for (auto it = json.begin(); it != json.end(); ++it) {
@@ -111,9 +117,11 @@ std::vector<stats::SearchDimension> spaceFromJson(const QJsonObject& json, const
         const ParameterField* field = findParameterField(key);
         if (!field) throw InputError(where + ": no hyper-parameter is called '" + key + "'");
         if (!info.uses(key))
-            throw InputError(where + ": " + run.label + " (" + run.optimizer + ") has no hyper-parameter '" + key + "'");
+            throw InputError(where + ": " + run.label + " (" + run.optimizer + ") has no hyper-parameter '" + key +
+                             "'");
         if (field->kind != ParameterField::Kind::Real)
-            throw InputError(where + ": only numeric hyper-parameters can be searched; compare choices as separate runs");
+            throw InputError(where +
+                             ": only numeric hyper-parameters can be searched; compare choices as separate runs");
         space.push_back(dimensionFromJson(key, it.value(), where));
         checkValues(space.back(), run, where);
     }
@@ -133,7 +141,9 @@ std::vector<StudyTask> tasksFromJson(const QJsonObject& json, const QJsonObject&
         return tasks;
     }
     if (!list.isArray() || list.toArray().isEmpty())
-        throw InputError(source + ": study.tasks: expected a non-empty array of tasks, e.g. [{\"name\": \"digits\", \"data\": \"digits\"}]");
+        throw InputError(
+            source +
+            ": study.tasks: expected a non-empty array of tasks, e.g. [{\"name\": \"digits\", \"data\": \"digits\"}]");
     std::set<std::string> names;
     for (qsizetype i = 0; i < list.toArray().size(); ++i) {
         const std::string context = source + ": study.tasks[" + std::to_string(i) + "]";
@@ -146,17 +156,20 @@ std::vector<StudyTask> tasksFromJson(const QJsonObject& json, const QJsonObject&
             if (it.key() == "name") {
                 name = it.value().toString().toStdString();
                 if (!it.value().isString() || name.empty() || runFileName(name).toStdString() != name)
-                    throw InputError(context + ".name: expected a non-empty name of letters, digits and - _ . + = @ "
-                                               "(it names the task's folders)");
+                    throw InputError(context +
+                                     ".name: expected a non-empty name of letters, digits and - _ . + = @ "
+                                     "(it names the task's folders)");
                 continue;
             }
             if (it.key() == "runs" || it.key() == "holdout" || it.key() == "study")
-                throw InputError(context + "." + it.key().toStdString() + ": not allowed in a task (the study's runs are "
+                throw InputError(context + "." + it.key().toStdString() +
+                                 ": not allowed in a task (the study's runs are "
                                  "the same in every task)");
             merged.insert(it.key(), it.value());
         }
         if (name.empty()) throw InputError(context + ".name: missing; every task needs a name");
-        if (!names.insert(name).second) throw InputError(context + ".name: " + quoted(QString::fromStdString(name)) + " is used twice");
+        if (!names.insert(name).second)
+            throw InputError(context + ".name: " + quoted(QString::fromStdString(name)) + " is used twice");
         tasks.push_back({name, experimentFromJson(merged, context)});
     }
     return tasks;
@@ -176,8 +189,9 @@ std::string toString(SelectionMetric metric) {
 Study studyFromJson(const QJsonObject& json, const std::string& source) {
     const QJsonValue sectionValue = json.value("study");
     if (!sectionValue.isObject())
-        throw InputError(source + ": study: missing; a study file is an experiment file with a \"study\" object "
-                                  "(see docs/guide/studies.md)");
+        throw InputError(source +
+                         ": study: missing; a study file is an experiment file with a \"study\" object "
+                         "(see docs/guide/studies.md)");
     const QJsonObject section = sectionValue.toObject();
     for (auto it = section.begin(); it != section.end(); ++it)
         if (std::find(std::begin(kStudyKeys), std::end(kStudyKeys), it.key()) == std::end(kStudyKeys))
@@ -185,10 +199,11 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
                              "'; expected tasks, budget, search, search-seed, selection, target, seeds");
 
     Study study;
-    study.digest = QCryptographicHash::hash(QJsonDocument(json).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)
-                       .toHex()
-                       .left(16)
-                       .toStdString();
+    study.digest =
+        QCryptographicHash::hash(QJsonDocument(json).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)
+            .toHex()
+            .left(16)
+            .toStdString();
     study.tasks = tasksFromJson(json, section, source);
     study.name = study.tasks.front().experiment.name;
     // The labels name the trials' folders, by the rule train's run folders follow.
@@ -206,12 +221,15 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     for (const StudyTask& task : study.tasks)
         if (task.experiment.seed > std::numeric_limits<std::uint64_t>::max() - std::uint64_t(study.seeds))
             throw InputError(context + ".seeds: " + std::to_string(study.seeds) + " final seeds after seed " +
-                             std::to_string(task.experiment.seed) + " (task " + task.name + ") pass 2^64 - 1; expected a seed of at most " +
+                             std::to_string(task.experiment.seed) + " (task " + task.name +
+                             ") pass 2^64 - 1; expected a seed of at most " +
                              std::to_string(std::numeric_limits<std::uint64_t>::max() - std::uint64_t(study.seeds)));
-    if (section.contains("search-seed")) study.searchSeed = seedFromJson(section.value("search-seed"), context + ".search-seed");
+    if (section.contains("search-seed"))
+        study.searchSeed = seedFromJson(section.value("search-seed"), context + ".search-seed");
     if (section.contains("selection")) {
         if (!section.value("selection").isString()) throw InputError(context + ".selection: expected a string");
-        study.selection = selectionFromString(section.value("selection").toString().toStdString(), context + ".selection");
+        study.selection =
+            selectionFromString(section.value("selection").toString().toStdString(), context + ".selection");
     }
     if (section.contains("target")) {
         const QJsonValue target = section.value("target");
@@ -228,10 +246,15 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     const QJsonObject searchObject = search.toObject();
     const std::vector<RunSpec>& runs = study.tasks.front().experiment.runs;
     for (auto it = searchObject.begin(); it != searchObject.end(); ++it) {
-        const bool known = it.key() == kEveryOptimizer ||
-                           std::any_of(runs.begin(), runs.end(), [&](const RunSpec& r) { return it.key().toStdString() == r.label; });
-        if (!known) throw InputError(context + ".search." + it.key().toStdString() + ": no run is labelled so; expected \"*\" or a run label");
-        if (!it.value().isObject()) throw InputError(context + ".search." + it.key().toStdString() + ": expected an object of hyper-parameters");
+        const bool known = it.key() == kEveryOptimizer || std::any_of(runs.begin(), runs.end(), [&](const RunSpec& r) {
+                               return it.key().toStdString() == r.label;
+                           });
+        if (!known)
+            throw InputError(context + ".search." + it.key().toStdString() +
+                             ": no run is labelled so; expected \"*\" or a run label");
+        if (!it.value().isObject())
+            throw InputError(context + ".search." + it.key().toStdString() +
+                             ": expected an object of hyper-parameters");
     }
     for (const RunSpec& run : runs) {
         const QString own = QString::fromStdString(run.label);
@@ -247,9 +270,11 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
             try {
                 const auto points = stats::planTrials(optimizer.space, searched, study.searchSeed);
                 if (static_cast<int>(points.size()) != searched)
-                    throw std::invalid_argument("the grid has " + std::to_string(points.size()) + " points; with the "
-                                                "untuned defaults that makes " + std::to_string(points.size() + 1) +
-                                                " trials, but the budget is " + std::to_string(study.budget) +
+                    throw std::invalid_argument("the grid has " + std::to_string(points.size()) +
+                                                " points; with the "
+                                                "untuned defaults that makes " +
+                                                std::to_string(points.size() + 1) + " trials, but the budget is " +
+                                                std::to_string(study.budget) +
                                                 " (every optimizer gets the same number)");
             } catch (const std::invalid_argument& error) {
                 throw InputError(where + ": " + error.what());

@@ -30,7 +30,7 @@ struct StudyTask {
 };
 
 struct StudyOptimizer {
-    std::string label;  // the run label: the same in every task
+    std::string label;                          // the run label: the same in every task
     std::vector<stats::SearchDimension> space;  // each key a real hyper-parameter the optimizer reads
 };
 

@@ -70,7 +70,8 @@ struct OptimizerResult {
     FinalRuns finals;
 };
 
-std::vector<double> perSeed(const FinalRuns& runs, const std::vector<std::uint64_t>& seeds, double (*metric)(const TrialOutcome&)) {
+std::vector<double> perSeed(const FinalRuns& runs, const std::vector<std::uint64_t>& seeds,
+                            double (*metric)(const TrialOutcome&)) {
     std::vector<double> values;
     for (const std::uint64_t seed : seeds) values.push_back(metric(runs.bySeed.at(seed)));
     return values;
@@ -132,7 +133,8 @@ void writeBandFigure(ResultsWriter& out, const std::string& task,
                      const std::vector<std::pair<std::string, std::vector<stats::BandPoint>>>& curves,
                      const AggregateOptions& options, bool logLoss) {
     // xcolor names every LaTeX installation has, one per optimizer in the study's order.
-    static const char* const colours[] = {"blue", "red", "teal", "orange", "violet", "brown", "magenta", "olive", "cyan", "gray"};
+    static const char* const colours[] = {"blue",  "red",     "teal",  "orange", "violet",
+                                          "brown", "magenta", "olive", "cyan",   "gray"};
     const QString stem = "band-" + runFileName(task);
     PgfplotsDocument doc(stem + ".csv");
     doc.beginAxis("width=" + PgfplotsDocument::millimetres(options.figureWidthMm) + ", height=" +
@@ -160,9 +162,9 @@ void writeBandFigure(ResultsWriter& out, const std::string& task,
         doc.addFillBetween("fill=" + colour + ", fill opacity=0.2, draw=none", column + "-q1", column + "-q3");
     }
     doc.endAxis();
-    const PgfplotsFiles files =
-        doc.render(QString::fromStdString(task) + ": test loss over the final seeds, median (line) and interquartile range (band)",
-                   options.figureWidthMm, options.figureHeightMm);
+    const PgfplotsFiles files = doc.render(
+        QString::fromStdString(task) + ": test loss over the final seeds, median (line) and interquartile range (band)",
+        options.figureWidthMm, options.figureHeightMm);
     out.write(stem + ".csv", files.csv);
     out.write(stem + ".tex", files.tex);
 }
@@ -190,7 +192,8 @@ QString roundedConfiguration(const QString& configuration) {
     for (const QRegularExpressionMatch& m : number.globalMatch(configuration)) {
         bool ok = false;
         const double value = m.captured(1).toDouble(&ok);
-        text += configuration.mid(from, m.capturedStart(1) - from) + (ok ? QString::number(value, 'g', 4) : m.captured(1));
+        text +=
+            configuration.mid(from, m.capturedStart(1) - from) + (ok ? QString::number(value, 'g', 4) : m.captured(1));
         from = m.capturedEnd(1);
     }
     return text + configuration.mid(from);
@@ -233,7 +236,8 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
     };
 
     // trials.csv and sensitivity.csv: every finished trial.
-    QByteArray trials = "trial,phase,task,optimizer,number,seed,configuration,evaluated_on,status,final_loss,final_accuracy,best_accuracy,score\n";
+    QByteArray trials =
+        "trial,phase,task,optimizer,number,seed,configuration,evaluated_on,status,final_loss,final_accuracy,best_accuracy,score\n";
     QByteArray sensitivity = "task,optimizer,trial,parameter,value,score\n";
     for (int t = 0; t < tasks; ++t)
         for (int o = 0; o < optimizers; ++o) {
@@ -245,19 +249,20 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                 const bool tuning = trial.phase == StudyPhase::Tuning;
                 const stats::TrialPoint point = x->point.empty() ? stats::TrialPoint{} : x->point;
                 const double score = tuning ? selectionScore(study, *x) : NAN;
-                trials += QByteArray::number(x->trial) + "," + (tuning ? "tuning" : "final") + "," + field(study.tasks[t].name) +
-                          "," + field(label(o)) + "," + QByteArray::number(trial.number) + "," + QByteArray::number(trial.seed) +
-                          "," + field(configuration(t, o, point)) + "," + (tuning ? "validation" : "test") + "," +
-                          field(x->status) + "," + num(finalEvaluatedLoss(x->metrics)) + "," +
-                          num(finalEvaluatedAccuracy(x->metrics)) + "," + num(bestEvaluatedAccuracy(x->metrics)) + "," +
-                          num(score) + "\n";
+                trials += QByteArray::number(x->trial) + "," + (tuning ? "tuning" : "final") + "," +
+                          field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(trial.number) +
+                          "," + QByteArray::number(trial.seed) + "," + field(configuration(t, o, point)) + "," +
+                          (tuning ? "validation" : "test") + "," + field(x->status) + "," +
+                          num(finalEvaluatedLoss(x->metrics)) + "," + num(finalEvaluatedAccuracy(x->metrics)) + "," +
+                          num(bestEvaluatedAccuracy(x->metrics)) + "," + num(score) + "\n";
                 if (!tuning) continue;
                 const StudyOptimizer& optimizer = study.optimizers[o];
                 for (std::size_t d = 0; d < optimizer.space.size(); ++d) {
                     const ParameterField& f = *findParameterField(optimizer.space[d].key);
                     const double value = d < point.size() ? point[d] : f.getReal(study.tasks[t].experiment.runs[o].hp);
-                    sensitivity += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(trial.number) +
-                                   "," + field(f.key) + "," + num(value) + "," + num(score) + "\n";
+                    sensitivity += field(study.tasks[t].name) + "," + field(label(o)) + "," +
+                                   QByteArray::number(trial.number) + "," + field(f.key) + "," + num(value) + "," +
+                                   num(score) + "\n";
                 }
             }
         }
@@ -271,9 +276,10 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
         for (int o = 0; o < optimizers; ++o) {
             const OptimizerResult& r = results[t][o];
             if (!r.selection) continue;
-            selected += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(r.selection->tuningTrial) +
-                        "," + QByteArray::number(r.selection->number) + "," +
-                        field(configuration(t, o, plan.point(o, r.selection->number))) + "," + num(r.selection->score) + "\n";
+            selected += field(study.tasks[t].name) + "," + field(label(o)) + "," +
+                        QByteArray::number(r.selection->tuningTrial) + "," + QByteArray::number(r.selection->number) +
+                        "," + field(configuration(t, o, plan.point(o, r.selection->number))) + "," +
+                        num(r.selection->score) + "\n";
             std::vector<double> scores;
             for (const TrialOutcome& x : r.tuning) scores.push_back(selectionScore(study, x));
             const std::vector<double> curve = stats::expectedBestCurve(scores, study.budget);
@@ -285,9 +291,10 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
     out.write("expected-best.csv", expected);
 
     // summary.csv, time-to-target.csv, bands.csv and the band figures: the final runs.
-    QByteArray summary = "task,optimizer,seeds,test_loss_median,test_loss_q1,test_loss_q3,test_loss_mean,test_loss_ci_low,"
-                         "test_loss_ci_high,test_accuracy_median,test_accuracy_q1,test_accuracy_q3,test_accuracy_mean,"
-                         "test_accuracy_ci_low,test_accuracy_ci_high,target,steps_to_target_median,reached_target\n";
+    QByteArray summary =
+        "task,optimizer,seeds,test_loss_median,test_loss_q1,test_loss_q3,test_loss_mean,test_loss_ci_low,"
+        "test_loss_ci_high,test_accuracy_median,test_accuracy_q1,test_accuracy_q3,test_accuracy_mean,"
+        "test_accuracy_ci_low,test_accuracy_ci_high,target,steps_to_target_median,reached_target\n";
     QByteArray ttt = "task,optimizer,seed,target,steps,wall_ms\n";
     QByteArray bands = "task,optimizer,series,step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n";
     QJsonArray taskJson;
@@ -301,7 +308,8 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             QJsonObject entry;
             entry["optimizer"] = QString::fromStdString(label(o));
             if (results[t][o].selection) {
-                entry["configuration"] = QString::fromStdString(configuration(t, o, plan.point(o, results[t][o].selection->number)));
+                entry["configuration"] =
+                    QString::fromStdString(configuration(t, o, plan.point(o, results[t][o].selection->number)));
                 entry["chosen_trial"] = results[t][o].selection->number;  // 0: the untuned defaults
             }
             entry["seeds"] = static_cast<int>(finals.bySeed.size());
@@ -312,7 +320,8 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             const std::vector<std::uint64_t> seeds = seedsOf(finals);
             const std::vector<double> losses = perSeed(finals, seeds, finalTestLoss);
             std::vector<double> accuracies;
-            for (const std::uint64_t seed : seeds) accuracies.push_back(finalEvaluatedAccuracy(finals.bySeed.at(seed).metrics));
+            for (const std::uint64_t seed : seeds)
+                accuracies.push_back(finalEvaluatedAccuracy(finals.bySeed.at(seed).metrics));
             const stats::Spread lossSpread = spreadWithInfinity(losses);
             const stats::Interval lossMean = stats::bootstrapMean(losses);
             const stats::Spread accSpread = stats::spreadOf(accuracies);
@@ -326,13 +335,15 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                        num(study.target) + "," + num(time.steps) + "," + num(time.wallMs) + "\n";
             }
             const double stepsMedian = study.hasTarget() ? spreadWithInfinity(steps).median : NAN;
-            const int reached = static_cast<int>(std::count_if(steps.begin(), steps.end(), [](double s) { return std::isfinite(s); }));
-            summary += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(seeds.size()) + "," +
-                       num(lossSpread.median) + "," + num(lossSpread.lowerQuartile) + "," + num(lossSpread.upperQuartile) + "," +
-                       num(lossMean.estimate) + "," + num(lossMean.low) + "," + num(lossMean.high) + "," + num(accSpread.median) +
-                       "," + num(accSpread.lowerQuartile) + "," + num(accSpread.upperQuartile) + "," + num(accMean.estimate) +
-                       "," + num(accMean.low) + "," + num(accMean.high) + "," + (study.hasTarget() ? num(study.target) : "") +
-                       "," + num(stepsMedian) + "," + (study.hasTarget() ? QByteArray::number(reached) : "") + "\n";
+            const int reached =
+                static_cast<int>(std::count_if(steps.begin(), steps.end(), [](double s) { return std::isfinite(s); }));
+            summary += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(seeds.size()) +
+                       "," + num(lossSpread.median) + "," + num(lossSpread.lowerQuartile) + "," +
+                       num(lossSpread.upperQuartile) + "," + num(lossMean.estimate) + "," + num(lossMean.low) + "," +
+                       num(lossMean.high) + "," + num(accSpread.median) + "," + num(accSpread.lowerQuartile) + "," +
+                       num(accSpread.upperQuartile) + "," + num(accMean.estimate) + "," + num(accMean.low) + "," +
+                       num(accMean.high) + "," + (study.hasTarget() ? num(study.target) : "") + "," + num(stepsMedian) +
+                       "," + (study.hasTarget() ? QByteArray::number(reached) : "") + "\n";
             // Per seed, for P(better than a baseline) (stats::probabilityBetter) in the CLI and the app.
             QJsonArray seedArray, lossArray;
             for (std::size_t i = 0; i < seeds.size(); ++i) {
@@ -341,12 +352,14 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             }
             entry["final_seeds"] = seedArray;
             entry["final_test_loss"] = lossArray;
-            entry["test_loss"] = QJsonObject{{"median", jsonNumber(lossSpread.median)}, {"q1", jsonNumber(lossSpread.lowerQuartile)},
-                                             {"q3", jsonNumber(lossSpread.upperQuartile)}, {"mean", jsonNumber(lossMean.estimate)},
-                                             {"ci_low", jsonNumber(lossMean.low)}, {"ci_high", jsonNumber(lossMean.high)}};
-            entry["test_accuracy"] = QJsonObject{{"median", jsonNumber(accSpread.median)}, {"q1", jsonNumber(accSpread.lowerQuartile)},
-                                                 {"q3", jsonNumber(accSpread.upperQuartile)}, {"mean", jsonNumber(accMean.estimate)},
-                                                 {"ci_low", jsonNumber(accMean.low)}, {"ci_high", jsonNumber(accMean.high)}};
+            entry["test_loss"] =
+                QJsonObject{{"median", jsonNumber(lossSpread.median)},    {"q1", jsonNumber(lossSpread.lowerQuartile)},
+                            {"q3", jsonNumber(lossSpread.upperQuartile)}, {"mean", jsonNumber(lossMean.estimate)},
+                            {"ci_low", jsonNumber(lossMean.low)},         {"ci_high", jsonNumber(lossMean.high)}};
+            entry["test_accuracy"] =
+                QJsonObject{{"median", jsonNumber(accSpread.median)},    {"q1", jsonNumber(accSpread.lowerQuartile)},
+                            {"q3", jsonNumber(accSpread.upperQuartile)}, {"mean", jsonNumber(accMean.estimate)},
+                            {"ci_low", jsonNumber(accMean.low)},         {"ci_high", jsonNumber(accMean.high)}};
             if (study.hasTarget()) {
                 entry["steps_to_target_median"] = jsonNumber(stepsMedian);
                 entry["reached_target"] = reached;  // seeds that reached it
@@ -356,9 +369,13 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             profileCosts[t][o] = study.hasTarget() ? stepsMedian : lossSpread.median;
 
             // Bands, aligned by step, for the three series of metrics.csv.
-            struct Series { const char* name; float StepMetrics::*value; };
-            for (const Series series : {Series{"train_loss", &StepMetrics::trainLoss}, Series{"test_loss", &StepMetrics::testLoss},
-                                        Series{"test_accuracy", &StepMetrics::testAccuracy}}) {
+            struct Series {
+                const char* name;
+                float StepMetrics::*value;
+            };
+            for (const Series series :
+                 {Series{"train_loss", &StepMetrics::trainLoss}, Series{"test_loss", &StepMetrics::testLoss},
+                  Series{"test_accuracy", &StepMetrics::testAccuracy}}) {
                 std::vector<stats::Curve> curves;
                 for (const std::uint64_t seed : seeds) {
                     stats::Curve curve;
@@ -371,9 +388,10 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                 }
                 const std::vector<stats::BandPoint> band = stats::seedBands(curves, 1, {0.95, 1000, 20240607});
                 for (const stats::BandPoint& p : band) {
-                    const QByteArray row = QByteArray::number(p.step) + "," + QByteArray::number(p.seeds) + "," + num(p.median) + "," +
-                                           num(p.lowerQuartile) + "," + num(p.upperQuartile) + "," + num(p.mean.estimate) + "," +
-                                           num(p.mean.low) + "," + num(p.mean.high) + "\n";
+                    const QByteArray row = QByteArray::number(p.step) + "," + QByteArray::number(p.seeds) + "," +
+                                           num(p.median) + "," + num(p.lowerQuartile) + "," + num(p.upperQuartile) +
+                                           "," + num(p.mean.estimate) + "," + num(p.mean.low) + "," + num(p.mean.high) +
+                                           "\n";
                     bands += field(study.tasks[t].name) + "," + field(label(o)) + "," + series.name + "," + row;
                     if (series.value == &StepMetrics::testLoss && !(p.lowerQuartile > 0)) positiveLosses = false;
                 }
@@ -387,18 +405,23 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             for (int b = a + 1; b < optimizers; ++b) {
                 const std::vector<std::uint64_t> seeds = commonSeeds(results[t][a].finals, results[t][b].finals);
                 if (seeds.empty()) continue;
-                for (const auto& [metric, fn] : {std::pair{"test_loss", &finalTestLoss}, std::pair{"test_error", &finalTestError}}) {
-                    const stats::PairedComparison c =
-                        stats::comparePaired(perSeed(results[t][a].finals, seeds, fn), perSeed(results[t][b].finals, seeds, fn));
-                    pairs.append(QJsonObject{{"a", QString::fromStdString(label(a))}, {"b", QString::fromStdString(label(b))},
-                                             {"metric", metric}, {"seeds", static_cast<int>(seeds.size())},
+                for (const auto& [metric, fn] :
+                     {std::pair{"test_loss", &finalTestLoss}, std::pair{"test_error", &finalTestError}}) {
+                    const stats::PairedComparison c = stats::comparePaired(perSeed(results[t][a].finals, seeds, fn),
+                                                                           perSeed(results[t][b].finals, seeds, fn));
+                    pairs.append(QJsonObject{{"a", QString::fromStdString(label(a))},
+                                             {"b", QString::fromStdString(label(b))},
+                                             {"metric", metric},
+                                             {"seeds", static_cast<int>(seeds.size())},
                                              {"mean_difference", jsonNumber(c.meanDifference.estimate)},
-                                             {"ci_low", jsonNumber(c.meanDifference.low)}, {"ci_high", jsonNumber(c.meanDifference.high)},
+                                             {"ci_low", jsonNumber(c.meanDifference.low)},
+                                             {"ci_high", jsonNumber(c.meanDifference.high)},
                                              {"p_a_better", c.probabilityABetter}});
                 }
             }
         if (!figureCurves.empty()) writeBandFigure(out, study.tasks[t].name, figureCurves, options, positiveLosses);
-        taskJson.append(QJsonObject{{"task", QString::fromStdString(study.tasks[t].name)}, {"optimizers", optimizerJson}, {"paired", pairs}});
+        taskJson.append(QJsonObject{
+            {"task", QString::fromStdString(study.tasks[t].name)}, {"optimizers", optimizerJson}, {"paired", pairs}});
     }
     out.write("summary.csv", summary);
     out.write("bands.csv", bands);
@@ -410,12 +433,14 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
         for (const QJsonValue& p : task["paired"].toArray()) {
             const QJsonObject c = p.toObject();
             const auto value = [&](const char* key) {
-                return c[key].isString() ? c[key].toString().toUtf8() : c[key].isNull() ? QByteArray() : num(c[key].toDouble());
+                return c[key].isString() ? c[key].toString().toUtf8()
+                       : c[key].isNull() ? QByteArray()
+                                         : num(c[key].toDouble());
             };
-            paired += field(task["task"].toString().toStdString()) + "," + field(c["a"].toString().toStdString()) + "," +
-                      field(c["b"].toString().toStdString()) + "," + c["metric"].toString().toUtf8() + "," +
-                      QByteArray::number(c["seeds"].toInt()) + "," + value("mean_difference") + "," + value("ci_low") + "," +
-                      value("ci_high") + "," + num(c["p_a_better"].toDouble()) + "\n";
+            paired += field(task["task"].toString().toStdString()) + "," + field(c["a"].toString().toStdString()) +
+                      "," + field(c["b"].toString().toStdString()) + "," + c["metric"].toString().toUtf8() + "," +
+                      QByteArray::number(c["seeds"].toInt()) + "," + value("mean_difference") + "," + value("ci_low") +
+                      "," + value("ci_high") + "," + num(c["p_a_better"].toDouble()) + "\n";
         }
     out.write("paired.csv", paired);
 

@@ -16,9 +16,11 @@ namespace {
 // and the memory budget, before anything is planned.
 void checkTrialCount(const Study& study) {
     const std::uint64_t perPair = std::uint64_t(study.budget) + std::uint64_t(study.seeds);
-    const std::uint64_t count = saturatingProduct(saturatingProduct(study.tasks.size(), study.optimizers.size()), perPair);
-    const std::string what = "study plan of " + std::to_string(count) + " trials (" + std::to_string(study.tasks.size()) +
-                             " tasks x " + std::to_string(study.optimizers.size()) + " optimizers x (budget " +
+    const std::uint64_t count =
+        saturatingProduct(saturatingProduct(study.tasks.size(), study.optimizers.size()), perPair);
+    const std::string what = "study plan of " + std::to_string(count) + " trials (" +
+                             std::to_string(study.tasks.size()) + " tasks x " +
+                             std::to_string(study.optimizers.size()) + " optimizers x (budget " +
                              std::to_string(study.budget) + " + " + std::to_string(study.seeds) + " seeds))";
     if (count > std::uint64_t(std::numeric_limits<int>::max()))
         throw InputError(what + ": expected at most " + std::to_string(std::numeric_limits<int>::max()) + " trials");
@@ -51,7 +53,8 @@ StudyPlan::StudyPlan(Study study) : study_(std::move(study)) {
     for (int t = 0; t < tasks; ++t)
         for (int o = 0; o < optimizers; ++o)
             for (int s = 0; s < study_.seeds; ++s)
-                trials_.push_back({0, StudyPhase::Final, t, o, s, study_.tasks[t].experiment.seed + 1 + std::uint64_t(s)});
+                trials_.push_back(
+                    {0, StudyPhase::Final, t, o, s, study_.tasks[t].experiment.seed + 1 + std::uint64_t(s)});
     for (int k = 0; k < trialCount(); ++k) trials_[k].index = k;
 }
 

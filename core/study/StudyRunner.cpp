@@ -32,7 +32,8 @@ void prepareStudyFolder(const QString& studyFile, const QString& directory) {
     const QJsonObject given = parseJsonObject(bytes, studyFile);
     const QString copy = QDir(directory).filePath(studyfolder::kStudy);
     if (!QFileInfo::exists(copy) && QFileInfo::exists(QDir(directory).filePath(runfolder::kConfig)))
-        throw InputError(directory.toStdString() + ": holds a run (config.json); a study needs a folder of its own (--out)");
+        throw InputError(directory.toStdString() +
+                         ": holds a run (config.json); a study needs a folder of its own (--out)");
     if (QFileInfo::exists(copy)) {
         if (QFileInfo(copy).canonicalFilePath() == QFileInfo(studyFile).canonicalFilePath()) return;
         if (readJsonObject(copy) != given)
@@ -66,7 +67,8 @@ std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, Run
     const StudyPlan& plan = layout.plan();
     const StudyTrial& trial = plan.trial(index);
     stats::TrialPoint point = plan.point(trial.optimizer, trial.phase == StudyPhase::Tuning ? trial.number : 0);
-    if (trial.phase == StudyPhase::Final) point = plan.point(trial.optimizer, inputs.selection(trial.task, trial.optimizer).number);
+    if (trial.phase == StudyPhase::Final)
+        point = plan.point(trial.optimizer, inputs.selection(trial.task, trial.optimizer).number);
     const Experiment experiment = plan.experiment(trial, point);
 
     const QString folder = layout.trialDirectory(index);
@@ -117,7 +119,8 @@ std::vector<int> unfinishedTrials(const StudyLayout& layout, const std::vector<i
 }
 
 PendingTrials pendingTrials(const StudyLayout& layout) {
-    std::vector<int> tuning(layout.plan().tuningCount()), finals(layout.plan().trialCount() - layout.plan().tuningCount());
+    std::vector<int> tuning(layout.plan().tuningCount()),
+        finals(layout.plan().trialCount() - layout.plan().tuningCount());
     std::iota(tuning.begin(), tuning.end(), 0);
     std::iota(finals.begin(), finals.end(), layout.plan().tuningCount());
     return {unfinishedTrials(layout, tuning), unfinishedTrials(layout, finals)};

@@ -12,7 +12,9 @@ namespace ml {
 
 namespace {
 
-QString number(const QJsonValue& value) { return value.isDouble() ? QString::number(value.toDouble(), 'f', 4) : value.toString("-"); }
+QString number(const QJsonValue& value) {
+    return value.isDouble() ? QString::number(value.toDouble(), 'f', 4) : value.toString("-");
+}
 
 QString withRange(const QJsonObject& statistic, const char* centre, const char* low, const char* high) {
     if (!statistic.contains(centre)) return "-";
@@ -24,7 +26,12 @@ QString withRange(const QJsonObject& statistic, const char* centre, const char* 
 StudySummaryTable::StudySummaryTable(const QJsonObject& results) {
     const QString baseline = results["baseline"].toString();
     const bool target = results.contains("target");
-    header_ = QStringList{"task", "optimizer", "chosen", "seeds", "test loss median [IQR]", "test loss mean [95% CI]",
+    header_ = QStringList{"task",
+                          "optimizer",
+                          "chosen",
+                          "seeds",
+                          "test loss median [IQR]",
+                          "test loss mean [95% CI]",
                           "test accuracy mean [95% CI]"};
     if (target) header_ << "median steps to loss " + QString::number(results["target"].toDouble()) + " (reached)";
     header_ << "P(loss < " + baseline + ")";
@@ -36,7 +43,10 @@ StudySummaryTable::StudySummaryTable(const QJsonObject& results) {
             const QJsonObject entry = value.toObject();
             QString chosen = roundedConfiguration(entry["configuration"].toString());
             if (entry["chosen_trial"].toInt(-1) == 0) chosen += " (defaults)";
-            QStringList row{task["task"].toString(), entry["optimizer"].toString(), chosen, QString::number(entry["seeds"].toInt()),
+            QStringList row{task["task"].toString(),
+                            entry["optimizer"].toString(),
+                            chosen,
+                            QString::number(entry["seeds"].toInt()),
                             withRange(entry["test_loss"].toObject(), "median", "q1", "q3"),
                             withRange(entry["test_loss"].toObject(), "mean", "ci_low", "ci_high"),
                             withRange(entry["test_accuracy"].toObject(), "mean", "ci_low", "ci_high")};
@@ -45,14 +55,15 @@ StudySummaryTable::StudySummaryTable(const QJsonObject& results) {
                 const QString median = steps.isString() && steps.toString() == "inf" ? QString("never")
                                        : steps.isDouble()                            ? QString::number(steps.toDouble())
                                                                                      : QString("-");
-                row << median + (entry.contains("reached_target") ? " (" + QString::number(entry["reached_target"].toInt()) + "/" +
-                                                                        QString::number(entry["seeds"].toInt()) + ")"
-                                                                  : QString());
+                row << median + (entry.contains("reached_target")
+                                     ? " (" + QString::number(entry["reached_target"].toInt()) + "/" +
+                                           QString::number(entry["seeds"].toInt()) + ")"
+                                     : QString());
             }
             const double better = stats::probabilityBetter(finalTestLosses(entry), baselineLosses).probability;
             row << (entry["optimizer"].toString() == baseline ? QString("baseline")
-                    : std::isnan(better)                       ? QString("-")
-                                                               : QString::number(better, 'f', 2));
+                    : std::isnan(better)                      ? QString("-")
+                                                              : QString::number(better, 'f', 2));
             rows_.push_back(row);
         }
     }

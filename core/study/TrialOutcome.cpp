@@ -84,16 +84,19 @@ CheckedMarker readCheckedMarker(const StudyLayout& layout, int index) {
         const QJsonValue found = marker.value(it.key());
         if (found == it.value()) continue;
         if (it.key() == "plan")
-            throw InputError(where + ": plan: " + (found.isUndefined() ? "missing" : "the digest " + jsonText(found).toStdString()) +
-                             ", but " + layout.studyFile().toStdString() + " has the digest '" + plan.study().digest +
-                             "': the study was edited after this trial ran; restore it, or run the edited study in a new --out");
-        throw InputError(where + ": " + it.key().toStdString() + ": expected " + jsonText(it.value()).toStdString() + ", not " +
-                         jsonText(found).toStdString() + "; the file was edited or belongs to another study (use a new --out)");
+            throw InputError(
+                where + ": plan: " + (found.isUndefined() ? "missing" : "the digest " + jsonText(found).toStdString()) +
+                ", but " + layout.studyFile().toStdString() + " has the digest '" + plan.study().digest +
+                "': the study was edited after this trial ran; restore it, or run the edited study in a new --out");
+        throw InputError(where + ": " + it.key().toStdString() + ": expected " + jsonText(it.value()).toStdString() +
+                         ", not " + jsonText(found).toStdString() +
+                         "; the file was edited or belongs to another study (use a new --out)");
     }
     CheckedMarker checked;
     checked.status = marker.value("status").toString().toStdString();
     const std::optional<ParsedStatus> status = parseStatusText(checked.status);
-    if (!marker.value("status").isString() || !status || (status->status != RunStatus::Done && status->status != RunStatus::Diverged))
+    if (!marker.value("status").isString() || !status ||
+        (status->status != RunStatus::Done && status->status != RunStatus::Diverged))
         throw InputError(where + ": status: expected done or diverged at step N (a finished trial), not " +
                          jsonText(marker.value("status")).toStdString());
     const QJsonObject point = marker.value("point").toObject();
@@ -107,8 +110,9 @@ CheckedMarker readCheckedMarker(const StudyLayout& layout, int index) {
     if (trial.phase == StudyPhase::Tuning && trial.number > 0) {
         const stats::TrialPoint planned = plan.point(trial.optimizer, trial.number);
         if (checked.point != planned)
-            throw InputError(where + ": point: expected the plan's " + jsonText(trialPointJson(optimizer, planned)).toStdString() +
-                             " for trial " + std::to_string(trial.number) + " of " + optimizer.label + ", not " +
+            throw InputError(where + ": point: expected the plan's " +
+                             jsonText(trialPointJson(optimizer, planned)).toStdString() + " for trial " +
+                             std::to_string(trial.number) + " of " + optimizer.label + ", not " +
                              jsonText(marker.value("point")).toStdString() + "; the file was edited");
     }
     return checked;
@@ -188,9 +192,10 @@ Selection selectConfiguration(const StudyPlan& plan, const StudyLayout& layout, 
         }
     }
     if (missingCount > 0)
-        throw InputError("phase 1 of " + plan.study().tasks[task].name + " / " + plan.study().optimizers[optimizer].label +
-                         " is unfinished: " + std::to_string(missingCount) + " tuning trial(s) missing (" + missing +
-                         (missingCount > 5 ? ", ..." : "") + "); run them first");
+        throw InputError("phase 1 of " + plan.study().tasks[task].name + " / " +
+                         plan.study().optimizers[optimizer].label + " is unfinished: " + std::to_string(missingCount) +
+                         " tuning trial(s) missing (" + missing + (missingCount > 5 ? ", ..." : "") +
+                         "); run them first");
     return *best;
 }
 

@@ -34,8 +34,8 @@ private:
     const StudyPlan& plan_;
     std::mutex mutex_;  // guards the members below
     std::condition_variable changed_;
-    std::vector<int> waiting_;                         // not yet taken, tuning trials first
-    std::map<std::pair<int, int>, int> tuningLeft_;    // [task, optimizer] -> unfinished tuning trials
+    std::vector<int> waiting_;                       // not yet taken, tuning trials first
+    std::map<std::pair<int, int>, int> tuningLeft_;  // [task, optimizer] -> unfinished tuning trials
     bool closed_ = false;
 };
 

@@ -12,9 +12,14 @@ namespace ml {
 
 void Experiment::validate() const {
     if (network.layers.empty()) throw InputError("network: needs at least an input and an output size");
-    if ((steps > 0) == (epochs > 0)) throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");
-    const std::pair<const char*, long> counts[] = {{"steps", steps}, {"epochs", epochs}, {"batch", batchSize}, {"eval-every", evalEvery},
-                                                   {"diagnostics-every", diagnosticsEvery}, {"curvature-every", curvatureEvery}};
+    if ((steps > 0) == (epochs > 0))
+        throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");
+    const std::pair<const char*, long> counts[] = {{"steps", steps},
+                                                   {"epochs", epochs},
+                                                   {"batch", batchSize},
+                                                   {"eval-every", evalEvery},
+                                                   {"diagnostics-every", diagnosticsEvery},
+                                                   {"curvature-every", curvatureEvery}};
     for (const auto& [field, value] : counts)
         if (value > kMaxCount)
             throw InputError(std::string(field) + ": " + std::to_string(value) + " is too large; expected at most " +
@@ -31,10 +36,11 @@ void Experiment::validate() const {
     // Before any matrix exists: each run holds weights, gradients and up to three optimizer
     // matrices (moments, update); the trainer keeps the initial weights and builds one network more.
     const std::uint64_t matrices = 5 * runs.size() + 2;
-    requireWithinMemoryBudget(saturatingProduct(saturatingProduct(network.parameterCount(), sizeof(Matrix::Scalar)), matrices),
-                              "network " + network.text() + " (" + std::to_string(network.parameterCount()) +
-                                  " parameters; weights, gradients and optimizer state of " + std::to_string(runs.size()) +
-                                  (runs.size() == 1 ? " run)" : " runs)"));
+    requireWithinMemoryBudget(
+        saturatingProduct(saturatingProduct(network.parameterCount(), sizeof(Matrix::Scalar)), matrices),
+        "network " + network.text() + " (" + std::to_string(network.parameterCount()) +
+            " parameters; weights, gradients and optimizer state of " + std::to_string(runs.size()) +
+            (runs.size() == 1 ? " run)" : " runs)"));
 }
 
 DataSplit loadExperimentData(const Experiment& experiment) {

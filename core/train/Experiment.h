@@ -38,18 +38,18 @@ struct Experiment {
     NetworkSpec network;
     std::string data = "toy:sine";
     std::uint64_t seed = 7;
-    long batchSize = 0;   // 0 = full batch
-    long steps = 0;       // exactly one of steps / epochs is > 0
+    long batchSize = 0;  // 0 = full batch
+    long steps = 0;      // exactly one of steps / epochs is > 0
     long epochs = 0;
-    long evalEvery = 0;   // 0 = at each epoch end only (and at the last step)
+    long evalEvery = 0;               // 0 = at each epoch end only (and at the last step)
     Holdout holdout = Holdout::None;  // which part of the data trains and which evaluates (studies)
     // The instruments the experiment asks for (0: none; presets that show them): diagnostics.csv /
     // curvature.csv every N steps in the CLI (its flags override), live in the desktop app.
     long diagnosticsEvery = 0;
     long curvatureEvery = 0;
-    bool gradientSnr = true;  // "gradient-snr": false leaves the diagnostics' SNR out (nan; its cost saved)
+    bool gradientSnr = true;       // "gradient-snr": false leaves the diagnostics' SNR out (nan; its cost saved)
     bool hessianSpectrum = false;  // "hessian-spectrum": every Hessian eigenvalue at the final weights
-    std::string initWeightsFile;  // empty: seeded Glorot initialisation (the caller loads the file)
+    std::string initWeightsFile;   // empty: seeded Glorot initialisation (the caller loads the file)
     std::vector<RunSpec> runs;
     ForkOrigin forkedFrom;  // set for twin runs only
 

@@ -26,9 +26,23 @@ decltype(auto) named(const std::string& where, Parse&& parse) {
     }
 }
 
-const char* const kExperimentKeys[] = {"name", "network", "activation", "loss", "data", "seed", "batch",
-                                       "steps", "epochs", "eval-every", "holdout", "init", "runs", "forked-from",
-                                       "diagnostics-every", "curvature-every", "gradient-snr",
+const char* const kExperimentKeys[] = {"name",
+                                       "network",
+                                       "activation",
+                                       "loss",
+                                       "data",
+                                       "seed",
+                                       "batch",
+                                       "steps",
+                                       "epochs",
+                                       "eval-every",
+                                       "holdout",
+                                       "init",
+                                       "runs",
+                                       "forked-from",
+                                       "diagnostics-every",
+                                       "curvature-every",
+                                       "gradient-snr",
                                        "hessian-spectrum"};
 
 bool isExperimentKey(const QString& key) {
@@ -92,8 +106,9 @@ QJsonValue seedToJson(std::uint64_t seed) {
 
 std::uint64_t seedFromJson(const QJsonValue& value, const std::string& context) {
     const auto refuse = [&] {
-        return InputError(context + ": expected a whole number from 0 to 18446744073709551615 (above 2^53 "
-                                    "as a string, e.g. \"18446744073709551615\")");
+        return InputError(context +
+                          ": expected a whole number from 0 to 18446744073709551615 (above 2^53 "
+                          "as a string, e.g. \"18446744073709551615\")");
     };
     if (value.isString()) {
         bool ok = false;
@@ -123,7 +138,8 @@ RunSpec runFromJson(const QJsonObject& run, const QJsonObject& shared, const std
     spec.label = spec.optimizer;
     for (const std::string& key : info.parameters) {
         const QString qkey = QString::fromStdString(key);
-        if (shared.contains(qkey)) parameterFromJson(*findParameterField(key), shared.value(qkey), spec.hp, context + "." + key);
+        if (shared.contains(qkey))
+            parameterFromJson(*findParameterField(key), shared.value(qkey), spec.hp, context + "." + key);
     }
     for (auto it = run.begin(); it != run.end(); ++it) {
         const std::string key = it.key().toStdString();
@@ -176,7 +192,8 @@ QJsonObject toJson(const Experiment& experiment) {
         QJsonObject origin{{"run", QString::fromStdString(experiment.forkedFrom.run)},
                            {"optimizer", QString::fromStdString(experiment.forkedFrom.optimizer)},
                            {"step", static_cast<double>(experiment.forkedFrom.step)}};
-        if (!experiment.forkedFrom.folder.empty()) origin["folder"] = QString::fromStdString(experiment.forkedFrom.folder);
+        if (!experiment.forkedFrom.folder.empty())
+            origin["folder"] = QString::fromStdString(experiment.forkedFrom.folder);
         json["forked-from"] = origin;
     }
     QJsonArray runs;
@@ -196,8 +213,10 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
         shared.insert(it.key(), it.value());
     }
     experiment.name = requireString(json, "name", experiment.name, source);
-    experiment.network.setLayers(requireString(json, "network", experiment.network.text(), source), source + ": network");
-    experiment.network.activation = named(source, [&] { return activationFromString(requireString(json, "activation", "tanh", source)); });
+    experiment.network.setLayers(requireString(json, "network", experiment.network.text(), source),
+                                 source + ": network");
+    experiment.network.activation =
+        named(source, [&] { return activationFromString(requireString(json, "activation", "tanh", source)); });
     experiment.network.loss = named(source, [&] { return lossFromString(requireString(json, "loss", "mse", source)); });
     experiment.data = requireString(json, "data", experiment.data, source);
     if (json.contains("seed")) experiment.seed = seedFromJson(json.value("seed"), source + ": seed");
@@ -252,6 +271,8 @@ QJsonObject readExperimentJson(const QString& path) {
     return json;
 }
 
-Experiment loadExperiment(const QString& path) { return experimentFromJson(readExperimentJson(path), path.toStdString()); }
+Experiment loadExperiment(const QString& path) {
+    return experimentFromJson(readExperimentJson(path), path.toStdString());
+}
 
 }  // namespace ml

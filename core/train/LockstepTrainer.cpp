@@ -39,20 +39,18 @@ void checkDataFits(const Experiment& experiment, const Dataset& train) {
                          " images; the network must start with that shape, not " + net.input.text());
     if (net.inputs() != train.inputDim() || net.outputs() != train.outputDim())
         throw InputError("--network " + net.text() + ": data set " + experiment.data + " has " +
-                         std::to_string(train.inputDim()) + " inputs and " + std::to_string(train.outputDim()) +
-                         what + "; the network must start with " + std::to_string(train.inputDim()) +
-                         " and end with " + std::to_string(train.outputDim()));
+                         std::to_string(train.inputDim()) + " inputs and " + std::to_string(train.outputDim()) + what +
+                         "; the network must start with " + std::to_string(train.inputDim()) + " and end with " +
+                         std::to_string(train.outputDim()));
     if (net.loss == LossKind::CrossEntropy && !train.isClassification())
-        throw InputError("--loss cross-entropy: data set " + experiment.data +
-                         " is a regression task; use --loss mse");
+        throw InputError("--loss cross-entropy: data set " + experiment.data + " is a regression task; use --loss mse");
     if (train.size() == 0) throw InputError("--data " + experiment.data + ": the training split is empty");
 }
 
 }  // namespace
 
 LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::optional<InitialWeights> initialWeights)
-    : experiment_(std::move(experiment)), data_(std::move(data)),
-      shuffle_(experiment_.seed ^ kShuffleStream) {
+    : experiment_(std::move(experiment)), data_(std::move(data)), shuffle_(experiment_.seed ^ kShuffleStream) {
     experiment_.validate();
     checkDataFits(experiment_, *data_.train);
     // A caller that forgot to load "init" would silently train from other weights.
@@ -81,8 +79,9 @@ LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::opt
     stepsPerEpoch_ = (n + batchSize_ - 1) / batchSize_;
     // Range first: epochs * stepsPerEpoch may overflow, and the epoch number is an int.
     if (experiment_.epochs > kMaxCount / stepsPerEpoch_)
-        throw InputError("epochs: " + std::to_string(experiment_.epochs) + " epochs of " + std::to_string(stepsPerEpoch_) +
-                         " steps exceed the largest step count, " + std::to_string(kMaxCount));
+        throw InputError("epochs: " + std::to_string(experiment_.epochs) + " epochs of " +
+                         std::to_string(stepsPerEpoch_) + " steps exceed the largest step count, " +
+                         std::to_string(kMaxCount));
     totalSteps_ = experiment_.steps > 0 ? experiment_.steps : experiment_.epochs * stepsPerEpoch_;
     if ((totalSteps_ - 1) / stepsPerEpoch_ + 1 > std::numeric_limits<int>::max())
         throw InputError("steps: " + std::to_string(totalSteps_) + " steps of " + std::to_string(stepsPerEpoch_) +
@@ -171,7 +170,8 @@ void LockstepTrainer::resumeFrom(const TrainingState& state, const std::vector<b
     const std::string source = state.source.toStdString();
     auto mismatch = [&](const std::string& field, const std::string& saved, const std::string& here) {
         if (saved != here)
-            throw InputError(source + ": " + field + ": the state was saved with " + saved + "; this experiment has " + here);
+            throw InputError(source + ": " + field + ": the state was saved with " + saved + "; this experiment has " +
+                             here);
     };
     const NetworkSpec& network = experiment_.network;
     mismatch("network", state.network, network.text());
@@ -188,8 +188,8 @@ void LockstepTrainer::resumeFrom(const TrainingState& state, const std::vector<b
     // A permutation of the samples, else a corrupt file would index outside the data.
     std::vector<bool> seen(order_.size(), false);
     if (state.dataOrder.size() != order_.size())
-        throw InputError(source + ": data_order: has " + std::to_string(state.dataOrder.size()) + " indices; expected " +
-                         std::to_string(order_.size()));
+        throw InputError(source + ": data_order: has " + std::to_string(state.dataOrder.size()) +
+                         " indices; expected " + std::to_string(order_.size()));
     for (std::size_t i = 0; i < state.dataOrder.size(); ++i) {
         const Eigen::Index index = state.dataOrder[i];
         if (index >= static_cast<Eigen::Index>(seen.size()) || seen[index])
@@ -206,9 +206,9 @@ void LockstepTrainer::resumeFrom(const TrainingState& state, const std::vector<b
     for (std::size_t l = 0; l < initialParameters_.size(); ++l) {
         const Matrix& saved = state.parameters[l];
         if (saved.rows() != initialParameters_[l].rows() || saved.cols() != initialParameters_[l].cols())
-            throw InputError(source + ": layers[" + std::to_string(l) + "].parameters: is " + std::to_string(saved.rows()) +
-                             " x " + std::to_string(saved.cols()) + "; network " + network.text() + " has " +
-                             std::to_string(initialParameters_[l].rows()) + " x " +
+            throw InputError(source + ": layers[" + std::to_string(l) + "].parameters: is " +
+                             std::to_string(saved.rows()) + " x " + std::to_string(saved.cols()) + "; network " +
+                             network.text() + " has " + std::to_string(initialParameters_[l].rows()) + " x " +
                              std::to_string(initialParameters_[l].cols()) + " (outputs x inputs + bias)");
     }
     if (continueOptimizer.size() != runs_.size())
@@ -310,14 +310,16 @@ void LockstepTrainer::stepRun(int index, Run& run) {
     for (TrainingObserver* observer : observers_) observer->stepFinished(metrics);
 
     bool snapshotWanted = false;
-    for (TrainingObserver* observer : observers_) snapshotWanted = observer->wantsSnapshot(index, step_) || snapshotWanted;
+    for (TrainingObserver* observer : observers_)
+        snapshotWanted = observer->wantsSnapshot(index, step_) || snapshotWanted;
     if (snapshotWanted) {
         const SharedSnapshot snapshot = std::make_shared<const Snapshot>(takeSnapshot(index, run, metrics.trainLoss));
         for (TrainingObserver* observer : observers_) observer->snapshotTaken(snapshot);
     }
     if (stateWanted) {
-        const StepState state{index, step_, run.spec, experiment_.network, run.network.parameters(), run.gradients,
-                              *run.optimizer, initialParameters_, run.network};
+        const StepState state{
+            index,         step_,          run.spec,           experiment_.network, run.network.parameters(),
+            run.gradients, *run.optimizer, initialParameters_, run.network};
         for (TrainingObserver* observer : observers_) observer->stepStateReady(state);
     }
     if (step_ == totalSteps_) finish(index, run, RunStatus::Done);
@@ -339,7 +341,9 @@ Snapshot LockstepTrainer::takeSnapshot(int index, const Run& run, float batchLos
     const Parameters& parameters = run.network.parameters();
     for (std::size_t l = 0; l < parameters.size(); ++l) {
         const LayerState& state = run.optimizer->layerState(l);
-        LayerSnapshot layer{parameters[l], run.gradients[l], state.firstMoment, state.secondMoment, state.update, {},
+        LayerSnapshot layer{parameters[l],         run.gradients[l],
+                            state.firstMoment,     state.secondMoment,
+                            state.update,          {},
                             state.columnsPerInput, {}};
         if (layer.firstMoment.size() > 0)
             aggregation.neuronMeans(layer.firstMoment, layer.neuronMeans, layer.columnsPerInput);

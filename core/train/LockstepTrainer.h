@@ -46,7 +46,8 @@ public:
     const Experiment& experiment() const { return experiment_; }
     // Evaluates on `train` and `test` (the data's halves, converted by whoever loaded them and
     // shared with other trainers: the study runner's trials) instead of converting its own. Before run().
-    void shareEvaluationChunks(std::shared_ptr<const EvaluationChunks> train, std::shared_ptr<const EvaluationChunks> test);
+    void shareEvaluationChunks(std::shared_ptr<const EvaluationChunks> train,
+                               std::shared_ptr<const EvaluationChunks> test);
     const DataSplit& data() const { return data_; }
     int runCount() const { return static_cast<int>(runs_.size()); }
     long totalSteps() const { return totalSteps_; }

@@ -19,7 +19,7 @@ public:
     // Starts the file with its header. Throws FileError naming the path.
     explicit MetricsLog(const QString& path);
     void append(const StepMetrics& metrics);
-    void close();  // hands over what is left, syncs and closes; later calls do nothing
+    void close();          // hands over what is left, syncs and closes; later calls do nothing
     void closeUnsynced();  // the same without the sync, for a DurableBatch (io/Files.h) to do
 
 private:

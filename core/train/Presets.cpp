@@ -15,7 +15,8 @@ const std::vector<Preset>& presets() {
         for (const QString& name : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
             const QString file = dir.filePath(name);
             Experiment experiment = loadExperiment(file);
-            const QString id = QFileInfo(name).completeBaseName().section('-', 1);  // "1-seed-diagram" -> "seed-diagram"
+            const QString id =
+                QFileInfo(name).completeBaseName().section('-', 1);  // "1-seed-diagram" -> "seed-diagram"
             list.push_back({id.toStdString(), experiment.name, file, std::move(experiment)});
         }
         return list;
@@ -26,7 +27,8 @@ const std::vector<Preset>& presets() {
 const Preset& findPreset(const std::string& name) {
     std::string known;
     for (const Preset& preset : presets()) {
-        if (name == preset.id || QString::fromStdString(name) == QFileInfo(preset.file).completeBaseName()) return preset;
+        if (name == preset.id || QString::fromStdString(name) == QFileInfo(preset.file).completeBaseName())
+            return preset;
         known += (known.empty() ? "" : ", ") + preset.id;
     }
     throw InputError("--preset: unknown '" + name + "'; expected one of " + known);

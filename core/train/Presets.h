@@ -11,9 +11,9 @@
 namespace ml {
 
 struct Preset {
-    std::string id;      // the file name without the order prefix and ".json": "seed-diagram"
-    std::string title;   // the experiment's name
-    QString file;        // the resource path
+    std::string id;     // the file name without the order prefix and ".json": "seed-diagram"
+    std::string title;  // the experiment's name
+    QString file;       // the resource path
     Experiment experiment;
 };
 

@@ -76,7 +76,8 @@ bool RunControl::waitForNextStep() {
         }
         const double rate = maxStepsPerSecond_;
         if (rate == 0.0) return true;
-        const auto due = lastStep_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate));
+        const auto due =
+            lastStep_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate));
         if (Clock::now() >= due) {
             lastStep_ = Clock::now();
             return true;

@@ -62,7 +62,7 @@ constexpr std::string_view kBlanks = " \t\n\v\f\r";
 // study reads every tuning trial's (phase 2's choice) while the other workers wait for it.
 std::optional<double> parseNumber(std::string_view cell) {
     cell.remove_prefix(std::min(cell.size(), cell.find_first_not_of(kBlanks)));
-    cell.remove_suffix(cell.size() - (cell.find_last_not_of(kBlanks) + 1));  // npos + 1 == 0: all blank
+    cell.remove_suffix(cell.size() - (cell.find_last_not_of(kBlanks) + 1));               // npos + 1 == 0: all blank
     if (cell.size() > 1 && cell.front() == '+' && cell[1] != '-') cell.remove_prefix(1);  // from_chars takes no '+'
     double value = 0.0;
     const char* const end = cell.data() + cell.size();
@@ -84,8 +84,8 @@ double numberCell(std::string_view cell, const QString& path, qsizetype line, co
 long parseCount(std::string_view cell, const QString& path, qsizetype line, const char* column, long max) {
     const double value = numberCell(cell, path, line, column, false);
     if (!(value >= 0 && value <= static_cast<double>(max)) || std::floor(value) != value)
-        throw InputError(cellWhere(path, line, column) + ": '" + std::string(cell) + "' is not a whole number from 0 to " +
-                         std::to_string(max));
+        throw InputError(cellWhere(path, line, column) + ": '" + std::string(cell) +
+                         "' is not a whole number from 0 to " + std::to_string(max));
     return static_cast<long>(value);
 }
 
@@ -121,8 +121,8 @@ std::vector<CsvRecord> csvRecords(const QByteArray& csv, const QByteArray& heade
     records.erase(records.begin());
     for (const CsvRecord& record : records)
         if (record.fields.size() != columns.size())
-            throw InputError(lineWhere(path, record.line) + ": has " +
-                             std::to_string(record.fields.size()) + " fields; expected " + std::to_string(columns.size()));
+            throw InputError(lineWhere(path, record.line) + ": has " + std::to_string(record.fields.size()) +
+                             " fields; expected " + std::to_string(columns.size()));
     return records;
 }
 
@@ -191,8 +191,8 @@ void readMetricsCsv(QIODevice& in, const QString& path, int run, const std::func
         if (text.back() != '\n') {
             // The metrics log is appended to while training: a last line without its line break was cut off.
             if (in.atEnd()) break;
-            throw InputError(lineWhere(path, line) + ": longer than " +
-                             std::to_string(kMaxMetricsLineBytes) + " bytes; expected a row of " + std::string(header));
+            throw InputError(lineWhere(path, line) + ": longer than " + std::to_string(kMaxMetricsLineBytes) +
+                             " bytes; expected a row of " + std::string(header));
         }
         text.remove_suffix(text.size() > 1 && text[text.size() - 2] == '\r' ? 2 : 1);
         if (text.find_first_not_of(kBlanks) == std::string_view::npos) continue;  // a blank line
@@ -252,8 +252,8 @@ std::vector<RunResult> parseSummaryCsv(const QByteArray& csv, const QString& pat
         result.wallMs = csvNumber(cells[5], path, r, "wall_ms", false);
         const std::optional<ParsedStatus> status = parseStatusText(cells[6].toStdString());
         if (!status)
-            throw InputError(cellWhere(path, r, "status") + ": '" +
-                             cells[6].toStdString() + "' is not one of " + statusVocabulary());
+            throw InputError(cellWhere(path, r, "status") + ": '" + cells[6].toStdString() + "' is not one of " +
+                             statusVocabulary());
         result.status = status->status;
         result.divergedAtStep = status->divergedAtStep;
         results.push_back(std::move(result));

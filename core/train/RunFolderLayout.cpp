@@ -17,9 +17,9 @@ QString runFileName(const std::string& label) {
 }
 
 void checkRunFileNames(const std::vector<std::string>& labels) {
-    const char* const reserved[] = {runfolder::kConfig, runfolder::kMetrics, runfolder::kInitialWeights,
-                                    runfolder::kFinalWeights, runfolder::kSummary, runfolder::kSnapshots,
-                                    runfolder::kDiagnostics, runfolder::kCurvature, runfolder::kHessianSpectrum};
+    const char* const reserved[] = {runfolder::kConfig,       runfolder::kMetrics,   runfolder::kInitialWeights,
+                                    runfolder::kFinalWeights, runfolder::kSummary,   runfolder::kSnapshots,
+                                    runfolder::kDiagnostics,  runfolder::kCurvature, runfolder::kHessianSpectrum};
     std::map<QString, std::size_t> taken;  // case-folded name -> run
     for (std::size_t i = 0; i < labels.size(); ++i) {
         const std::string field = "runs[" + std::to_string(i) + "].label '" + labels[i] + "'";
@@ -29,7 +29,8 @@ void checkRunFileNames(const std::vector<std::string>& labels) {
             throw InputError(field + ": too long; expected at most " + std::to_string(kMaxRunFileNameBytes) +
                              " bytes (it names the run's folder)");
         for (const QString file : reserved)
-            if (name.compare(file, Qt::CaseInsensitive) == 0 || name.compare(file.section('.', 0, 0), Qt::CaseInsensitive) == 0)
+            if (name.compare(file, Qt::CaseInsensitive) == 0 ||
+                name.compare(file.section('.', 0, 0), Qt::CaseInsensitive) == 0)
                 throw InputError(field + ": names a file of the run folder (" + file.toStdString() +
                                  "); choose another label");
         const auto [previous, inserted] = taken.emplace(name.toCaseFolded(), i);
@@ -56,7 +57,9 @@ QString RunFolderLayout::runDirectory(int run) const {
     return QDir::cleanPath(QDir(root_).filePath(relativeInRun(run, ".")));  // "DIR/label/." -> "DIR/label"
 }
 
-QString RunFolderLayout::inRun(int run, const char* name) const { return QDir(root_).filePath(relativeInRun(run, name)); }
+QString RunFolderLayout::inRun(int run, const char* name) const {
+    return QDir(root_).filePath(relativeInRun(run, name));
+}
 QString RunFolderLayout::runConfigFile(int run) const { return inRun(run, runfolder::kConfig); }
 QString RunFolderLayout::metricsFile(int run) const { return inRun(run, runfolder::kMetrics); }
 QString RunFolderLayout::initialWeightsFile(int run) const { return inRun(run, runfolder::kInitialWeights); }
@@ -66,7 +69,9 @@ QString RunFolderLayout::snapshotsFile(int run) const { return inRun(run, runfol
 QString RunFolderLayout::diagnosticsFile(int run) const { return inRun(run, runfolder::kDiagnostics); }
 QString RunFolderLayout::curvatureFile(int run) const { return inRun(run, runfolder::kCurvature); }
 QString RunFolderLayout::hessianSpectrumFile(int run) const { return inRun(run, runfolder::kHessianSpectrum); }
-QString RunFolderLayout::stateDirectory(int run) const { return QDir(runDirectory(run)).filePath(runfolder::kStateFolder); }
+QString RunFolderLayout::stateDirectory(int run) const {
+    return QDir(runDirectory(run)).filePath(runfolder::kStateFolder);
+}
 QString RunFolderLayout::stateFile(int run, long step) const { return trainingStateFile(runDirectory(run), step); }
 
 QString trainingStateFile(const QString& runDirectory, long step) {

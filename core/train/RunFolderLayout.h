@@ -57,8 +57,8 @@ public:
     const QString& root() const { return root_; }
     int runCount() const { return static_cast<int>(labels_.size()); }
     bool hasSummary() const { return runCount() > 1; }  // a summary of several runs beside theirs
-    QString configFile() const;   // the whole experiment
-    QString summaryFile() const;  // several runs only
+    QString configFile() const;                         // the whole experiment
+    QString summaryFile() const;                        // several runs only
 
     // DIR itself for a single run, else DIR/<label>.
     QString runDirectory(int run) const;
@@ -69,8 +69,8 @@ public:
     QString diagnosticsFile(int run) const;
     QString curvatureFile(int run) const;
     QString hessianSpectrumFile(int run) const;
-    QString runSummaryFile(int run) const;  // the run's own summary.csv (DIR/summary.csv for a single run)
-    QString snapshotsFile(int run) const;  // only with train --snapshots-every
+    QString runSummaryFile(int run) const;        // the run's own summary.csv (DIR/summary.csv for a single run)
+    QString snapshotsFile(int run) const;         // only with train --snapshots-every
     QString stateDirectory(int run) const;        // RUN/state
     QString stateFile(int run, long step) const;  // RUN/state/step-K.json.gz
     // The initial weights of `run` relative to DIR, as the root config.json's "init" names them.

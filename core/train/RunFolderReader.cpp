@@ -64,7 +64,8 @@ void distrustUnbackedDone(RunRecord& run) {
     if (run.result.status != RunStatus::Done) return;
     std::string disagreement;
     if (run.finalWeights.empty())
-        disagreement = "summary.csv says done, but the final weights (" + std::string(runfolder::kFinalWeights) + ") were not read";
+        disagreement = "summary.csv says done, but the final weights (" + std::string(runfolder::kFinalWeights) +
+                       ") were not read";
     else if (run.metrics.last() && run.metrics.last()->step != run.result.steps)
         disagreement = "summary.csv says done after " + std::to_string(run.result.steps) + " steps, but " +
                        runfolder::kMetrics + " ends at step " + std::to_string(run.metrics.last()->step);
@@ -93,7 +94,8 @@ RunFolder readRunFolder(const QString& directory, int pointBudget) {
     folder.directory = directory;
     const QString configPath = RunFolderLayout(directory, {}).configFile();  // needs no run labels
     if (!QFileInfo::exists(configPath))
-        throw InputError(configPath.toStdString() + ": not found; expected a folder written by momentum-lab-cli train --out");
+        throw InputError(configPath.toStdString() +
+                         ": not found; expected a folder written by momentum-lab-cli train --out");
     folder.experiment = loadExperiment(configPath);
     std::vector<std::string> labels;
     for (const RunSpec& run : folder.experiment.runs) labels.push_back(run.label);

@@ -15,12 +15,12 @@ namespace ml {
 
 struct RunRecord {
     RunSpec spec;
-    QString directory;  // where its metrics.csv and weights files are
-    MetricsDigest metrics;   // metrics.csv streamed: decimated series + final figures, never the whole file
-    RunResult result;        // from summary.csv when present, else derived from metrics
-    Parameters finalWeights; // empty when weights_final.json is missing (e.g. an interrupted run)
-    QString snapshotsFile;   // snapshots.bin (train --snapshots-every) with a header that fits the network; else empty
-    std::string problem;     // why part of this run could not be read ("" when all is well)
+    QString directory;        // where its metrics.csv and weights files are
+    MetricsDigest metrics;    // metrics.csv streamed: decimated series + final figures, never the whole file
+    RunResult result;         // from summary.csv when present, else derived from metrics
+    Parameters finalWeights;  // empty when weights_final.json is missing (e.g. an interrupted run)
+    QString snapshotsFile;    // snapshots.bin (train --snapshots-every) with a header that fits the network; else empty
+    std::string problem;      // why part of this run could not be read ("" when all is well)
 };
 
 struct RunFolder {

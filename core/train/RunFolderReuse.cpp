@@ -8,7 +8,6 @@
 #include <QDir>
 #include <QFileInfo>
 
-
 namespace ml {
 
 namespace {
@@ -47,8 +46,10 @@ void checkRunFolderReusable(const QString& folder, const std::string& what) {
     try {
         earlierRunLabels(folder);
     } catch (const InputError& error) {
-        throw InputError(what + ": holds a run folder whose config.json cannot be read, so its files cannot be told "
-                                "apart (" + error.what() + "); write into a new folder");
+        throw InputError(what +
+                         ": holds a run folder whose config.json cannot be read, so its files cannot be told "
+                         "apart (" +
+                         error.what() + "); write into a new folder");
     }
 }
 

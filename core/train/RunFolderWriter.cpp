@@ -46,7 +46,8 @@ RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer
     resolved.initWeightsFile = layout_.initialWeightsRelative(0);
     const std::vector<std::string> earlier = earlierRunLabels(layout_.root());
     makeFolder(layout_.root());
-    writeFile(layout_.configFile(), jsonBytes(toJson(resolved)));  // a full disk fails here: the earlier run stays whole
+    writeFile(layout_.configFile(),
+              jsonBytes(toJson(resolved)));     // a full disk fails here: the earlier run stays whole
     clearEarlierRuns(layout_.root(), earlier);  // from here on, nothing of it passes for this run's
     const QByteArray initial = weightsToJson(trainer.initialParameters(), experiment.network);
     for (int run = 0; run < layout_.runCount(); ++run) {

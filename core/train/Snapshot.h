@@ -33,10 +33,10 @@ struct StepMetrics {
 struct LayerSnapshot {
     Matrix parameters;
     Matrix gradient;
-    Matrix firstMoment;   // momentum / accumulation / m
-    Matrix secondMoment;  // v, or the sum of squares
-    Matrix update;        // w_after - w_before
-    Vector neuronMeans;   // group means of the first moment (see MomentumAggregation::neuronMeans)
+    Matrix firstMoment;                // momentum / accumulation / m
+    Matrix secondMoment;               // v, or the sum of squares
+    Matrix update;                     // w_after - w_before
+    Vector neuronMeans;                // group means of the first moment (see MomentumAggregation::neuronMeans)
     Eigen::Index columnsPerInput = 1;  // weight columns per input: 1 dense, k*k for a convolution
     // The rule's other state buffers, by their names in optim/Optimizer.h's forEachStateBuffer
     // (amsgrad's max_second_moment, centered rmsprop's centred_mean, nero's row_second_moment and
@@ -69,7 +69,7 @@ struct Snapshot {
     // Read from a run folder that kept only the final weights (no snapshots.bin): an empty
     // quantity was not saved there, rather than not kept by the optimizer.
     bool weightsOnly = false;
-    MeanStatistic statistic = MeanStatistic::Mean;                   // the run's --momentum-mean-stat
+    MeanStatistic statistic = MeanStatistic::Mean;                  // the run's --momentum-mean-stat
     SecondMomentScope secondMomentScope = SecondMomentScope::None;  // --second-moment-mean (adam-mini: fan-in)
     std::vector<LayerSnapshot> layers;
     // The run's parameters before step 1, shared by every snapshot of a training (never copied):
@@ -84,8 +84,8 @@ using SharedSnapshot = std::shared_ptr<const Snapshot>;
 struct RunResult {
     std::string label;
     RunStatus status = RunStatus::Pending;
-    long steps = 0;           // updates applied
-    long divergedAtStep = 0;  // when status == Diverged
+    long steps = 0;              // updates applied
+    long divergedAtStep = 0;     // when status == Diverged
     float finalTrainLoss = NAN;  // whole training set, at the last evaluation
     float finalTestLoss = NAN;
     float finalTestAccuracy = NAN;

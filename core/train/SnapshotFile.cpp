@@ -92,7 +92,8 @@ std::uint64_t SnapshotFileWriter::recordBytesBound(const std::vector<std::pair<l
     // The rule state beyond the five: at most two more layer-shaped buffers (amsgrad's maximum,
     // centered rmsprop's mean), a row and a column vector and the two tensor scales (nero).
     for (const auto& [rows, cols] : layers)
-        floats += (kMatrices.size() + 2) * std::uint64_t(rows) * std::uint64_t(cols) + 2 * std::uint64_t(rows + cols) + 2;
+        floats +=
+            (kMatrices.size() + 2) * std::uint64_t(rows) * std::uint64_t(cols) + 2 * std::uint64_t(rows + cols) + 2;
     constexpr std::uint64_t kJsonLine = 512;
     return kJsonLine + 64 * layers.size() + floats * sizeof(float);
 }
@@ -120,7 +121,8 @@ void SnapshotFileWriter::append(const Snapshot& snapshot) {
             throw std::logic_error("snapshot rule state: the layers keep different buffers");
         for (std::size_t b = 0; b < layer.ruleState.size(); ++b) {
             const auto& [name, buffer] = layer.ruleState[b];
-            if (name != first.ruleState[b].first) throw std::logic_error("snapshot rule state: the layers keep different buffers");
+            if (name != first.ruleState[b].first)
+                throw std::logic_error("snapshot rule state: the layers keep different buffers");
             if (l == 0) ruleState.append(QJsonObject{{"name", QString::fromStdString(name)}, {"shapes", QJsonArray{}}});
             QJsonObject entry = ruleState[qsizetype(b)].toObject();
             QJsonArray shapes = entry["shapes"].toArray();
@@ -130,13 +132,10 @@ void SnapshotFileWriter::append(const Snapshot& snapshot) {
             appendRowMajor(payload, buffer);
         }
     }
-    const QJsonObject record{{"step", qint64(snapshot.step)},
-                             {"epoch", snapshot.epoch},
-                             {"batch_loss", lossJson(snapshot.batchLoss)},
-                             {"quantities", quantities},
-                             {"neuron_means", means},
-                             {"rule_state", ruleState},
-                             {"bytes", qint64(payload.size())}};
+    const QJsonObject record{
+        {"step", qint64(snapshot.step)},  {"epoch", snapshot.epoch}, {"batch_loss", lossJson(snapshot.batchLoss)},
+        {"quantities", quantities},       {"neuron_means", means},   {"rule_state", ruleState},
+        {"bytes", qint64(payload.size())}};
     file_.append(QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n');
     file_.append(payload);
     file_.flush();  // a killed run keeps every complete record
@@ -159,13 +158,18 @@ SnapshotFileReader::SnapshotFileReader(const QString& path, int run) : file_(pat
     for (const QJsonValue& layer : json["layers"].toArray()) {
         const QJsonArray shape = layer.toArray();
         const long rows = shape.at(0).toInteger(-1), cols = shape.at(1).toInteger(-1);
-        if (shape.size() != 2 || rows <= 0 || cols <= 0 || rows > (1L << 24) || cols > (1L << 24) || rows * cols > (1L << 28))
-            throw InputError(path.toStdString() + ": line 2: \"layers\": expected [rows, cols] pairs of positive sizes");
+        if (shape.size() != 2 || rows <= 0 || cols <= 0 || rows > (1L << 24) || cols > (1L << 24) ||
+            rows * cols > (1L << 28))
+            throw InputError(path.toStdString() +
+                             ": line 2: \"layers\": expected [rows, cols] pairs of positive sizes");
         header_.layers.emplace_back(rows, cols);
     }
     HyperParameters hp;
-    findParameterField("momentum-mean")->set(hp, json["momentum-mean"].toString("none").toStdString(), path.toStdString() + ": line 2: \"momentum-mean\"");
-    findParameterField("bias")->set(hp, json["bias"].toString("own").toStdString(), path.toStdString() + ": line 2: \"bias\"");
+    findParameterField("momentum-mean")
+        ->set(hp, json["momentum-mean"].toString("none").toStdString(),
+              path.toStdString() + ": line 2: \"momentum-mean\"");
+    findParameterField("bias")->set(hp, json["bias"].toString("own").toStdString(),
+                                    path.toStdString() + ": line 2: \"bias\"");
     header_.scope = hp.momentumMean;
     header_.bias = hp.bias;
     if (json.contains("columns_per_input")) {
@@ -198,7 +202,8 @@ std::optional<Snapshot> SnapshotFileReader::next() {
     }
     QJsonParseError error{};
     const QJsonObject json = QJsonDocument::fromJson(line, &error).object();
-    if (error.error != QJsonParseError::NoError) fail("expected a JSON record line (" + error.errorString().toStdString() + ")");
+    if (error.error != QJsonParseError::NoError)
+        fail("expected a JSON record line (" + error.errorString().toStdString() + ")");
 
     Snapshot snapshot;
     snapshot.run = run_;
@@ -224,7 +229,8 @@ std::optional<Snapshot> SnapshotFileReader::next() {
     for (std::size_t l = 0; l < header_.layers.size(); ++l) {
         const auto [rows, cols] = header_.layers[l];
         const qint64 meanCount = means[qsizetype(l)].toInteger(-1);
-        if (meanCount < 0 || meanCount > rows * cols) fail("\"neuron_means\"[" + std::to_string(l) + "]: expected 0.." + std::to_string(rows * cols));
+        if (meanCount < 0 || meanCount > rows * cols)
+            fail("\"neuron_means\"[" + std::to_string(l) + "]: expected 0.." + std::to_string(rows * cols));
         expected += (qint64(present.size()) * rows * cols + meanCount) * qint64(sizeof(float));
     }
     // Version 2: the rule's other state buffers, one shape per layer each, after the neuron means.
@@ -241,13 +247,15 @@ std::optional<Snapshot> SnapshotFileReader::next() {
             const QJsonArray shapes = entry["shapes"].toArray();
             const std::string where = "\"rule_state\" '" + buffer.name + "'";
             if (buffer.name.empty() || shapes.size() != qsizetype(header_.layers.size()))
-                fail(where + ": expected a name and one [rows, cols] per layer (" + std::to_string(header_.layers.size()) + ")");
+                fail(where + ": expected a name and one [rows, cols] per layer (" +
+                     std::to_string(header_.layers.size()) + ")");
             for (std::size_t l = 0; l < header_.layers.size(); ++l) {
                 const QJsonArray shape = shapes[qsizetype(l)].toArray();
                 const qint64 rows = shape.at(0).toInteger(-1), cols = shape.at(1).toInteger(-1);
                 const auto [layerRows, layerCols] = header_.layers[l];
                 // No rule keeps a buffer larger than its layer matrix (or, for nero's scales, than 2).
-                if (shape.size() != 2 || rows < 0 || cols < 0 || rows > (1LL << 28) || cols > (1LL << 28) || rows * cols > std::max<qint64>(2, layerRows * layerCols))
+                if (shape.size() != 2 || rows < 0 || cols < 0 || rows > (1LL << 28) || cols > (1LL << 28) ||
+                    rows * cols > std::max<qint64>(2, layerRows * layerCols))
                     fail(where + " layer " + std::to_string(l) + ": expected [rows, cols] of at most the layer's size");
                 buffer.shapes.emplace_back(rows, cols);
                 expected += rows * cols * qint64(sizeof(float));

@@ -29,7 +29,7 @@ namespace ml {
 struct SnapshotFileHeader {
     std::string label;
     std::vector<std::pair<long, long>> layers;  // [rows, cols] of each parameter layer
-    MeanScope scope = MeanScope::None;           // how the neuron means were grouped
+    MeanScope scope = MeanScope::None;          // how the neuron means were grouped
     BiasMode bias = BiasMode::Own;
     // Weight columns per input of each layer (LayerSnapshot::columnsPerInput: k*k for a
     // convolution); empty = 1 for every layer (a dense network).

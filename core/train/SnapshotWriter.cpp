@@ -46,11 +46,12 @@ SnapshotWriter::SnapshotWriter(const RunFolderLayout& layout, const LockstepTrai
     : every_(every), lastStep_(trainer.totalSteps()) {
     const auto shapes = layerShapes(trainer.initialParameters());
     std::vector<long> columnsPerInput;
-    for (const Eigen::Index c : Network(trainer.experiment().network).columnsPerInput()) columnsPerInput.push_back(long(c));
+    for (const Eigen::Index c : Network(trainer.experiment().network).columnsPerInput())
+        columnsPerInput.push_back(long(c));
     for (int run = 0; run < trainer.runCount(); ++run) {
         const MomentumAggregation& aggregation = trainer.optimizer(run).aggregation();
-        const SnapshotFileHeader header{trainer.experiment().runs[run].label, shapes, aggregation.scope(), aggregation.bias(),
-                                        columnsPerInput};
+        const SnapshotFileHeader header{trainer.experiment().runs[run].label, shapes, aggregation.scope(),
+                                        aggregation.bias(), columnsPerInput};
         files_.push_back(std::make_unique<SnapshotFileWriter>(layout.snapshotsFile(run), header));
     }
 }

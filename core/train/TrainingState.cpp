@@ -65,7 +65,8 @@ public:
     long count(const QJsonValue& value, const std::string& field, long minimum) const {
         const double number = value.toDouble(-1.0);
         // Range first: casting a double outside long's range is undefined (UBSan: float-cast-overflow).
-        if (!value.isDouble() || !(number >= static_cast<double>(minimum) && number <= static_cast<double>(kMaxCount)) ||
+        if (!value.isDouble() ||
+            !(number >= static_cast<double>(minimum) && number <= static_cast<double>(kMaxCount)) ||
             std::floor(number) != number)
             fail(field, "expected a whole number from " + std::to_string(minimum));
         return static_cast<long>(number);
@@ -80,14 +81,14 @@ public:
         const QJsonArray values = valuesValue.toArray();
         // Each side first: rows * cols of two large counts could overflow.
         if (rows > values.size() || cols > values.size() || values.size() != rows * cols)
-            fail(field + ".values", "has " + std::to_string(values.size()) + " values; expected rows x cols = " +
-                                        std::to_string(rows) + " x " + std::to_string(cols) +
-                                        " (the file is cut short or corrupt)");
+            fail(field + ".values", "has " + std::to_string(values.size()) +
+                                        " values; expected rows x cols = " + std::to_string(rows) + " x " +
+                                        std::to_string(cols) + " (the file is cut short or corrupt)");
         Matrix matrix(rows, cols);
         for (long r = 0; r < rows; ++r)
             for (long c = 0; c < cols; ++c)
-                matrix(r, c) = floatFromJson(values[r * cols + c], source_ + ": " + field + ".values[" +
-                                                                      std::to_string(r * cols + c) + "]");
+                matrix(r, c) = floatFromJson(values[r * cols + c],
+                                             source_ + ": " + field + ".values[" + std::to_string(r * cols + c) + "]");
         return matrix;
     }
 
@@ -182,8 +183,8 @@ TrainingState trainingStateFromJson(const QByteArray& json, const QString& sourc
         const std::string field = "layers[" + std::to_string(l) + "]";
         if (!layers[l].isObject()) read.fail(field, "expected an object");
         const QJsonObject layer = layers[l].toObject();
-        state.parameters.push_back(read.buffer(read.required(layer, field + "." + kParameters, kParameters),
-                                               field + "." + kParameters));
+        state.parameters.push_back(
+            read.buffer(read.required(layer, field + "." + kParameters, kParameters), field + "." + kParameters));
         std::map<std::string, Matrix>& buffers = state.optimizerBuffers.emplace_back();
         for (auto it = layer.begin(); it != layer.end(); ++it) {
             const std::string name = it.key().toStdString();

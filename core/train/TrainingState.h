@@ -26,11 +26,11 @@ struct TrainingState {
     // What it must match: the network (layers, activation, loss) and the training data and batches.
     std::string network, activation, loss, data;
     std::uint64_t seed = 0;
-    long batchSize = 0;      // the effective batch (the whole training set for full batches)
+    long batchSize = 0;  // the effective batch (the whole training set for full batches)
     long trainSamples = 0;
     // Where it is.
-    long step = 0;            // the last step applied (the continuation starts at step + 1)
-    int epoch = 0;            // the epoch of that step
+    long step = 0;                        // the last step applied (the continuation starts at step + 1)
+    int epoch = 0;                        // the epoch of that step
     std::vector<Eigen::Index> dataOrder;  // the current permutation of the training samples
     std::string shuffleState;             // the shuffling stream (Random::state())
     // The run.

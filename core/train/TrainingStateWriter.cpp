@@ -12,7 +12,8 @@ TrainingStateWriter::TrainingStateWriter(const RunFolderLayout& layout, const Lo
     : layout_(layout), trainer_(trainer), every_(every) {
     if (every_ < 1) throw std::invalid_argument("TrainingStateWriter: every must be at least 1");
     for (int run = 0; run < layout_.runCount(); ++run)
-        if (!QDir().mkpath(layout_.stateDirectory(run))) throw FileError(layout_.stateDirectory(run), "cannot create the folder");
+        if (!QDir().mkpath(layout_.stateDirectory(run)))
+            throw FileError(layout_.stateDirectory(run), "cannot create the folder");
 }
 
 void TrainingStateWriter::stepFinished(const StepMetrics& metrics) {

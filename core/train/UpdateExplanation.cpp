@@ -13,7 +13,23 @@ namespace ml {
 namespace {
 
 // What decides the recipe's numbers; the catalog's names map onto it.
-enum class Kind { Sgd, HeavyBall, Nesterov, Ema, Adam, AdamW, RmsProp, Adagrad, Lars, Lamb, NovoGrad, Sm3, Adafactor, Nero, Unexplained };
+enum class Kind {
+    Sgd,
+    HeavyBall,
+    Nesterov,
+    Ema,
+    Adam,
+    AdamW,
+    RmsProp,
+    Adagrad,
+    Lars,
+    Lamb,
+    NovoGrad,
+    Sm3,
+    Adafactor,
+    Nero,
+    Unexplained
+};
 
 Kind kindOf(const std::string& name, const HyperParameters& hp) {
     if (name == "sgd") return Kind::Sgd;
@@ -117,14 +133,17 @@ float groupValueAt(const MomentumAggregation& aggregation, const Matrix& a, Eige
     const bool join = aggregation.bias() == BiasMode::Join;
     const auto block = a.leftCols(join ? a.cols() : last);
     const bool magnitude = aggregation.statistic() == MeanStatistic::SignedAbsMean;
-    const auto statistic = [magnitude](const auto& entries) { return magnitude ? entries.cwiseAbs().mean() : entries.mean(); };
+    const auto statistic = [magnitude](const auto& entries) {
+        return magnitude ? entries.cwiseAbs().mean() : entries.mean();
+    };
     float group = 0.0f;
     switch (aggregation.scope()) {
     case MeanScope::None:  // meanPerEntry's fan-in
     case MeanScope::FanIn: group = statistic(block.row(row)); break;
     case MeanScope::FanOut:
-        group = column == last ? statistic(a.col(last))
-                               : statistic(block.middleCols(column / columnsPerInput * columnsPerInput, columnsPerInput));
+        group = column == last
+                    ? statistic(a.col(last))
+                    : statistic(block.middleCols(column / columnsPerInput * columnsPerInput, columnsPerInput));
         break;
     case MeanScope::Layer: group = statistic(block); break;
     }
@@ -159,14 +178,17 @@ std::string carriedName(const HyperParameters& hp, const std::string& moment) {
 
 // Why a rule is not taken apart.
 std::string unexplainedReason(const std::string& name) {
-    return name + " is not taken apart (the explainer knows the sgd, momentum, adam, rmsprop, adagrad families and "
-                  "lars, lamb, novograd, sm3, adafactor, nero)";
+    return name +
+           " is not taken apart (the explainer knows the sgd, momentum, adam, rmsprop, adagrad families and "
+           "lars, lamb, novograd, sm3, adafactor, nero)";
 }
 
 // A rule-state buffer the recipe needs (Snapshot.h's ruleState), or null with `out.reason` set.
 const Matrix* ruleStateOf(const LayerSnapshot& layer, const char* name, UpdateExplanation& out) {
     const Matrix* buffer = layer.ruleStateBuffer(name);
-    if (!buffer || buffer->size() == 0) out.reason = std::string("the snapshot keeps no ") + name + " (recorded by live runs and by snapshots.bin from format 2 on)";
+    if (!buffer || buffer->size() == 0)
+        out.reason = std::string("the snapshot keeps no ") + name +
+                     " (recorded by live runs and by snapshots.bin from format 2 on)";
     return buffer;
 }
 
@@ -203,7 +225,8 @@ struct NeroRow {
         return {mean, std::sqrt(squares)};
     }
     void prepare() {
-        if (firstStep) std::tie(startMean, startNorm) = meanAndNorm(inputs, [this](Eigen::Index j) { return before(j); });
+        if (firstStep)
+            std::tie(startMean, startNorm) = meanAndNorm(inputs, [this](Eigen::Index j) { return before(j); });
     }
 };
 
@@ -211,16 +234,15 @@ struct NeroRow {
 std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind kind) {
     const HyperParameters& hp = spec.hp;
     const bool adam = kind == Kind::Adam || kind == Kind::AdamW;
-    const std::string m =
-        kind == Kind::Ema || adam || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 || kind == Kind::Adafactor
-            ? "m"
-            : "a";
-    const bool decayInG = hp.weightDecay != 0.0 && kind != Kind::AdamW && kind != Kind::Lamb && kind != Kind::NovoGrad &&
-                          kind != Kind::Sm3;
+    const std::string m = kind == Kind::Ema || adam || kind == Kind::Lamb || kind == Kind::NovoGrad ||
+                                  kind == Kind::Sm3 || kind == Kind::Adafactor
+                              ? "m"
+                              : "a";
+    const bool decayInG = hp.weightDecay != 0.0 && kind != Kind::AdamW && kind != Kind::Lamb &&
+                          kind != Kind::NovoGrad && kind != Kind::Sm3;
     const std::string g = decayInG ? "(g+wd·w)" : "g";
     std::string text;
-    if (kind == Kind::Lars)
-        text += "T = η·‖W‖/(‖G‖ + wd·‖W‖) (biases: 1) = " + number(e.trustRatio) + "\n";
+    if (kind == Kind::Lars) text += "T = η·‖W‖/(‖G‖ + wd·‖W‖) (biases: 1) = " + number(e.trustRatio) + "\n";
     if (e.hasSecondMoment) {
         if (adam && hp.amsgrad)
             text += "v̂ = max(v̂′, v) = max(v̂′, " + number(e.secondMoment) + ") = " + number(e.maxSecondMoment) +
@@ -234,18 +256,22 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
         else if (kind == Kind::Adafactor)
             text += "D = √V = √" + number(e.secondMoment) + " = " + number(e.denominator) +
                     "  (V = R·Cᵀ/ΣR of the factored row and column sums; biases: their own v)\n"
-                    "U = g/D / c, c = max(1, RMS(g/D over the tensor)) = " + number(e.clipFactor) + ": U = " +
-                    number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor) + "\n"
-                    "α = max(ε2, RMS(W before))·ρ = " + number(e.scale) + "\n";
+                    "U = g/D / c, c = max(1, RMS(g/D over the tensor)) = " +
+                    number(e.clipFactor) +
+                    ": U = " + number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor) +
+                    "\n"
+                    "α = max(ε2, RMS(W before))·ρ = " +
+                    number(e.scale) + "\n";
         else if (kind == Kind::Nero)
             text += "D = √(S/(1−β2^t)) = √(" + number(e.secondMoment) + "/" +
                     number(1.0 - std::pow(hp.beta2, static_cast<double>(e.step))) + ") = " + number(e.denominator) +
                     "  (S: the neuron's running mean of ‖g_i‖²; a bias: of g²)\n"
-                    "scale = lr·s = " + number(e.scale) + "  (s: the tensor's scale, fixed at step 1)\n";
+                    "scale = lr·s = " +
+                    number(e.scale) + "  (s: the tensor's scale, fixed at step 1)\n";
         else if (kind == Kind::RmsProp && hp.centered)
-            text += "c = α·c′ + (1−α)·g = " + number(e.centredMean) + "  (the running mean of g)\nD = √(v − c²) + ε = √(" +
-                    number(e.secondMoment) + " − " + number(e.centredMean) + "²) + " + number(hp.eps) + " = " +
-                    number(e.denominator) + "\n";
+            text += "c = α·c′ + (1−α)·g = " + number(e.centredMean) +
+                    "  (the running mean of g)\nD = √(v − c²) + ε = √(" + number(e.secondMoment) + " − " +
+                    number(e.centredMean) + "²) + " + number(hp.eps) + " = " + number(e.denominator) + "\n";
         else if (kind == Kind::Sm3)
             text += "D = √ν = √" + number(e.secondMoment) + " = " + number(e.denominator) +
                     "  (ν = min(μ_row, μ_col) + g²; the covers μ_row, μ_col are not recorded, ν is)\n";
@@ -256,15 +282,15 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
     if (e.hasFirstMoment) {
         const std::string term = kind == Kind::Adafactor ? "U" : e.denominatorFirst ? g + "/D" : g;
         const double termValue = e.denominatorFirst ? e.gradient / e.denominator / e.clipFactor : e.gradient;
-        const std::string carriedText =
-            kind == Kind::Lars || kind == Kind::Lamb || kind == Kind::NovoGrad || kind == Kind::Sm3 ||
-                    kind == Kind::Adafactor
-                ? m + "′"
-                : carriedName(hp, m);
+        const std::string carriedText = kind == Kind::Lars || kind == Kind::Lamb || kind == Kind::NovoGrad ||
+                                                kind == Kind::Sm3 || kind == Kind::Adafactor
+                                            ? m + "′"
+                                            : carriedName(hp, m);
         const std::string gainText = kind == Kind::Lars ? "lr·T" : number(e.gain);
         text += m + " = " + number(e.decay) + "·" + carriedText + " + " + gainText + "·" + term +
                 (kind == Kind::NovoGrad && hp.weightDecay != 0.0 ? " + wd·w" : "") + " = ";
-        if (e.carriedInferred) text += number(e.carried) + " (inferred: step " + std::to_string(e.step - 1) + " not recorded)";
+        if (e.carriedInferred)
+            text += number(e.carried) + " (inferred: step " + std::to_string(e.step - 1) + " not recorded)";
         else if (e.decay != 0.0) text += number(e.decay) + "×" + number(e.carried / e.decay);
         else text += "0";
         text += " + " + number(e.gain) + "×" + number(termValue);
@@ -301,20 +327,23 @@ std::string formulaText(const UpdateExplanation& e, const RunSpec& spec, Kind ki
         if (e.decayTerm != 0.0) text += " + " + number(e.decayTerm);
         break;
     case Kind::Lars: text += "−a = −" + number(e.firstMoment); break;
- case Kind::Adafactor: text += e.hasFirstMoment ? "−α·m = −" + number(e.scale) + "×" + number(e.firstMoment)
-                                                      : "−α·U = −" + number(e.scale) + "×" +
-                                                            number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor);
+    case Kind::Adafactor:
+        text += e.hasFirstMoment ? "−α·m = −" + number(e.scale) + "×" + number(e.firstMoment)
+                                 : "−α·U = −" + number(e.scale) + "×" +
+                                       number(e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor);
         break;
     case Kind::Sm3:
         if (e.hasFirstMoment) text += "−lr·m = −" + number(e.scale) + "×" + number(e.firstMoment);
-        else text += "−lr·g/D (0 where ν = 0) = −" + number(e.scale) + "×" + number(e.gradient) + "/" + number(e.denominator);
+        else
+            text += "−lr·g/D (0 where ν = 0) = −" + number(e.scale) + "×" + number(e.gradient) + "/" +
+                    number(e.denominator);
         break;
     case Kind::NovoGrad: text += "−lr·m = −" + number(e.scale) + "×" + number(e.firstMoment); break;
     case Kind::Nero:
         if (e.projected)
-            text += "(w̃ − μ)/ρ − w, μ = mean of the row's w̃ = " + number(e.rowMean) + ", ρ = ‖w̃ − μ‖ = " +
-                    number(e.rowNorm) + ": (" + number(e.stepped) + " − " + number(e.rowMean) + ")/" + number(e.rowNorm) +
-                    " − " + number(e.weightBefore);
+            text += "(w̃ − μ)/ρ − w, μ = mean of the row's w̃ = " + number(e.rowMean) +
+                    ", ρ = ‖w̃ − μ‖ = " + number(e.rowNorm) + ": (" + number(e.stepped) + " − " + number(e.rowMean) +
+                    ")/" + number(e.rowNorm) + " − " + number(e.weightBefore);
         else
             text += "−scale·g/D (a bias: not projected) = −" + number(e.scale) + "×" + number(e.gradient) + "/" +
                     number(e.denominator);
@@ -394,9 +423,8 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         // T and lr*T in float, as Lars::update; biases: T = 1.
         const float wd = static_cast<float>(hp.weightDecay);
         const float wNorm = weightNormBefore(current), gNorm = gradientNorm(current, hp);
-        const float trust = bias || wNorm == 0.0f || gNorm == 0.0f
-                                ? 1.0f
-                                : static_cast<float>(hp.trust) * wNorm / (gNorm + wd * wNorm);
+        const float trust =
+            bias || wNorm == 0.0f || gNorm == 0.0f ? 1.0f : static_cast<float>(hp.trust) * wNorm / (gNorm + wd * wNorm);
         out.trustRatio = trust;
         out.decay = hp.momentum, out.gain = static_cast<float>(hp.lr) * trust, out.scale = 1.0;
         break;
@@ -427,9 +455,9 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     }
 
     // The rules with decoupled or layer-wise decay take g without it; lars adds wd*w after centring.
-    const bool coupledDecay =
-        kind != Kind::AdamW && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad && kind != Kind::Sm3 &&
-        kind != Kind::Adafactor && kind != Kind::Nero;
+    const bool coupledDecay = kind != Kind::AdamW && kind != Kind::Lars && kind != Kind::Lamb &&
+                              kind != Kind::NovoGrad && kind != Kind::Sm3 && kind != Kind::Adafactor &&
+                              kind != Kind::Nero;
     float gf = ruleGradientAt(current, hp, coupledDecay ? hp.weightDecay : 0.0, row, column);
     if (kind == Kind::Lars && !bias) gf += static_cast<float>(hp.weightDecay) * wBefore;
     out.gradient = gf;
@@ -467,7 +495,9 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
     }
     const float gain = static_cast<float>(out.gain), decay = static_cast<float>(out.decay);
     const float denominatorValue = static_cast<float>(out.denominator);
-    const auto divided = [denominatorValue](float value) { return denominatorValue == 0.0f ? 0.0f : value / denominatorValue; };
+    const auto divided = [denominatorValue](float value) {
+        return denominatorValue == 0.0f ? 0.0f : value / denominatorValue;
+    };
     const float clip = static_cast<float>(out.clipFactor);  // 1 but for adafactor
     const float gradientTerm = gain * (out.denominatorFirst ? divided(gf) / clip : gf);
     if (out.hasFirstMoment) {
@@ -477,11 +507,11 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         }
         out.recordedFirstMoment = current.firstMoment(row, column);
         // Only the sgd and adam families share the first moment: the others carry a itself.
-        const bool shares = kind != Kind::RmsProp && kind != Kind::Lars && kind != Kind::Lamb && kind != Kind::NovoGrad &&
-                            kind != Kind::Sm3 && kind != Kind::Adafactor;
+        const bool shares = kind != Kind::RmsProp && kind != Kind::Lars && kind != Kind::Lamb &&
+                            kind != Kind::NovoGrad && kind != Kind::Sm3 && kind != Kind::Adafactor;
         const MomentumAggregation aggregation =
             !shares ? MomentumAggregation()
-                                  : MomentumAggregation(hp.momentumMean, hp.bias, hp.momentumMeanBlend, hp.momentumMeanStat);
+                    : MomentumAggregation(hp.momentumMean, hp.bias, hp.momentumMeanBlend, hp.momentumMeanStat);
         const LayerSnapshot* previous =
             before && before->step == now.step - 1 && static_cast<int>(before->layers.size()) > layer
                 ? &before->layers[static_cast<std::size_t>(layer)]
@@ -510,7 +540,8 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
         const float correction1 = static_cast<float>(1.0 - std::pow(hp.beta1, t));
         const float sqrtCorrection2 = static_cast<float>(std::sqrt(1.0 - std::pow(hp.beta2, t)));
         const float wd = bias ? 0.0f : static_cast<float>(hp.weightDecay);
-        const float r = static_cast<float>(out.firstMoment) / correction1 / static_cast<float>(out.denominator) + wd * wBefore;
+        const float r =
+            static_cast<float>(out.firstMoment) / correction1 / static_cast<float>(out.denominator) + wd * wBefore;
         float trust = 1.0f;
         if (!bias) {
             const float wNorm = weightNormBefore(current), rNorm = lambRNorm(current, hp, correction1, sqrtCorrection2);
@@ -528,18 +559,25 @@ UpdateExplanation explainUpdate(const RunSpec& spec, const Snapshot& now, const 
 
     // The direction and the step, in float as the rules compute them.
     const float a = static_cast<float>(out.firstMoment);
-    const float direction = !out.hasFirstMoment            ? gf
-                            : kind == Kind::Nesterov       ? gf + static_cast<float>(hp.momentum) * a
-                                                           : a;
+    const float direction = !out.hasFirstMoment      ? gf
+                            : kind == Kind::Nesterov ? gf + static_cast<float>(hp.momentum) * a
+                                                     : a;
     const float scaled = out.denominatorFirst || !out.hasSecondMoment ? direction : divided(direction) / clip;
-    out.recombined = kind == Kind::Adafactor ? -(scaled * static_cast<float>(out.scale))  // as Adafactor::update
-                                             : -static_cast<float>(out.scale) * scaled + static_cast<float>(out.decayTerm);
+    out.recombined = kind == Kind::Adafactor
+                         ? -(scaled * static_cast<float>(out.scale))  // as Adafactor::update
+                         : -static_cast<float>(out.scale) * scaled + static_cast<float>(out.decayTerm);
     if (kind == Kind::Nero && !bias) {
         // The stepped row w~ is centred and normalised: dw = (w~ - mu)/rho - w_before.
-        NeroRow nero{current, hp, row, current.update.cols() - 1, static_cast<float>(out.scale),
-                     static_cast<float>(1.0 - std::pow(hp.beta2, t)), now.step == 1};
+        NeroRow nero{current,
+                     hp,
+                     row,
+                     current.update.cols() - 1,
+                     static_cast<float>(out.scale),
+                     static_cast<float>(1.0 - std::pow(hp.beta2, t)),
+                     now.step == 1};
         nero.prepare();
-        const auto [mean, norm] = NeroRow::meanAndNorm(nero.inputs, [&nero](Eigen::Index j) { return nero.stepped(j); });
+        const auto [mean, norm] =
+            NeroRow::meanAndNorm(nero.inputs, [&nero](Eigen::Index j) { return nero.stepped(j); });
         const float stepped = nero.stepped(column), centred = stepped - mean;
         out.projected = true;
         out.weightBefore = wBefore;

@@ -46,35 +46,35 @@ struct UpdateExplanation {
     bool explained = false;
     std::string reason;  // why not, when !explained
     long step = 0;
-    bool carriedInferred = false;  // the step before was not recorded (see above)
-    bool hasFirstMoment = false;   // sgd keeps none
-    bool hasSecondMoment = false;  // the adam family, rmsprop, adagrad
-    bool denominatorFirst = false;  // rmsprop with momentum: g/D enters the first moment
+    bool carriedInferred = false;                 // the step before was not recorded (see above)
+    bool hasFirstMoment = false;                  // sgd keeps none
+    bool hasSecondMoment = false;                 // the adam family, rmsprop, adagrad
+    bool denominatorFirst = false;                // rmsprop with momentum: g/D enters the first moment
     double decay = 0.0, gain = 0.0, scale = 0.0;  // the recipe's numbers at this step
-    double gradient = NAN;      // g (the rule's gradient)
-    double ownMomentum = NAN;   // a_{t-1} of this connection
-    double neuronMean = NAN;    // M(a_{t-1}) of this connection's group (fan-in mean without sharing)
-    double carried = NAN;       // decay*C(a_{t-1})
-    double firstMoment = NAN;   // a_t as recombined: carried + gain*g
+    double gradient = NAN;                        // g (the rule's gradient)
+    double ownMomentum = NAN;                     // a_{t-1} of this connection
+    double neuronMean = NAN;                      // M(a_{t-1}) of this connection's group (fan-in mean without sharing)
+    double carried = NAN;                         // decay*C(a_{t-1})
+    double firstMoment = NAN;                     // a_t as recombined: carried + gain*g
     double recordedFirstMoment = NAN;
-    double secondMoment = NAN;  // v_t
-    double denominator = 1.0;   // D
-    double decayTerm = 0.0;     // adamw's -lr*wd*w_before; lamb's -lr*T*wd*w_before
-    double extra = 0.0;         // what joins the first moment besides gain*g: novograd's wd*w_before
-    bool hasTrustRatio = false; // lars, lamb
-    double trustRatio = NAN;    // T (1 for biases)
-    double clipFactor = 1.0;    // adafactor's update clipping c = max(1, RMS(U)/d) of the tensor
+    double secondMoment = NAN;     // v_t
+    double denominator = 1.0;      // D
+    double decayTerm = 0.0;        // adamw's -lr*wd*w_before; lamb's -lr*T*wd*w_before
+    double extra = 0.0;            // what joins the first moment besides gain*g: novograd's wd*w_before
+    bool hasTrustRatio = false;    // lars, lamb
+    double trustRatio = NAN;       // T (1 for biases)
+    double clipFactor = 1.0;       // adafactor's update clipping c = max(1, RMS(U)/d) of the tensor
     double maxSecondMoment = NAN;  // amsgrad: v_hat, what D takes instead of v_t
-    double centredMean = NAN;   // centered rmsprop: c_t, D = sqrt(v_t - c_t^2) + eps
-    bool projected = false;     // nero's weights: the stepped row is centred and normalised
-    double weightBefore = NAN;  // nero: w_before
-    double start = NAN;         // nero: the weight the step starts from (w_before; projected at step 1)
-    double stepped = NAN;       // nero: w~ = start - scale*g/D, before the projection
-    double rowMean = NAN;       // nero: mu, the mean of the row's w~
-    double rowNorm = NAN;       // nero: rho, the norm of the row's w~ - mu
-    double recombined = NAN;    // dw from the parts
-    double update = NAN;        // dw as recorded
-    std::string formula;        // the rule's lines with this step's numbers filled in
+    double centredMean = NAN;      // centered rmsprop: c_t, D = sqrt(v_t - c_t^2) + eps
+    bool projected = false;        // nero's weights: the stepped row is centred and normalised
+    double weightBefore = NAN;     // nero: w_before
+    double start = NAN;            // nero: the weight the step starts from (w_before; projected at step 1)
+    double stepped = NAN;          // nero: w~ = start - scale*g/D, before the projection
+    double rowMean = NAN;          // nero: mu, the mean of the row's w~
+    double rowNorm = NAN;          // nero: rho, the norm of the row's w~ - mu
+    double recombined = NAN;       // dw from the parts
+    double update = NAN;           // dw as recorded
+    std::string formula;           // the rule's lines with this step's numbers filled in
 };
 
 // Explains the update of connection (row, column) of `layer` at `now`'s step for the run `spec`

@@ -37,8 +37,7 @@ std::vector<ExpectedLayer> expectedLayers(const NetworkSpec& network) {
         const LayerToken& token = network.layers[l];
         if (token.kind == LayerToken::Kind::Conv)
             expected.push_back({token, {token.size, in.channels, token.kernel, token.kernel}});
-        else if (token.kind == LayerToken::Kind::Dense)
-            expected.push_back({token, {token.size, in.size()}});
+        else if (token.kind == LayerToken::Kind::Dense) expected.push_back({token, {token.size, in.size()}});
         in = shapes[l];
     }
     return expected;

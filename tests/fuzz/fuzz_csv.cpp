@@ -12,7 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const ml::DataSplit split = ml::loadCsvDataSplit(path.toStdString(), "csv:" + path.toStdString());
         if (!split.train || !split.test || split.train->size() < 1 || split.test->size() < 1) std::abort();
-    } catch (const ml::InputError&) {
-    }
+    } catch (const ml::InputError&) {}
     return 0;
 }

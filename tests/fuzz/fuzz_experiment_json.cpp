@@ -14,7 +14,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     ml::Experiment experiment;
     try {
-        experiment = ml::experimentFromJson(ml::parseJsonObject(ml::fuzz::bytesOf(data, size), "fuzz.json"), "fuzz.json");
+        experiment =
+            ml::experimentFromJson(ml::parseJsonObject(ml::fuzz::bytesOf(data, size), "fuzz.json"), "fuzz.json");
     } catch (const ml::InputError&) {
         return 0;
     }

@@ -15,7 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::size_t expected = 1;
         for (const std::uint32_t d : array.dims) expected *= d;
         if (array.dims.empty() || array.data.size() != expected) std::abort();  // the reader's own promise
-    } catch (const ml::InputError&) {
-    }
+    } catch (const ml::InputError&) {}
     return 0;
 }

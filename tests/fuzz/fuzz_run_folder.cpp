@@ -39,7 +39,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const ml::RunFolder run = ml::readRunFolder(folder);
         (void)run.problems();
-    } catch (const ml::InputError&) {
-    }
+    } catch (const ml::InputError&) {}
     return 0;
 }

@@ -33,7 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         trainer.resumeFrom(state, {true});
         ml::RunControl control;
         trainer.run(control);
-    } catch (const ml::InputError&) {
-    }
+    } catch (const ml::InputError&) {}
     return 0;
 }

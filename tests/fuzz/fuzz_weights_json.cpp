@@ -30,14 +30,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     try {
-        if (!sameShapes(ml::weightsFromJson(ml::weightsToJson(weights, spec), "written.json", spec), weights)) std::abort();
+        if (!sameShapes(ml::weightsFromJson(ml::weightsToJson(weights, spec), "written.json", spec), weights))
+            std::abort();
     } catch (const ml::InputError&) {
         std::abort();  // accepted weights were written in a form their own reader refuses
     }
     try {
         network.checkShapes(weights, "fuzz.json");
         network.setParameters(weights, "fuzz.json");
-    } catch (const ml::InputError&) {
-    }
+    } catch (const ml::InputError&) {}
     return 0;
 }

@@ -73,7 +73,8 @@ int hiddenWidthFor(int inputs) { return inputs >= 256 ? 128 : 32; }
 std::optional<NetworkSpec> widenedNetwork(const NetworkSpec& network) {
     if (!network.isDense() || network.inputs() < kWideInput || network.layers.size() < 2) return std::nullopt;
     bool narrow = false;
-    for (std::size_t i = 0; i + 1 < network.layers.size(); ++i) narrow = narrow || network.layers[i].size < kNarrowHidden;
+    for (std::size_t i = 0; i + 1 < network.layers.size(); ++i)
+        narrow = narrow || network.layers[i].size < kNarrowHidden;
     if (!narrow) return std::nullopt;
     NetworkSpec widened = network;
     widened.setSizes({network.inputs(), hiddenWidthFor(network.inputs()), network.layers.back().size});
@@ -85,15 +86,20 @@ std::optional<NetworkSpec> widenedNetwork(const NetworkSpec& network) {
 ExperimentPanel::ExperimentPanel(QWidget* parent)
     : QWidget(parent), presets_(new QComboBox(this)), name_(new QLineEdit(this)), network_(new QLineEdit(this)),
       activation_(comboOf(activationNames(), this)), loss_(comboOf(lossNames(), this)),
-      data_(comboOf(knownDataSpecs(), this)), seed_(new SeedSpinBox(this)),
-      batch_(countBox(0, tr("full batch"), this)), length_(countBox(1, QString(), this)),
-      lengthUnit_(new QComboBox(this)), evalEvery_(countBox(0, tr("each epoch"), this)),
-      runs_(new RunListEditor(this)), hintRow_(new QWidget(this)), dataHint_(new QLabel(hintRow_)),
-      applyHint_(new QToolButton(hintRow_)) {
+      data_(comboOf(knownDataSpecs(), this)), seed_(new SeedSpinBox(this)), batch_(countBox(0, tr("full batch"), this)),
+      length_(countBox(1, QString(), this)), lengthUnit_(new QComboBox(this)),
+      evalEvery_(countBox(0, tr("each epoch"), this)), runs_(new RunListEditor(this)), hintRow_(new QWidget(this)),
+      dataHint_(new QLabel(hintRow_)), applyHint_(new QToolButton(hintRow_)) {
     // Object names: the fields' names for tests and for messages ("Length").
-    for (auto [field, name] : {std::pair<QWidget*, const char*>{name_, "name"}, {network_, "network"},
-                               {activation_, "activation"}, {loss_, "loss"}, {data_, "data"}, {seed_, "seed"},
-                               {batch_, "batch"}, {length_, "length"}, {lengthUnit_, "lengthUnit"},
+    for (auto [field, name] : {std::pair<QWidget*, const char*>{name_, "name"},
+                               {network_, "network"},
+                               {activation_, "activation"},
+                               {loss_, "loss"},
+                               {data_, "data"},
+                               {seed_, "seed"},
+                               {batch_, "batch"},
+                               {length_, "length"},
+                               {lengthUnit_, "lengthUnit"},
                                {evalEvery_, "evalEvery"}})
         field->setObjectName(QString::fromLatin1(name));
     auto* layout = new QVBoxLayout(this);
@@ -114,13 +120,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     // Only the characters of --network tokens; checkNetwork() names a token that does not fit.
-    network_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]+(x[0-9]*)*(-[0-9a-z]*)*"), network_));
-    network_->setToolTip(tr("Layer sizes, inputs first: 1-2-2-1, 4-3, 784-128-10; image input and conv layers: "
-                            "1x8x8-conv4k3-pool2-10 (conv{C}k{K}[s{S}][p{P}], pool{K}, avgpool{K})"));
+    network_->setValidator(
+        new QRegularExpressionValidator(QRegularExpression("[0-9]+(x[0-9]*)*(-[0-9a-z]*)*"), network_));
+    network_->setToolTip(
+        tr("Layer sizes, inputs first: 1-2-2-1, 4-3, 784-128-10; image input and conv layers: "
+           "1x8x8-conv4k3-pool2-10 (conv{C}k{K}[s{S}][p{P}], pool{K}, avgpool{K})"));
     data_->setEditable(true);
     data_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     data_->setMinimumContentsLength(12);
-    data_->setToolTip(tr("toy:NAME, iris, digits, mnist, fashion-mnist, csv:FILE.csv, csv:TRAIN.csv,TEST.csv, idx:DIR"));
+    data_->setToolTip(
+        tr("toy:NAME, iris, digits, mnist, fashion-mnist, csv:FILE.csv, csv:TRAIN.csv,TEST.csv, idx:DIR"));
     seed_->setToolTip(tr("Seeds the initial weights, the batch order and the toy data"));
     batch_->setToolTip(tr("Samples per step; 0 = the whole training set"));
     lengthUnit_->addItems({tr("steps"), tr("epochs")});
@@ -169,10 +178,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
         if (!settingExperiment_) Q_EMIT changed();
     };
     for (QLineEdit* edit : findChildren<QLineEdit*>()) connect(edit, &QLineEdit::textChanged, this, edited);
-    for (QComboBox* combo : {activation_, loss_, lengthUnit_}) connect(combo, &QComboBox::currentIndexChanged, this, edited);
+    for (QComboBox* combo : {activation_, loss_, lengthUnit_})
+        connect(combo, &QComboBox::currentIndexChanged, this, edited);
     connect(runs_, &RunListEditor::changed, this, edited);
     connect(runs_, &RunListEditor::changed, this, [this] { accepted(ErrorSource::Runs); });
-    connect(runs_, &RunListEditor::invalidValue, this, [this](const QString& message) { reportInvalid(ErrorSource::Runs, message); });
+    connect(runs_, &RunListEditor::invalidValue, this,
+            [this](const QString& message) { reportInvalid(ErrorSource::Runs, message); });
     // The network is marked while it is invalid ("0-3"), from when it is left until it is valid.
     connect(network_, &QLineEdit::textChanged, this, [this] {
         if (isMarkedInvalid(network_)) checkNetwork();
@@ -189,8 +200,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent)
                 denseSizes.push_back(spec.inputs());
                 for (const LayerToken& layer : spec.layers) denseSizes.push_back(layer.size);
             }
-        } catch (const InputError&) {
-        }
+        } catch (const InputError&) {}
         runs_->setNetworkSizes(denseSizes);
     });
     connect(data_, &QComboBox::activated, this, &ExperimentPanel::dataChosen);
@@ -297,7 +307,8 @@ void ExperimentPanel::dataChosen() {
     }
     clearInvalidMark(data_);
     accepted(ErrorSource::Data);
-    shownTraits_ = DataTraits{spec, split.train->isClassification(), static_cast<long>(split.train->size()), split.train->inputDim()};
+    shownTraits_ = DataTraits{spec, split.train->isClassification(), static_cast<long>(split.train->size()),
+                              split.train->inputDim()};
     adaptNetwork(spec, split);
     updateDataHint();
 }
@@ -345,7 +356,9 @@ ExperimentPanel::Suggestion ExperimentPanel::suggestion() const {
     if (batch_->value() == 0 && data.trainSize > kLargeTrainingSet) {
         s.batch = kMiniBatch;
         s.shown << tr("batch %1").arg(kMiniBatch);
-        s.why << tr("%L1 training samples: each full-batch step is slow; mini-batches of %2").arg(data.trainSize).arg(kMiniBatch);
+        s.why << tr("%L1 training samples: each full-batch step is slow; mini-batches of %2")
+                     .arg(data.trainSize)
+                     .arg(kMiniBatch);
     }
     try {
         NetworkSpec network;

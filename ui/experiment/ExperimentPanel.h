@@ -90,12 +90,13 @@ private:
     QToolButton* applyHint_;
     std::optional<DataTraits> shownTraits_;  // of the data set last chosen (none after setExperiment)
     bool settingExperiment_ = false;
-    QString shownData_;  // the data set the network's sizes were last checked against
+    QString shownData_;            // the data set the network's sizes were last checked against
     std::string initWeightsFile_;  // kept from the loaded experiment (no editor)
-    long diagnosticsEvery_ = 0;  // kept too: the instruments a preset asks for (the Diagnostics dock shows them)
+    long diagnosticsEvery_ = 0;    // kept too: the instruments a preset asks for (the Diagnostics dock shows them)
     long curvatureEvery_ = 0;
     Holdout holdout_ = Holdout::None;
-    ErrorSource errorShown_ = ErrorSource::None;  // kept too: a study trial's experiment evaluates on validation or test
+    ErrorSource errorShown_ =
+        ErrorSource::None;  // kept too: a study trial's experiment evaluates on validation or test
 };
 
 }  // namespace ml

@@ -22,8 +22,9 @@ namespace ml {
 namespace {
 
 bool foldedByDefault(const std::string& key) {
-    static const std::array<std::string, 6> folded{"momentum-mean", "momentum-mean-blend", "momentum-mean-stat",
-                                                   "second-moment-mean", "bias", "gradient-centralization"};
+    static const std::array<std::string, 6> folded{
+        "momentum-mean", "momentum-mean-blend",    "momentum-mean-stat", "second-moment-mean",
+        "bias",          "gradient-centralization"};
     return std::find(folded.begin(), folded.end(), key) != folded.end();
 }
 
@@ -89,7 +90,8 @@ QWidget* HyperParameterForm::createEditor(const ParameterField& field) {
     case ParameterField::Kind::Flag: {
         auto* box = new QCheckBox(this);
         connect(box, &QCheckBox::toggled, this, [this, &field] {
-            for (const Row& row : rows_) if (row.field == &field) checkRow(row);
+            for (const Row& row : rows_)
+                if (row.field == &field) checkRow(row);
         });
         return box;
     }
@@ -97,7 +99,8 @@ QWidget* HyperParameterForm::createEditor(const ParameterField& field) {
         auto* combo = new QComboBox(this);
         for (const std::string& choice : field.choices) combo->addItem(QString::fromStdString(choice));
         connect(combo, &QComboBox::currentIndexChanged, this, [this, &field] {
-            for (const Row& row : rows_) if (row.field == &field) checkRow(row);
+            for (const Row& row : rows_)
+                if (row.field == &field) checkRow(row);
         });
         return combo;
     }
@@ -109,7 +112,8 @@ QWidget* HyperParameterForm::createEditor(const ParameterField& field) {
     validator->setLocale(QLocale::c());  // "0.01", whatever the user's locale
     edit->setValidator(validator);
     connect(edit, &QLineEdit::editingFinished, this, [this, &field] {
-        for (const Row& row : rows_) if (row.field == &field) checkRow(row);
+        for (const Row& row : rows_)
+            if (row.field == &field) checkRow(row);
     });
     return edit;
 }
@@ -129,8 +133,10 @@ void HyperParameterForm::showValue(const Row& row) {
 
 void HyperParameterForm::applyRow(const Row& row, HyperParameters& hp, const std::string& context) const {
     const std::string where = context.empty() ? row.field->key : context + " " + row.field->key;
-    if (auto* box = qobject_cast<QCheckBox*>(row.editor)) row.field->set(hp, box->isChecked() ? "true" : "false", where);
-    else if (auto* combo = qobject_cast<QComboBox*>(row.editor)) row.field->set(hp, combo->currentText().toStdString(), where);
+    if (auto* box = qobject_cast<QCheckBox*>(row.editor))
+        row.field->set(hp, box->isChecked() ? "true" : "false", where);
+    else if (auto* combo = qobject_cast<QComboBox*>(row.editor))
+        row.field->set(hp, combo->currentText().toStdString(), where);
     else if (auto* edit = qobject_cast<QLineEdit*>(row.editor)) {
         const std::string text = edit->text().trimmed().toStdString();
         if (text.empty()) throw InputError(where + ": enter a value (" + row.field->rangeText() + ")");

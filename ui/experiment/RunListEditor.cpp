@@ -117,7 +117,6 @@ std::vector<RunSpec> RunListEditor::runs() const {
     return runs;
 }
 
-
 void RunListEditor::storeCurrent() {
     if (!form_ || current_ < 0 || current_ >= static_cast<int>(runs_.size())) return;
     RunSpec& run = runs_[static_cast<std::size_t>(current_)];
@@ -196,8 +195,8 @@ void RunListEditor::updateScopeNotes() {
     if (optimizer && !networkSizes_.empty()) {
         const MomentumAggregation& first = optimizer->aggregation();
         if (first.scope() != MeanScope::None && first.blend() > 0.0f)
-            add("momentum-mean", scopeName(first.scope()), "mean", networkGroups(networkSizes_, first.scope(), first.bias()),
-                first.bias());
+            add("momentum-mean", scopeName(first.scope()), "mean",
+                networkGroups(networkSizes_, first.scope(), first.bias()), first.bias());
         const SecondMomentSharing& second = optimizer->secondMomentSharing();
         if (second.scope() != SecondMomentScope::None)
             add("second-moment-mean", scopeName(second.scope()), "second moment",

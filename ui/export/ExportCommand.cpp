@@ -38,7 +38,7 @@ struct ExportArguments {
     std::optional<long> step;  // empty: the last saved snapshot (or the final weights)
     double smoothing = 0.0;
     bool hyperParameters = false;
-    FigureOptions figure;  // report-sized by default (FigureOptions.h)
+    FigureOptions figure;    // report-sized by default (FigureOptions.h)
     QString studyDirectory;  // --study: a study folder whose figures go into OUT/study
 };
 
@@ -61,14 +61,18 @@ void addOptions(QCommandLineParser& parser) {
         {"step", "The saved snapshot the diagram shows (default: the last one, or the final weights).", "N"},
         {"smoothing", "EMA smoothing of the convergence plot, 0 (raw, default) to 0.99; the figure states it.", "S"},
         {"hyperparameters", "Add each run's key hyper-parameters (lr, and those not at their defaults) to the legend."},
-        {"width", "Figure width: layout pixels at 96 per inch (a plain number or 800px), or 12cm, 120mm, 4.5in "
-                  "(default 605 px = 16 cm).", "LENGTH"},
+        {"width",
+         "Figure width: layout pixels at 96 per inch (a plain number or 800px), or 12cm, 120mm, 4.5in "
+         "(default 605 px = 16 cm).",
+         "LENGTH"},
         {"height", "Figure height, as --width (default 340 px = 9 cm).", "LENGTH"},
         {"width-cm", "Figure width in centimetres (instead of --width).", "CM"},
         {"height-cm", "Figure height in centimetres (instead of --height).", "CM"},
         {"dpi", "PNG resolution (default 300); PDF and SVG are vector drawings of the same size.", "DPI"},
-        {"study", "Also a study folder (momentum-lab-cli study --out): its figures for every task, in every format, "
-                  "and its results files, into DIR/study.", "STUDY_DIR"},
+        {"study",
+         "Also a study folder (momentum-lab-cli study --out): its figures for every task, in every format, "
+         "and its results files, into DIR/study.",
+         "STUDY_DIR"},
     });
     parser.addHelpOption();
 }
@@ -77,8 +81,9 @@ double numberOption(const QCommandLineParser& parser, const QString& name, doubl
     bool ok = false;
     const double value = parser.value(name).toDouble(&ok);
     if (!ok || !std::isfinite(value) || value < minimum || value > maximum)
-        throw InputError("--" + name.toStdString() + " " + parser.value(name).toStdString() + ": expected a number from " +
-                         QString::number(minimum).toStdString() + " to " + QString::number(maximum).toStdString());
+        throw InputError("--" + name.toStdString() + " " + parser.value(name).toStdString() +
+                         ": expected a number from " + QString::number(minimum).toStdString() + " to " +
+                         QString::number(maximum).toStdString());
     return value;
 }
 
@@ -87,7 +92,8 @@ int wholeOption(const QCommandLineParser& parser, const QString& name, int minim
     const int value = parser.value(name).toInt(&ok);
     if (!ok || value < minimum || value > maximum)
         throw InputError("--" + name.toStdString() + " " + parser.value(name).toStdString() +
-                         ": expected a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum));
+                         ": expected a whole number from " + std::to_string(minimum) + " to " +
+                         std::to_string(maximum));
     return value;
 }
 
@@ -127,9 +133,11 @@ int sizeOption(const QCommandLineParser& parser, const QString& name) {
 // The size in layout pixels from --width / --width-cm (one of them), else `fallback`.
 int lengthOption(const QCommandLineParser& parser, const QString& pixels, const QString& centimetres, int fallback) {
     if (parser.isSet(pixels) && parser.isSet(centimetres))
-        throw InputError("--" + pixels.toStdString() + " and --" + centimetres.toStdString() + ": expected only one of them");
+        throw InputError("--" + pixels.toStdString() + " and --" + centimetres.toStdString() +
+                         ": expected only one of them");
     if (parser.isSet(pixels)) return sizeOption(parser, pixels);
-    if (parser.isSet(centimetres)) return int(std::lround(numberOption(parser, centimetres, 0.5, 500.0) * kPixelsPerCm));
+    if (parser.isSet(centimetres))
+        return int(std::lround(numberOption(parser, centimetres, 0.5, 500.0) * kPixelsPerCm));
     return fallback;
 }
 
@@ -155,7 +163,8 @@ ExportArguments parse(const QCommandLineParser& parser) {
     if (parser.isSet("step")) {
         bool ok = false;
         const qlonglong step = parser.value("step").toLongLong(&ok);
-        if (!ok || step < 1) throw InputError("--step " + parser.value("step").toStdString() + ": expected a step number from 1");
+        if (!ok || step < 1)
+            throw InputError("--step " + parser.value("step").toStdString() + ": expected a step number from 1");
         parsed.step = long(step);
     }
     if (parser.isSet("smoothing")) parsed.smoothing = numberOption(parser, "smoothing", 0.0, 0.99);
@@ -216,16 +225,17 @@ Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArgumen
         found = std::move(final);
     if (!found) {
         if (arguments.step)
-            throw InputError("--step " + std::to_string(*arguments.step) + ": " + who + " saved no snapshot at that step" +
-                             " (saved steps: " + stepsText(saved).toStdString() +
-                             (run.finalWeights.empty() ? "" : "; final weights at step " + std::to_string(run.result.steps)) +
-                             ")");
+            throw InputError(
+                "--step " + std::to_string(*arguments.step) + ": " + who + " saved no snapshot at that step" +
+                " (saved steps: " + stepsText(saved).toStdString() +
+                (run.finalWeights.empty() ? "" : "; final weights at step " + std::to_string(run.result.steps)) + ")");
         throw InputError(who + ": no weights to draw (no weights_final.json and no snapshots.bin)");
     }
     if (extractQuantity(*found, 0, arguments.quantity).size() == 0)
-        throw InputError("--quantity " + quantityKey(arguments.quantity).toStdString() + ": " + who + " at step " +
-                         std::to_string(found->step) + ": " + missingQuantityReason(*found).toStdString() +
-                         (found->weightsOnly ? " (train --snapshots-every N saves it)" : " (" + run.spec.optimizer + ")"));
+        throw InputError(
+            "--quantity " + quantityKey(arguments.quantity).toStdString() + ": " + who + " at step " +
+            std::to_string(found->step) + ": " + missingQuantityReason(*found).toStdString() +
+            (found->weightsOnly ? " (train --snapshots-every N saves it)" : " (" + run.spec.optimizer + ")"));
     return *found;
 }
 
@@ -244,7 +254,8 @@ int runExportCommand(const QStringList& arguments) {
     QTextStream out(stdout);
     QCommandLineParser parser;
     addOptions(parser);
-    const QString usage = parser.helpText().replace(QRegularExpression("^Usage: \\S+"), "Usage: momentum-lab-cli export");
+    const QString usage =
+        parser.helpText().replace(QRegularExpression("^Usage: \\S+"), "Usage: momentum-lab-cli export");
     if (!parser.parse(QStringList{"export"} + arguments)) {
         err << "momentum-lab-cli export: " << parser.errorText() << "\n";
         return 2;
@@ -263,7 +274,8 @@ int runExportCommand(const QStringList& arguments) {
         folder = chooseRuns(readRunFolder(parsed.runDirectory), parsed.runs);
         for (const std::string& problem : folder.problems())
             err << "momentum-lab-cli export: warning: run " << QString::fromStdString(problem) << "\n";
-        const int diagramRuns = parsed.runs.isEmpty() ? std::min<int>(1, int(folder.runs.size())) : int(folder.runs.size());
+        const int diagramRuns =
+            parsed.runs.isEmpty() ? std::min<int>(1, int(folder.runs.size())) : int(folder.runs.size());
         for (int run = 0; run < diagramRuns; ++run) {
             // Without a request for it, a run with nothing to draw is simply left out.
             const bool asked = !parsed.runs.isEmpty() || parsed.step || parser.isSet("quantity");
@@ -298,15 +310,19 @@ int runExportCommand(const QStringList& arguments) {
             diagram.setQuantity(parsed.quantity);
             diagram.showSnapshot(snapshot);
             const QString label = QString::fromStdString(snapshot.label);
-            const QString name = diagrams.size() == 1 ? QString("network-diagram") : "network-diagram-" + runFileName(snapshot.label);
-            figures.push_back({name, QString("%1 of %2 at step %3").arg(displayName(parsed.quantity), label).arg(snapshot.step),
-                               Figure::ofRenderer([&diagram](QPainter& painter, QSize size) { diagram.render(painter, size); })});
+            const QString name =
+                diagrams.size() == 1 ? QString("network-diagram") : "network-diagram-" + runFileName(snapshot.label);
+            figures.push_back(
+                {name, QString("%1 of %2 at step %3").arg(displayName(parsed.quantity), label).arg(snapshot.step),
+                 Figure::ofRenderer([&diagram](QPainter& painter, QSize size) { diagram.render(painter, size); })});
         }
         const ReportWriter report(runs, std::move(figures), parsed.figure);
-        for (const QString& file : report.write(parsed.outDirectory)) out << QDir(parsed.outDirectory).filePath(file) << "\n";
+        for (const QString& file : report.write(parsed.outDirectory))
+            out << QDir(parsed.outDirectory).filePath(file) << "\n";
         if (study) {
             const QString studyOut = QDir(parsed.outDirectory).filePath("study");
-            for (const QString& file : writeStudyReport(*study, studyOut, parsed.figure)) out << QDir(studyOut).filePath(file) << "\n";
+            for (const QString& file : writeStudyReport(*study, studyOut, parsed.figure))
+                out << QDir(studyOut).filePath(file) << "\n";
         }
     } catch (const InputError& error) {
         err << "momentum-lab-cli export: " << error.what() << "\n";

@@ -77,10 +77,11 @@ void ExportController::rememberExportDirectory(const QString& directory) const {
 void ExportController::exportFigure(const NamedFigure& figure) {
     const QString start = QDir(startDirectory()).filePath(figure.name + ".png");
     QString selectedFilter;
-    const QString path = QFileDialog::getSaveFileName(window_, tr("Export %1").arg(figure.caption), start,
-                                                      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)") +
-                                                          (figure.figure.plot() ? tr(";;pgfplots/TikZ with its CSV (*.tex)") : QString()),
-                                                      &selectedFilter);
+    const QString path = QFileDialog::getSaveFileName(
+        window_, tr("Export %1").arg(figure.caption), start,
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)") +
+            (figure.figure.plot() ? tr(";;pgfplots/TikZ with its CSV (*.tex)") : QString()),
+        &selectedFilter);
     if (path.isEmpty()) return;
     rememberExportDirectory(QFileInfo(path).absolutePath());
     const std::optional<FigureOptions> options = FigureSizeDialog::ask(window_, AppSettings::figureOptions());
@@ -96,7 +97,8 @@ void ExportController::exportRunData() {
         QMessageBox::information(window_, tr("Export run data"), tr("There are no runs to export yet."));
         return;
     }
-    const QString directory = QFileDialog::getExistingDirectory(window_, tr("Folder for the CSV files"), startDirectory());
+    const QString directory =
+        QFileDialog::getExistingDirectory(window_, tr("Folder for the CSV files"), startDirectory());
     if (directory.isEmpty()) return;
     rememberExportDirectory(directory);
     run(directory, [&] {

@@ -37,7 +37,8 @@ class RoomForMarkers {
 public:
     explicit RoomForMarkers(QCustomPlot* plot) {
         std::vector<std::pair<QCPAxis*, QCPRange>> wider;
-        for (QCPAxisRect* rect : plot->axisRects()) wider.emplace_back(rect->axis(QCPAxis::atBottom), PgfplotsFigure::rangeWithRoomForMarkers(*rect));
+        for (QCPAxisRect* rect : plot->axisRects())
+            wider.emplace_back(rect->axis(QCPAxis::atBottom), PgfplotsFigure::rangeWithRoomForMarkers(*rect));
         for (auto& [axis, range] : wider) {
             if (range == axis->range()) continue;
             saved_.emplace_back(axis, axis->range());
@@ -109,7 +110,8 @@ QByteArray Figure::render(FigureFormat format, const FigureOptions& options) con
     case FigureFormat::Pdf: {
         QPdfWriter writer(&buffer);
         writer.setResolution(static_cast<int>(kScreenDpi));
-        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / kScreenDpi, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        writer.setPageSize(
+            QPageSize(QSizeF(size) * 72.0 / kScreenDpi, QPageSize::Point, QString(), QPageSize::ExactMatch));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
         writer.setCreator("Momentum Lab");
         writer.setTitle(options.title);
@@ -135,7 +137,8 @@ QByteArray Figure::render(FigureFormat format, const FigureOptions& options) con
 
 void Figure::save(const QString& path, const FigureOptions& options) const {
     if (QFileInfo(path).suffix().toLower() == "tex") {
-        if (!plot_) throw InputError(path.toStdString() + ": this figure is not a plot; export it as .png, .pdf or .svg");
+        if (!plot_)
+            throw InputError(path.toStdString() + ": this figure is not a plot; export it as .png, .pdf or .svg");
         checkOptions(options);
         return PgfplotsFigure(*plot_).save(path, options);
     }

@@ -43,7 +43,7 @@ struct FigureOptions {
     int width = 605;
     int height = 340;
     int dpi = 300;
-    QString title;  // PDF/SVG metadata
+    QString title;                              // PDF/SVG metadata
     LengthUnit unit = LengthUnit::Centimetres;  // the default size is stated in cm
 };
 

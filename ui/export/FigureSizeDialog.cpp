@@ -20,7 +20,9 @@ namespace {
 constexpr int kMinimumPixels = 16;
 constexpr int kMaximumPixels = 20000;
 
-int wholePixels(double pixels) { return std::clamp(static_cast<int>(std::lround(pixels)), kMinimumPixels, kMaximumPixels); }
+int wholePixels(double pixels) {
+    return std::clamp(static_cast<int>(std::lround(pixels)), kMinimumPixels, kMaximumPixels);
+}
 
 QDoubleSpinBox* lengthBox(const QString& name, QWidget* parent) {
     auto* box = new QDoubleSpinBox(parent);
@@ -32,8 +34,9 @@ QDoubleSpinBox* lengthBox(const QString& name, QWidget* parent) {
 }  // namespace
 
 FigureSizeDialog::FigureSizeDialog(const FigureOptions& initial, QWidget* parent)
-    : QDialog(parent), initial_(initial), shownUnit_(initial.unit), widthPixels_(initial.width), heightPixels_(initial.height), width_(lengthBox("width", this)),
-      height_(lengthBox("height", this)), unit_(new QComboBox(this)), dpi_(new QSpinBox(this)), note_(new QLabel(this)) {
+    : QDialog(parent), initial_(initial), shownUnit_(initial.unit), widthPixels_(initial.width),
+      heightPixels_(initial.height), width_(lengthBox("width", this)), height_(lengthBox("height", this)),
+      unit_(new QComboBox(this)), dpi_(new QSpinBox(this)), note_(new QLabel(this)) {
     setWindowTitle(tr("Figure size"));
     for (const LengthUnit unit : {LengthUnit::Pixels, LengthUnit::Centimetres, LengthUnit::Inches})
         unit_->addItem(unitSymbol(unit), static_cast<int>(unit));

@@ -67,7 +67,8 @@ QByteArray axisOptions(const QCPAxis* axis, const char* letter, const QCPRange& 
             labels += (labels.isEmpty() ? "" : ",") + QByteArray("{") + latex(it.value()) + "}";
         }
         o += l + "tick={" + ticks + "}, " + l + "ticklabels={" + labels + "}, ";
-        if (axis->tickLabelRotation() != 0) o += l + "ticklabel style={rotate=" + QByteArray::number(-axis->tickLabelRotation()) + "}, ";
+        if (axis->tickLabelRotation() != 0)
+            o += l + "ticklabel style={rotate=" + QByteArray::number(-axis->tickLabelRotation()) + "}, ";
     }
     return o;
 }
@@ -111,7 +112,8 @@ QStringList notesOf(const QCustomPlot& plot) {
     for (QCPLayoutElement* element : plot.plotLayout()->elements(true)) {
         const auto* text = qobject_cast<const QCPTextElement*>(element);
         if (!text || !text->visible() || text->text().trimmed().isEmpty() || text->font().bold()) continue;
-        for (const QString& part : text->text().split(QRegularExpression(QStringLiteral("\\s{3,}|\\n")), Qt::SkipEmptyParts))
+        for (const QString& part :
+             text->text().split(QRegularExpression(QStringLiteral("\\s{3,}|\\n")), Qt::SkipEmptyParts))
             notes << part.trimmed();
     }
     return notes;
@@ -154,21 +156,29 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
     for (std::size_t r = 0; r < rects.size(); ++r) {
         QCPAxisRect* rect = rects[r];
         const double height = heightMm * std::max(1, rect->outerRect().height()) / totalHeight;
-        QByteArray options = "width=" + PgfplotsDocument::millimetres(widthMm) + ", height=" + PgfplotsDocument::millimetres(height) +
-                             ", name=rect" + QByteArray::number(r) + ", ";
-        if (r > 0) options += "at={(rect" + QByteArray::number(r - 1) + ".below south west)}, anchor=above north west, ";
+        QByteArray options = "width=" + PgfplotsDocument::millimetres(widthMm) +
+                             ", height=" + PgfplotsDocument::millimetres(height) + ", name=rect" +
+                             QByteArray::number(r) + ", ";
+        if (r > 0)
+            options += "at={(rect" + QByteArray::number(r - 1) + ".below south west)}, anchor=above north west, ";
         options += axisOptions(rect->axis(QCPAxis::atBottom), "x", rangeWithRoomForMarkers(*rect)) +
                    axisOptions(rect->axis(QCPAxis::atLeft), "y", rect->axis(QCPAxis::atLeft)->range());
         // The legend outside the axis, so that it hides no data.
-        options += "unbounded coords=jump, filter discard warning=false, legend cell align=left, legend pos=outer north east, "
-                   "legend style={font=\\footnotesize, draw=none}";
+        options +=
+            "unbounded coords=jump, filter discard warning=false, legend cell align=left, legend pos=outer north east, "
+            "legend style={font=\\footnotesize, draw=none}";
         // A colour map adds its colour bar to the axis options, so the plots are collected first.
-        struct Plot { QByteArray style, x, y, table; QString legend; int legendIndex = -1; };
+        struct Plot {
+            QByteArray style, x, y, table;
+            QString legend;
+            int legendIndex = -1;
+        };
         std::vector<Plot> plots;
         std::map<const QCPGraph*, QByteArray> paths;  // the edges of filled bands, by their column stem
         std::set<const QCPGraph*> edges;
         for (const QCPGraph* graph : rect->graphs())
-            if (graph->channelFillGraph() && graph->brush().style() != Qt::NoBrush) edges.insert({graph, graph->channelFillGraph()});
+            if (graph->channelFillGraph() && graph->brush().style() != Qt::NoBrush)
+                edges.insert({graph, graph->channelFillGraph()});
         for (QCPAbstractPlottable* plottable : rect->plottables()) {
             if (!plottable->visible()) continue;
             if (auto* graph = qobject_cast<QCPGraph*>(plottable)) {
@@ -186,10 +196,12 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                 else if (graph->lineStyle() == QCPGraph::lsNone) style += ", only marks";
                 if (graph->scatterStyle().isNone()) style += ", mark=none";
                 else {
-                    const QColor markColour = graph->scatterStyle().pen().style() == Qt::NoPen || graph->scatterStyle().pen().color() == Qt::black
-                                                  ? graph->pen().color() : graph->scatterStyle().pen().color();
-                    style += ", mark=*, mark size=" + points(graph->scatterStyle().size() / 2) + ", mark options={draw=" + colour(markColour) +
-                             ", fill=" + colour(markColour) + ", solid}";
+                    const QColor markColour = graph->scatterStyle().pen().style() == Qt::NoPen ||
+                                                      graph->scatterStyle().pen().color() == Qt::black
+                                                  ? graph->pen().color()
+                                                  : graph->scatterStyle().pen().color();
+                    style += ", mark=*, mark size=" + points(graph->scatterStyle().size() / 2) +
+                             ", mark options={draw=" + colour(markColour) + ", fill=" + colour(markColour) + ", solid}";
                 }
                 const int legendIndex = legendIndexOf(plot_, graph);
                 const bool inLegend = legendIndex >= 0 && !graph->name().isEmpty();
@@ -198,7 +210,12 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                     paths[graph] = stem;
                     style += ", name path=" + stem;
                 }
-                plots.push_back({style, stem + "_x", stem + "_y", {}, inLegend ? graph->name() : QString(), inLegend ? legendIndex : -1});
+                plots.push_back({style,
+                                 stem + "_x",
+                                 stem + "_y",
+                                 {},
+                                 inLegend ? graph->name() : QString(),
+                                 inLegend ? legendIndex : -1});
             } else if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
                 // Each bar where the app draws it: a group's bars sit side by side around their key.
                 const QByteArray stem = doc.stem(bars->name().isEmpty() ? "bars" : bars->name());
@@ -213,8 +230,9 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                 // A hatched bar (the app's update bars) as a lighter fill: patterns need another TikZ library.
                 QColor fill = bars->brush().color();
                 if (bars->brush().style() != Qt::SolidPattern) fill = fill.lighter(160);
-                const QByteArray style = "ybar, bar shift=0pt, bar width=" + number(bars->width()) + ", draw=" +
-                                         colour(bars->pen().color()) + ", fill=" + colour(fill) + ", forget plot";
+                const QByteArray style = "ybar, bar shift=0pt, bar width=" + number(bars->width()) +
+                                         ", draw=" + colour(bars->pen().color()) + ", fill=" + colour(fill) +
+                                         ", forget plot";
                 plots.push_back({style, stem + "_x", stem + "_y", {}, QString(), -1});
             } else if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {
                 QCPColorMapData* data = map->data();
@@ -238,13 +256,16 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                 options += ", " + colormap(map->gradient()) + ", colorbar, point meta min=" + meta(range.lower) +
                            ", point meta max=" + meta(range.upper);
                 if (map->colorScale() && !map->colorScale()->label().isEmpty())
-                    options += ", colorbar style={ylabel={" + QByteArray(log ? "$\\log_{10}$ " : "") + latex(map->colorScale()->label()) + "}}";
-                plots.push_back({"matrix plot*, mesh/cols=" + QByteArray::number(data->keySize()) + ", mesh/rows=" +
-                                     QByteArray::number(data->valueSize()) + ", point meta=explicit, skip coords between index={" +
-                                     QByteArray::number(cells) + "}{" + QByteArray::number(1 << 30) + "}, forget plot",
-                                 stem + "_x", stem + "_y",
-                                 ", meta expr=" + (log ? "log10(\\thisrow{" + stem + "_value})" : "\\thisrow{" + stem + "_value}"),
-                                 {}});
+                    options += ", colorbar style={ylabel={" + QByteArray(log ? "$\\log_{10}$ " : "") +
+                               latex(map->colorScale()->label()) + "}}";
+                plots.push_back(
+                    {"matrix plot*, mesh/cols=" + QByteArray::number(data->keySize()) + ", mesh/rows=" +
+                         QByteArray::number(data->valueSize()) + ", point meta=explicit, skip coords between index={" +
+                         QByteArray::number(cells) + "}{" + QByteArray::number(1 << 30) + "}, forget plot",
+                     stem + "_x",
+                     stem + "_y",
+                     ", meta expr=" + (log ? "log10(\\thisrow{" + stem + "_value})" : "\\thisrow{" + stem + "_value}"),
+                     {}});
             }
         }
         // pgfplots lists legend entries in drawing order; the app draws run 1 last (on top) but
@@ -261,7 +282,8 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
             notesShown = true;
         }
         const auto addNotes = [&](bool backwards) {
-            const auto first = std::find_if(plots.begin(), plots.end(), [](const Plot& p) { return p.legendIndex >= 0; });
+            const auto first =
+                std::find_if(plots.begin(), plots.end(), [](const Plot& p) { return p.legendIndex >= 0; });
             for (qsizetype i = 0; i < notes.size(); ++i) {
                 doc.addPlot("draw=none, mark=none, empty legend", first->x, first->y);
                 doc.addLegendEntry(notes[backwards ? notes.size() - 1 - i : i]);
@@ -279,8 +301,9 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
             const QColor fill = graph->brush().color();
             const QCPGraph* channel = graph->channelFillGraph();
             if (!channel || graph->brush().style() == Qt::NoBrush || !paths.count(channel)) continue;
-            doc.addFillBetween("fill=" + colour(fill) + ", fill opacity=" + QByteArray::number(fill.alphaF(), 'g', 3) + ", draw=none",
-                               stem, paths.at(channel));
+            doc.addFillBetween(
+                "fill=" + colour(fill) + ", fill opacity=" + QByteArray::number(fill.alphaF(), 'g', 3) + ", draw=none",
+                stem, paths.at(channel));
         }
         for (QCPAbstractItem* item : rect->items()) {
             auto* text = qobject_cast<QCPItemText*>(item);
@@ -296,7 +319,8 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
     return doc;
 }
 
-PgfplotsFiles PgfplotsFigure::render(const QString& csvName, double widthMm, double heightMm, const QString& title) const {
+PgfplotsFiles PgfplotsFigure::render(const QString& csvName, double widthMm, double heightMm,
+                                     const QString& title) const {
     return document(csvName, widthMm, heightMm).render(title, widthMm, heightMm);
 }
 

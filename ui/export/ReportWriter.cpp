@@ -30,10 +30,9 @@ QStringList writeFigureFiles(const QString& directory, const NamedFigure& figure
     for (FigureFormat format : {FigureFormat::Png, FigureFormat::Pdf, FigureFormat::Svg})
         save(figure.name + "." + suffixOf(format), figure.figure.render(format, options));
     if (figure.figure.plot()) {  // a plot also as pgfplots, with the CSV it reads
-        const PgfplotsFiles tex =
-            PgfplotsFigure(*figure.figure.plot())
-                .render(figure.name + ".csv", PgfplotsFigure::millimetres(options.width), PgfplotsFigure::millimetres(options.height),
-                        figure.caption);
+        const PgfplotsFiles tex = PgfplotsFigure(*figure.figure.plot())
+                                      .render(figure.name + ".csv", PgfplotsFigure::millimetres(options.width),
+                                              PgfplotsFigure::millimetres(options.height), figure.caption);
         save(figure.name + ".csv", tex.csv);
         save(figure.name + ".tex", tex.tex);
     }
@@ -68,7 +67,8 @@ QByteArray ReportWriter::indexHtml() const {
     const RunSummaryModel& summary = runs_.summary();
     QString html;
     html += "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
-            escaped(QString::fromStdString(experiment.name)) + "</title>\n"
+            escaped(QString::fromStdString(experiment.name)) +
+            "</title>\n"
             "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
             "th{background:#f0f0f0}img{max-width:100%;border:1px solid #ddd}</style></head><body>\n";
@@ -80,10 +80,12 @@ QByteArray ReportWriter::indexHtml() const {
             escaped(QString::fromStdString(experiment.data)) + ", seed " + QString::number(experiment.seed) +
             ", batch " + (experiment.batchSize == 0 ? QString("full") : QString::number(experiment.batchSize)) +
             ". Settings: <a href=\"experiment.json\">experiment.json</a>.</p>\n";
-    if (!runs_.source().isEmpty()) html += "<p>Read from the run folder <code>" + escaped(runs_.source()) + "</code>.</p>\n";
+    if (!runs_.source().isEmpty())
+        html += "<p>Read from the run folder <code>" + escaped(runs_.source()) + "</code>.</p>\n";
 
     html += "<h2>Summary</h2>\n<table><tr>";
-    for (int c = 0; c < summary.columnCount(); ++c) html += "<th>" + escaped(summary.headerData(c, Qt::Horizontal).toString()) + "</th>";
+    for (int c = 0; c < summary.columnCount(); ++c)
+        html += "<th>" + escaped(summary.headerData(c, Qt::Horizontal).toString()) + "</th>";
     html += "</tr>\n";
     for (int r = 0; r < summary.rowCount(); ++r) {
         html += "<tr>";
@@ -106,8 +108,8 @@ QByteArray ReportWriter::indexHtml() const {
         const QString& stem = named.name;
         html += "<h2>" + escaped(named.caption) + "</h2>\n<p><img src=\"" + stem + ".png\" alt=\"" + escaped(stem) +
                 "\"></p>\n<p>Also as <a href=\"" + stem + ".pdf\">PDF</a> and <a href=\"" + stem + ".svg\">SVG</a>" +
-                (named.figure.plot() ? ", and as pgfplots: <a href=\"" + stem + ".tex\">" + stem + ".tex</a> with <a href=\"" +
-                                           stem + ".csv\">" + stem + ".csv</a>"
+                (named.figure.plot() ? ", and as pgfplots: <a href=\"" + stem + ".tex\">" + stem +
+                                           ".tex</a> with <a href=\"" + stem + ".csv\">" + stem + ".csv</a>"
                                      : QString()) +
                 ".</p>\n";
     }

@@ -17,7 +17,8 @@ QString ComparisonRecord::runLabel(int run) const {
 std::vector<RunLook> ComparisonRecord::looks(bool kept) const {
     std::vector<RunLook> looks;
     for (int run = 0; run < runCount(); ++run)
-        looks.push_back({run < static_cast<int>(colorSlots.size()) ? colorSlots[static_cast<std::size_t>(run)] : run, kept});
+        looks.push_back(
+            {run < static_cast<int>(colorSlots.size()) ? colorSlots[static_cast<std::size_t>(run)] : run, kept});
     return looks;
 }
 

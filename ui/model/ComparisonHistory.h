@@ -29,10 +29,10 @@ struct ComparisonRecord {
     long stepsPerEpoch = 0;
     ImageShape imageShape;
     std::vector<RunSnapshots::ArchivePtr> archives;  // per run (may be fewer: none recorded)
-    std::vector<int> colorSlots;  // per run, its colour for life (empty: the run's index)
+    std::vector<int> colorSlots;                     // per run, its colour for life (empty: the run's index)
 
     int runCount() const { return static_cast<int>(labels.size()); }
-    QString title() const;  // "#2 seed diagram · 2 runs · 17:40"
+    QString title() const;            // "#2 seed diagram · 2 runs · 17:40"
     QString runLabel(int run) const;  // "momentum #2": a run of this record among others
     // Each run's look: its colour slot, `kept` when overlaid on another comparison.
     std::vector<RunLook> looks(bool kept) const;

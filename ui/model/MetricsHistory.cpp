@@ -36,8 +36,8 @@ void MetricsHistory::appendEvaluation(const StepMetrics& m) {
     if (m.run < 0 || m.run >= runCount()) return;
     Run& run = runs_[static_cast<std::size_t>(m.run)];
     if (std::isfinite(m.testAccuracy)) hasAccuracy_ = true;
-    if (run.evaluation.append(double(m.step), {double(m.epoch), m.wallMs / 1000.0, double(m.testLoss), double(m.testAccuracy)}) ==
-        DecimatingHistory::Change::Decimated)
+    if (run.evaluation.append(double(m.step), {double(m.epoch), m.wallMs / 1000.0, double(m.testLoss),
+                                               double(m.testAccuracy)}) == DecimatingHistory::Change::Decimated)
         ++run.evaluationDecimations;
 }
 

@@ -43,7 +43,9 @@ public:
     int runCount() const { return static_cast<int>(runs_.size()); }
     const std::string& label(int run) const { return runs_.at(static_cast<std::size_t>(run)).label; }
     // How run `run` is drawn (reset: its own colour slot); an overlaid run keeps its own colour.
-    RunLook look(int run) const { return run < static_cast<int>(looks_.size()) ? looks_[static_cast<std::size_t>(run)] : RunLook{run}; }
+    RunLook look(int run) const {
+        return run < static_cast<int>(looks_.size()) ? looks_[static_cast<std::size_t>(run)] : RunLook{run};
+    }
     const std::vector<RunLook>& looks() const { return looks_; }
     void setLooks(std::vector<RunLook> looks) { looks_ = std::move(looks); }
     std::vector<std::string> labels() const;

@@ -18,7 +18,6 @@ std::vector<std::string> optimizersOf(const Experiment& experiment) {
     return names;
 }
 
-
 // "Steps to threshold" in the metric that fits the loss.
 RunSummaryModel::Criterion criterionFor(const Experiment& experiment) {
     return experiment.network.loss == LossKind::CrossEntropy ? RunSummaryModel::Criterion::TestAccuracyAtLeast
@@ -99,7 +98,8 @@ ComparisonRecord RunComparison::record() const {
     record.stepsPerEpoch = history_.stepsPerEpoch();
     for (int run = 0; run < std::min(ownRuns_, history_.runCount()); ++run) {
         record.labels.push_back(history_.label(run));
-        record.optimizers.push_back(run < static_cast<int>(optimizers_.size()) ? optimizers_[static_cast<std::size_t>(run)] : std::string());
+        record.optimizers.push_back(
+            run < static_cast<int>(optimizers_.size()) ? optimizers_[static_cast<std::size_t>(run)] : std::string());
         record.metrics.push_back(history_.rows(run));
         record.results.push_back(summary_.result(run));
         record.colorSlots.push_back(history_.look(run).slot);
@@ -135,7 +135,8 @@ void RunComparison::overlay(const ComparisonRecord& record) {
     for (const RunLook& look : record.looks(true)) looks.push_back(look);
     std::vector<std::vector<StepMetrics>> rows;
     std::vector<RunResult> results;
-    for (int run = 0; run < history_.runCount(); ++run) rows.push_back(history_.rows(run)), results.push_back(summary_.result(run));
+    for (int run = 0; run < history_.runCount(); ++run)
+        rows.push_back(history_.rows(run)), results.push_back(summary_.result(run));
     const int first = static_cast<int>(labels.size());
     for (int run = 0; run < record.runCount(); ++run) {
         labels.push_back(record.runLabel(run).toStdString());
@@ -153,7 +154,8 @@ void RunComparison::overlay(const ComparisonRecord& record) {
     for (std::size_t run = 0; run < rows.size(); ++run) {
         history_.append(rows[run]);
         summary_.addMetrics(rows[run]);
-        if (results[run].status != RunStatus::Pending && results[run].status != RunStatus::Running) summary_.finishRun(static_cast<int>(run), results[run]);
+        if (results[run].status != RunStatus::Pending && results[run].status != RunStatus::Running)
+            summary_.finishRun(static_cast<int>(run), results[run]);
     }
     setLooks(std::move(looks));
     Q_EMIT changed();
@@ -167,8 +169,7 @@ QStringList RunComparison::runDetails() const {
         for (const std::string& key : info.parameters) {
             const ParameterField* field = findParameterField(key);
             const std::string value = field->get(run.hp);
-            if (key == "lr" || value != field->get(info.defaults))
-                parts << QString::fromStdString(key + " " + value);
+            if (key == "lr" || value != field->get(info.defaults)) parts << QString::fromStdString(key + " " + value);
         }
         details << parts.join(", ");
     }

@@ -8,9 +8,8 @@ namespace ml {
 
 QColor runColor(int run) {
     static const std::array<QColor, 10> palette = {
-        QColor(31, 119, 180), QColor(214, 39, 40),  QColor(44, 160, 44),  QColor(255, 127, 14),
-        QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(23, 190, 207),
-        QColor(188, 189, 34), QColor(127, 127, 127)};
+        QColor(31, 119, 180), QColor(214, 39, 40),   QColor(44, 160, 44),  QColor(255, 127, 14), QColor(148, 103, 189),
+        QColor(140, 86, 75),  QColor(227, 119, 194), QColor(23, 190, 207), QColor(188, 189, 34), QColor(127, 127, 127)};
     return palette[static_cast<std::size_t>(run < 0 ? 0 : run) % palette.size()];
 }
 

@@ -27,7 +27,8 @@ QString readableDuration(double milliseconds) {
     const long tenths = std::lround(milliseconds / 100.0);
     if (tenths < 600) return QString::number(tenths / 10.0, 'f', 1) + QStringLiteral(" s");
     const long seconds = std::lround(milliseconds / 1000.0);
-    if (seconds < 3600) return QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    if (seconds < 3600)
+        return QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
     const long minutes = std::lround(milliseconds / 60000.0);
     return QStringLiteral("%1 h %2 min").arg(minutes / 60).arg(minutes % 60, 2, 10, QLatin1Char('0'));
 }
@@ -111,7 +112,8 @@ bool RunSummaryModel::optimizersMatchLabels() const {
         if (row.optimizer.empty()) return true;
         std::string label = row.result.label;
         if (const auto kept = label.rfind(" #"); kept != std::string::npos) label.resize(kept);
-        if (const auto branch = label.rfind("→"); branch != std::string::npos) label = label.substr(branch + std::string("→").size());
+        if (const auto branch = label.rfind("→"); branch != std::string::npos)
+            label = label.substr(branch + std::string("→").size());
         return row.optimizer == label;
     });
 }
@@ -128,14 +130,16 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     const RunResult& r = row.result;
     if (role == Qt::DecorationRole && index.column() == Run) return swatch(index.row());
     if (role == Qt::ToolTipRole) {
-        if (index.column() == Run) return tr("%1 · optimizer %2").arg(QString::fromStdString(r.label), QString::fromStdString(row.optimizer));
+        if (index.column() == Run)
+            return tr("%1 · optimizer %2").arg(QString::fromStdString(r.label), QString::fromStdString(row.optimizer));
         if (index.column() == StepsToThreshold && row.stepsToThreshold < 0) return tr("Threshold not reached");
         if (index.column() == Status) return QString::fromStdString(r.statusText());
         return {};
     }
     if (role == Qt::ForegroundRole && index.column() == Status && r.status == RunStatus::Diverged)
         return QBrush(QColor(200, 0, 0));
-    if (role == Qt::TextAlignmentRole && index.column() != Run && index.column() != Optimizer && index.column() != Status)
+    if (role == Qt::TextAlignmentRole && index.column() != Run && index.column() != Optimizer &&
+        index.column() != Status)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == SortRole) return sortValue(index);
     if (role != Qt::DisplayRole) return {};
@@ -147,7 +151,8 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
     case TestAccuracy:
         return std::isfinite(r.finalTestAccuracy) ? QString::number(100.0 * r.finalTestAccuracy, 'f', 1) + " %"
                                                   : QStringLiteral("–");
-    case StepsToThreshold: return row.stepsToThreshold < 0 ? QStringLiteral("–") : QString::number(row.stepsToThreshold);
+    case StepsToThreshold:
+        return row.stepsToThreshold < 0 ? QStringLiteral("–") : QString::number(row.stepsToThreshold);
     case Steps: return QString::number(r.steps);
     case Time: return readableDuration(r.wallMs);
     case Status: return QString::fromStdString(r.statusText());
@@ -158,7 +163,8 @@ QVariant RunSummaryModel::data(const QModelIndex& index, int role) const {
 
 void RunSummaryModel::setLooks(std::vector<RunLook> looks) {
     looks_ = std::move(looks);
-    if (!rows_.empty()) Q_EMIT dataChanged(index(0, Run), index(static_cast<int>(rows_.size()) - 1, Run), {Qt::DecorationRole});
+    if (!rows_.empty())
+        Q_EMIT dataChanged(index(0, Run), index(static_cast<int>(rows_.size()) - 1, Run), {Qt::DecorationRole});
 }
 
 QIcon RunSummaryModel::swatch(int row) const {
@@ -176,7 +182,8 @@ QVariant RunSummaryModel::sortValue(const QModelIndex& index) const {
     case TrainLoss: return orLast(std::isnan(r.finalTrainLoss) ? row.lastBatchLoss : r.finalTrainLoss);
     case TestLoss: return orLast(r.finalTestLoss);
     case TestAccuracy: return orLast(r.finalTestAccuracy);
-    case StepsToThreshold: return row.stepsToThreshold < 0 ? std::numeric_limits<double>::infinity() : double(row.stepsToThreshold);
+    case StepsToThreshold:
+        return row.stepsToThreshold < 0 ? std::numeric_limits<double>::infinity() : double(row.stepsToThreshold);
     case Steps: return double(r.steps);
     case Time: return r.wallMs;
     default: return data(index, Qt::DisplayRole);  // text columns
@@ -188,7 +195,8 @@ QVariant RunSummaryModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Optimizer: return tr("Optimizer (hidden while every run is named after its optimizer)");
-        case TrainLoss: return tr("Train loss: over the whole training set at the last evaluation (batch loss before any)");
+        case TrainLoss:
+            return tr("Train loss: over the whole training set at the last evaluation (batch loss before any)");
         case TestLoss: return tr("Test loss");
         case TestAccuracy: return tr("Test accuracy");
         case StepsToThreshold:

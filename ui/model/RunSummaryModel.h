@@ -28,7 +28,18 @@ namespace ml {
 class RunSummaryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Run, Optimizer, TrainLoss, TestLoss, TestAccuracy, StepsToThreshold, Steps, Time, Status, ColumnCount };
+    enum Column {
+        Run,
+        Optimizer,
+        TrainLoss,
+        TestLoss,
+        TestAccuracy,
+        StepsToThreshold,
+        Steps,
+        Time,
+        Status,
+        ColumnCount
+    };
     // The value a column sorts by: numbers as numbers, a missing value ("–") after every number.
     static constexpr int SortRole = Qt::UserRole;
 

@@ -25,7 +25,8 @@ SnapshotArchive::Offer SnapshotArchive::offer(const SharedSnapshot& snapshot) {
     lastStep_ = snapshot->step;
     latest_ = snapshot;
     if (!policy_) {
-        const std::size_t fits = std::max<std::size_t>(16, budgetBytes_ / std::max<std::size_t>(1, archivedBytes(*snapshot)));
+        const std::size_t fits =
+            std::max<std::size_t>(16, budgetBytes_ / std::max<std::size_t>(1, archivedBytes(*snapshot)));
         policy_.emplace(static_cast<int>(std::min<std::size_t>(fits, std::size_t(std::max(2, maxSnapshots_)))));
     }
     if (!policy_->offer()) return Offer::Skipped;

@@ -21,8 +21,7 @@ constexpr std::size_t kBatchBytes = std::size_t(32) << 20;
 
 std::size_t bytesOf(const Snapshot& snapshot) {
     std::size_t floats = 0;
-    for (const LayerSnapshot& layer : snapshot.layers)
-        floats += layer.floatCount();
+    for (const LayerSnapshot& layer : snapshot.layers) floats += layer.floatCount();
     return floats * sizeof(float);
 }
 
@@ -91,7 +90,8 @@ std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSele
                 std::shared_ptr<const Parameters> initial;
                 const QString initialFile = QDir(run.directory).filePath(runfolder::kInitialWeights);
                 if (QFileInfo(initialFile).isFile())
-                    initial = std::make_shared<const Parameters>(loadWeightsFile(initialFile, folder.experiment.network));
+                    initial =
+                        std::make_shared<const Parameters>(loadWeightsFile(initialFile, folder.experiment.network));
                 SnapshotFileReader reader(run.snapshotsFile, int(i));
                 while (std::optional<Snapshot> snapshot = reader.next()) {
                     snapshot->initialParameters = initial;
@@ -104,7 +104,8 @@ std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSele
                 problems.push_back(run.spec.label + ": " + error.what());
             }
         }
-        if (!run.finalWeights.empty() && finalStep(run) > lastSaved) batch.push_back(finalSnapshot(run, int(i), columnsPerInput));
+        if (!run.finalWeights.empty() && finalStep(run) > lastSaved)
+            batch.push_back(finalSnapshot(run, int(i), columnsPerInput));
         flush();  // one run at a time
     }
     return problems;

@@ -37,8 +37,10 @@ ForkDialog::ForkDialog(const RunSpec& source, long step, long totalSteps, QWidge
     editor_ = new RunListEditor(this);
     editor_->setRuns(defaultBranches(source));
     until_ = new QSpinBox(this);
-    until_->setRange(static_cast<int>(std::min<long>(step + 1, std::numeric_limits<int>::max())), std::numeric_limits<int>::max());
-    until_->setValue(static_cast<int>(std::min<long>(totalSteps > step ? totalSteps : 2 * step, std::numeric_limits<int>::max())));
+    until_->setRange(static_cast<int>(std::min<long>(step + 1, std::numeric_limits<int>::max())),
+                     std::numeric_limits<int>::max());
+    until_->setValue(
+        static_cast<int>(std::min<long>(totalSteps > step ? totalSteps : 2 * step, std::numeric_limits<int>::max())));
     auto* form = new QFormLayout;
     form->addRow(tr("Train until step"), until_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

@@ -12,7 +12,7 @@ namespace ml {
 namespace {
 
 constexpr std::array<double, 10> kMantissas = {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0};
-constexpr int kDecades = 4;                                           // 1 .. 8000, then 10^4
+constexpr int kDecades = 4;                                                     // 1 .. 8000, then 10^4
 constexpr int kUnlimited = static_cast<int>(kMantissas.size()) * kDecades + 1;  // the right end
 
 double speedAt(int tick) {

@@ -19,8 +19,8 @@ TrainingFeed::Delivery TrainingFeed::take() {
 
 void TrainingFeed::announce(const TrainingPlan& plan) {
     totalSteps_ = plan.totalSteps;
-    historyStride_ = plan.parameterCount <= kSmallNetworkParameters
-                         ? std::max(1L, plan.totalSteps / kSnapshotsPerSmallRun) : 0;
+    historyStride_ =
+        plan.parameterCount <= kSmallNetworkParameters ? std::max(1L, plan.totalSteps / kSnapshotsPerSmallRun) : 0;
     std::lock_guard lock(mutex_);
     pending_.plan = plan;
 }
@@ -63,7 +63,8 @@ void TrainingFeed::setCurvatureProbe(std::unique_ptr<HessianProbe> probe, long e
 }
 
 bool TrainingFeed::wantsStepState(int /*run*/, long step) {
-    return (diagnosticsEvery_ > 0 && step % diagnosticsEvery_ == 0) || (curvatureEvery_ > 0 && step % curvatureEvery_ == 0);
+    return (diagnosticsEvery_ > 0 && step % diagnosticsEvery_ == 0) ||
+           (curvatureEvery_ > 0 && step % curvatureEvery_ == 0);
 }
 
 void TrainingFeed::stepStateReady(const StepState& state) {

@@ -75,7 +75,8 @@ public:
     struct Delivery {
         std::optional<TrainingPlan> plan;
         std::vector<StepMetrics> metrics;
-        std::vector<SharedSnapshot> snapshots;  // in order; at most one per run (the latest) unless the network is small
+        std::vector<SharedSnapshot>
+            snapshots;  // in order; at most one per run (the latest) unless the network is small
         std::vector<RunDiagnostics> diagnostics;
         std::vector<RunCurvature> curvature;
         std::vector<FinishedRun> finished;
@@ -85,7 +86,7 @@ public:
                    finished.empty() && !end;
         }
     };
-    Delivery take();                 // GUI thread
+    Delivery take();  // GUI thread
     long stepsDone() const { return stepsDone_.load(std::memory_order_relaxed); }
 
     // Worker thread, before training: lambda_max every `every` steps on the probe's fixed batch.
@@ -103,13 +104,13 @@ public:
 
 private:
     const std::chrono::milliseconds snapshotInterval_;
-    long totalSteps_ = 0;                         // training thread only
-    long historyStride_ = 0;                      // small networks: snapshot every this many steps (0: never)
+    long totalSteps_ = 0;                            // training thread only
+    long historyStride_ = 0;                         // small networks: snapshot every this many steps (0: never)
     std::map<int, Clock::time_point> lastSnapshot_;  // training thread only
     const long diagnosticsEvery_;
     const bool gradientSnr_;
-    std::map<int, StepDiagnostics> diagnostics_;     // per run, training thread only
-    std::unique_ptr<HessianProbe> curvatureProbe_;   // training thread only
+    std::map<int, StepDiagnostics> diagnostics_;    // per run, training thread only
+    std::unique_ptr<HessianProbe> curvatureProbe_;  // training thread only
     long curvatureEvery_ = 0;
     std::atomic<long> stepsDone_{0};
 

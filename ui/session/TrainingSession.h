@@ -26,7 +26,7 @@
 namespace ml {
 
 enum class SessionState {
-    Idle,      // nothing trained yet (or reset)
+    Idle,  // nothing trained yet (or reset)
     Running,
     Paused,
     Stopping,  // stop requested, the worker has not ended yet
@@ -40,8 +40,9 @@ public:
     ~TrainingSession() override;
 
     SessionState state() const { return state_; }
-    bool isBusy() const { return state_ == SessionState::Running || state_ == SessionState::Paused ||
-                                 state_ == SessionState::Stopping; }
+    bool isBusy() const {
+        return state_ == SessionState::Running || state_ == SessionState::Paused || state_ == SessionState::Stopping;
+    }
     // Training threads alive in this process, counted on the threads themselves (tests: a destroyed
     // session leaves none behind).
     static int liveTrainingThreads();

@@ -23,8 +23,7 @@ TrainingEnd failure(const QString& message) {
 void TrainingWorker::addSpectra(TrainingEnd& end) const {
     try {
         checkHessianSpectrumSize(trainer_->experiment().network);
-        HessianProbe probe(trainer_->experiment().network,
-                           fixedBatch(*trainer_->data().train, kDefaultCurvatureBatch));
+        HessianProbe probe(trainer_->experiment().network, fixedBatch(*trainer_->data().train, kDefaultCurvatureBatch));
         for (int run = 0; run < trainer_->runCount(); ++run) {
             std::vector<double> eigenvalues;
             if (trainer_->result(run).status != RunStatus::Diverged) {
@@ -58,9 +57,10 @@ void TrainingWorker::train(const Experiment& experiment, std::shared_ptr<RunCont
         plan.stepsPerEpoch = trainer_->stepsPerEpoch();
         plan.imageShape = trainer_->data().train->imageShape();
         if (experiment.curvatureEvery > 0)
-            feed->setCurvatureProbe(std::make_unique<HessianProbe>(
-                                        experiment.network, fixedBatch(*trainer_->data().train, kDefaultCurvatureBatch)),
-                                    experiment.curvatureEvery);
+            feed->setCurvatureProbe(
+                std::make_unique<HessianProbe>(experiment.network,
+                                               fixedBatch(*trainer_->data().train, kDefaultCurvatureBatch)),
+                experiment.curvatureEvery);
         feed->announce(plan);
         trainer_->addObserver(feed.get());
         trainer_->run(*control);

@@ -30,8 +30,8 @@ public:
     // Runs on the training thread, one call at a time. Ends with feed->end(...) in every case.
     // With `fork`, the runs continue its state instead of starting at step 0. The end carries
     // every run's final state (TrainingEnd::states), captured here on the worker thread.
-    void train(const Experiment& experiment, std::shared_ptr<RunControl> control,
-               std::shared_ptr<TrainingFeed> feed, std::shared_ptr<const ForkStart> fork = nullptr);
+    void train(const Experiment& experiment, std::shared_ptr<RunControl> control, std::shared_ptr<TrainingFeed> feed,
+               std::shared_ptr<const ForkStart> fork = nullptr);
 
 private:
     void addSpectra(TrainingEnd& end) const;

@@ -23,7 +23,8 @@ HyperParameterHeatmap::HyperParameterHeatmap(QWidget* parent) : QWidget(parent),
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         if (!map_) return;
         int column = 0, row = 0;
-        map_->data()->coordToCell(plot_->xAxis->pixelToCoord(event->pos().x()), plot_->yAxis->pixelToCoord(event->pos().y()), &column, &row);
+        map_->data()->coordToCell(plot_->xAxis->pixelToCoord(event->pos().x()),
+                                  plot_->yAxis->pixelToCoord(event->pos().y()), &column, &row);
         const QString folder = folderAt(column, row);
         if (!folder.isEmpty()) Q_EMIT trialClicked(folder);
     });
@@ -35,8 +36,8 @@ QString HyperParameterHeatmap::folderAt(int column, int row) const {
     return {};
 }
 
-void HyperParameterHeatmap::show(const StudyResults& results, const QString& task, const QString& optimizer, const QString& x,
-                                 const QString& y) {
+void HyperParameterHeatmap::show(const StudyResults& results, const QString& task, const QString& optimizer,
+                                 const QString& x, const QString& y) {
     plot_->clearPlottables();
     plot_->clearItems();
     scale_->setVisible(false);
@@ -72,7 +73,8 @@ void HyperParameterHeatmap::show(const StudyResults& results, const QString& tas
     const std::vector<double> xv(xs.begin(), xs.end()), yv(ys.begin(), ys.end());
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
     map_->data()->setSize(static_cast<int>(xv.size()), static_cast<int>(yv.size()));
-    map_->data()->setRange(QCPRange(0, static_cast<double>(xv.size() - 1)), QCPRange(0, static_cast<double>(yv.size() - 1)));
+    map_->data()->setRange(QCPRange(0, static_cast<double>(xv.size() - 1)),
+                           QCPRange(0, static_cast<double>(yv.size() - 1)));
     map_->data()->fill(NAN);
     QSharedPointer<QCPAxisTickerText> xTicks(new QCPAxisTickerText), yTicks(new QCPAxisTickerText);
     for (std::size_t i = 0; i < xv.size(); ++i) xTicks->addTick(static_cast<double>(i), QString::number(xv[i], 'g', 3));
@@ -86,14 +88,15 @@ void HyperParameterHeatmap::show(const StudyResults& results, const QString& tas
         cells_.push_back({column, row, t.folder});
         if (std::isfinite(t.score)) {
             map_->data()->setCell(column, row, t.score);
-        } else {  // diverged: no colour can say it, a cross does 
+        } else {  // diverged: no colour can say it, a cross does
             auto* cross = new QCPItemText(plot_);
             cross->position->setCoords(column, row);
             cross->setText(QStringLiteral("×"));
         }
     }
-    QCPColorGradient gradient = QCPColorGradient(QCPColorGradient::gpThermal).inverted();  // lower score (better) is brighter
-    gradient.setNanHandling(QCPColorGradient::nhTransparent);  // no trial there: no colour
+    QCPColorGradient gradient =
+        QCPColorGradient(QCPColorGradient::gpThermal).inverted();  // lower score (better) is brighter
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);      // no trial there: no colour
 
     map_->setInterpolate(false);
     scale_->setVisible(true);
@@ -116,13 +119,17 @@ void HyperParameterHeatmap::show(const StudyResults& results, const QString& tas
             worst = std::max(worst, t.score);
         }
     double top = worst;
-    if (!scales.empty()) top = std::min(worst, positive ? std::pow(10.0, stats::upperFence(scales)) : stats::upperFence(scales));
+    if (!scales.empty())
+        top = std::min(worst, positive ? std::pow(10.0, stats::upperFence(scales)) : stats::upperFence(scales));
     for (const auto& [number, t] : trials) clipped_ += std::isfinite(t.score) && t.score > top ? 1 : 0;
     QString label = selectionScoreTitle(results.selection);
     if (clipped_ > 0) label += tr("; %n outlier(s) clipped", nullptr, clipped_);
     scale_->axis()->setLabel(label);
     if (scales.empty()) map_->rescaleDataRange(true);
-    else map_->setDataRange(best < top ? QCPRange(best, top) : QCPRange(best - std::abs(best) * 0.1 - 1e-12, best + std::abs(best) * 0.1 + 1e-12));
+    else
+        map_->setDataRange(best < top
+                               ? QCPRange(best, top)
+                               : QCPRange(best - std::abs(best) * 0.1 - 1e-12, best + std::abs(best) * 0.1 + 1e-12));
     plot_->xAxis->setTicker(xTicks);
     plot_->xAxis->setTickLabelRotation(xv.size() > 8 ? 60 : 0);
     plot_->yAxis->setTicker(yTicks);

@@ -24,11 +24,12 @@ class HyperParameterHeatmap : public QWidget {
 public:
     explicit HyperParameterHeatmap(QWidget* parent = nullptr);
 
-    void show(const StudyResults& results, const QString& task, const QString& optimizer, const QString& x, const QString& y);
+    void show(const StudyResults& results, const QString& task, const QString& optimizer, const QString& x,
+              const QString& y);
     QCustomPlot* plot() const { return plot_; }
     int trialCount() const { return static_cast<int>(cells_.size()); }  // cells that hold a trial
-    int clippedCount() const { return clipped_; }  // trials worse than the colour range
-    QString folderAt(int column, int row) const;  // the trial's run folder; empty where none
+    int clippedCount() const { return clipped_; }                       // trials worse than the colour range
+    QString folderAt(int column, int row) const;                        // the trial's run folder; empty where none
 
 Q_SIGNALS:
     void trialClicked(const QString& folder);

@@ -37,7 +37,8 @@ void PerformanceProfilePlot::show(const StudyResults& results) {
         plot_->replot();
     };
     const std::vector<std::vector<double>>& costs = results.profileCosts;
-    if (costs.size() < 2) return note(tr("The performance profile compares optimizers across several tasks;\nthis study has one."));
+    if (costs.size() < 2)
+        return note(tr("The performance profile compares optimizers across several tasks;\nthis study has one."));
     for (const std::vector<double>& row : costs)
         if (static_cast<int>(row.size()) != results.optimizers.size() ||
             std::any_of(row.begin(), row.end(), [](double c) { return !(c > 0); }))

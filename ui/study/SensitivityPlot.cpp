@@ -26,16 +26,20 @@ SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     plot_->legend->setVisible(true);
     plot_->legend->setBrush(QColor(255, 255, 255, 190));  // the curves stay visible behind it
     plot_->setToolTip(tr("Click a trial to open its run in the main window"));
-    connect(plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* plottable, int index, QMouseEvent*) {
-        for (int line = 0; line < plot_->graphCount(); ++line)
-            if (plot_->graph(line) == plottable && !trialFolder(line, index).isEmpty()) Q_EMIT trialClicked(trialFolder(line, index));
-    });
+    connect(plot_, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable* plottable, int index, QMouseEvent*) {
+                for (int line = 0; line < plot_->graphCount(); ++line)
+                    if (plot_->graph(line) == plottable && !trialFolder(line, index).isEmpty())
+                        Q_EMIT trialClicked(trialFolder(line, index));
+            });
 }
 
 int SensitivityPlot::lineCount() const { return plot_->graphCount(); }
 
 QString SensitivityPlot::trialFolder(int line, int point) const {
-    if (line < 0 || line >= static_cast<int>(folders_.size()) || point < 0 || point >= static_cast<int>(folders_[line].size())) return {};
+    if (line < 0 || line >= static_cast<int>(folders_.size()) || point < 0 ||
+        point >= static_cast<int>(folders_[line].size()))
+        return {};
     return folders_[line][point];
 }
 
@@ -65,7 +69,8 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
         }
         graph->setPen(QPen(runColor(o), 1.5));
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, runColor(o), 7));
-        graph->setName(diverged ? tr("%1 (%n diverged)", nullptr, diverged).arg(results.optimizers[o]) : results.optimizers[o]);
+        graph->setName(diverged ? tr("%1 (%n diverged)", nullptr, diverged).arg(results.optimizers[o])
+                                : results.optimizers[o]);
     }
     plot_->xAxis->setLabel(parameter);
     plot_->yAxis->setLabel(selectionScoreTitle(results.selection));
@@ -75,7 +80,8 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
     plot_->rescaleAxes();
     // Room around the outermost trials (a factor on the log axis, a margin on the linear one).
     const QCPRange x = plot_->xAxis->range();
-    plot_->xAxis->setRange(positive ? QCPRange(x.lower / 1.5, x.upper * 1.5) : QCPRange(x.lower - 0.05 * x.size(), x.upper + 0.05 * x.size()));
+    plot_->xAxis->setRange(positive ? QCPRange(x.lower / 1.5, x.upper * 1.5)
+                                    : QCPRange(x.lower - 0.05 * x.size(), x.upper + 0.05 * x.size()));
     const QCPRange y = plot_->yAxis->range();
     if (logScores) plot_->yAxis->setRange(y.lower / 1.2, y.upper * 1.2);
     else plot_->yAxis->scaleRange(1.1, y.center());

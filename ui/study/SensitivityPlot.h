@@ -21,7 +21,7 @@ public:
 
     void show(const StudyResults& results, const QString& task, const QString& parameter, bool logY = false);
     QCustomPlot* plot() const { return plot_; }
-    int lineCount() const;  // optimizers drawn
+    int lineCount() const;                           // optimizers drawn
     QString trialFolder(int line, int point) const;  // the run folder of a drawn point
 
 Q_SIGNALS:

@@ -22,7 +22,8 @@ StudyBandPlot::StudyBandPlot(QWidget* parent) : QWidget(parent), plot_(new QCust
     plot_->xAxis->setLabel(tr("step"));
 }
 
-void StudyBandPlot::show(const StudyResults& results, const QString& task, const QString& series, Statistic statistic, bool logY) {
+void StudyBandPlot::show(const StudyResults& results, const QString& task, const QString& series, Statistic statistic,
+                         bool logY) {
     plot_->clearGraphs();
     bands_ = 0;
     const bool median = statistic == Statistic::MedianIqr;

@@ -17,7 +17,9 @@ QStringList writeStudyReport(const StudyResults& results, const QString& directo
     StudyWindow window(results, StudyWindowHooks{});
     window.setAttribute(Qt::WA_DeleteOnClose, false);  // on the stack
     window.resize(options.width * 2, options.height * 2);
-    const auto choose = [&window](const char* name, const QString& text) { window.findChild<QComboBox*>(name)->setCurrentText(text); };
+    const auto choose = [&window](const char* name, const QString& text) {
+        window.findChild<QComboBox*>(name)->setCurrentText(text);
+    };
     for (const QString& task : results.tasks) {
         choose("task", task);
         std::vector<NamedFigure> figures = window.figures();

@@ -30,7 +30,7 @@ double jsonNumber(const QJsonValue& value) {
 }
 
 SeedSummary summaryOf(const QJsonObject& json) {
-    return {jsonNumber(json["median"]), jsonNumber(json["q1"]), jsonNumber(json["q3"]),
+    return {jsonNumber(json["median"]), jsonNumber(json["q1"]),     jsonNumber(json["q3"]),
             jsonNumber(json["mean"]),   jsonNumber(json["ci_low"]), jsonNumber(json["ci_high"])};
 }
 
@@ -50,7 +50,8 @@ void readResultsJson(const QString& path, StudyResults& results) {
     }
     results.finishedTrials = json["trials_finished"].toInt();
     results.totalTrials = json["trials_total"].toInt();
-    if (!json["tasks"].isArray()) throw InputError(path.toStdString() + ": tasks: expected an array (a file written by aggregate)");
+    if (!json["tasks"].isArray())
+        throw InputError(path.toStdString() + ": tasks: expected an array (a file written by aggregate)");
     for (const QJsonValue& task : json["tasks"].toArray()) {
         const QString taskName = task["task"].toString();
         for (const QJsonValue& entry : task["optimizers"].toArray()) {
@@ -74,13 +75,13 @@ void readBands(const QString& path, StudyResults& results) {
     const char* const columns[] = {"median", "q1", "q3", "mean", "mean_ci_low", "mean_ci_high"};
     for (const CsvRecord& record : csvRecords(readFileBytes(path), header, path)) {
         const QList<QByteArray>& f = record.fields;
-        if (results.bands.empty() || results.bands.back().task != text(f[0]) || results.bands.back().optimizer != text(f[1]) ||
-            results.bands.back().series != text(f[2]))
+        if (results.bands.empty() || results.bands.back().task != text(f[0]) ||
+            results.bands.back().optimizer != text(f[1]) || results.bands.back().series != text(f[2]))
             results.bands.push_back({text(f[0]), text(f[1]), text(f[2]), {}});
         StudyBandPoint point;
         point.step = static_cast<long>(csvNumber(f[3], path, record.line, "step", false));
         point.seeds = static_cast<int>(csvNumber(f[4], path, record.line, "seeds", false));
-        double* values[] = {&point.value.median, &point.value.q1, &point.value.q3,
+        double* values[] = {&point.value.median, &point.value.q1,    &point.value.q3,
                             &point.value.mean,   &point.value.ciLow, &point.value.ciHigh};
         for (int c = 0; c < 6; ++c) *values[c] = csvNumber(f[5 + c], path, record.line, columns[c], true);
         results.bands.back().points.push_back(point);
@@ -88,12 +89,16 @@ void readBands(const QString& path, StudyResults& results) {
 }
 
 void readSensitivity(const QString& path, StudyResults& results) {
-    for (const CsvRecord& record : csvRecords(readFileBytes(path), "task,optimizer,trial,parameter,value,score", path)) {
+    for (const CsvRecord& record :
+         csvRecords(readFileBytes(path), "task,optimizer,trial,parameter,value,score", path)) {
         const QList<QByteArray>& f = record.fields;
-        SensitivityPoint point{text(f[0]), text(f[1]), text(f[3]),
+        SensitivityPoint point{text(f[0]),
+                               text(f[1]),
+                               text(f[3]),
                                static_cast<int>(csvNumber(f[2], path, record.line, "trial", false)),
                                csvNumber(f[4], path, record.line, "value", false),
-                               csvNumber(f[5], path, record.line, "score", true), QString()};
+                               csvNumber(f[5], path, record.line, "score", true),
+                               QString()};
         if (!results.parameters.contains(point.parameter)) results.parameters.append(point.parameter);
         results.sensitivity.push_back(std::move(point));
     }
@@ -110,7 +115,8 @@ const StudyBand* StudyResults::band(const QString& task, const QString& optimize
 StudyResults loadStudyResults(const QString& directory) {
     const QFileInfo folder(directory);
     if (!folder.isDir())
-        throw InputError(directory.toStdString() + ": not a folder (expected a study folder written by momentum-lab-cli study)");
+        throw InputError(directory.toStdString() +
+                         ": not a folder (expected a study folder written by momentum-lab-cli study)");
     const QDir dir(folder.absoluteFilePath());
     const QString studyFile = dir.filePath(studyfolder::kStudy);
     if (!QFileInfo(studyFile).isFile())
@@ -122,12 +128,14 @@ StudyResults loadStudyResults(const QString& directory) {
     StudyResults results;
     results.folder = dir.path();
     for (const StudyTask& task : plan.study().tasks) results.tasks.append(QString::fromStdString(task.name));
-    for (const StudyOptimizer& optimizer : plan.study().optimizers) results.optimizers.append(QString::fromStdString(optimizer.label));
+    for (const StudyOptimizer& optimizer : plan.study().optimizers)
+        results.optimizers.append(QString::fromStdString(optimizer.label));
 
     // Aggregate when the results are missing or were made from fewer trials than have finished since.
     const int finished = plan.trialCount() - pendingTrials(layout).count();
     if (finished == 0)
-        throw InputError(dir.path().toStdString() + ": no trial of this study has finished yet (start it with momentum-lab-cli study)");
+        throw InputError(dir.path().toStdString() +
+                         ": no trial of this study has finished yet (start it with momentum-lab-cli study)");
     const QDir resultsDir(layout.resultsDirectory());
     const QString resultsJson = resultsDir.filePath("results.json");
     bool fresh = QFileInfo(resultsJson).isFile();
@@ -147,7 +155,8 @@ StudyResults loadStudyResults(const QString& directory) {
         const int optimizer = static_cast<int>(results.optimizers.indexOf(point.optimizer));
         if (task < 0 || optimizer < 0) continue;
         const std::vector<int> trials = plan.tuningTrials(task, optimizer);
-        if (point.trial >= 0 && point.trial < static_cast<int>(trials.size())) point.folder = layout.trialDirectory(trials[point.trial]);
+        if (point.trial >= 0 && point.trial < static_cast<int>(trials.size()))
+            point.folder = layout.trialDirectory(trials[point.trial]);
     }
     return results;
 }

@@ -22,7 +22,7 @@ struct StudyOptimizerResult {
     QString configuration;  // the tuned configuration ("lr=0.03"); empty while phase 1 is unfinished
     int seeds = 0;          // final runs finished
     SeedSummary testLoss, testAccuracy;
-    double stepsToTargetMedian = 0;  // NaN without a target; infinity when most seeds never reach it
+    double stepsToTargetMedian = 0;     // NaN without a target; infinity when most seeds never reach it
     stats::SeededValues finalTestLoss;  // per final seed (infinity: diverged), for P(better than a baseline)
 };
 
@@ -40,7 +40,7 @@ struct StudyBand {
 // One tuning trial: the selection score (validation) against one searched hyper-parameter.
 struct SensitivityPoint {
     QString task, optimizer, parameter;
-    int trial = 0;  // the optimizer's trial number (0 = the untuned defaults)
+    int trial = 0;                // the optimizer's trial number (0 = the untuned defaults)
     double value = 0, score = 0;  // score: infinity when the trial diverged
     QString folder;               // the trial's run folder (tune/TASK/LABEL/trial-N)
 };
@@ -52,8 +52,8 @@ struct StudyResults {
     double target = 0;  // NaN without one
     QString baseline;   // the default baseline of comparisons (study/StudyAggregate.h: defaultBaseline)
     int finishedTrials = 0, totalTrials = 0;
-    bool aggregated = false;  // the aggregation ran when the folder was opened
-    QStringList tasks, optimizers, parameters;  // in the study's order
+    bool aggregated = false;                             // the aggregation ran when the folder was opened
+    QStringList tasks, optimizers, parameters;           // in the study's order
     std::vector<StudyOptimizerResult> optimizerResults;  // task-major, in the study's order
     std::vector<StudyBand> bands;
     std::vector<SensitivityPoint> sensitivity;

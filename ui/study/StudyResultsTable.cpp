@@ -16,7 +16,9 @@ class NumberItem : public QTableWidgetItem {
 public:
     explicit NumberItem(double value) {
         setData(Qt::UserRole, value);
-        setText(std::isnan(value) ? QStringLiteral("–") : std::isinf(value) ? QStringLiteral("never") : QString::number(value, 'g', 4));
+        setText(std::isnan(value)   ? QStringLiteral("–")
+                : std::isinf(value) ? QStringLiteral("never")
+                                    : QString::number(value, 'g', 4));
         setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
     bool operator<(const QTableWidgetItem& other) const override {
@@ -38,16 +40,21 @@ StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
     setColumnCount(ColumnCount);
     // Two short lines per header keep 14 columns within a 1366 px window; each CI column names
     // the mean it bounds.
-    setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned"), tr("Seeds"), tr("Loss\nmedian"), tr("Loss\nmean"),
-                               tr("Loss mean\nCI low"), tr("Loss mean\nCI high"), tr("Acc.\nmedian"), tr("Acc.\nmean"),
-                               tr("Acc. mean\nCI low"), tr("Acc. mean\nCI high"), tr("Steps to\ntarget"), tr("P(better)")});
+    setHorizontalHeaderLabels({tr("Task"), tr("Optimizer"), tr("Tuned"), tr("Seeds"), tr("Loss\nmedian"),
+                               tr("Loss\nmean"), tr("Loss mean\nCI low"), tr("Loss mean\nCI high"), tr("Acc.\nmedian"),
+                               tr("Acc.\nmean"), tr("Acc. mean\nCI low"), tr("Acc. mean\nCI high"),
+                               tr("Steps to\ntarget"), tr("P(better)")});
     horizontalHeaderItem(Configuration)->setToolTip(tr("The configuration phase 1 chose on validation data"));
-    horizontalHeaderItem(StepsToTarget)->setToolTip(tr("Median over the seeds of the first step whose test loss reached the target"));
+    horizontalHeaderItem(StepsToTarget)
+        ->setToolTip(tr("Median over the seeds of the first step whose test loss reached the target"));
     for (const int column : {LossCiLow, LossCiHigh})
-        horizontalHeaderItem(column)->setToolTip(tr("95 % bootstrap confidence interval of the mean test loss over the seeds"));
+        horizontalHeaderItem(column)->setToolTip(
+            tr("95 % bootstrap confidence interval of the mean test loss over the seeds"));
     for (const int column : {AccuracyCiLow, AccuracyCiHigh})
-        horizontalHeaderItem(column)->setToolTip(tr("95 % bootstrap confidence interval of the mean test accuracy over the seeds"));
-    horizontalHeaderItem(LossMedian)->setToolTip(tr("Median of the final test loss over the seeds; the tooltip gives the interquartile range"));
+        horizontalHeaderItem(column)->setToolTip(
+            tr("95 % bootstrap confidence interval of the mean test accuracy over the seeds"));
+    horizontalHeaderItem(LossMedian)
+        ->setToolTip(tr("Median of the final test loss over the seeds; the tooltip gives the interquartile range"));
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     verticalHeader()->hide();
@@ -65,16 +72,16 @@ void StudyResultsTable::setResults(const StudyResults& results, const QString& b
         auto* task = new QTableWidgetItem(r.task);
         auto* optimizer = new QTableWidgetItem(r.optimizer);
         optimizer->setForeground(runColor(static_cast<int>(results.optimizers.indexOf(r.optimizer))));
-        auto* configuration =
-            new QTableWidgetItem(r.configuration.isEmpty() ? tr("(tuning unfinished)") : roundedConfiguration(r.configuration));
+        auto* configuration = new QTableWidgetItem(r.configuration.isEmpty() ? tr("(tuning unfinished)")
+                                                                             : roundedConfiguration(r.configuration));
         configuration->setToolTip(r.configuration);
         setItem(row, Task, task);
         setItem(row, Optimizer, optimizer);
         setItem(row, Configuration, configuration);
         setItem(row, Seeds, new NumberItem(r.seeds));
-        const double values[] = {r.testLoss.median,     r.testLoss.mean,     r.testLoss.ciLow,     r.testLoss.ciHigh,
-                                 r.testAccuracy.median, r.testAccuracy.mean, r.testAccuracy.ciLow, r.testAccuracy.ciHigh,
-                                 r.stepsToTargetMedian};
+        const double values[] = {r.testLoss.median,    r.testLoss.mean,       r.testLoss.ciLow,
+                                 r.testLoss.ciHigh,    r.testAccuracy.median, r.testAccuracy.mean,
+                                 r.testAccuracy.ciLow, r.testAccuracy.ciHigh, r.stepsToTargetMedian};
         for (int c = LossMedian; c <= StepsToTarget; ++c) setItem(row, c, new NumberItem(values[c - LossMedian]));
         const StudyOptimizerResult* base = resultOf(results, r.task, baseline);
         const stats::BetterProbability better =
@@ -85,12 +92,15 @@ void StudyResultsTable::setResults(const StudyResults& results, const QString& b
             item(row, BetterThanBaseline)
                 ->setToolTip(better.paired ? tr("over %1 seeds both finished (paired by seed)").arg(better.pairs)
                                            : tr("over all %1 pairs of seeds (no seed in common)").arg(better.pairs));
-        item(row, LossMedian)->setToolTip(tr("interquartile range %1 … %2").arg(r.testLoss.q1, 0, 'g', 4).arg(r.testLoss.q3, 0, 'g', 4));
+        item(row, LossMedian)
+            ->setToolTip(tr("interquartile range %1 … %2").arg(r.testLoss.q1, 0, 'g', 4).arg(r.testLoss.q3, 0, 'g', 4));
         item(row, AccuracyMedian)
-            ->setToolTip(tr("interquartile range %1 … %2").arg(r.testAccuracy.q1, 0, 'g', 4).arg(r.testAccuracy.q3, 0, 'g', 4));
+            ->setToolTip(
+                tr("interquartile range %1 … %2").arg(r.testAccuracy.q1, 0, 'g', 4).arg(r.testAccuracy.q3, 0, 'g', 4));
     }
     setColumnHidden(StepsToTarget, std::isnan(results.target));
-    if (!std::isnan(results.target)) horizontalHeaderItem(StepsToTarget)->setText(tr("Steps to\n%1").arg(results.target));
+    if (!std::isnan(results.target))
+        horizontalHeaderItem(StepsToTarget)->setText(tr("Steps to\n%1").arg(results.target));
     horizontalHeaderItem(BetterThanBaseline)->setText(tr("P(better than\n%1)").arg(baseline));
     horizontalHeaderItem(BetterThanBaseline)
         ->setToolTip(tr("Probability that a seed of this optimizer ends with a lower test loss than a seed of %1 "

@@ -16,9 +16,21 @@ class StudyResultsTable : public QTableWidget {
     Q_OBJECT
 public:
     enum Column {
-        Task, Optimizer, Configuration, Seeds, LossMedian, LossMean, LossCiLow, LossCiHigh,
-        AccuracyMedian, AccuracyMean, AccuracyCiLow, AccuracyCiHigh, StepsToTarget,
-        BetterThanBaseline, ColumnCount
+        Task,
+        Optimizer,
+        Configuration,
+        Seeds,
+        LossMedian,
+        LossMean,
+        LossCiLow,
+        LossCiHigh,
+        AccuracyMedian,
+        AccuracyMean,
+        AccuracyCiLow,
+        AccuracyCiHigh,
+        StepsToTarget,
+        BetterThanBaseline,
+        ColumnCount
     };
 
     explicit StudyResultsTable(QWidget* parent = nullptr);

@@ -25,15 +25,9 @@
 namespace ml {
 
 StudyRunDialog::StudyRunDialog(QWidget* parent)
-    : QDialog(parent),
-      study_(new QComboBox(this)),
-      folder_(new QLineEdit(this)),
-      jobs_(new QSpinBox(this)),
-      plan_(new QLabel(this)),
-      progress_(new QProgressBar(this)),
-      status_(new QLabel(this)),
-      startButton_(new QPushButton(tr("Start"), this)),
-      cancelButton_(new QPushButton(tr("Cancel"), this)),
+    : QDialog(parent), study_(new QComboBox(this)), folder_(new QLineEdit(this)), jobs_(new QSpinBox(this)),
+      plan_(new QLabel(this)), progress_(new QProgressBar(this)), status_(new QLabel(this)),
+      startButton_(new QPushButton(tr("Start"), this)), cancelButton_(new QPushButton(tr("Cancel"), this)),
       mailbox_(new Mailbox(this)) {
     setWindowTitle(tr("Run a study"));
     study_->setEditable(true);
@@ -73,7 +67,8 @@ StudyRunDialog::StudyRunDialog(QWidget* parent)
     layout->addWidget(buttons);
 
     connect(browseStudy, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Study file"), AppSettings::lastDirectory(), tr("Study (*.json)"));
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Study file"), AppSettings::lastDirectory(), tr("Study (*.json)"));
         if (!file.isEmpty()) study_->setCurrentText(file);
     });
     connect(browseFolder, &QPushButton::clicked, this, [this] {
@@ -92,7 +87,7 @@ StudyRunDialog::StudyRunDialog(QWidget* parent)
 StudyRunDialog::~StudyRunDialog() {
     if (!worker_) return;
     control_->requestStop();
-    worker_->wait();  // the trials in flight end at their next step
+    worker_->wait();          // the trials in flight end at their next step
     mailbox_->dropPending();  // the worker's last post orders its end before the delete (for TSan)
     delete worker_;
 }
@@ -108,7 +103,8 @@ namespace {
 // The combo box shows "shipped: NAME" for a shipped study and the path for a typed or chosen file.
 QString studyPath(const QComboBox* box) {
     const int index = box->findText(box->currentText());
-    return index >= 0 && box->itemData(index).isValid() ? box->itemData(index).toString() : box->currentText().trimmed();
+    return index >= 0 && box->itemData(index).isValid() ? box->itemData(index).toString()
+                                                        : box->currentText().trimmed();
 }
 
 }  // namespace
@@ -125,7 +121,8 @@ void StudyRunDialog::describePlan() {
                            .arg(plan.study().optimizers.size());
         const QString folder = folder_->text().trimmed();
         if (!folder.isEmpty() && QFileInfo::exists(QDir(folder).filePath(studyfolder::kStudy)))
-            text += tr(" %1 of them still to run in this folder.").arg(pendingTrials(StudyLayout(folder, plan)).count());
+            text +=
+                tr(" %1 of them still to run in this folder.").arg(pendingTrials(StudyLayout(folder, plan)).count());
         plan_->setText(text);
         plan_->setStyleSheet({});
         startButton_->setEnabled(!running() && !folder.isEmpty());
@@ -161,7 +158,8 @@ void StudyRunDialog::start() {
                 progress_->setRange(0, std::max(1, total));
                 progress_->setValue(0);
             });
-            runPendingTrials(layout, pending, jobs, *control, [this](int) { mailbox_->post([this] { trialFinished(); }); });
+            runPendingTrials(layout, pending, jobs, *control,
+                             [this](int) { mailbox_->post([this] { trialFinished(); }); });
             if (!control->stopRequested()) aggregateStudy(layout);
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
@@ -198,10 +196,12 @@ void StudyRunDialog::workerEnded(const QString& error, bool stopped) {
         status_->setText(tr("Failed: %1").arg(error));
         Q_EMIT failed(error);
     } else if (stopped) {
-        status_->setText(tr("Cancelled after %1 of %2 trials; finished trials are kept, Start resumes.").arg(done_).arg(total_));
+        status_->setText(
+            tr("Cancelled after %1 of %2 trials; finished trials are kept, Start resumes.").arg(done_).arg(total_));
     } else {
         progress_->setValue(progress_->maximum());
-        status_->setText(tr("Done: %1 trials run, results in %2.").arg(done_).arg(QDir(folder).filePath(studyfolder::kResults)));
+        status_->setText(
+            tr("Done: %1 trials run, results in %2.").arg(done_).arg(QDir(folder).filePath(studyfolder::kResults)));
         Q_EMIT finished(folder);
     }
 }

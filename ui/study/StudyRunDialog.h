@@ -59,7 +59,7 @@ private:
     QPushButton* startButton_;
     QPushButton* cancelButton_;
     QThread* worker_ = nullptr;
-    Mailbox* mailbox_;  // a child: runs the worker's calls (progress, end) on the GUI thread
+    Mailbox* mailbox_;                     // a child: runs the worker's calls (progress, end) on the GUI thread
     std::unique_ptr<RunControl> control_;  // a fresh one per start: a last cancel must not stop the next run
     int done_ = 0, total_ = 0;
     std::chrono::steady_clock::time_point started_;

@@ -26,24 +26,12 @@
 namespace ml {
 
 StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* parent)
-    : QWidget(parent, Qt::Window),
-      results_(std::move(results)),
-      hooks_(std::move(hooks)),
-      header_(new QLabel(this)),
-      task_(new QComboBox(this)),
-      baseline_(new QComboBox(this)),
-      series_(new QComboBox(this)),
-      statistic_(new QComboBox(this)),
-      logY_(new QCheckBox(tr("Log y"), this)),
-      parameter_(new QComboBox(this)),
-      sensitivityLogY_(new QCheckBox(tr("Log y"), this)),
-      table_(new StudyResultsTable(this)),
-      bands_(new StudyBandPlot(this)),
-      sensitivity_(new SensitivityPlot(this)),
-      heatOptimizer_(new QComboBox(this)),
-      heatX_(new QComboBox(this)),
-      heatY_(new QComboBox(this)),
-      heatmap_(new HyperParameterHeatmap(this)),
+    : QWidget(parent, Qt::Window), results_(std::move(results)), hooks_(std::move(hooks)), header_(new QLabel(this)),
+      task_(new QComboBox(this)), baseline_(new QComboBox(this)), series_(new QComboBox(this)),
+      statistic_(new QComboBox(this)), logY_(new QCheckBox(tr("Log y"), this)), parameter_(new QComboBox(this)),
+      sensitivityLogY_(new QCheckBox(tr("Log y"), this)), table_(new StudyResultsTable(this)),
+      bands_(new StudyBandPlot(this)), sensitivity_(new SensitivityPlot(this)), heatOptimizer_(new QComboBox(this)),
+      heatX_(new QComboBox(this)), heatY_(new QComboBox(this)), heatmap_(new HyperParameterHeatmap(this)),
       profile_(new PerformanceProfilePlot(this)) {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Study: %1").arg(results_.name));
@@ -64,7 +52,8 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     baseline_->setCurrentIndex(std::max<int>(0, static_cast<int>(results_.optimizers.indexOf(results_.baseline))));
     baseline_->setObjectName("baseline");
     baseline_->setToolTip(tr("The results table gives each optimizer's probability of beating this one"));
-    for (const char* series : {"test_loss", "train_loss", "test_accuracy"}) series_->addItem(seriesTitle(series), series);
+    for (const char* series : {"test_loss", "train_loss", "test_accuracy"})
+        series_->addItem(seriesTitle(series), series);
     series_->setObjectName("series");
     statistic_->addItem(tr("median + IQR"));
     statistic_->addItem(tr("mean + 95 % CI"));
@@ -104,7 +93,8 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     auto* exportHeatmap = new QPushButton(tr("Export…"), this);
     auto* heatPage = new QWidget(this);
     auto* heatControls = new QHBoxLayout;
-    for (QWidget* w : std::initializer_list<QWidget*>{heatOptimizer_, new QLabel(tr("x"), this), heatX_, new QLabel(tr("y"), this), heatY_, exportHeatmap})
+    for (QWidget* w : std::initializer_list<QWidget*>{heatOptimizer_, new QLabel(tr("x"), this), heatX_,
+                                                      new QLabel(tr("y"), this), heatY_, exportHeatmap})
         heatControls->addWidget(w);
     heatControls->addStretch(1);
     auto* heatLayout = new QVBoxLayout(heatPage);
@@ -137,8 +127,9 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     split->addWidget(table_);
     split->addWidget(plots);
     // The table as tall as its rows (up to a third of the window), the plots the rest.
-    const int tableHeight = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() + 24 +
-                            static_cast<int>(results_.optimizerResults.size()) * table_->verticalHeader()->defaultSectionSize();
+    const int tableHeight =
+        table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() + 24 +
+        static_cast<int>(results_.optimizerResults.size()) * table_->verticalHeader()->defaultSectionSize();
     split->setSizes({std::min(tableHeight, 240), 480});
     split->setStretchFactor(1, 1);
 
@@ -148,7 +139,8 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     layout->addWidget(split, 1);
 
     table_->setResults(results_, baseline_->currentText());
-    connect(baseline_, &QComboBox::currentIndexChanged, this, [this] { table_->setResults(results_, baseline_->currentText()); });
+    connect(baseline_, &QComboBox::currentIndexChanged, this,
+            [this] { table_->setResults(results_, baseline_->currentText()); });
     for (QComboBox* box : {task_, series_, statistic_, parameter_, heatOptimizer_, heatX_, heatY_})
         connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
     for (QCheckBox* box : {logY_, sensitivityLogY_}) connect(box, &QCheckBox::toggled, this, &StudyWindow::refresh);
@@ -177,9 +169,10 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
 void StudyWindow::refresh() {
     const QString task = task_->currentText();
     const QString series = series_->currentData().toString();
-    bands_->show(results_, task, series,
-                 statistic_->currentIndex() == 0 ? StudyBandPlot::Statistic::MedianIqr : StudyBandPlot::Statistic::MeanCi,
-                 logY_->isChecked());
+    bands_->show(
+        results_, task, series,
+        statistic_->currentIndex() == 0 ? StudyBandPlot::Statistic::MedianIqr : StudyBandPlot::Statistic::MeanCi,
+        logY_->isChecked());
     sensitivity_->show(results_, task, parameter_->currentText(), sensitivityLogY_->isChecked());
     heatmap_->show(results_, task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText());
 }
@@ -187,13 +180,16 @@ void StudyWindow::refresh() {
 std::vector<NamedFigure> StudyWindow::figures() const {
     const QString task = task_->currentText();
     const QString series = series_->currentData().toString();
-    std::vector<NamedFigure> list{{"study-band-" + task + "-" + series, tr("%1: %2 over the seeds (%3)").arg(task, seriesTitle(series), statistic_->currentText()),
-             Figure::ofPlot(bands_->plot())},
-            {"study-sensitivity-" + task + "-" + parameter_->currentText(),
-             tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())},
-            {"study-heatmap-" + task + "-" + heatOptimizer_->currentText() + "-" + heatX_->currentText() + "-" + heatY_->currentText(),
-             tr("%1, %2: %3 × %4").arg(task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText()),
-             Figure::ofPlot(heatmap_->plot())}};
+    std::vector<NamedFigure> list{
+        {"study-band-" + task + "-" + series,
+         tr("%1: %2 over the seeds (%3)").arg(task, seriesTitle(series), statistic_->currentText()),
+         Figure::ofPlot(bands_->plot())},
+        {"study-sensitivity-" + task + "-" + parameter_->currentText(),
+         tr("%1: sensitivity to %2").arg(task, parameter_->currentText()), Figure::ofPlot(sensitivity_->plot())},
+        {"study-heatmap-" + task + "-" + heatOptimizer_->currentText() + "-" + heatX_->currentText() + "-" +
+             heatY_->currentText(),
+         tr("%1, %2: %3 × %4").arg(task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText()),
+         Figure::ofPlot(heatmap_->plot())}};
     if (results_.tasks.size() >= 2)
         list.push_back({"study-performance-profile", tr("Performance profile over %1 tasks").arg(results_.tasks.size()),
                         Figure::ofPlot(profile_->plot())});
@@ -222,7 +218,8 @@ StudyWindow* StudyWindow::chooseAndOpen(QWidget* parent, const StudyWindowHooks&
 void StudyWindow::runStudy(QWidget* parent, const StudyWindowHooks& hooks) {
     auto* dialog = new StudyRunDialog(parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &StudyRunDialog::finished, parent, [parent, hooks](const QString& folder) { open(folder, parent, hooks); });
+    connect(dialog, &StudyRunDialog::finished, parent,
+            [parent, hooks](const QString& folder) { open(folder, parent, hooks); });
     dialog->show();
 }
 

@@ -6,7 +6,9 @@ namespace ml {
 
 namespace {
 
-QString shapeText(const SampleShape& s) { return QStringLiteral("%1×%2×%3").arg(s.channels).arg(s.height).arg(s.width); }
+QString shapeText(const SampleShape& s) {
+    return QStringLiteral("%1×%2×%3").arg(s.channels).arg(s.height).arg(s.width);
+}
 
 // The spec's reading of the snapshot, or nothing when the two do not describe the same matrices.
 std::optional<NetworkUnits> fromSpec(const Snapshot& snapshot, const NetworkSpec& spec) {
@@ -25,11 +27,13 @@ std::optional<NetworkUnits> fromSpec(const Snapshot& snapshot, const NetworkSpec
         const SampleShape out = shapes[t];
         if (!token.hasParameters()) {
             if (!units.layers.empty())
-                units.layers.back().poolAfter =
-                    QStringLiteral("%1 %2×%2").arg(token.kind == LayerToken::Kind::MaxPool ? "max" : "avg").arg(token.kernel);
+                units.layers.back().poolAfter = QStringLiteral("%1 %2×%2")
+                                                    .arg(token.kind == LayerToken::Kind::MaxPool ? "max" : "avg")
+                                                    .arg(token.kernel);
         } else if (token.kind == LayerToken::Kind::Conv) {
             if (units.layers.empty()) units.inputChannels = true;
-            units.layers.push_back({in.channels, out.channels, token.kernel * token.kernel, token.kernel, shapeText(out), {}});
+            units.layers.push_back(
+                {in.channels, out.channels, token.kernel * token.kernel, token.kernel, shapeText(out), {}});
         } else if (afterImageLayer && !units.layers.empty()) {  // flattens the channels of a conv
             units.layers.push_back({in.channels, out.size(), in.height * in.width, 0, {}, {}});
         } else {
@@ -42,7 +46,8 @@ std::optional<NetworkUnits> fromSpec(const Snapshot& snapshot, const NetworkSpec
     for (std::size_t l = 0; l < units.layers.size(); ++l) {
         const Matrix& p = snapshot.layers[l].parameters;
         const UnitLayer& layer = units.layers[l];
-        if (p.rows() != layer.outputs || p.cols() != Eigen::Index{layer.inputs} * layer.columnsPerInput + 1) return std::nullopt;
+        if (p.rows() != layer.outputs || p.cols() != Eigen::Index{layer.inputs} * layer.columnsPerInput + 1)
+            return std::nullopt;
     }
     return units;
 }

@@ -21,7 +21,7 @@
 
 namespace ml {
 
-struct UnitLayer {  // one parameter layer
+struct UnitLayer {            // one parameter layer
     int inputs = 0;           // input units (neurons or channels)
     int outputs = 0;          // output units (rows)
     int columnsPerInput = 1;  // weight columns per input unit
@@ -32,7 +32,7 @@ struct UnitLayer {  // one parameter layer
 };
 
 struct NetworkUnits {
-    QString inputShape;  // "1×8×8" for image input read from the spec, else empty
+    QString inputShape;          // "1×8×8" for image input read from the spec, else empty
     bool inputChannels = false;  // the input column is drawn as channels (a conv reads it)
     std::vector<UnitLayer> layers;
     std::vector<int> columnSizes() const;  // units per column, inputs first

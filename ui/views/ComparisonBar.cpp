@@ -26,13 +26,8 @@ QIcon swatch(const QColor& color) {
 }  // namespace
 
 ComparisonBar::ComparisonBar(RunSelection* selection, QWidget* parent)
-    : QWidget(parent),
-      selection_(selection),
-      runs_(new QToolButton(this)),
-      mode_(new QComboBox(this)),
-      play_(new QToolButton(this)),
-      slider_(new QSlider(Qt::Horizontal, this)),
-      stepLabel_(new QLabel(this)),
+    : QWidget(parent), selection_(selection), runs_(new QToolButton(this)), mode_(new QComboBox(this)),
+      play_(new QToolButton(this)), slider_(new QSlider(Qt::Horizontal, this)), stepLabel_(new QLabel(this)),
       timer_(new QTimer(this)) {
     runs_->setObjectName(QStringLiteral("compareRuns"));
     runs_->setPopupMode(QToolButton::InstantPopup);
@@ -41,8 +36,9 @@ ComparisonBar::ComparisonBar(RunSelection* selection, QWidget* parent)
     runs_->setMaximumWidth(360);
     mode_->addItem(tr("side by side"), static_cast<int>(RunSelection::Mode::SideBySide));
     mode_->addItem(tr("A − B"), static_cast<int>(RunSelection::Mode::Difference));
-    mode_->setToolTip(tr("Several runs: small multiples on one shared colour scale, or the difference of the first two "
-                         "(A − B) on its own symmetric scale"));
+    mode_->setToolTip(
+        tr("Several runs: small multiples on one shared colour scale, or the difference of the first two "
+           "(A − B) on its own symmetric scale"));
     play_->setText(QStringLiteral("▶"));
     play_->setCheckable(true);
     play_->setToolTip(tr("Replay the recorded snapshots"));
@@ -105,7 +101,7 @@ void ComparisonBar::rebuildRunMenu() {
         if (isShown) shown << selection_->labels()[run];
     }
     // A − B subtracts the first two ticked runs only: the button names just those two.
-    const QString text = shown.isEmpty()          ? tr("no run")
+    const QString text = shown.isEmpty()              ? tr("no run")
                          : selection_->isDifference() ? tr("A − B: %1 − %2").arg(shown[0], shown[1])
                                                       : shown.join(QStringLiteral(", "));
     runs_->setText(runs_->fontMetrics().elidedText(text, Qt::ElideRight, 300) + QStringLiteral(" ▾"));

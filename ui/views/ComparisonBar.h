@@ -42,9 +42,9 @@ private:
     QSlider* slider_;
     QLabel* stepLabel_;
     QTimer* timer_;
-    std::vector<long> steps_;  // what the slider's positions stand for (the last + 1 = live)
-    QStringList menuLabels_;            // the runs the menu's boxes were made for
-    std::vector<QCheckBox*> boxes_;     // one per run, owned by the menu's entries
+    std::vector<long> steps_;        // what the slider's positions stand for (the last + 1 = live)
+    QStringList menuLabels_;         // the runs the menu's boxes were made for
+    std::vector<QCheckBox*> boxes_;  // one per run, owned by the menu's entries
 };
 
 }  // namespace ml

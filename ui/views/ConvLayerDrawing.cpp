@@ -29,14 +29,17 @@ void paintPool(QPainter& painter, double top, double bottom, double x, const QSt
     if (text.isEmpty()) return painter.restore();
     const QFontMetricsF metrics(painter.font());
     painter.setPen(Qt::darkGray);
-    painter.drawText(QRectF(x - 50, top - metrics.height() * 1.5, 100, metrics.height()), Qt::AlignCenter, text);  // clear of the selection ring
+    painter.drawText(QRectF(x - 50, top - metrics.height() * 1.5, 100, metrics.height()), Qt::AlignCenter,
+                     text);  // clear of the selection ring
     painter.restore();
 }
 
 QString channelCaption(const NetworkUnits& units, int column) {
     QStringList lines;
     if (column == 0) {
-        lines << QStringLiteral("layer 0: %1 input channel%2").arg(units.layers.front().inputs).arg(units.layers.front().inputs == 1 ? "" : "s");
+        lines << QStringLiteral("layer 0: %1 input channel%2")
+                     .arg(units.layers.front().inputs)
+                     .arg(units.layers.front().inputs == 1 ? "" : "s");
         if (!units.inputShape.isEmpty()) lines << units.inputShape;
         return lines.join(QLatin1Char('\n'));
     }
@@ -56,7 +59,9 @@ QString unitName(const NetworkUnits& units, int column, int unit) {
 
 QString kernelTooltip(const UnitLayer& layer, const QString& quantity) {
     if (layer.isConv()) return QStringLiteral("mean of %1 over the %2×%2 kernel").arg(quantity).arg(layer.kernel);
-    return QStringLiteral("mean of %1 over the channel's %2 flattened weights").arg(quantity).arg(layer.columnsPerInput);
+    return QStringLiteral("mean of %1 over the channel's %2 flattened weights")
+        .arg(quantity)
+        .arg(layer.columnsPerInput);
 }
 
 }  // namespace ml

@@ -49,7 +49,7 @@ constexpr double kLossStretch = 2.0, kAccuracyStretch = 1.05;
 // The strip's minimum is smaller, and the gap between the two plots thinner.
 constexpr int kAccuracyMinimumHeight = 28;
 constexpr int kGapBetweenPlots = 4;
-constexpr double kLossOffsetPerRun = 0.015;     // "Offset curves": loss x (1 + 1.5 % x run)
+constexpr double kLossOffsetPerRun = 0.015;      // "Offset curves": loss x (1 + 1.5 % x run)
 constexpr double kAccuracyOffsetPerRun = 0.003;  // accuracy + 0.3 points x run
 const QColor kHiddenText(170, 170, 170);
 
@@ -161,7 +161,8 @@ void ConvergencePlot::buildPlot() {
     QMargins lossMinimum = lossRect_->minimumMargins(), accuracyMinimum = accuracyRect_->minimumMargins();
     lossMinimum.setBottom(kGapBetweenPlots);
     accuracyMinimum.setTop(kGapBetweenPlots);
-    lossRect_->setMinimumMargins(lossMinimum);  // the loss plot's bottom margin is its x axis's when the strip is hidden
+    lossRect_->setMinimumMargins(
+        lossMinimum);  // the loss plot's bottom margin is its x axis's when the strip is hidden
     accuracyRect_->setMinimumMargins(accuracyMinimum);
     accuracyRect_->setRangeDrag(Qt::Vertical);
     accuracyRect_->setRangeZoom(Qt::Vertical);
@@ -190,7 +191,8 @@ void ConvergencePlot::buildPlot() {
 
     hoverLine_ = new QCPItemStraightLine(plot_);
     hoverLine_->setClipAxisRect(lossRect_);
-    for (QCPItemPosition* end : {hoverLine_->point1, hoverLine_->point2}) end->setAxes(bottomAxis(lossRect_), leftAxis(lossRect_));
+    for (QCPItemPosition* end : {hoverLine_->point1, hoverLine_->point2})
+        end->setAxes(bottomAxis(lossRect_), leftAxis(lossRect_));
     hoverLine_->setPen(QPen(QColor(120, 120, 120), 1.0, Qt::DotLine));
     hoverLine_->setVisible(false);
     for (QCPAxisRect* rect : {lossRect_, accuracyRect_}) {
@@ -213,7 +215,8 @@ void ConvergencePlot::buildPlot() {
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         // Panning the data stops following it; a click on the legend does not.
-        if (lossRect_->rect().contains(event->pos()) || accuracyRect_->rect().contains(event->pos())) followData_ = false;
+        if (lossRect_->rect().contains(event->pos()) || accuracyRect_->rect().contains(event->pos()))
+            followData_ = false;
     });
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { followData_ = false; });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, &ConvergencePlot::fitToData);
@@ -293,11 +296,13 @@ void ConvergencePlot::rebuildGraphs() {
         train->setName(label);
         // A point per step: the graph's points keep one block at the Train track's cap.
         train->setData(QSharedPointer<ReservedGraphData>::create(history_->capacity()));
-        feeds_.push_back({train, Feed::Kind::TrainLoss, color, run, MetricsHistory::Track::Train, MetricsHistory::kTrainLoss});
+        feeds_.push_back(
+            {train, Feed::Kind::TrainLoss, color, run, MetricsHistory::Track::Train, MetricsHistory::kTrainLoss});
 
         QCPGraph* test = plot_->addGraph(x, leftAxis(lossRect_));
         test->setName(tr("%1 (test)").arg(label));
-        feeds_.push_back({test, Feed::Kind::TestLoss, color, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestLoss});
+        feeds_.push_back(
+            {test, Feed::Kind::TestLoss, color, run, MetricsHistory::Track::Evaluation, MetricsHistory::kTestLoss});
 
         QCPGraph* accuracy = plot_->addGraph(bottomAxis(accuracyRect_), leftAxis(accuracyRect_));
         accuracy->setName(tr("%1 (accuracy)").arg(label));
@@ -409,7 +414,8 @@ void ConvergencePlot::fitAxes() {
         else y->setRange(std::min(0.0, range.lower), range.upper + 0.05 * std::max(range.size(), 1e-12));
         QCPAxis* accuracy = leftAxis(accuracyRect_);
         accuracy->rescale();
-        accuracy->setRange(std::max(0.0, accuracy->range().lower - 0.03), std::min(1.0, accuracy->range().upper) + 0.03);
+        accuracy->setRange(std::max(0.0, accuracy->range().lower - 0.03),
+                           std::min(1.0, accuracy->range().upper) + 0.03);
     }
 }
 
@@ -446,7 +452,8 @@ void ConvergencePlot::fitLegendAndNote() {
     if (legend_->itemCount() > 0) {
         int widest = 1, entries = 0;  // itemCount() counts a wrapped grid's empty cells too
         for (int i = 0; i < legend_->itemCount(); ++i)
-            if (QCPAbstractLegendItem* item = legend_->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width()), ++entries;
+            if (QCPAbstractLegendItem* item = legend_->item(i))
+                widest = std::max(widest, item->minimumOuterSizeHint().width()), ++entries;
         // At most two rows, so that a low plot keeps its height for the curves (a long entry may then
         // run short at the right, never over the data).
         const int fitting = std::clamp(room / (widest + legend_->columnSpacing()), 1, kLegendColumns);
@@ -462,8 +469,7 @@ void ConvergencePlot::fitLegendAndNote() {
     for (const QString& part : noteText().split(QStringLiteral("   "), Qt::SkipEmptyParts)) {
         if (!lines.isEmpty() && metrics.horizontalAdvance(lines.back() + QStringLiteral("   ") + part) <= room)
             lines.back() += QStringLiteral("   ") + part;
-        else
-            lines << part;
+        else lines << part;
     }
     note_->setText(lines.join(QLatin1Char('\n')));
 }
@@ -548,7 +554,9 @@ QString ConvergencePlot::valuesAt(double key) const {
             switch (feed.kind) {
             case Feed::Kind::TrainLoss: parts.prepend(tr("loss %1").arg(number)); break;
             case Feed::Kind::TestLoss: parts << tr("test %1").arg(number); break;
-            case Feed::Kind::Accuracy: if (history_->hasAccuracy()) parts << tr("accuracy %1").arg(number); break;
+            case Feed::Kind::Accuracy:
+                if (history_->hasAccuracy()) parts << tr("accuracy %1").arg(number);
+                break;
             }
         }
         if (!parts.isEmpty()) lines << QString::fromStdString(history_->label(run)) + ": " + parts.join(", ");
@@ -557,8 +565,8 @@ QString ConvergencePlot::valuesAt(double key) const {
 }
 
 void ConvergencePlot::showHover(QMouseEvent* event) {
-    const bool inside = lossRect_->rect().contains(event->pos()) ||
-                        (accuracyShown_ && accuracyRect_->rect().contains(event->pos()));
+    const bool inside =
+        lossRect_->rect().contains(event->pos()) || (accuracyShown_ && accuracyRect_->rect().contains(event->pos()));
     const QString text = inside ? valuesAt(bottomAxis(lossRect_)->pixelToCoord(event->pos().x())) : QString();
     hoverLine_->setVisible(!text.isEmpty());
     if (text.isEmpty()) {
@@ -615,7 +623,9 @@ double ConvergencePlot::keyOfStep(long step) const {
     switch (xAxis_) {
     case XAxis::Step: return static_cast<double>(step);
     case XAxis::Epoch:
-        return history_->stepsPerEpoch() > 0 ? static_cast<double>(step) / static_cast<double>(history_->stepsPerEpoch()) : NAN;
+        return history_->stepsPerEpoch() > 0
+                   ? static_cast<double>(step) / static_cast<double>(history_->stepsPerEpoch())
+                   : NAN;
     case XAxis::WallTime: {  // the first run's training time at its stored point nearest the step
         if (history_->runCount() == 0) return NAN;
         const DecimatingHistory& track = history_->track(0, MetricsHistory::Track::Train);

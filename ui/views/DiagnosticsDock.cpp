@@ -75,8 +75,9 @@ void showEmptyHint(QCustomPlot* plot, bool empty, const QString& text) {
 }
 
 QString recordsHint() {
-    return QObject::tr("No diagnostics recorded.\nSet \u201cLive every N steps\u201d above, then Start;\n"
-                       "or open a run folder trained with --diagnostics-every N.");
+    return QObject::tr(
+        "No diagnostics recorded.\nSet \u201cLive every N steps\u201d above, then Start;\n"
+        "or open a run folder trained with --diagnostics-every N.");
 }
 
 // Only once there is something to name: an empty legend box over an empty plot looks broken.
@@ -102,13 +103,15 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
     liveEvery_ = new QSpinBox;
     liveEvery_->setRange(0, 1'000'000);
     liveEvery_->setSpecialValueText(tr("off"));
-    liveEvery_->setToolTip(tr("While training in the app: compute the diagnostics every N steps (0: off). "
-                              "Takes effect at the next Start."));
+    liveEvery_->setToolTip(
+        tr("While training in the app: compute the diagnostics every N steps (0: off). "
+           "Takes effect at the next Start."));
     connect(liveEvery_, &QSpinBox::valueChanged, this, [this](int every) { Q_EMIT liveEveryChanged(every); });
     gradientSnr_ = new QCheckBox(tr("gradient SNR"));
     gradientSnr_->setChecked(true);
-    gradientSnr_->setToolTip(tr("Also the gradient signal-to-noise ratio (from per-sample gradient statistics): "
-                                "cheap for dense layers, one more weight gradient per convolution. Takes effect at the next Start."));
+    gradientSnr_->setToolTip(
+        tr("Also the gradient signal-to-noise ratio (from per-sample gradient statistics): "
+           "cheap for dense layers, one more weight gradient per convolution. Takes effect at the next Start."));
     curvatureEvery_ = new QSpinBox;
     curvatureEvery_->setRange(0, 1'000'000);
     curvatureEvery_->setSpecialValueText(tr("off"));
@@ -126,8 +129,9 @@ DiagnosticsDock::DiagnosticsDock(QWidget* parent) : QWidget(parent) {
         curve_->addItem(curveName(curve), static_cast<int>(curve));
     strip_ = new QComboBox;
     strip_->addItem(tr("f_i (mean share)"), static_cast<int>(Strip::MeanShare));
-    strip_->setToolTip(tr("f_i: what neuron-mean keeps of neuron i's first moment (1: all). Grey: undefined "
-                          "(a neuron whose first moment is zero, e.g. a dead ReLU)"));
+    strip_->setToolTip(
+        tr("f_i: what neuron-mean keeps of neuron i's first moment (1: all). Grey: undefined "
+           "(a neuron whose first moment is zero, e.g. a dead ReLU)"));
     strip_->addItem(tr("CV of m_ij"), static_cast<int>(Strip::MomentCv));
     stripRun_ = new QComboBox;
     // Narrow docks (1366 x 768): the combo boxes shrink to a few characters rather than push the
@@ -386,7 +390,8 @@ void DiagnosticsDock::redrawCurvature() {
             drawn.push_back(values);
             QCPGraph* line = curvature_->addGraph();
             // Named by its value when constant (the usual case: no learning-rate schedule).
-            const bool constant = std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); });
+            const bool constant =
+                std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); });
             line->setName(constant ? tr("%1 %2 = %3").arg(run.label, name).arg(values.front(), 0, 'g', 4)
                                    : tr("%1 %2").arg(run.label, name));
             QPen pen(runColor(r), 1.2, style);
@@ -422,8 +427,9 @@ void DiagnosticsDock::redrawSpectrum() {
         graph->setData(index, values, true);
     }
     showLegendWithCurves(spectrum_);
-    showEmptyHint(spectrum_, spectrum_->graphCount() == 0,
-                  tr("No Hessian spectrum.\nTick \u201cspectrum at the end\u201d on the Curvature tab, then Start\n(small networks)."));
+    showEmptyHint(
+        spectrum_, spectrum_->graphCount() == 0,
+        tr("No Hessian spectrum.\nTick \u201cspectrum at the end\u201d on the Curvature tab, then Start\n(small networks)."));
     spectrum_->rescaleAxes();
     spectrum_->yAxis->scaleRange(1.1);
     spectrum_->replot();

@@ -56,7 +56,7 @@ public:
     void addRecords(int run, const std::vector<DiagnosticsRecord>& records);
     void setCurvature(int run, std::vector<CurvaturePoint> points);
     void addCurvature(int run, const std::vector<CurvaturePoint>& points);  // live: appends
-    void setSpectrum(int run, std::vector<double> eigenvalues);  // ascending
+    void setSpectrum(int run, std::vector<double> eigenvalues);             // ascending
 
     void setCurve(Curve curve);
     void setLayer(int layer);

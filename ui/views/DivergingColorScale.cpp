@@ -46,9 +46,7 @@ void DivergingColorScale::fitToMaximum(double maxAbs) {
     automaticLimit_ = std::isfinite(maxAbs) && maxAbs > 0.0 ? maxAbs : 1.0;
 }
 
-double DivergingColorScale::position(double value) const {
-    return std::clamp(0.5 + 0.5 * value / limit(), 0.0, 1.0);
-}
+double DivergingColorScale::position(double value) const { return std::clamp(0.5 + 0.5 * value / limit(), 0.0, 1.0); }
 
 QColor DivergingColorScale::colorAt(double value) const {
     if (std::isnan(value)) return kNanColor;
@@ -151,17 +149,19 @@ protected:
         shortRange_ = linear_ = false;
         if (!(range.lower > 0) || !(range.upper > range.lower) || std::log10(range.upper / range.lower) >= 1.6)
             return QCPAxisTickerLog::createTickVector(tickStep, range);
-        linear_ = true;  // until the 1-2-3-5 ticks below are found to serve
+        linear_ = true;         // until the 1-2-3-5 ticks below are found to serve
         QVector<double> ticks;  // those in the range and one beyond each end (QCustomPlot trims them)
         int inside = 0;
-        for (int power = static_cast<int>(std::floor(std::log10(range.lower))) - 1; power <= std::ceil(std::log10(range.upper)); ++power)
+        for (int power = static_cast<int>(std::floor(std::log10(range.lower))) - 1;
+             power <= std::ceil(std::log10(range.upper)); ++power)
             for (const double mantissa : {1.0, 2.0, 3.0, 5.0}) {
                 const double tick = mantissa * std::pow(10.0, power);
                 if (tick < range.lower) ticks = {tick};
                 else if (tick <= range.upper) ticks.append(tick), ++inside;
                 else if (ticks.isEmpty() || ticks.back() <= range.upper) ticks.append(tick);
             }
-        if (inside < 2) return QCPAxisTickerLog::createTickVector(tickStep, range);  // under a factor of ~2: linear ticks serve
+        if (inside < 2)
+            return QCPAxisTickerLog::createTickVector(tickStep, range);  // under a factor of ~2: linear ticks serve
         shortRange_ = true;
         linear_ = false;
         return ticks;
@@ -183,7 +183,8 @@ private:
 
 void setLogarithmic(QCPAxis* axis, bool logarithmic) {
     axis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    axis->setTicker(logarithmic ? QSharedPointer<QCPAxisTicker>(new ShortRangeLogTicker) : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    axis->setTicker(logarithmic ? QSharedPointer<QCPAxisTicker>(new ShortRangeLogTicker)
+                                : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
 }
 
 }  // namespace ml

@@ -30,7 +30,8 @@ Matrix channelImage(const BatchMatrix& values, const SampleShape& shape, int cha
 // All channels of an input sample side by side, one NaN column between two channels.
 Matrix inputImage(const BatchMatrix& sample, const SampleShape& shape) {
     Matrix image = Matrix::Constant(shape.height, shape.channels * (shape.width + 1) - 1, NAN);
-    for (int c = 0; c < shape.channels; ++c) image.middleCols(c * (shape.width + 1), shape.width) = channelImage(sample, shape, c);
+    for (int c = 0; c < shape.channels; ++c)
+        image.middleCols(c * (shape.width + 1), shape.width) = channelImage(sample, shape, c);
     return image;
 }
 
@@ -38,9 +39,11 @@ void fill(QCPColorMap* map, const Matrix& image) {
     QCPColorMapData* data = map->data();
     if (image.size() == 0) return data->clear();
     data->setSize(static_cast<int>(image.cols()), static_cast<int>(image.rows()));
-    data->setRange(QCPRange(0, static_cast<double>(image.cols() - 1)), QCPRange(0, static_cast<double>(image.rows() - 1)));
+    data->setRange(QCPRange(0, static_cast<double>(image.cols() - 1)),
+                   QCPRange(0, static_cast<double>(image.rows() - 1)));
     for (Eigen::Index y = 0; y < image.rows(); ++y)
-        for (Eigen::Index x = 0; x < image.cols(); ++x) data->setCell(static_cast<int>(x), static_cast<int>(y), image(y, x));
+        for (Eigen::Index x = 0; x < image.cols(); ++x)
+            data->setCell(static_cast<int>(x), static_cast<int>(y), image(y, x));
 }
 
 QCPColorMap* imageMap(QCPAxisRect* rect) {
@@ -119,9 +122,8 @@ std::optional<FeatureMapView::Place> FeatureMapView::place() const {
             const LayerToken& pool = spec.layers[l + 1];
             place.pooled = true;
             place.poolShape = shapes[l + 1];
-            place.poolName = tr("%1 %2×%2")
-                                 .arg(pool.kind == LayerToken::Kind::MaxPool ? tr("max") : tr("avg"))
-                                 .arg(pool.kernel);
+            place.poolName =
+                tr("%1 %2×%2").arg(pool.kind == LayerToken::Kind::MaxPool ? tr("max") : tr("avg")).arg(pool.kernel);
         }
         return place;
     }
@@ -136,7 +138,8 @@ bool FeatureMapView::loadTestData() {
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
         test_ = loadExperimentData(experiment_).test;
-        if (!test_ || test_->size() == 0) loadError_ = tr("the data set %1 has no test examples").arg(QString::fromStdString(experiment_.data));
+        if (!test_ || test_->size() == 0)
+            loadError_ = tr("the data set %1 has no test examples").arg(QString::fromStdString(experiment_.data));
         else if (test_->inputDim() != experiment_.network.inputs())
             loadError_ = tr("the test data have %1 values per example; the network %2 reads %3")
                              .arg(test_->inputDim())
@@ -152,7 +155,8 @@ bool FeatureMapView::loadTestData() {
 }
 
 // The chosen channel's maps by the network's own forward pass on the snapshot's weights.
-FeatureMapView::ChannelMaps FeatureMapView::mapsOf(const Snapshot& snapshot, const Place& place, const BatchMatrix& sample) const {
+FeatureMapView::ChannelMaps FeatureMapView::mapsOf(const Snapshot& snapshot, const Place& place,
+                                                   const BatchMatrix& sample) const {
     Network network(experiment_.network);
     Parameters parameters;
     for (const LayerSnapshot& layer : snapshot.layers) parameters.push_back(layer.parameters);
@@ -265,7 +269,8 @@ void FeatureMapView::refresh() {
             // short enough for small maps in a narrow dock.
             map(r, c)->valueAxis()->setLabel(c == 0 ? (r == 0 ? where->activationName : where->poolName) : QString());
             QString caption = panel.caption;
-            map(r, c)->keyAxis()->setLabel(r + 1 == rows ? caption.replace(QStringLiteral(" · "), QStringLiteral("\n")) + missing : QString());
+            map(r, c)->keyAxis()->setLabel(
+                r + 1 == rows ? caption.replace(QStringLiteral(" · "), QStringLiteral("\n")) + missing : QString());
         }
     }
     DivergingColorScale scale;

@@ -68,9 +68,10 @@ void KernelImagePlot::updateMinimumSize() {
     const QFontMetrics metrics(font());
     const int line = metrics.height();
     int imageWidth = kMinKernelImageHeight;
-    if (kernel_ > 0 && inputs_ > 0) imageWidth = std::max(imageWidth, KernelGrid(1, inputs_, kernel_, false).width() * kMinKernelPixel);
+    if (kernel_ > 0 && inputs_ > 0)
+        imageWidth = std::max(imageWidth, KernelGrid(1, inputs_, kernel_, false).width() * kMinKernelPixel);
     const int scale = 8 + metrics.horizontalAdvance(QStringLiteral("-0.0000")) + line + 30;  // bar, numbers, label
-    const int row = kMinKernelImageHeight + 2 * line + 24;                                  // tick labels and caption
+    const int row = kMinKernelImageHeight + 2 * line + 24;                                   // tick labels and caption
     setMinimumSize(columns_ * (imageWidth + 12) + scale, QFontMetrics(title_->font()).height() + 10 + rowCount() * row);
 }
 
@@ -84,8 +85,10 @@ void KernelImagePlot::arrangeImages() {
         QCPAxis* bottom = map->keyAxis();
         const QRect area = map->keyAxis()->axisRect()->rect();
         if (kernel_ > 0 && inputs_ > 0) {
-            const double pixelsPerCell = std::min(area.width() / double(grid.width()), area.height() / double(grid.height()));
-            const int labelPixels = QFontMetrics(bottom->tickLabelFont()).horizontalAdvance(QString::number(inputs_ - 1)) + 8;
+            const double pixelsPerCell =
+                std::min(area.width() / double(grid.width()), area.height() / double(grid.height()));
+            const int labelPixels =
+                QFontMetrics(bottom->tickLabelFont()).horizontalAdvance(QString::number(inputs_ - 1)) + 8;
             const int step = readableTickStep((kernel_ + 1) * pixelsPerCell, labelPixels);
             QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);  // input channels at kernel centres
             for (int i = 0; i < inputs_; i += step) ticker->addTick(grid.kernelCenter(i), QString::number(i));
@@ -98,8 +101,10 @@ void KernelImagePlot::arrangeImages() {
         int level = 0;
         for (int c = 0; c < columns_; ++c) {
             const QStringList& captions = captions_[static_cast<std::size_t>(c * rowCount() + r)];
-            const QString fitted = fittedCaption(captions, map(r, c)->keyAxis()->labelFont(), map(r, c)->keyAxis()->axisRect()->width());
-            level = std::max(level, captions.contains(fitted) ? static_cast<int>(captions.indexOf(fitted)) : static_cast<int>(captions.size()) - 1);
+            const QString fitted =
+                fittedCaption(captions, map(r, c)->keyAxis()->labelFont(), map(r, c)->keyAxis()->axisRect()->width());
+            level = std::max(level, captions.contains(fitted) ? static_cast<int>(captions.indexOf(fitted))
+                                                              : static_cast<int>(captions.size()) - 1);
         }
         for (int c = 0; c < columns_; ++c) {
             const QStringList& captions = captions_[static_cast<std::size_t>(c * rowCount() + r)];
@@ -107,14 +112,16 @@ void KernelImagePlot::arrangeImages() {
             bottom->setLabel(fittedCaption(captions.mid(level), bottom->labelFont(), bottom->axisRect()->width()));
         }
     }
-    for (int r = 0; r < rowCount(); ++r) fitColorScale(scales_[static_cast<std::size_t>(r)], displayName(quantities()[static_cast<std::size_t>(r)]));
+    for (int r = 0; r < rowCount(); ++r)
+        fitColorScale(scales_[static_cast<std::size_t>(r)], displayName(quantities()[static_cast<std::size_t>(r)]));
     plotLayout()->update(QCPLayoutElement::upPreparation);  // the tick vectors for the ranges and tickers set here
     growToLayoutMinimum(this);
 }
 
 void KernelImagePlot::setChannel(int layer, int channel) {
-    titleText_ = layer < 0 || channel < 0 ? tr("Click a channel of a conv layer.")
-                                          : tr("layer %1, channel %2: its kernels (one per input channel)").arg(layer + 1).arg(channel);
+    titleText_ = layer < 0 || channel < 0
+                     ? tr("Click a channel of a conv layer.")
+                     : tr("layer %1, channel %2: its kernels (one per input channel)").arg(layer + 1).arg(channel);
     title_->setText(titleText_);
 }
 
@@ -140,12 +147,15 @@ void KernelImagePlot::showColumns(int kernel, int inputs, const std::vector<Colu
             const Matrix pixels = kept ? grid.image(values) : Matrix::Constant(grid.height(), grid.width(), NAN);
             for (int y = 0; y < grid.height(); ++y)
                 for (int x = 0; x < grid.width(); ++x) data->setCell(x, y, pixels(y, x));
-            if (kept) maximum[static_cast<std::size_t>(r)] = std::max(maximum[static_cast<std::size_t>(r)], maxAbs(values.leftCols(values.cols() - 1)));
+            if (kept)
+                maximum[static_cast<std::size_t>(r)] =
+                    std::max(maximum[static_cast<std::size_t>(r)], maxAbs(values.leftCols(values.cols() - 1)));
             map(r, c)->keyAxis()->axisRect()->setMinimumSize(minimumWidth, kMinKernelImageHeight);
             const QString what = displayName(quantities()[static_cast<std::size_t>(r)]);
             const QString& caption = columns[static_cast<std::size_t>(c)].caption;
             const QString missing = kept ? QString() : tr(" (not kept)");
-            captions_[static_cast<std::size_t>(c * rowCount() + r)] = {QStringLiteral("%1: %2%3").arg(caption, what, missing), caption + missing, caption};
+            captions_[static_cast<std::size_t>(c * rowCount() + r)] = {
+                QStringLiteral("%1: %2%3").arg(caption, what, missing), caption + missing, caption};
         }
     }
     for (int r = 0; r < rowCount(); ++r) {

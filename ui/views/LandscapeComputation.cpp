@@ -34,7 +34,8 @@ void LandscapeComputation::start(const Experiment& experiment, std::vector<Traje
                                          lastPercent = percent;
                                          mailbox_->post([this, done, total] { emit progressed(done, total); });
                                      }};
-            result = std::make_shared<const Landscape>(computeLandscape(experiment.network, *data.train, trajectories, request, control));
+            result = std::make_shared<const Landscape>(
+                computeLandscape(experiment.network, *data.train, trajectories, request, control));
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }

@@ -110,7 +110,8 @@ void LandscapePlot::show(const Landscape& landscape, std::vector<Track> tracks, 
         auto* marker = new QCPCurve(plot_->xAxis, plot_->yAxis);
         marker->removeFromLegend();
         marker->setLineStyle(QCPCurve::lsNone);
-        marker->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::white, 2), QBrush(tracks_[k].color), 13));
+        marker->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::white, 2), QBrush(tracks_[k].color), 13));
         markers_.push_back(marker);
     }
     plot_->legend->setVisible(!tracks_.empty());

@@ -35,14 +35,15 @@ Trajectory trajectoryOf(const RunSelection& selection, int run) {
 }  // namespace
 
 LandscapeView::LandscapeView(RunSelection* selection, QWidget* parent)
-    : QWidget(parent), selection_(selection), computation_(new LandscapeComputation(this)),
-      directions_(new QComboBox), gridSize_(new QSpinBox), computeButton_(new QPushButton(tr("Compute"))),
+    : QWidget(parent), selection_(selection), computation_(new LandscapeComputation(this)), directions_(new QComboBox),
+      gridSize_(new QSpinBox), computeButton_(new QPushButton(tr("Compute"))),
       cancelButton_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar), status_(new QLabel),
       plot_(new LandscapePlot), slice_(new QCustomPlot), exportButton_(new QPushButton(tr("Export…"))) {
     directions_->addItem(tr("principal directions"), int(PlaneDirections::Principal));
     directions_->addItem(tr("random (filter-normalised)"), int(PlaneDirections::Random));
-    directions_->setToolTip(tr("The plane: the first two principal directions of all recorded weights of the shown runs, "
-                               "or two random directions scaled per neuron (Li et al. 2018); through the mean of their final weights"));
+    directions_->setToolTip(
+        tr("The plane: the first two principal directions of all recorded weights of the shown runs, "
+           "or two random directions scaled per neuron (Li et al. 2018); through the mean of their final weights"));
     gridSize_->setRange(LossGrid::kMinSize, 200);
     gridSize_->setValue(kDefaultLandscapeGrid);
     gridSize_->setPrefix(tr("grid "));
@@ -143,8 +144,9 @@ void LandscapeView::compute() {
         slice_->replot();
         hasResult_ = false;
         exportButton_->setEnabled(false);
-        status_->setText(tr("No recorded weights for the shown runs: train (or open a folder written with "
-                            "--snapshots-every N) first."));
+        status_->setText(
+            tr("No recorded weights for the shown runs: train (or open a folder written with "
+               "--snapshots-every N) first."));
         emit computed();
         return;
     }
@@ -205,7 +207,8 @@ void LandscapeView::showSlice(const Landscape& landscape) {
         }
     slice_->graph(0)->setData(t, loss);
     for (int k = 0; k < 2; ++k) {
-        if (k < int(computedRuns_.size())) ends_[k]->setPen(QPen(runColor(selection_->look(computedRuns_[k])), 1.5, Qt::DashLine));
+        if (k < int(computedRuns_.size()))
+            ends_[k]->setPen(QPen(runColor(selection_->look(computedRuns_[k])), 1.5, Qt::DashLine));
         ends_[k]->setVisible(landscape.slice.has_value());
     }
     const QString first = computedRuns_.size() > 0 ? selection_->labels().value(computedRuns_[0]) : QString();

@@ -57,11 +57,11 @@ private:
     RunSelection* selection_;
     Experiment experiment_;
     LandscapeComputation* computation_;
-    std::vector<int> computedRuns_;  // the selection's runs of the trajectories being computed
+    std::vector<int> computedRuns_;                 // the selection's runs of the trajectories being computed
     std::vector<std::vector<long>> computedSteps_;  // their recorded steps at Compute
-    QStringList computedLabels_;  // the shown runs' labels at the last Compute
-    bool requested_ = false;      // Compute was pressed once: later run changes recompute
-    bool restart_ = false;        // a cancelled computation makes way for one for the runs now shown
+    QStringList computedLabels_;                    // the shown runs' labels at the last Compute
+    bool requested_ = false;                        // Compute was pressed once: later run changes recompute
+    bool restart_ = false;                          // a cancelled computation makes way for one for the runs now shown
     bool hasResult_ = false;
     QComboBox* directions_;
     QSpinBox* gridSize_;

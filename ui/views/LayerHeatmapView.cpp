@@ -51,7 +51,11 @@ QString layerTitle(const Snapshot& snapshot, int layer) {
     const NetworkUnits units = networkUnits(snapshot, std::nullopt);
     if (layer < static_cast<int>(units.layers.size()) && units.layers[static_cast<std::size_t>(layer)].isConv()) {
         const UnitLayer& conv = units.layers[static_cast<std::size_t>(layer)];
-        return QStringLiteral("layer %1: conv %2×%2, %3 → %4 channels").arg(layer + 1).arg(conv.kernel).arg(conv.inputs).arg(conv.outputs);
+        return QStringLiteral("layer %1: conv %2×%2, %3 → %4 channels")
+            .arg(layer + 1)
+            .arg(conv.kernel)
+            .arg(conv.inputs)
+            .arg(conv.outputs);
     }
     const Matrix& parameters = snapshot.layers[static_cast<std::size_t>(layer)].parameters;
     return QStringLiteral("layer %1: %2 → %3").arg(layer + 1).arg(parameters.cols() - 1).arg(parameters.rows());
@@ -66,8 +70,10 @@ LayerHeatmapView::LayerHeatmapView(QWidget* parent) : QWidget(parent) {
         for (std::size_t k = 0; k < cells_.size(); ++k) {
             const Cell& cell = cells_[k];
             if (!cell.rect->rect().contains(event->position().toPoint()) || cell.map->data()->isEmpty()) continue;
-            int column = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
-            int row = static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
+            int column =
+                static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x())));
+            int row =
+                static_cast<int>(std::lround(cell.rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
             if (cell.grid) {  // a kernel pixel: its matrix entry (gaps are not clickable)
                 const auto source = cell.grid->sourceOf(column, row);
                 if (!source) continue;
@@ -196,7 +202,8 @@ void LayerHeatmapView::showSnapshot(SharedSnapshot shared) {
     const Snapshot& snapshot = *snapshot_;
     const int l = std::clamp(layer_, 0, std::max(0, static_cast<int>(snapshot.layers.size()) - 1));
     maps_ = {{QStringLiteral("%1 · step %2").arg(QString::fromStdString(snapshot.label)).arg(snapshot.step),
-              snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_), QString(), kernelOf(snapshot, l)}};
+              snapshot.layers.empty() ? Matrix() : extractQuantity(snapshot, l, quantity_), QString(),
+              kernelOf(snapshot, l)}};
     layerText_ = snapshot.layers.empty() ? QString() : layerTitle(snapshot, l);
     redraw();
 }
@@ -219,13 +226,17 @@ void LayerHeatmapView::drawCell(Cell& cell, const Map& map) {
         axis->setVisible(!empty);  // no empty ticks under the message
     if (empty) {
         cell.map->data()->clear();
-        cell.messageReason = maps_.empty() ? QString() : map.missing.isEmpty() ? tr("not kept by this optimizer") : map.missing;
-        cell.messageText = maps_.empty() ? tr("No snapshot yet: start a run.") : tr("%1: %2").arg(displayName(quantity_), cell.messageReason);
+        cell.messageReason = maps_.empty()           ? QString()
+                             : map.missing.isEmpty() ? tr("not kept by this optimizer")
+                                                     : map.missing;
+        cell.messageText = maps_.empty() ? tr("No snapshot yet: start a run.")
+                                         : tr("%1: %2").arg(displayName(quantity_), cell.messageReason);
         cell.message->setText(cell.messageText);  // fitMessages() wraps it once the panel's size is known
         return;
     }
     cell.grid.reset();
-    if (map.kernel > 0 && (values.cols() - 1) % (Eigen::Index{map.kernel} * map.kernel) == 0) return drawKernels(cell, map);
+    if (map.kernel > 0 && (values.cols() - 1) % (Eigen::Index{map.kernel} * map.kernel) == 0)
+        return drawKernels(cell, map);
     cell.rect->axis(QCPAxis::atBottom)->setLabel(tr("input i"));
     cell.rect->axis(QCPAxis::atLeft)->setLabel(tr("neuron j"));
     useIntegerTicks(cell.rect->axis(QCPAxis::atBottom));
@@ -275,7 +286,8 @@ void LayerHeatmapView::drawKernels(Cell& cell, const Map& map) {
 
 void LayerHeatmapView::redraw() {
     ensureCells(static_cast<int>(maps_.size()));
-    title_->setText(maps_.empty() ? tr("Layer heat-map") : QStringLiteral("%1 · %2").arg(displayName(quantity_), layerText_));
+    title_->setText(maps_.empty() ? tr("Layer heat-map")
+                                  : QStringLiteral("%1 · %2").arg(displayName(quantity_), layerText_));
     double maximum = 0.0;
     for (std::size_t k = 0; k < cells_.size(); ++k) {
         const Map map = k < maps_.size() ? maps_[k] : Map{};
@@ -292,18 +304,16 @@ void LayerHeatmapView::redraw() {
 
 // ---------------------------------------------------------------------------------------------
 LayerHeatmapPanel::LayerHeatmapPanel(RunSelection* selection, QWidget* parent)
-    : QWidget(parent),
-      selection_(selection),
-      layers_(new QComboBox(this)),
-      quantities_(new QuantitySelector(this)),
-      limit_(new ColorLimitSpinBox(this)),
-      showBias_(new QCheckBox(tr("bias"), this)),
+    : QWidget(parent), selection_(selection), layers_(new QComboBox(this)), quantities_(new QuantitySelector(this)),
+      limit_(new ColorLimitSpinBox(this)), showBias_(new QCheckBox(tr("bias"), this)),
       view_(new LayerHeatmapView(this)) {
     layers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     showBias_->setChecked(true);
     // A short label keeps the panel narrow enough to sit beside the summary at 1366 x 768.
     showBias_->setToolTip(tr("Show the bias column (the last column of each map)"));
-    layOutPanel(this, {{tr("Layer"), layers_}, {tr("Colour"), quantities_}, {QString(), limit_}, {QString(), showBias_}}, view_);
+    layOutPanel(this,
+                {{tr("Layer"), layers_}, {tr("Colour"), quantities_}, {QString(), limit_}, {QString(), showBias_}},
+                view_);
 
     view_->setQuantity(quantities_->quantity());
     connect(layers_, &QComboBox::currentIndexChanged, this, &LayerHeatmapPanel::refresh);
@@ -316,9 +326,8 @@ LayerHeatmapPanel::LayerHeatmapPanel(RunSelection* selection, QWidget* parent)
     connect(selection_, &RunSelection::snapshotsArrived, this, [this, redraw] {
         if (selection_->step() < 0) redraw->request();
     });
-    connect(view_, &LayerHeatmapView::cellClicked, this, [this](int, int row, int column) {
-        Q_EMIT connectionClicked(layer(), row, column);
-    });
+    connect(view_, &LayerHeatmapView::cellClicked, this,
+            [this](int, int row, int column) { Q_EMIT connectionClicked(layer(), row, column); });
 }
 
 void LayerHeatmapPanel::refresh() {
@@ -326,16 +335,19 @@ void LayerHeatmapPanel::refresh() {
     quantities_->offer(selection_->availableQuantities());
     const Quantity quantity = quantities_->quantity();
     view_->setQuantity(quantity);
-    const auto first = std::find_if(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
+    const auto first =
+        std::find_if(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
     if (first == panels.end()) return view_->clear();
     syncLayerChoices(*first->snapshot);
     const int l = layer();
     std::vector<LayerHeatmapView::Map> maps;
     for (const RunSelection::Panel& panel : panels)
-        maps.push_back({panel.caption, panel.ready() && l < static_cast<int>(panel.snapshot->layers.size())
-                                           ? RunSelection::values(panel, l, quantity)
-                                           : Matrix(),
-                        panel.snapshot ? missingQuantityReason(*panel.snapshot) : QString(), kernelOf(*first->snapshot, l)});
+        maps.push_back({panel.caption,
+                        panel.ready() && l < static_cast<int>(panel.snapshot->layers.size())
+                            ? RunSelection::values(panel, l, quantity)
+                            : Matrix(),
+                        panel.snapshot ? missingQuantityReason(*panel.snapshot) : QString(),
+                        kernelOf(*first->snapshot, l)});
     view_->showMatrices(std::move(maps), layerTitle(*first->snapshot, l));
 }
 

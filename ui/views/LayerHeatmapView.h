@@ -89,8 +89,8 @@ private:
         QCPItemStraightLine* biasLine = nullptr;
         QCPItemText* biasLabel = nullptr;
         QCPItemText* message = nullptr;
-        QString messageText;    // unwrapped; fitMessages() breaks it to the panel's width
-        QString messageReason;  // the same without the quantity's name, for a panel too small for it
+        QString messageText;             // unwrapped; fitMessages() breaks it to the panel's width
+        QString messageReason;           // the same without the quantity's name, for a panel too small for it
         std::optional<KernelGrid> grid;  // a conv layer's layout (pixel -> matrix entry)
     };
     void buildPlot();

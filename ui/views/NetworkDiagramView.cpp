@@ -39,11 +39,11 @@ double distanceToSegment(QPointF p, QPointF a, QPointF b) {
 
 QString preciseValue(float value) { return QString::number(static_cast<double>(value), 'g', 4); }
 
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const std::vector<std::vector<int>>& shown, const QRectF& area)
+DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const std::vector<std::vector<int>>& shown,
+                             const QRectF& area)
     : shown_(shown) {
     if (sizes.empty()) return;
     const int columns = static_cast<int>(sizes.size());
@@ -99,7 +99,8 @@ void NetworkDiagramView::showPanel(SharedSnapshot snapshot, std::vector<Matrix> 
     ownValues_ = false;
     values_ = std::move(values);
     values_.resize(snapshot_->layers.size());
-    for (std::size_t l = 0; l < values_.size(); ++l) values_[l] = unitMeans(values_[l], units_.layers[l].columnsPerInput);
+    for (std::size_t l = 0; l < values_.size(); ++l)
+        values_[l] = unitMeans(values_[l], units_.layers[l].columnsPerInput);
     caption_ = caption;
     shown_.clear();
     chooseShownNeurons();
@@ -146,7 +147,8 @@ void NetworkDiagramView::recomputeValues() {
     shown_.clear();
     if (!snapshot_) return;
     for (int l = 0; l < static_cast<int>(snapshot_->layers.size()); ++l)
-        values_.push_back(unitMeans(extractQuantity(*snapshot_, l, quantity_), units_.layers[static_cast<std::size_t>(l)].columnsPerInput));
+        values_.push_back(unitMeans(extractQuantity(*snapshot_, l, quantity_),
+                                    units_.layers[static_cast<std::size_t>(l)].columnsPerInput));
     chooseShownNeurons();
     fitToDrawn();
 }
@@ -206,14 +208,17 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     const double titleHeight = metrics.height() * 1.6;
     // Compact (one of several small multiples): no legend (the panel shows the shared one) and
     // one line of notes instead of the column captions.
-    const double legendWidth = compact_ ? 0.0 : std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
+    const double legendWidth =
+        compact_ ? 0.0 : std::max(96.0, metrics.horizontalAdvance(QStringLiteral("-0.000123")) + 34.0);
     frame.titleArea = QRectF(all.left(), all.top(), all.width(), titleHeight);
-    frame.legendArea = QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
+    frame.legendArea =
+        QRectF(all.right() - legendWidth, all.top() + titleHeight, legendWidth, all.height() - titleHeight);
     // Below the network: column captions (up to two lines in narrow columns, one more for a run's
     // group sizes) and one line of notes.
     frame.captionLines = snapshot_ && !sharingCaption(*snapshot_, 0).isEmpty() ? 3 : 2;
-    frame.networkArea = QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
-                               all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : frame.captionLines + 2.0));
+    frame.networkArea =
+        QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
+               all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : frame.captionLines + 2.0));
     if (snapshot_) frame.layout = DiagramLayout(units_.columnSizes(), shown_, frame.networkArea);
     return frame;
 }
@@ -236,7 +241,8 @@ NetworkDiagramView::Hit NetworkDiagramView::hitAt(const Frame& frame, QPointF po
         for (int n = 0; n < layout.drawnNeurons(c); ++n) {
             const QPointF d = point - layout.center(c, n);
             const double distance = std::hypot(d.x(), d.y());
-            if (distance <= nearestNeuron) nearestNeuron = distance, hit = {Hit::Kind::Neuron, c - 1, layout.neuronAt(c, n), -1};
+            if (distance <= nearestNeuron)
+                nearestNeuron = distance, hit = {Hit::Kind::Neuron, c - 1, layout.neuronAt(c, n), -1};
         }
     }
     if (hit.kind == Hit::Kind::Neuron) return hit;
@@ -246,7 +252,8 @@ NetworkDiagramView::Hit NetworkDiagramView::hitAt(const Frame& frame, QPointF po
             for (int i = 0; i < layout.drawnNeurons(c); ++i) {
                 const double distance = distanceToSegment(point, layout.center(c, i), layout.center(c + 1, j));
                 if (distance <= nearest)
-                    nearest = distance, hit = {Hit::Kind::Connection, c, layout.neuronAt(c + 1, j), layout.neuronAt(c, i)};
+                    nearest = distance,
+                    hit = {Hit::Kind::Connection, c, layout.neuronAt(c + 1, j), layout.neuronAt(c, i)};
             }
         }
     }
@@ -266,8 +273,8 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
         const UnitLayer& layer = units_.layers[static_cast<std::size_t>(hit.layer)];
         if (layer.columnsPerInput > 1)  // a kernel (or a flattened channel): no single connection to follow
             return tr("%1 → %2\n%3: %4")
-                .arg(unitName(units_, hit.layer, hit.column), unitName(units_, hit.layer + 1, hit.row), kernelTooltip(layer, quantity),
-                     valueText(valueAt(hit.layer, hit.row, hit.column)));
+                .arg(unitName(units_, hit.layer, hit.column), unitName(units_, hit.layer + 1, hit.row),
+                     kernelTooltip(layer, quantity), valueText(valueAt(hit.layer, hit.row, hit.column)));
         return tr("%1 → %2 (click to follow it)\n%3: %4")
             .arg(neuronName(hit.layer, hit.column), neuronName(hit.layer + 1, hit.row), quantity,
                  valueText(valueAt(hit.layer, hit.row, hit.column)));
@@ -354,14 +361,14 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
         paintNeurons(painter, frame);
         paintNotes(painter, frame);
         if (compact_) return painter.restore();
-        scale_.paintLegend(painter, frame.legendArea.adjusted(0, 0, 0, -painter.fontMetrics().height() * 3.5),
-                           (ownValues_ || !caption_.contains(QStringLiteral(" − ")) ? QString() : QStringLiteral("Δ ")) +
-                               displayName(quantity_));
+        scale_.paintLegend(
+            painter, frame.legendArea.adjusted(0, 0, 0, -painter.fontMetrics().height() * 3.5),
+            (ownValues_ || !caption_.contains(QStringLiteral(" − ")) ? QString() : QStringLiteral("Δ ")) +
+                displayName(quantity_));
         painter.setPen(Qt::black);
         painter.drawText(QRectF(frame.legendArea.left(), frame.legendArea.bottom() - painter.fontMetrics().height() * 3,
                                 frame.legendArea.width(), painter.fontMetrics().height() * 3),
-                         Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap,
-                         tr("width: |value|\nfill: bias"));
+                         Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, tr("width: |value|\nfill: bias"));
     }
     painter.restore();
 }
@@ -380,9 +387,10 @@ void NetworkDiagramView::paintTitle(QPainter& painter, const Frame& frame) const
     const QString tail = stepAt >= 0 ? text.mid(stepAt) : QString();
     const QFontMetrics metrics = painter.fontMetrics();
     const int room = static_cast<int>(frame.titleArea.width());
-    const QString shown = metrics.horizontalAdvance(text) <= room || tail.isEmpty() || metrics.horizontalAdvance(tail) >= room
-                              ? metrics.elidedText(text, Qt::ElideMiddle, room)
-                              : metrics.elidedText(text.left(stepAt), Qt::ElideMiddle, room - metrics.horizontalAdvance(tail)) + tail;
+    const QString shown =
+        metrics.horizontalAdvance(text) <= room || tail.isEmpty() || metrics.horizontalAdvance(tail) >= room
+            ? metrics.elidedText(text, Qt::ElideMiddle, room)
+            : metrics.elidedText(text.left(stepAt), Qt::ElideMiddle, room - metrics.horizontalAdvance(tail)) + tail;
     painter.drawText(frame.titleArea, Qt::AlignLeft | Qt::AlignVCenter, shown);
     painter.restore();
 }
@@ -397,7 +405,8 @@ void NetworkDiagramView::paintConnections(QPainter& painter, const Frame& frame)
     for (int c = 0; c + 1 < layout.columnCount(); ++c) {
         for (int j = 0; j < layout.drawnNeurons(c + 1); ++j)
             for (int i = 0; i < layout.drawnNeurons(c); ++i)
-                lines.push_back({layout.center(c, i), layout.center(c + 1, j), valueAt(c, layout.neuronAt(c + 1, j), layout.neuronAt(c, i))});
+                lines.push_back({layout.center(c, i), layout.center(c + 1, j),
+                                 valueAt(c, layout.neuronAt(c + 1, j), layout.neuronAt(c, i))});
     }
     // Small magnitudes first, so that the strong connections lie on top.
     std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
@@ -452,28 +461,30 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
             if (metrics.horizontalAdvance(more) > columnWidth) more = tr("+%1").arg(layout.hiddenNeurons(c));
             painter.setPen(Qt::black);
             const QPointF at = layout.ellipsisPosition(c);
-            painter.drawText(QRectF(at.x() - columnWidth / 2, at.y() - metrics.height() / 2, columnWidth, metrics.height()), Qt::AlignCenter,
-                             more);
+            painter.drawText(
+                QRectF(at.x() - columnWidth / 2, at.y() - metrics.height() / 2, columnWidth, metrics.height()),
+                Qt::AlignCenter, more);
         }
         if (compact_) continue;
         painter.setPen(Qt::darkGray);
         const QPointF bottom(layout.center(c, 0).x(), frame.networkArea.bottom());
-        painter.drawText(QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, frame.captionLines * metrics.height()),
-                         Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                         captionOf(c, layout.columnCount(), size));
+        painter.drawText(
+            QRectF(bottom.x() - columnWidth / 2, bottom.y() + 2, columnWidth, frame.captionLines * metrics.height()),
+            Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, captionOf(c, layout.columnCount(), size));
     }
 }
 
 // Under a column: its name and size, and for a run that shares state, its group size.
 QString NetworkDiagramView::captionOf(int column, int columnCount, int size) const {
     const QString groups = column > 0 ? sharingCaption(*snapshot_, column - 1) : QString();
-    const QString caption = isChannelColumn(units_, column) ? channelCaption(units_, column)
-                                                            : layerCaption(column, columnCount, size);
+    const QString caption =
+        isChannelColumn(units_, column) ? channelCaption(units_, column) : layerCaption(column, columnCount, size);
     return groups.isEmpty() ? caption : caption + QLatin1Char('\n') + groups;
 }
 
 // The neuron's index inside its circle (as in "layer 1, neuron 0"), when the circle can hold it.
-void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const {
+void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double radius, int neuron,
+                                    const QColor& fill) const {
     QFont small = painter.font();
     small.setPointSizeF(std::max(6.0, std::min(small.pointSizeF(), radius * 0.9)));
     const QString text = QString::number(neuron);
@@ -496,15 +507,16 @@ void NetworkDiagramView::paintPools(QPainter& painter, const Frame& frame) const
         // caption names the pooling too.
         const double top = layout.center(c, 0).y() - r;
         const bool labelFits = top - 1.5 * QFontMetricsF(painter.font()).height() >= frame.networkArea.top();
-        paintPool(painter, top, layout.center(c, layout.drawnNeurons(c) - 1).y() + r, layout.center(c, 0).x() + poolOffset(r),
-                  labelFits ? pool : QString());
+        paintPool(painter, top, layout.center(c, layout.drawnNeurons(c) - 1).y() + r,
+                  layout.center(c, 0).x() + poolOffset(r), labelFits ? pool : QString());
     }
 }
 
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
     QStringList notes;
     if (units_.hasConv() && !compact_)
-        notes << tr("Squares are channels; a line from a channel stands for its k×k kernel (or its flattened pixels), coloured by the mean.");
+        notes << tr(
+            "Squares are channels; a line from a channel stands for its k×k kernel (or its flattened pixels), coloured by the mean.");
     // A small multiple's caption already names the quantity: its note is the reason alone.
     if (std::any_of(values_.begin(), values_.end(), [](const Matrix& m) { return m.size() == 0; })) {
         const QString reason = snapshot_ ? missingQuantityReason(*snapshot_) : QString();
@@ -513,26 +525,31 @@ void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const
     const DiagramLayout& layout = frame.layout;
     for (int c = 0; c < layout.columnCount() && !compact_; ++c) {  // small multiples: no room for it
         if (layout.hiddenNeurons(c) == 0) continue;
-        notes << tr("Wide layers: the %1 neurons with the largest |%2| are drawn; the heat-map view shows every connection.")
-                     .arg(kMaxDrawnNeurons)
-                     .arg(displayName(quantity_));
+        notes
+            << tr("Wide layers: the %1 neurons with the largest |%2| are drawn; the heat-map view shows every connection.")
+                   .arg(kMaxDrawnNeurons)
+                   .arg(displayName(quantity_));
         break;
     }
     if (notes.isEmpty()) return;
     const QFontMetricsF metrics(painter.font());
     painter.setPen(QColor(0xa0, 0x40, 0x00));
-    const QRectF box(frame.networkArea.left(), frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : frame.captionLines + 0.3),
+    const QRectF box(frame.networkArea.left(),
+                     frame.networkArea.bottom() + metrics.height() * (compact_ ? 0.1 : frame.captionLines + 0.3),
                      frame.networkArea.width(), metrics.height() * 1.6);
     const QString text = notes.join(QLatin1Char(' '));
     // A small multiple has room for one line: elided rather than cut through the middle.
-    if (compact_) painter.drawText(box, Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(text, Qt::ElideRight, box.width()));
+    if (compact_)
+        painter.drawText(box, Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(text, Qt::ElideRight, box.width()));
     else painter.drawText(box, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
 }
 
 // ---------------------------------------------------------------------------------------------
 ColourLegend::ColourLegend(QWidget* parent) : QWidget(parent) { setMinimumWidth(sizeHint().width()); }
 
-QSize ColourLegend::sizeHint() const { return {fontMetrics().horizontalAdvance(QStringLiteral("-0.000123")) + 34, 160}; }
+QSize ColourLegend::sizeHint() const {
+    return {fontMetrics().horizontalAdvance(QStringLiteral("-0.000123")) + 34, 160};
+}
 
 void ColourLegend::setScale(double limit, const QString& title) {
     scale_.setFixedLimit(limit);
@@ -559,12 +576,8 @@ void ColourLegend::paintEvent(QPaintEvent*) {
 }
 
 NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* parent)
-    : QWidget(parent),
-      selection_(selection),
-      quantities_(new QuantitySelector(this)),
-      limit_(new ColorLimitSpinBox(this)),
-      grid_(new QWidget(this)),
-      legend_(new ColourLegend(this)) {
+    : QWidget(parent), selection_(selection), quantities_(new QuantitySelector(this)),
+      limit_(new ColorLimitSpinBox(this)), grid_(new QWidget(this)), legend_(new ColourLegend(this)) {
     auto* body = new QWidget(this);
     auto* row = new QHBoxLayout(body);
     row->setContentsMargins(0, 0, 0, 0);
@@ -642,7 +655,8 @@ void NetworkDiagramPanel::arrangeCanvases() {
     const int rows = (n + columns - 1) / columns;
     const double w = grid_->width() / double(columns), h = grid_->height() / double(std::max(1, rows));
     for (int k = 0; k < n; ++k)
-        canvases_[static_cast<std::size_t>(k)]->setGeometry(QRect(int((k % columns) * w), int((k / columns) * h), int(w), int(h)));
+        canvases_[static_cast<std::size_t>(k)]->setGeometry(
+            QRect(int((k % columns) * w), int((k / columns) * h), int(w), int(h)));
 }
 
 // The canvases are laid out by hand (a grid whose shape follows the area): on every resize.

@@ -77,7 +77,9 @@ public:
     int columnCount() const { return static_cast<int>(shown_.size()); }
     int drawnNeurons(int column) const { return static_cast<int>(shown_[static_cast<std::size_t>(column)].size()); }
     int hiddenNeurons(int column) const { return hidden_[static_cast<std::size_t>(column)]; }
-    int neuronAt(int column, int slot) const { return shown_[static_cast<std::size_t>(column)][static_cast<std::size_t>(slot)]; }
+    int neuronAt(int column, int slot) const {
+        return shown_[static_cast<std::size_t>(column)][static_cast<std::size_t>(slot)];
+    }
     int slotOf(int column, int neuron) const;  // -1: not drawn
     QPointF center(int column, int slot) const;
     double radius() const { return radius_; }
@@ -111,7 +113,10 @@ public:
     double colorLimit() const { return scale_.limit(); }
     void clear();
     bool hasSnapshot() const { return snapshot_ != nullptr; }
-    void setCompact(bool compact) { compact_ = compact; updateGeometry(); }
+    void setCompact(bool compact) {
+        compact_ = compact;
+        updateGeometry();
+    }
 
     using QWidget::render;  // the base overloads stay usable
     void render(QPainter& painter, QSize size) const;
@@ -136,9 +141,9 @@ protected:
 private:
     struct Hit {
         enum class Kind { None, Neuron, Connection } kind = Kind::None;
-        int layer = -1;  // parameter layer (-1: input neuron)
-        int row = -1;    // neuron j
-        int column = -1; // input i (connections only)
+        int layer = -1;   // parameter layer (-1: input neuron)
+        int row = -1;     // neuron j
+        int column = -1;  // input i (connections only)
     };
     // Everything paint and hit-tests need for one canvas size.
     struct Frame {

@@ -23,9 +23,9 @@ namespace {
 // so that no connection is read as a run; the runs' own lines (the bold means) keep runColor.
 QColor connectionColor(int k) {
     static const QColor palette[] = {
-        QColor(40, 40, 40),  QColor(41, 106, 77), QColor(96, 88, 137),  QColor(101, 76, 32),
-        QColor(107, 45, 67), QColor(0, 91, 110),  QColor(30, 45, 0),    QColor(0, 40, 82),
-        QColor(73, 24, 12),  QColor(72, 40, 81),  QColor(0, 60, 52),    QColor(84, 100, 51),
+        QColor(40, 40, 40),  QColor(41, 106, 77),  QColor(96, 88, 137), QColor(101, 76, 32),
+        QColor(107, 45, 67), QColor(0, 91, 110),   QColor(30, 45, 0),   QColor(0, 40, 82),
+        QColor(73, 24, 12),  QColor(72, 40, 81),   QColor(0, 60, 52),   QColor(84, 100, 51),
         QColor(52, 37, 9),   QColor(119, 83, 106), QColor(0, 49, 67),   QColor(65, 28, 40),
     };
     return palette[k % static_cast<int>(std::size(palette))];
@@ -41,7 +41,8 @@ double quantile(std::vector<double>& values, double p) {
 
 // Line style of the k-th overlaid run (solid, dashed, dotted, ...).
 Qt::PenStyle runStyle(int k) {
-    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
+                                          Qt::DashDotDotLine};
     return styles[k % static_cast<int>(std::size(styles))];
 }
 
@@ -74,7 +75,10 @@ QString connectionName(int layer, int column, int inputs, ImageShape shape, int 
     const int kernel = static_cast<int>(std::lround(std::sqrt(double(columnsPerInput))));
     if (columnsPerInput > 1 && kernel * kernel == columnsPerInput) {
         const int within = column % columnsPerInput;
-        return QStringLiteral("in channel %1, (%2, %3)").arg(column / columnsPerInput).arg(within / kernel).arg(within % kernel);
+        return QStringLiteral("in channel %1, (%2, %3)")
+            .arg(column / columnsPerInput)
+            .arg(within / kernel)
+            .arg(within % kernel);
     }
     if (layer == 0 && shape.valid() && inputs == shape.height * shape.width)
         return QStringLiteral("pixel (%1, %2)").arg(column / shape.width).arg(column % shape.width);
@@ -147,7 +151,8 @@ void NeuronHistoryPlot::buildPanels() {
     // label of room above and below its axis rect, where its outermost y tick labels reach.
     for (Panel* panel : {&momentum_, &gradient_}) panel->rect->axis(QCPAxis::atBottom)->setTickLabels(false);
     const int halfLabel = QFontMetrics(momentum_.rect->axis(QCPAxis::atLeft)->tickLabelFont()).height() / 2 + 3;
-    for (Panel* panel : {&momentum_, &gradient_, &weight_}) panel->rect->setMinimumMargins(QMargins(0, halfLabel, 0, halfLabel));
+    for (Panel* panel : {&momentum_, &gradient_, &weight_})
+        panel->rect->setMinimumMargins(QMargins(0, halfLabel, 0, halfLabel));
     notKept_ = new QCPItemText(this);
     notKept_->setClipAxisRect(momentum_.rect);
     notKept_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -228,9 +233,8 @@ void NeuronHistoryPlot::chooseConnections(const Snapshot& snapshot) {
     std::vector<int> columns(static_cast<std::size_t>(layer.parameters.cols()));
     std::iota(columns.begin(), columns.end(), 0);
     if (static_cast<int>(columns.size()) > kMaxPlottedConnections && ranking.size() > 0) {
-        std::partial_sort(columns.begin(), columns.begin() + kMaxPlottedConnections, columns.end(), [&](int a, int b) {
-            return std::abs(ranking(neuron_, a)) > std::abs(ranking(neuron_, b));
-        });
+        std::partial_sort(columns.begin(), columns.begin() + kMaxPlottedConnections, columns.end(),
+                          [&](int a, int b) { return std::abs(ranking(neuron_, a)) > std::abs(ranking(neuron_, b)); });
         std::sort(columns.begin() + kMaxPlottedConnections, columns.end());
         others_.assign(columns.begin() + kMaxPlottedConnections, columns.end());
         columns.resize(kMaxPlottedConnections);
@@ -255,8 +259,11 @@ void NeuronHistoryPlot::rebuildGraphs() {
             for (std::size_t k = 0; k < connections_.size(); ++k) {
                 QCPGraph* graph = addGraph(keys, values);
                 const QColor color = following ? runColor(track.source.look) : connectionColor(static_cast<int>(k));
-                graph->setPen(QPen(color, following ? 2.0 : 1.0, following ? Qt::SolidLine : runStyle(static_cast<int>(t))));
-                graph->setName(following ? track.source.label : connectionName(layer_, connections_[k], inputCount_, shape_, columnsPerInput_));
+                graph->setPen(
+                    QPen(color, following ? 2.0 : 1.0, following ? Qt::SolidLine : runStyle(static_cast<int>(t))));
+                graph->setName(following
+                                   ? track.source.label
+                                   : connectionName(layer_, connections_[k], inputCount_, shape_, columnsPerInput_));
                 // Legend: the connection colours once (first run), or the runs when following one connection.
                 if (panel == &momentum_ && (following || t == 0)) graph->addToLegend(legend_);
                 track.graphs.push_back(graph);
@@ -343,7 +350,8 @@ std::vector<double> NeuronHistoryPlot::pointValues(const Snapshot& snapshot) con
 bool NeuronHistoryPlot::appendTo(Track& track, const Snapshot& snapshot) {
     if (connections_.empty() || snapshot.step <= track.lastStep || !hasNeuron(snapshot, layer_, neuron_)) return false;
     track.lastStep = snapshot.step;
-    return track.history.append(static_cast<double>(snapshot.step), pointValues(snapshot)) != DecimatingHistory::Change::Skipped;
+    return track.history.append(static_cast<double>(snapshot.step), pointValues(snapshot)) !=
+           DecimatingHistory::Change::Skipped;
 }
 
 void NeuronHistoryPlot::appendNew() {
@@ -361,7 +369,8 @@ void NeuronHistoryPlot::appendNew() {
     QCPAxis* steps = momentum_.rect->axis(QCPAxis::atBottom);
     double last = 0.0, first = steps->range().lower;
     for (const Track& track : tracks_)
-        if (track.history.size() > 0) last = std::max(last, track.history.steps().back()), first = std::min(first, track.history.steps().front());
+        if (track.history.size() > 0)
+            last = std::max(last, track.history.steps().back()), first = std::min(first, track.history.steps().front());
     steps->setRange(first, std::max(last, first + 1.0));
     fitVisible();
     replot(QCustomPlot::rpQueuedReplot);
@@ -373,7 +382,8 @@ void NeuronHistoryPlot::redraw(Track& track) {
     const int n = static_cast<int>(connections_.size());
     if (track.mean) track.mean->setData(track.history.steps(), track.history.series(3 * n), true);
     for (std::size_t e = 0; e < track.band.size(); ++e)
-        if (track.band[e]) track.band[e]->setData(track.history.steps(), track.history.series(3 * n + 1 + static_cast<int>(e)), true);
+        if (track.band[e])
+            track.band[e]->setData(track.history.steps(), track.history.series(3 * n + 1 + static_cast<int>(e)), true);
 }
 
 void NeuronHistoryPlot::setRobustRange(bool robust) {
@@ -411,13 +421,16 @@ void NeuronHistoryPlot::updateMarkers() {
     int visible = 0;
     if (!tracks_.empty()) {
         const QVector<double>& steps = tracks_.front().history.steps();
-        visible = static_cast<int>(std::count_if(steps.begin(), steps.end(), [&keys](double s) { return keys.contains(s); }));
+        visible =
+            static_cast<int>(std::count_if(steps.begin(), steps.end(), [&keys](double s) { return keys.contains(s); }));
     }
     // Many overlaid lines (nine runs x 16 connections x 3 strips) get squares: a disc is drawn as a
     // Bézier ellipse, and thousands of them were most of a click's replot.
-    const QCPScatterStyle::ScatterShape shape = graphCount() > kManyGraphs ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDisc;
-    const QCPScatterStyle style = visible > 0 && visible < kMarkerThreshold ? QCPScatterStyle(shape, shape == QCPScatterStyle::ssDisc ? 4.0 : 3.0)
-                                                                            : QCPScatterStyle(QCPScatterStyle::ssNone);
+    const QCPScatterStyle::ScatterShape shape =
+        graphCount() > kManyGraphs ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDisc;
+    const QCPScatterStyle style = visible > 0 && visible < kMarkerThreshold
+                                      ? QCPScatterStyle(shape, shape == QCPScatterStyle::ssDisc ? 4.0 : 3.0)
+                                      : QCPScatterStyle(QCPScatterStyle::ssNone);
     for (int g = 0; g < graphCount(); ++g) graph(g)->setScatterStyle(style);
     for (const Track& track : tracks_)
         for (QCPGraph* edge : track.band)
@@ -431,7 +444,8 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     }
     QString title = neuronOrChannelName(layer_ + 1, neuron_, columnsPerInput_ > 1);  // k*k columns: a conv channel
     if (snapshot && column_ >= 0 && column_ <= inputCount_) {
-        title = tr("connection %1 → %2").arg(connectionName(layer_, column_, inputCount_, shape_, columnsPerInput_), title);
+        title =
+            tr("connection %1 → %2").arg(connectionName(layer_, column_, inputCount_, shape_, columnsPerInput_), title);
     }
     if (!snapshot) {
         setTitle(title + tr(" · waiting for a snapshot"));
@@ -440,7 +454,8 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
     QStringList runs;
     for (const Track& track : tracks_) runs << track.source.label;
     if (tracks_.size() == 1) title += tr(" · %1").arg(runs.front());
-    if (const QString groups = sharingSummary(*snapshot, layer_); !groups.isEmpty()) title += QStringLiteral(" · ") + groups;
+    if (const QString groups = sharingSummary(*snapshot, layer_); !groups.isEmpty())
+        title += QStringLiteral(" · ") + groups;
     if (column_ >= 0) {
         title += tr("\none connection over the steps, one line per run");
     } else {
@@ -453,12 +468,13 @@ void NeuronHistoryPlot::updateTitle(const Snapshot* snapshot) {
                          .arg(hasMomentum_ ? tr("momentum") : tr("gradient"))
                          .arg(chosenAtStep_)
                          .arg(others_.size());
-        else
-            title += tr("\nall %1 incoming connections (bias included)\n+ neuron mean (bold)").arg(incoming);
+        else title += tr("\nall %1 incoming connections (bias included)\n+ neuron mean (bold)").arg(incoming);
         if (tracks_.size() > 1) {
-            static const QString styles[] = {tr("solid"), tr("dashed"), tr("dotted"), tr("dash-dot"), tr("dash-dot-dot")};
+            static const QString styles[] = {tr("solid"), tr("dashed"), tr("dotted"), tr("dash-dot"),
+                                             tr("dash-dot-dot")};
             QStringList legend;
-            for (std::size_t t = 0; t < tracks_.size(); ++t) legend << tr("%1 %2").arg(styles[t % 5], tracks_[t].source.label);
+            for (std::size_t t = 0; t < tracks_.size(); ++t)
+                legend << tr("%1 %2").arg(styles[t % 5], tracks_[t].source.label);
             title += QStringLiteral("\n") + legend.join(QStringLiteral(", "));
         }
     }
@@ -477,7 +493,8 @@ int NeuronHistoryPlot::minimumStripHeight() const {
     const QCPAxis* y = momentum_.rect->axis(QCPAxis::atLeft);
     const QFontMetrics ticks(y->tickLabelFont()), labels(y->labelFont());
     int longest = 0;
-    for (const Panel* panel : {&momentum_, &gradient_, &weight_}) longest = std::max(longest, labels.horizontalAdvance(panel->name));
+    for (const Panel* panel : {&momentum_, &gradient_, &weight_})
+        longest = std::max(longest, labels.horizontalAdvance(panel->name));
     return std::max(4 * ticks.height(), longest + 8) + ticks.height() + 16;
 }
 
@@ -500,10 +517,13 @@ void NeuronHistoryPlot::updateMinimumHeight() {
     const int legendBelow = legendBelow_ && legend_->visible() ? legend_->minimumOuterSizeHint().height() + 6 : 0;
     // The axis rects themselves never get lower either (their axes are outside): a plot that is
     // not given its minimum height is cut off at the bottom, never overprinted.
-    const int inside = minimumStripHeight() - QFontMetrics(momentum_.rect->axis(QCPAxis::atLeft)->tickLabelFont()).height() - 16;
+    const int inside =
+        minimumStripHeight() - QFontMetrics(momentum_.rect->axis(QCPAxis::atLeft)->tickLabelFont()).height() - 16;
     for (Panel* panel : {&momentum_, &gradient_, &weight_}) panel->rect->setMinimumSize(0, inside);
-    const int stepAxis = 2 * QFontMetrics(weight_.rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();  // its tick labels and label
-    setMinimumHeight(3 * std::max(stripHeight_, minimumStripHeight()) + stepAxis + titleLines * QFontMetrics(title_->font()).height() + legendBelow + 40);
+    const int stepAxis =
+        2 * QFontMetrics(weight_.rect->axis(QCPAxis::atBottom)->tickLabelFont()).height();  // its tick labels and label
+    setMinimumHeight(3 * std::max(stripHeight_, minimumStripHeight()) + stepAxis +
+                     titleLines * QFontMetrics(title_->font()).height() + legendBelow + 40);
 }
 
 // Each line of the title broken after its ", " and " · " separators and before " (" where it would be wider than

@@ -48,7 +48,7 @@ namespace ml {
 
 inline constexpr int kMaxPlottedConnections = 16;
 inline constexpr int kMarkerThreshold = 60;
-inline constexpr int kManyGraphs = 120;  // beyond it, square markers (cheap to draw) instead of discs
+inline constexpr int kManyGraphs = 120;            // beyond it, square markers (cheap to draw) instead of discs
 inline constexpr int kLegendBesideMinWidth = 640;  // narrower plots get the legend under the strips
 
 // Whether the snapshot's network has neuron `neuron` in parameter layer `layer`.
@@ -122,7 +122,7 @@ private:
     bool arrangeAgain_ = false;  // the plot was resized while arranging: one more round
 
     QCPTextElement* title_ = nullptr;
-    QCPLegend* legend_ = nullptr;  // names the connection colours and the runs (shared by the strips)
+    QCPLegend* legend_ = nullptr;    // names the connection colours and the runs (shared by the strips)
     QCPLayoutGrid* side_ = nullptr;  // right of the strips: the legend's place in a wide plot
     bool legendBelow_ = false;
     QString fullTitle_;  // before wrapping to the width
@@ -137,12 +137,12 @@ private:
     int columnsPerInput_ = 1;
     bool hasMomentum_ = true;
     bool robust_ = true;
-    bool fitting_ = false;  // fitVisible() is moving axes: no feedback
+    bool fitting_ = false;     // fitVisible() is moving axes: no feedback
     QString missingMomentum_;  // why there is none (views/Quantity.h)
     int capacity_ = 20000;
     ImageShape shape_;
-    std::vector<int> connections_;  // columns of the neuron's row that are plotted
-    std::vector<int> others_;       // the neuron's other columns, summarized by the band (wide neurons)
+    std::vector<int> connections_;    // columns of the neuron's row that are plotted
+    std::vector<int> others_;         // the neuron's other columns, summarized by the band (wide neurons)
     QCPItemText* notKept_ = nullptr;  // "not kept by this optimizer" inside the momentum strip
     long chosenAtStep_ = 0;
 };

@@ -36,7 +36,8 @@ void growToLayoutMinimum(QCustomPlot* plot) {
     const QSize needed = plot->plotLayout()->minimumOuterSizeHint().expandedTo(plot->minimumSize());
     if (needed == plot->minimumSize()) return;
     // Not now: a resize inside the replot would be laid out only by the next one.
-    QMetaObject::invokeMethod(plot, [plot, needed] { plot->setMinimumSize(needed); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        plot, [plot, needed] { plot->setMinimumSize(needed); }, Qt::QueuedConnection);
 }
 
 namespace {
@@ -50,7 +51,9 @@ void useImageTicks(QCPAxis* axis, int cells, int step) {
     axis->setSubTicks(false);
 }
 
-QString columnName(int column) { return column == 0 ? NeuronImagePlot::tr("weights") : NeuronImagePlot::tr("momentum"); }
+QString columnName(int column) {
+    return column == 0 ? NeuronImagePlot::tr("weights") : NeuronImagePlot::tr("momentum");
+}
 
 }  // namespace
 
@@ -94,7 +97,8 @@ void NeuronImagePlot::rebuild(int rows) {
             image.map->setInterpolate(false);
             image.map->setColorScale(scales_[static_cast<std::size_t>(c)]);  // one scale per column
             image.rect->setMinimumSize(kMinImageWidth, kMinImageHeight);
-            image.rect->setMarginGroup(QCP::msLeft, columnMargins[static_cast<std::size_t>(c)]);  // images one above the other
+            image.rect->setMarginGroup(QCP::msLeft,
+                                       columnMargins[static_cast<std::size_t>(c)]);  // images one above the other
             QCP::MarginSides ends;  // the first row's top and the last row's bottom line up with the scales
             if (r == 0) ends |= QCP::msTop;
             if (r == rows - 1) ends |= QCP::msBottom;
@@ -114,11 +118,12 @@ void NeuronImagePlot::rebuild(int rows) {
 void NeuronImagePlot::updateMinimumSize() {
     const QFontMetrics metrics(font());
     const int line = metrics.height();
-    const int row = kMinImageHeight + 2 * line + 24;                                       // tick labels and caption under it
+    const int row = kMinImageHeight + 2 * line + 24;  // tick labels and caption under it
     const int column = kMinImageWidth + metrics.horizontalAdvance(QStringLiteral("000")) + 16;  // row numbers beside it
-    const int scale = 12 + metrics.horizontalAdvance(QStringLiteral("-0.0000")) + line + 30;   // bar, numbers, label
+    const int scale = 12 + metrics.horizontalAdvance(QStringLiteral("-0.0000")) + line + 30;    // bar, numbers, label
     const int rows = rowCount();
-    const int title = static_cast<int>(titleText_.count(QLatin1Char('\n')) + 1) * QFontMetrics(title_->font()).height() + 10;
+    const int title =
+        static_cast<int>(titleText_.count(QLatin1Char('\n')) + 1) * QFontMetrics(title_->font()).height() + 10;
     setMinimumSize(2 * column + (rows > 1 ? 1 : 2) * scale, title + line + 8 + std::max(rows, 2) * row);
 }
 
@@ -132,9 +137,11 @@ void NeuronImagePlot::arrangeImages() {
             QCPAxis* bottom = image.rect->axis(QCPAxis::atBottom);
             QCPAxis* left = image.rect->axis(QCPAxis::atLeft);
             if (w > 0 && h > 0) {
-                const double pixelsPerCell = std::min(image.rect->width() / double(w), image.rect->height() / double(h));
+                const double pixelsPerCell =
+                    std::min(image.rect->width() / double(w), image.rect->height() / double(h));
                 const QFontMetrics ticks(bottom->tickLabelFont());
-                useImageTicks(bottom, w, readableTickStep(pixelsPerCell, ticks.horizontalAdvance(QString::number(w - 1)) + 8));
+                useImageTicks(bottom, w,
+                              readableTickStep(pixelsPerCell, ticks.horizontalAdvance(QString::number(w - 1)) + 8));
                 useImageTicks(left, h, readableTickStep(pixelsPerCell, ticks.height() + 2));
             }
             bottom->setLabel(fittedCaption(image.captions, bottom->labelFont(), image.rect->width()));
@@ -151,8 +158,9 @@ bool NeuronImagePlot::applies(const Snapshot& snapshot, int layer) const {
 }
 
 void NeuronImagePlot::setNeuron(int layer, int neuron) {
-    titleText_ = layer < 0 || neuron < 0 ? tr("Click a first-layer neuron of an image data set.")
-                                         : tr("%1: incoming connections as an image").arg(neuronName(layer + 1, neuron));
+    titleText_ = layer < 0 || neuron < 0
+                     ? tr("Click a first-layer neuron of an image data set.")
+                     : tr("%1: incoming connections as an image").arg(neuronName(layer + 1, neuron));
     title_->setText(titleText_);
     updateMinimumSize();
 }
@@ -166,7 +174,9 @@ void NeuronImagePlot::clearImages() {
 void NeuronImagePlot::showImages(const Snapshot& snapshot, int neuron) {
     const LayerSnapshot& layer = snapshot.layers.front();
     const int pixels = shape_.width * shape_.height;
-    auto rowOf = [&](const Matrix& m) { return m.size() == 0 ? Vector() : Vector(m.row(neuron).head(pixels).transpose()); };
+    auto rowOf = [&](const Matrix& m) {
+        return m.size() == 0 ? Vector() : Vector(m.row(neuron).head(pixels).transpose());
+    };
     showRows({{QString::fromStdString(snapshot.label), rowOf(layer.parameters), rowOf(layer.firstMoment),
                missingQuantityReason(snapshot)}});
 }
@@ -187,12 +197,15 @@ void NeuronImagePlot::showRows(const std::vector<Row>& rows) {
             } else {
                 for (int y = 0; y < h; ++y)
                     for (int x = 0; x < w; ++x) data->setCell(x, y, pixels(y * w + x));
-                maximum[static_cast<std::size_t>(c)] = std::max(maximum[static_cast<std::size_t>(c)], maxAbs(Matrix(pixels)));
+                maximum[static_cast<std::size_t>(c)] =
+                    std::max(maximum[static_cast<std::size_t>(c)], maxAbs(Matrix(pixels)));
             }
             const QString& caption = rows[r].caption;
-            image.captions = pixels.size() == 0 ? QStringList{tr("%1: %2").arg(caption, rows[r].missing.isEmpty() ? tr("not kept") : rows[r].missing),
-                                                              tr("%1 (not kept)").arg(caption), caption}
-                                                : QStringList{caption};
+            image.captions = pixels.size() == 0
+                                 ? QStringList{tr("%1: %2").arg(caption, rows[r].missing.isEmpty() ? tr("not kept")
+                                                                                                   : rows[r].missing),
+                                               tr("%1 (not kept)").arg(caption), caption}
+                                 : QStringList{caption};
         }
     }
     for (int c = 0; c < 2; ++c) {

@@ -34,7 +34,8 @@
 
 namespace ml {
 
-inline constexpr int kMinImageHeight = 84;  // px, an image's axis rect (3 px per pixel of 28 x 28): below it the view scrolls
+inline constexpr int kMinImageHeight =
+    84;  // px, an image's axis rect (3 px per pixel of 28 x 28): below it the view scrolls
 inline constexpr int kMinImageWidth = 84;
 
 int readableTickStep(double pixelsPerTick, int labelPixels);
@@ -61,7 +62,9 @@ public:
     void showImages(const Snapshot& snapshot, int neuron);
     void clearImages();
     int rowCount() const { return static_cast<int>(images_.size()); }
-    QCPColorMap* image(int row, int column) const { return images_[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)].map; }
+    QCPColorMap* image(int row, int column) const {
+        return images_[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)].map;
+    }
     QCPColorScale* weightScale() const { return scales_[0]; }
     QCPColorScale* momentumScale() const { return scales_[1]; }
 

@@ -57,8 +57,8 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     featureMaps_ = new FeatureMapView(selection_, tabs_);
     // The tabs have one fixed minimum: the plots' own minimum grows with what they show (the
     // image tab's rows), which made the dock jump when the tab was switched; they scroll instead.
-    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(imagesPage), static_cast<QWidget*>(kernelsPage),
-                           static_cast<QWidget*>(featureMaps_)})
+    for (QWidget* page : {static_cast<QWidget*>(scroll), static_cast<QWidget*>(imagesPage),
+                          static_cast<QWidget*>(kernelsPage), static_cast<QWidget*>(featureMaps_)})
         page->setMinimumSize(kMinimumPlotSize);
     tabs_->addTab(scroll, tr("Over steps"));
     tabs_->addTab(imagesPage, tr("As image"));
@@ -80,10 +80,12 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     stripHeight_->setRange(60, 600);
     stripHeight_->setSingleStep(20);
     stripHeight_->setSuffix(tr(" px"));
-    stripHeight_->setToolTip(tr("Height of each strip (momentum, gradient, weight); the plot scrolls when they do not fit"));
+    stripHeight_->setToolTip(
+        tr("Height of each strip (momentum, gradient, weight); the plot scrolls when they do not fit"));
     robust_ = new QCheckBox(tr("robust y"), this);
     robust_->setChecked(true);
-    robust_->setToolTip(tr("y-ranges leave out each series' first point and the outer 1 % of values (the first-step spike)"));
+    robust_->setToolTip(
+        tr("y-ranges leave out each series' first point and the outer 1 % of values (the first-step spike)"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Strip height"), this));
     bar->addWidget(stripHeight_);
@@ -104,7 +106,8 @@ NeuronInspector::NeuronInspector(RunSelection* selection, QWidget* parent) : QWi
     auto* hidden = new RedrawWhenShown(this, [this] { replay(); });
     connect(selection_, &RunSelection::snapshotsArrived, this, [this, hidden] {
         if (hidden->deferWhileHidden()) return;
-        if (history_->plottedConnections().empty() && layer_ >= 0) return replay();  // the first snapshot with the neuron
+        if (history_->plottedConnections().empty() && layer_ >= 0)
+            return replay();  // the first snapshot with the neuron
         history_->appendNew();
         if (selection_->step() < 0) showImages();
     });
@@ -148,7 +151,9 @@ void NeuronInspector::setExperiment(const Experiment& experiment) {
 }
 
 // The image tab is available for first-layer neurons of image data (sizes are checked per snapshot).
-void NeuronInspector::updateImageTab() { tabs_->setTabEnabled(1, images_->imageShape().valid() && layer_ == 0 && neuron_ >= 0); }
+void NeuronInspector::updateImageTab() {
+    tabs_->setTabEnabled(1, images_->imageShape().valid() && layer_ == 0 && neuron_ >= 0);
+}
 
 void NeuronInspector::setHistoryCapacity(int capacity) {
     history_->setHistoryCapacity(capacity);
@@ -167,30 +172,31 @@ void NeuronInspector::showImages() {
     std::vector<NeuronImagePlot::Row> rows;
     if (layer_ == 0 && neuron_ >= 0) {
         for (const RunSelection::Panel& panel : selection_->panels()) {
-            if (!panel.ready() || !images_->applies(*panel.snapshot, 0) || neuron_ >= panel.snapshot->layers.front().parameters.rows())
+            if (!panel.ready() || !images_->applies(*panel.snapshot, 0) ||
+                neuron_ >= panel.snapshot->layers.front().parameters.rows())
                 continue;
             const int pixels = images_->imageShape().height * images_->imageShape().width;
             auto rowOf = [&](Quantity quantity) {
                 const Matrix values = RunSelection::values(panel, 0, quantity);
                 return values.size() == 0 ? Vector() : Vector(values.row(neuron_).head(pixels).transpose());
             };
-            rows.push_back({panel.caption, rowOf(Quantity::Weight), rowOf(Quantity::FirstMoment), missingQuantityReason(*panel.snapshot)});
+            rows.push_back({panel.caption, rowOf(Quantity::Weight), rowOf(Quantity::FirstMoment),
+                            missingQuantityReason(*panel.snapshot)});
         }
     }
     showKernels();
     for (NeuronImagePlot* plot : {images_, imageWindow_.data()}) {
         if (!plot) continue;
-        if (rows.empty())
-            plot->clearImages();
-        else
-            plot->showRows(rows);
+        if (rows.empty()) plot->clearImages();
+        else plot->showRows(rows);
     }
 }
 
 // The chosen channel's kernels, when the layer is a convolution (the tab is enabled only then).
 void NeuronInspector::showKernels() {
     const std::vector<RunSelection::Panel> panels = selection_->panels();
-    const auto first = std::find_if(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
+    const auto first =
+        std::find_if(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
     UnitLayer conv;
     if (first != panels.end() && layer_ >= 0 && layer_ < static_cast<int>(first->snapshot->layers.size()))
         conv = networkUnits(*first->snapshot, std::nullopt).layers[static_cast<std::size_t>(layer_)];

@@ -48,9 +48,16 @@ const Matrix* keptSource(const Snapshot& snapshot, int layer, Quantity quantity)
 
 const std::vector<Quantity>& allQuantities() {
     static const std::vector<Quantity> quantities{
-        Quantity::Weight,       Quantity::Gradient,     Quantity::FirstMoment,  Quantity::NeuronMeanMomentum,
-        Quantity::DeviationFromNeuronMean, Quantity::MomentumSpread, Quantity::Update, Quantity::SecondMoment,
-        Quantity::SecondMomentGroupMean, Quantity::WeightChange,
+        Quantity::Weight,
+        Quantity::Gradient,
+        Quantity::FirstMoment,
+        Quantity::NeuronMeanMomentum,
+        Quantity::DeviationFromNeuronMean,
+        Quantity::MomentumSpread,
+        Quantity::Update,
+        Quantity::SecondMoment,
+        Quantity::SecondMomentGroupMean,
+        Quantity::WeightChange,
     };
     return quantities;
 }
@@ -74,14 +81,17 @@ QString displayName(Quantity quantity) {
 QString quantityHelp(Quantity quantity) {
     switch (quantity) {
     case Quantity::NeuronMeanMomentum:
-        return QStringLiteral("The part of the momentum a its group shares: M(a), the group mean under the run's "
-                              "momentum-mean scope (a neuron's fan-in mean where it has none)");
+        return QStringLiteral(
+            "The part of the momentum a its group shares: M(a), the group mean under the run's "
+            "momentum-mean scope (a neuron's fan-in mean where it has none)");
     case Quantity::DeviationFromNeuronMean:
-        return QStringLiteral("The momentum's own part a − M(a): what is left after the group mean "
-                              "(what gradient centralization keeps of a gradient)");
+        return QStringLiteral(
+            "The momentum's own part a − M(a): what is left after the group mean "
+            "(what gradient centralization keeps of a gradient)");
     case Quantity::SecondMomentGroupMean:
-        return QStringLiteral("The group mean of the second moment v under the run's second-moment-mean scope "
-                              "(a neuron's fan-in mean where it has none; factored: the rank-1 estimate)");
+        return QStringLiteral(
+            "The group mean of the second moment v under the run's second-moment-mean scope "
+            "(a neuron's fan-in mean where it has none; factored: the rank-1 estimate)");
     default: return displayName(quantity);
     }
 }
@@ -129,7 +139,8 @@ Matrix extractQuantity(const Snapshot& snapshot, int layer, Quantity quantity) {
         const Eigen::Index inputs = from.cols() - 1;
         const Matrix incoming = from.leftCols(inputs);
         const Vector mean = incoming.rowwise().mean();
-        const Vector spread = ((incoming.colwise() - mean).array().square().rowwise().sum() / float(inputs)).sqrt().matrix();
+        const Vector spread =
+            ((incoming.colwise() - mean).array().square().rowwise().sum() / float(inputs)).sqrt().matrix();
         return spread.replicate(1, from.cols());
     }
     case Quantity::SecondMomentGroupMean:

@@ -16,7 +16,8 @@ RenderQueue& RenderQueue::instance() {
 }
 
 void RenderQueue::request(QObject* owner, std::function<void()> draw) {
-    const auto same = std::find_if(entries_.begin(), entries_.end(), [owner](const Entry& e) { return e.owner == owner; });
+    const auto same =
+        std::find_if(entries_.begin(), entries_.end(), [owner](const Entry& e) { return e.owner == owner; });
     if (same != entries_.end()) same->draw = std::move(draw);
     else entries_.push_back({owner, std::move(draw)});
     if (!posted_) post(1);
@@ -30,7 +31,8 @@ bool RenderQueue::pending(const QObject* owner) const {
 // leaves events posted during a pass for the next one), so each call is one turn later.
 void RenderQueue::post(int turnsToWait) {
     posted_ = true;
-    QMetaObject::invokeMethod(this, [this, turnsToWait] { runOne(turnsToWait); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, turnsToWait] { runOne(turnsToWait); }, Qt::QueuedConnection);
 }
 
 void RenderQueue::runOne(int turnsToWait) {

@@ -8,10 +8,7 @@
 namespace ml {
 
 RunHistoryPanel::RunHistoryPanel(const ComparisonHistory* history, QWidget* parent)
-    : QWidget(parent),
-      history_(history),
-      list_(new QListWidget(this)),
-      show_(new QPushButton(tr("Show again"), this)),
+    : QWidget(parent), history_(history), list_(new QListWidget(this)), show_(new QPushButton(tr("Show again"), this)),
       overlay_(new QPushButton(tr("Overlay"), this)) {
     show_->setToolTip(tr("Show the chosen comparison instead of the current one (which is kept in this list)"));
     overlay_->setToolTip(tr("Add the chosen comparison's runs to the ones on screen"));
@@ -35,7 +32,8 @@ RunHistoryPanel::RunHistoryPanel(const ComparisonHistory* history, QWidget* pare
     connect(overlay_, &QPushButton::clicked, this, [this] {
         if (chosen() > 0) Q_EMIT overlayRequested(chosen());
     });
-    connect(list_, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) { Q_EMIT showRequested(item->data(Qt::UserRole).toInt()); });
+    connect(list_, &QListWidget::itemDoubleClicked, this,
+            [this](QListWidgetItem* item) { Q_EMIT showRequested(item->data(Qt::UserRole).toInt()); });
     connect(list_, &QListWidget::currentRowChanged, this, [this] {
         show_->setEnabled(chosen() > 0);
         overlay_->setEnabled(chosen() > 0);
@@ -61,7 +59,8 @@ void RunHistoryPanel::rebuild() {
                                   it->source.isEmpty() ? QString() : tr("\nfolder: %1").arg(it->source)));
     }
     if (list_->count() == 0) {
-        auto* item = new QListWidgetItem(tr("Past comparisons of this session appear here when the next one starts."), list_);
+        auto* item =
+            new QListWidgetItem(tr("Past comparisons of this session appear here when the next one starts."), list_);
         item->setFlags(Qt::NoItemFlags);
     }
     show_->setEnabled(chosen() > 0);

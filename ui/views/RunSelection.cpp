@@ -69,7 +69,8 @@ void RunSelection::clear() {
 }
 
 void RunSelection::setShown(std::vector<int> runs) {
-    runs.erase(std::remove_if(runs.begin(), runs.end(), [this](int run) { return run < 0 || run >= labels_.size(); }), runs.end());
+    runs.erase(std::remove_if(runs.begin(), runs.end(), [this](int run) { return run < 0 || run >= labels_.size(); }),
+               runs.end());
     if (runs == shown_) return;
     shown_ = std::move(runs);
     Q_EMIT selectionChanged();
@@ -136,7 +137,10 @@ bool RunSelection::keeps(const Panel& panel, Quantity quantity) {
     if (!panel.ready() || !keepsQuantity(*panel.snapshot, quantity)) return false;
     if (panel.minus < 0) return true;
     // values() subtracts only matrices of one shape; every quantity has its layer's parameters' shape.
-    const auto shape = [](const Snapshot& s) { return s.layers.empty() ? std::pair<Eigen::Index, Eigen::Index>() : std::pair{s.layers[0].parameters.rows(), s.layers[0].parameters.cols()}; };
+    const auto shape = [](const Snapshot& s) {
+        return s.layers.empty() ? std::pair<Eigen::Index, Eigen::Index>()
+                                : std::pair{s.layers[0].parameters.rows(), s.layers[0].parameters.cols()};
+    };
     return keepsQuantity(*panel.minusSnapshot, quantity) && shape(*panel.snapshot) == shape(*panel.minusSnapshot);
 }
 
@@ -147,7 +151,8 @@ std::vector<Quantity> RunSelection::availableQuantities() const {
     const std::vector<Panel> shownPanels = panels();
     const bool none = std::none_of(shownPanels.begin(), shownPanels.end(), [](const Panel& p) { return p.ready(); });
     for (const Quantity quantity : allQuantities())
-        if (none || std::any_of(shownPanels.begin(), shownPanels.end(), [quantity](const Panel& p) { return keeps(p, quantity); }))
+        if (none || std::any_of(shownPanels.begin(), shownPanels.end(),
+                                [quantity](const Panel& p) { return keeps(p, quantity); }))
             kept.push_back(quantity);
     return kept;
 }

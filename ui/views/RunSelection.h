@@ -39,11 +39,11 @@ public:
     static constexpr int kDefaultShown = 4;
 
     struct Panel {
-        int run = -1;                   // A (the shown run)
-        int minus = -1;                 // B in Difference mode, else -1
+        int run = -1;                  // A (the shown run)
+        int minus = -1;                // B in Difference mode, else -1
         SharedSnapshot snapshot;       // A's snapshot at the step (null: none yet); shared, never copied
         SharedSnapshot minusSnapshot;  // B's
-        QString caption;                // "label · step N" or "A − B · step N"
+        QString caption;               // "label · step N" or "A − B · step N"
         bool ready() const { return snapshot && (minus < 0 || minusSnapshot); }
     };
 
@@ -60,7 +60,9 @@ public:
 
     const QStringList& labels() const { return labels_; }
     // How run `run` is drawn (ui/model/RunPalette.h): the comparison's looks, overlays lighter.
-    RunLook look(int run) const { return run >= 0 && run < static_cast<int>(looks_.size()) ? looks_[static_cast<std::size_t>(run)] : RunLook{run}; }
+    RunLook look(int run) const {
+        return run >= 0 && run < static_cast<int>(looks_.size()) ? looks_[static_cast<std::size_t>(run)] : RunLook{run};
+    }
     void setLooks(std::vector<RunLook> looks);
     int currentRunCount() const { return currentRuns_; }  // runs of the live comparison (first)
     const std::vector<int>& shown() const { return shown_; }

@@ -7,11 +7,13 @@ namespace {
 // Parameter layer l's shape in the snapshot: inputs per neuron and neurons.
 LayerGroups groupsOf(const Snapshot& snapshot, int layer, SecondMomentScope scope) {
     const Matrix& parameters = snapshot.layers[static_cast<std::size_t>(layer)].parameters;
-    return layerGroups(static_cast<int>(parameters.cols()) - 1, static_cast<int>(parameters.rows()), scope, snapshot.bias);
+    return layerGroups(static_cast<int>(parameters.cols()) - 1, static_cast<int>(parameters.rows()), scope,
+                       snapshot.bias);
 }
 LayerGroups groupsOf(const Snapshot& snapshot, int layer, MeanScope scope) {
     const Matrix& parameters = snapshot.layers[static_cast<std::size_t>(layer)].parameters;
-    return layerGroups(static_cast<int>(parameters.cols()) - 1, static_cast<int>(parameters.rows()), scope, snapshot.bias);
+    return layerGroups(static_cast<int>(parameters.cols()) - 1, static_cast<int>(parameters.rows()), scope,
+                       snapshot.bias);
 }
 
 bool validLayer(const Snapshot& snapshot, int layer) {
@@ -30,7 +32,10 @@ QString layerList(const std::vector<int>& parameterLayers) {
 }  // namespace
 
 QString groupSizeText(const LayerGroups& groups) {
-    if (groups.factored) return QStringLiteral("rank-1 estimate of a %1 × %2 block").arg(groups.factoredRows).arg(groups.factoredColumns);
+    if (groups.factored)
+        return QStringLiteral("rank-1 estimate of a %1 × %2 block")
+            .arg(groups.factoredRows)
+            .arg(groups.factoredColumns);
     return QStringLiteral("%1 connection%2 per group").arg(groups.weightGroup).arg(groups.weightGroup == 1 ? "" : "s");
 }
 
@@ -44,7 +49,8 @@ QStringList sharingLines(const Snapshot& snapshot, int layer) {
     if (snapshot.scope != MeanScope::None)
         lines << QStringLiteral("momentum %1: %2")
                      .arg(QString::fromStdString(scopeName(snapshot.scope)),
-                          groupSizeText(groupsOf(snapshot, layer, snapshot.scope)) + QStringLiteral(", ") + biasText(snapshot.bias));
+                          groupSizeText(groupsOf(snapshot, layer, snapshot.scope)) + QStringLiteral(", ") +
+                              biasText(snapshot.bias));
     if (snapshot.secondMomentScope != SecondMomentScope::None)
         lines << QStringLiteral("second moment %1: %2")
                      .arg(QString::fromStdString(scopeName(snapshot.secondMomentScope)),
@@ -81,7 +87,8 @@ QString sharingCaption(const Snapshot& snapshot, int layer) {
         return QStringLiteral("group %1").arg(groupsOf(snapshot, layer, snapshot.scope).weightGroup);
     if (snapshot.secondMomentScope == SecondMomentScope::None) return {};
     const LayerGroups groups = groupsOf(snapshot, layer, snapshot.secondMomentScope);
-    if (groups.factored) return QStringLiteral("v %1 × %2 factored").arg(groups.factoredRows).arg(groups.factoredColumns);
+    if (groups.factored)
+        return QStringLiteral("v %1 × %2 factored").arg(groups.factoredRows).arg(groups.factoredColumns);
     return QStringLiteral("v group %1").arg(groups.weightGroup);
 }
 

@@ -31,8 +31,9 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
         const bool accuracy = model->criterion() == RunSummaryModel::Criterion::TestAccuracyAtLeast;
         thresholdLabel->setText(accuracy ? tr("Accuracy threshold:") : tr("Loss threshold:"));
         threshold_->setText(QString::number(model->threshold()));
-        threshold_->setToolTip(accuracy ? tr("\"Steps to acc.\" counts the steps until the test accuracy first reaches this value (0..1)")
-                                        : tr("\"Steps to\" counts the steps until the training batch loss first reaches this value"));
+        threshold_->setToolTip(
+            accuracy ? tr("\"Steps to acc.\" counts the steps until the test accuracy first reaches this value (0..1)")
+                     : tr("\"Steps to\" counts the steps until the training batch loss first reaches this value"));
     };
     connect(model, &QAbstractItemModel::modelReset, this, showCriterion);
     showCriterion();
@@ -62,7 +63,9 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setWordWrap(true);
     table_->setTextElideMode(Qt::ElideMiddle);
-    auto showOptimizerColumn = [this, model] { table_->setColumnHidden(RunSummaryModel::Optimizer, model->optimizersMatchLabels()); };
+    auto showOptimizerColumn = [this, model] {
+        table_->setColumnHidden(RunSummaryModel::Optimizer, model->optimizersMatchLabels());
+    };
     connect(model, &QAbstractItemModel::modelReset, this, showOptimizerColumn);
     showOptimizerColumn();
     // The Run column as wide as its labels up to a few typical ones: a fork's "momentum@500→
@@ -72,8 +75,10 @@ SummaryPanel::SummaryPanel(RunSummaryModel* model, QWidget* parent)
     auto fitRunColumn = [this] {
         int widest = 0;
         for (int row = 0; row < table_->model()->rowCount(); ++row)
-            widest = std::max(widest, table_->sizeHintForIndex(table_->model()->index(row, RunSummaryModel::Run)).width());
-        const int cap = table_->fontMetrics().horizontalAdvance(QStringLiteral("neuron-mean #12")) + table_->iconSize().width() + 16;
+            widest =
+                std::max(widest, table_->sizeHintForIndex(table_->model()->index(row, RunSummaryModel::Run)).width());
+        const int cap = table_->fontMetrics().horizontalAdvance(QStringLiteral("neuron-mean #12")) +
+                        table_->iconSize().width() + 16;
         table_->horizontalHeader()->resizeSection(RunSummaryModel::Run, std::clamp(widest, 60, cap));
         updateGeometry();  // the dock's minimum follows the columns
     };
@@ -96,8 +101,10 @@ int contentsWidth(const QTableView& table, int column) {
 int typicalWidth(const QTableView& table, int column) {
     const int padding = 2 * table.style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8;
     if (column == RunSummaryModel::Run)
-        return table.fontMetrics().horizontalAdvance(QStringLiteral("neuron-mean")) + table.iconSize().width() + 2 * padding;
-    if (column == RunSummaryModel::Status) return table.fontMetrics().horizontalAdvance(QStringLiteral("diverged at")) + padding;
+        return table.fontMetrics().horizontalAdvance(QStringLiteral("neuron-mean")) + table.iconSize().width() +
+               2 * padding;
+    if (column == RunSummaryModel::Status)
+        return table.fontMetrics().horizontalAdvance(QStringLiteral("diverged at")) + padding;
     if (column == RunSummaryModel::Optimizer) return 0;
     // A number column: a typical value is wider than its two-line header ("Train / loss").
     return table.fontMetrics().horizontalAdvance(QStringLiteral("0.006835")) + padding;
@@ -113,10 +120,12 @@ QSize SummaryPanel::sizeHint() const {
             // Contents, not current sizes: before the first layout (or stretched) those say nothing.
             columns += column == RunSummaryModel::Run  // its width is capped (long labels elide)
                            ? std::max(header->sectionSize(column), typicalWidth(*table_, column))
-                           : std::max({header->sectionSizeHint(column), contentsWidth(*table_, column), typicalWidth(*table_, column)});
+                           : std::max({header->sectionSizeHint(column), contentsWidth(*table_, column),
+                                       typicalWidth(*table_, column)});
     const int frame = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
     const QMargins margins = layout()->contentsMargins();
-    return {std::max(QWidget::sizeHint().width(), columns + frame + margins.left() + margins.right()), QWidget::sizeHint().height()};
+    return {std::max(QWidget::sizeHint().width(), columns + frame + margins.left() + margins.right()),
+            QWidget::sizeHint().height()};
 }
 
 void SummaryPanel::applyThreshold() {

@@ -54,8 +54,9 @@ UpdateExplainer::UpdateExplainer(RunSelection* selection, QWidget* parent) : QWi
     // bars are drawn on a scale of their own, its largest part at full height.
     perRunScale_ = new QCheckBox(tr("one scale per run"), this);
     perRunScale_->setChecked(true);
-    perRunScale_->setToolTip(tr("Each run's bars divided by its largest |part| (and its update by |\u0394w|), so "
-                                "that a run with small values stays visible; the formulas below keep the true numbers"));
+    perRunScale_->setToolTip(
+        tr("Each run's bars divided by its largest |part| (and its update by |\u0394w|), so "
+           "that a run with small values stays visible; the formulas below keep the true numbers"));
     connect(perRunScale_, &QCheckBox::toggled, this, [this] { draw(); });
 
     plot_ = new QCustomPlot(this);
@@ -160,8 +161,11 @@ void UpdateExplainer::refresh() {
             const SharedSnapshot before = now->step > 1 ? selection_->store().at(run, now->step - 1) : nullptr;
             const UpdateExplanation e =
                 explainUpdate(specs_[static_cast<std::size_t>(run)], *now, before.get(), layer_, neuron_, column_);
-            text << tr("%1 (%2) \u00b7 step %3").arg(label, QString::fromStdString(specs_[static_cast<std::size_t>(run)].optimizer)).arg(now->step);
-            text << (e.explained ? QString::fromStdString(e.formula) : tr("not explained: %1").arg(QString::fromStdString(e.reason)));
+            text << tr("%1 (%2) \u00b7 step %3")
+                        .arg(label, QString::fromStdString(specs_[static_cast<std::size_t>(run)].optimizer))
+                        .arg(now->step);
+            text << (e.explained ? QString::fromStdString(e.formula)
+                                 : tr("not explained: %1").arg(QString::fromStdString(e.reason)));
             text << QString();
             if (e.explained) explanations_.emplace_back(run, e);
         }
@@ -169,11 +173,14 @@ void UpdateExplainer::refresh() {
         if (any && layer_ < static_cast<int>(any->layers.size())) {
             const LayerSnapshot& layer = any->layers[static_cast<std::size_t>(layer_)];
             const int inputs = static_cast<int>(layer.parameters.cols()) - 1;
-            name = tr("connection %1 \u2192 %2").arg(connectionName(layer_, column_, inputs, {}, static_cast<int>(layer.columnsPerInput)), name);
+            name = tr("connection %1 \u2192 %2")
+                       .arg(connectionName(layer_, column_, inputs, {}, static_cast<int>(layer.columnsPerInput)), name);
         }
         title_->setText(any ? name : name + tr(" \u00b7 waiting for a snapshot"));
-        if (std::any_of(explanations_.begin(), explanations_.end(), [](const auto& e) { return e.second.carriedInferred; }))
-            text << tr("(inferred: the step before was not recorded, so the carried part is a \u2212 gain\u00b7g and a\u2032, M(a\u2032) are unknown)");
+        if (std::any_of(explanations_.begin(), explanations_.end(),
+                        [](const auto& e) { return e.second.carriedInferred; }))
+            text << tr(
+                "(inferred: the step before was not recorded, so the carried part is a \u2212 gain\u00b7g and a\u2032, M(a\u2032) are unknown)");
     }
     formulas_->setPlainText(text.join('\n'));
     draw();
