@@ -2,7 +2,7 @@
 
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/Presets.h"
+#include "experiment/Presets.h"
 
 #include <QProcess>
 #include <QRegularExpression>

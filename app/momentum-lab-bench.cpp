@@ -37,8 +37,8 @@
 #include "optim/OptimizerCatalog.h"
 #include "study/StudyRunner.h"
 #include "study/TrialOutcome.h"
-#include "train/MetricsLog.h"
-#include "train/WeightsFile.h"
+#include "runfolder/MetricsLog.h"
+#include "runfolder/WeightsFile.h"
 
 #include <Eigen/Core>
 

@@ -25,7 +25,7 @@ QString inputErrorOf(F&& f) {
 }
 
 // `csv` with every cell of its wall_ms column (the documented wall-time field of metrics.csv and
-// summary.csv, train/RunCsv.h) replaced by "*"; any other file comes back unchanged. The column is
+// summary.csv, runfolder/RunCsv.h) replaced by "*"; any other file comes back unchanged. The column is
 // counted from the end of the row, so a quoted label with commas in the first column does not shift it.
 inline QByteArray maskWallTime(const QByteArray& csv) {
     QList<QByteArray> lines = csv.split('\n');

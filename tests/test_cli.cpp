@@ -5,13 +5,13 @@
 #include "TestSupport.h"
 #include "cli/Cli.h"
 #include "data/DataRegistry.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderReader.h"
-#include "train/SnapshotFile.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderReader.h"
+#include "runfolder/SnapshotFile.h"
 #include "train/UpdateExplanation.h"
-#include "train/WeightsFile.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -7,7 +7,7 @@
 #include "optim/OptimizerCatalog.h"
 #include "session/FolderSnapshots.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderWriter.h"
+#include "runfolder/RunFolderWriter.h"
 #include "views/ChannelUnits.h"
 #include "views/FeatureMapView.h"
 #include "views/KernelGrid.h"

@@ -15,10 +15,10 @@
 #include "diagnostics/StepDiagnostics.h"
 #include "io/FileError.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
-#include "train/Presets.h"
-#include "train/RunFolderWriter.h"
+#include "experiment/Presets.h"
+#include "runfolder/RunFolderWriter.h"
 
 #include <Eigen/Eigenvalues>
 

@@ -8,7 +8,7 @@
 #include "optim/OptimizerCatalog.h"
 #include "session/TrainingFeed.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderReader.h"
+#include "runfolder/RunFolderReader.h"
 #include "views/DiagnosticsDock.h"
 
 #include <QTemporaryDir>

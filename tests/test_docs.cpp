@@ -5,7 +5,7 @@
 // main window's docks and the tabs of the inspector, the diagnostics dock and the study window, read
 // from ui/). MOMENTUM_LAB_SOURCE_DIR is the source tree; MOMENTUM_LAB_CLI the built CLI.
 #include "optim/OptimizerCatalog.h"
-#include "train/Presets.h"
+#include "experiment/Presets.h"
 
 #include <QDirIterator>
 #include <QFile>

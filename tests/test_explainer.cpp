@@ -5,7 +5,7 @@
 // ruleState), with and without the step before recorded.
 #include "AllocationCounter.h"
 #include "cli/ExperimentArguments.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
 #include "train/UpdateExplanation.h"
 

@@ -8,11 +8,11 @@
 #include "data/DataFiles.h"
 #include "io/Files.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/TrainingState.h"
-#include "train/TrainingStateWriter.h"
+#include "runfolder/TrainingStateWriter.h"
 
 #include <QDir>
 #include <QFile>

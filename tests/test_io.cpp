@@ -6,10 +6,10 @@
 #include "io/Files.h"
 #include "io/JsonFile.h"
 #include "io/PgfplotsDocument.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/RunStatus.h"
-#include "train/WeightsFile.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QDir>
 #include <QFile>

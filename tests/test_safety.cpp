@@ -8,12 +8,12 @@
 #include "data/DataRegistry.h"
 #include "io/MemoryBudget.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderWriter.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderLayout.h"
-#include "train/RunFolderReader.h"
+#include "runfolder/RunFolderWriter.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/RunFolderReader.h"
 
 #include <QDir>
 #include <QFile>

@@ -13,9 +13,9 @@
 #include "study/TrialOutcome.h"
 #include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
-#include "train/ExperimentJson.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderLayout.h"
+#include "experiment/ExperimentJson.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderLayout.h"
 #include "io/Files.h"
 
 #include <QDateTime>

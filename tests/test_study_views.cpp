@@ -18,7 +18,7 @@
 #include "study/StudyRunDialog.h"
 #include "study/StudyWindow.h"
 #include "study/TrialOutcome.h"
-#include "train/RunCsv.h"
+#include "runfolder/RunCsv.h"
 
 #include <QApplication>
 #include <QCheckBox>

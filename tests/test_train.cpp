@@ -3,13 +3,13 @@
 #include "TestSupport.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
-#include "train/Presets.h"
-#include "train/RunFolderReader.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderWriter.h"
-#include "train/WeightsFile.h"
+#include "experiment/Presets.h"
+#include "runfolder/RunFolderReader.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderWriter.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -10,7 +10,7 @@
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"
 #include "model/RunComparison.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
 #include "views/RunSelection.h"
 #include "views/UpdateExplainer.h"

@@ -35,10 +35,10 @@
 #include "model/ComparisonHistory.h"
 #include "views/ViewControls.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
-#include "train/RunFolderReader.h"
-#include "train/RunFolderWriter.h"
-#include "train/SnapshotFile.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/RunFolderReader.h"
+#include "runfolder/RunFolderWriter.h"
+#include "runfolder/SnapshotFile.h"
 #include "views/ConvergencePlot.h"
 
 #include <QAction>

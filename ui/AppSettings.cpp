@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "train/ExperimentJson.h"
-#include "train/Presets.h"
+#include "experiment/ExperimentJson.h"
+#include "experiment/Presets.h"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -3,7 +3,7 @@
 // window geometry and dock layout, the last experiment (as its JSON), the last folder used in a
 // file dialog and the last figure size.
 #include "export/FigureOptions.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QByteArray>
 #include <QString>

@@ -6,7 +6,7 @@
 // recorded snapshots; past comparisons are kept in a ComparisonHistory.
 #include "data/Dataset.h"
 #include "export/ReportWriter.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QMainWindow>
 

@@ -12,15 +12,15 @@
 #include "data/MnistImport.h"
 #include "io/Files.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 #include "train/Fork.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
-#include "train/RunFolderReuse.h"
-#include "train/RunFolderWriter.h"
-#include "train/SnapshotWriter.h"
-#include "train/TrainingStateWriter.h"
-#include "train/WeightsFile.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/RunFolderReuse.h"
+#include "runfolder/RunFolderWriter.h"
+#include "runfolder/SnapshotWriter.h"
+#include "runfolder/TrainingStateWriter.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -2,9 +2,9 @@
 
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
-#include "train/Presets.h"
-#include "train/RunFolderLayout.h"
+#include "experiment/ExperimentJson.h"
+#include "experiment/Presets.h"
+#include "runfolder/RunFolderLayout.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

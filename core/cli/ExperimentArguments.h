@@ -3,7 +3,7 @@
 // optimizer defaults < the --config/--preset file < command-line flags < per-run values in
 // --optimizer (e.g. "momentum,adam:lr=0.001"). A flag such as --lr overrides the value of every
 // run that reads it, including run-level values of the config file.
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -7,8 +7,8 @@
 #include "landscape/LandscapeFiles.h"
 #include "landscape/Landscape.h"
 #include "landscape/TrajectoryReader.h"
-#include "train/Experiment.h"
-#include "train/RunFolderReader.h"
+#include "experiment/Experiment.h"
+#include "runfolder/RunFolderReader.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -8,7 +8,7 @@
 #include "io/FileError.h"
 #include "io/Files.h"
 #include "io/JsonFile.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunFolderLayout.h"
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
 #include "study/StudySummaryTable.h"

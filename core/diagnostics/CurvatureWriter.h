@@ -13,7 +13,7 @@
 #include "diagnostics/HessianProbe.h"
 #include "io/Files.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/TrainingObserver.h"
 
 #include <memory>

@@ -1,5 +1,5 @@
 #pragma once
-// Writes each run's diagnostics.csv (layout: train/RunFolderLayout.h) every `every` steps, as an
+// Writes each run's diagnostics.csv (layout: runfolder/RunFolderLayout.h) every `every` steps, as an
 // observer of the LockstepTrainer (add it after the RunFolderWriter, which creates the folders).
 // Columns (docs/guide/diagnostics.md; the quantities: diagnostics/StepDiagnostics.h):
 //   step,layer,neuron,gradient_norm,update_norm,update_to_weight,distance_from_initial,
@@ -11,7 +11,7 @@
 #include "diagnostics/DiagnosticsRowWriter.h"
 #include "diagnostics/StepDiagnostics.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/TrainingObserver.h"
 
 #include <memory>

@@ -2,7 +2,7 @@
 
 #include "io/Files.h"
 #include "io/NumberText.h"
-#include "train/RunCsv.h"
+#include "runfolder/RunCsv.h"
 
 #include <QByteArray>
 

@@ -4,7 +4,7 @@
 // record by record. Runs without snapshots are skipped and named; a folder where no run has any
 // is refused ("run train with --snapshots-every N").
 #include "landscape/Trajectory.h"
-#include "train/RunFolderReader.h"
+#include "runfolder/RunFolderReader.h"
 
 #include <string>
 #include <vector>

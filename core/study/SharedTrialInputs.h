@@ -9,7 +9,7 @@
 #include "data/ValidationSplit.h"
 #include "study/OncePerKey.h"
 #include "study/TrialOutcome.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <cstdint>
 #include <memory>

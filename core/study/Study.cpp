@@ -3,8 +3,8 @@
 #include "InputError.h"
 #include "io/JsonFile.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
-#include "train/RunFolderLayout.h"
+#include "experiment/ExperimentJson.h"
+#include "runfolder/RunFolderLayout.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

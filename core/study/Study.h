@@ -3,9 +3,9 @@
 // 2021): each optimizer gets the same tuning budget over its declared search space (its untuned
 // defaults always one of the trials), the best configuration is chosen on validation data and
 // re-run on several seeds, reported on test data. The file format (docs/guide/studies.md) is an experiment
-// file (train/ExperimentJson.h) plus a "study" section; this is its parsed form.
+// file (experiment/ExperimentJson.h) plus a "study" section; this is its parsed form.
 #include "stats/SearchSpace.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QJsonObject>
 #include <QString>

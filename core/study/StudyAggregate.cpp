@@ -10,7 +10,7 @@
 #include "stats/SeedBands.h"
 #include "stats/TimeToTarget.h"
 #include "study/TrialOutcome.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunFolderLayout.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #include "study/StudyLayout.h"
 
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunFolderLayout.h"
 
 #include <QDir>
 

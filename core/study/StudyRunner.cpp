@@ -9,9 +9,9 @@
 #include "study/TrialOutcome.h"
 #include "study/TrialQueue.h"
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
-#include "train/RunFolderWriter.h"
-#include "train/WeightsFile.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/RunFolderWriter.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -4,9 +4,9 @@
 #include "io/Files.h"
 #include "io/JsonFile.h"
 #include "stats/TimeToTarget.h"
-#include "train/ExperimentJson.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderLayout.h"
+#include "experiment/ExperimentJson.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/RunStatus.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 // Twin runs: the experiment whose runs ("branches") continue one run's saved state in lockstep.
 // The CLI builds it from --fork-from RUN --at-step K; the desktop app from a paused or finished
 // run's state (ui/session/TrainingSession.h, "Fork here").
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "train/TrainingState.h"
 
 #include <string>

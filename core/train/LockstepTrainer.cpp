@@ -2,7 +2,7 @@
 
 #include "InputError.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 
 #include <algorithm>
 #include <chrono>

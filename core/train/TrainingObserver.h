@@ -3,7 +3,7 @@
 // nothing about files or Qt widgets. All calls come from the training thread.
 #include "nn/Network.h"
 #include "optim/Optimizer.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "train/Snapshot.h"
 
 namespace ml {

@@ -6,7 +6,7 @@
 #include "io/JsonFile.h"
 #include "io/JsonNumbers.h"
 #include "optim/Optimizer.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

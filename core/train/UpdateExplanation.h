@@ -35,7 +35,7 @@
 // The state beyond the first and second moment comes from the snapshot's ruleState (the rule's
 // buffers by their training-state names). Reads the snapshots in place: no matrix is copied (only
 // the formula's text allocates).
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "train/Snapshot.h"
 
 #include <string>

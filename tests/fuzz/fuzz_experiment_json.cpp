@@ -4,7 +4,7 @@
 #include "FuzzScratch.h"
 #include "InputError.h"
 #include "io/JsonFile.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 
 #include <QJsonDocument>
 

@@ -6,7 +6,7 @@
 // input. A refusal (InputError) is a correct answer; problems of single runs are recorded, not thrown.
 #include "FuzzScratch.h"
 #include "InputError.h"
-#include "train/RunFolderReader.h"
+#include "runfolder/RunFolderReader.h"
 
 #include <QRegularExpression>
 

@@ -5,7 +5,7 @@
 #include "FuzzScratch.h"
 #include "InputError.h"
 #include "nn/Network.h"
-#include "train/WeightsFile.h"
+#include "runfolder/WeightsFile.h"
 
 #include <cstdlib>
 

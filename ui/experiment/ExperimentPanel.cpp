@@ -6,7 +6,7 @@
 #include "experiment/SeedSpinBox.h"
 #include "experiment/WheelGuard.h"
 #include "InputError.h"
-#include "train/Presets.h"
+#include "experiment/Presets.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -9,7 +9,7 @@
 // 1,000 training samples, a hidden layer of 32 (128 from 256 inputs) instead of layers narrower
 // than 16 for 64 inputs or more. The hint follows the fields and goes when they agree.
 #include "data/Dataset.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QWidget>
 

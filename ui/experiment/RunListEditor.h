@@ -4,7 +4,7 @@
 // HyperParameterForm with only that optimizer's parameters.
 // Given the network (setNetworkSizes), the form warns under momentum-mean and second-moment-mean
 // when the chosen scope changes nothing for some layer (core's networkGroups()).
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QWidget>
 

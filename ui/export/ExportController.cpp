@@ -5,7 +5,7 @@
 #include "InputError.h"
 #include "model/RunComparison.h"
 #include "io/Files.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 
 #include <QAction>
 #include <QDir>

@@ -3,7 +3,7 @@
 #include "export/PgfplotsFigure.h"
 #include "model/RunComparison.h"
 #include "io/Files.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 
 #include <QDateTime>
 #include <QDir>

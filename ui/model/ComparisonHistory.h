@@ -6,7 +6,7 @@
 // RunSelection::addRuns).
 #include "model/RunPalette.h"
 #include "model/RunSnapshots.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "train/Snapshot.h"
 
 #include <QDateTime>

@@ -11,9 +11,9 @@
 //   commitCapacity()        allocates and touches the memory of `capacity` samples now, so that
 //                           resident memory does not grow as the history fills (it never exceeds it)
 //   steps(), series(k), size(), stride(), capacity()
-// The policy alone (train/DecimationStride.h) also serves SnapshotArchive and the run-folder
+// The policy alone (runfolder/DecimationStride.h) also serves SnapshotArchive and the run-folder
 // reader's MetricsDigest.
-#include "train/DecimationStride.h"
+#include "runfolder/DecimationStride.h"
 
 #include <QVector>
 

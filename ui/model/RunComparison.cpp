@@ -2,8 +2,8 @@
 
 #include "optim/OptimizerCatalog.h"
 
-#include "train/RunCsv.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/TrainingPlan.h"
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 #include "model/ComparisonHistory.h"
 #include "model/MetricsHistory.h"
 #include "model/RunSummaryModel.h"
-#include "train/Experiment.h"
-#include "train/RunFolderReader.h"
+#include "experiment/Experiment.h"
+#include "runfolder/RunFolderReader.h"
 
 #include <QObject>
 
@@ -46,7 +46,7 @@ public:
     // CSV of one run (metrics.csv columns) and of the summary (summary.csv columns).
     QByteArray metricsCsv(int run) const;
     // The one name every export gives that CSV: "<name>.csv", the name being what names the run's
-    // folder in a CLI run folder (runFileName in train/RunFolderLayout.h).
+    // folder in a CLI run folder (runFileName in runfolder/RunFolderLayout.h).
     QString metricsCsvFileName(int run) const;
     QByteArray summaryCsv() const;
     // Per run, its key hyper-parameters for a figure's legend: "lr 0.01, momentum 0.9" (lr, and

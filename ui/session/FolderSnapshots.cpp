@@ -3,9 +3,9 @@
 #include "InputError.h"
 #include "nn/Network.h"
 #include "views/RunSelection.h"
-#include "train/RunFolderLayout.h"
-#include "train/SnapshotFile.h"
-#include "train/WeightsFile.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/SnapshotFile.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -7,7 +7,7 @@
 //    in this folder"), used where a run saved no snapshot at or after its last step.
 // Runs without weights_final.json (e.g. an interrupted training) or with unreadable ones
 // (RunRecord::problem says why) have no final snapshot.
-#include "train/RunFolderReader.h"
+#include "runfolder/RunFolderReader.h"
 #include "train/Snapshot.h"
 
 #include <string>

@@ -3,7 +3,7 @@
 // edited like the experiment's runs (RunListEditor); by default the run's own rule (which
 // continues its optimizer state bit for bit) and, as the other, neuron-mean (or momentum when the
 // run is neuron-mean) with the run's learning rate.
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QDialog>
 

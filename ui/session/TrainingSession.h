@@ -12,7 +12,7 @@
 // through QThread::wait, whose synchronisation inside uninstrumented Qt TSan cannot see).
 #include "session/TrainingFeed.h"
 #include "session/TrainingWorker.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "train/RunControl.h"
 
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 #include "diagnostics/CurvatureWriter.h"
 #include "InputError.h"
 #include "train/LockstepTrainer.h"
-#include "train/WeightsFile.h"
+#include "runfolder/WeightsFile.h"
 
 #include <exception>
 

@@ -4,7 +4,7 @@
 // LockstepTrainer::run() until the runs are done or the RunControl asks to stop. It talks to the
 // GUI only through the TrainingFeed mailbox, so it never waits for the GUI.
 #include "session/TrainingFeed.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "train/RunControl.h"
 
 #include <QCoreApplication>

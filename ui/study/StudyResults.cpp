@@ -5,7 +5,7 @@
 #include "io/JsonFile.h"
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
-#include "train/RunCsv.h"
+#include "runfolder/RunCsv.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 
 #include "diagnostics/CurvatureWriter.h"
 #include "model/RunPalette.h"
-#include "train/RunFolderLayout.h"
-#include "train/RunFolderReader.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/RunFolderReader.h"
 
 #include <qcustomplot.h>
 

@@ -16,8 +16,8 @@
 // spectrum at the end" (curvature) — the experiment keys diagnostics-every, gradient-snr,
 // curvature-every and hessian-spectrum.
 #include "diagnostics/DiagnosticsRecords.h"
-#include "train/DecimationStride.h"
-#include "train/Experiment.h"
+#include "runfolder/DecimationStride.h"
+#include "experiment/Experiment.h"
 #include "views/RedrawWhenShown.h"
 
 #include <QStringList>
@@ -42,7 +42,7 @@ class DiagnosticsDock : public QWidget {
     Q_OBJECT
 public:
     // Records kept per run (a run folder's or a live run's): beyond it, every second one is dropped
-    // and the stride doubles (train/DecimationStride.h), so the whole run stays covered.
+    // and the stride doubles (runfolder/DecimationStride.h), so the whole run stays covered.
     static constexpr int kRecordBudget = 2048;
 
     enum class Curve { GradientNorm, UpdateNorm, UpdateToWeight, DistanceFromInitial, CosMomentGradient, GradientSnr };

@@ -15,7 +15,7 @@
 //   example(), setExample(i)   the test example shown (the spin box)
 //   message()                  why nothing is drawn (empty when maps are shown)
 //   columnCount(), hasPooling(), inputMap(), map(row, column) (row 0 activation, 1 pooling), scale()
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "views/RunSelection.h"
 
 #include <QWidget>

@@ -5,7 +5,7 @@
 // Loading the experiment's data happens on the worker too (MNIST takes a moment). The worker hands
 // progress and the result over through a Mailbox (session/Mailbox.h), which ThreadSanitizer can see.
 #include "landscape/Landscape.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QObject>
 #include <QString>

@@ -24,7 +24,7 @@
 //   history(), plot(), imagePlot(), images(), kernels(), featureMaps(), openInWindowButton(),
 //   imageWindow(), kernelWindow() (the plots of the open windows, or null)
 #include "data/Dataset.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "views/NeuronHistoryPlot.h"
 #include "views/RunSelection.h"
 

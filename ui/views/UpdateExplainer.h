@@ -13,7 +13,7 @@
 //   setPlaying(on), playing()  asks the scrubber to play (playToggled); showPlaying(on) follows it
 //   explanations()             what is shown, one per shown run (run index, explanation)
 //   plot(), formulas()
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 #include "train/UpdateExplanation.h"
 #include "views/RunSelection.h"
 

@@ -1,4 +1,4 @@
-#include "train/MetricsDigest.h"
+#include "runfolder/MetricsDigest.h"
 
 namespace ml {
 

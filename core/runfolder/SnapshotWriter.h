@@ -1,11 +1,11 @@
 #pragma once
-// Writes each run's snapshots.bin (format: train/SnapshotFile.h) while a LockstepTrainer runs:
+// Writes each run's snapshots.bin (format: runfolder/SnapshotFile.h) while a LockstepTrainer runs:
 // every `every`-th step and the last step. An observer beside RunFolderWriter (same layout).
 // Size is bounded before anything is written: checkSnapshotBudget() refuses an interval whose
 // files could exceed the budget, and names the smallest interval that fits.
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
-#include "train/SnapshotFile.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/SnapshotFile.h"
 #include "train/TrainingObserver.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // Everything that defines an experiment: network, data, schedule, seed, and the optimizer runs
 // compared in lockstep. The same value is built by the CLI (flags / --config), the GUI (forms,
-// presets) and read back from a run folder's config.json (JSON form: train/ExperimentJson.h).
+// presets) and read back from a run folder's config.json (JSON form: experiment/ExperimentJson.h).
 #include "data/ValidationSplit.h"
 #include "nn/Network.h"
 #include "optim/HyperParameters.h"

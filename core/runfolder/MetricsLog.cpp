@@ -1,6 +1,6 @@
-#include "train/MetricsLog.h"
+#include "runfolder/MetricsLog.h"
 
-#include "train/RunCsv.h"
+#include "runfolder/RunCsv.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "train/WeightsFile.h"
+#include "runfolder/WeightsFile.h"
 
 #include "InputError.h"
 #include "io/Files.h"

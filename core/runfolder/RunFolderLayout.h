@@ -7,11 +7,13 @@
 //                DIR/summary.csv              (every run)
 // A run's summary.csv (its final figures and status) is written when it finishes; a folder
 // without it was killed. On request, beside each run's metrics.csv:
-//   train --snapshots-every N:   snapshots.bin (train/SnapshotFile.h)
+//   train --snapshots-every N:   snapshots.bin (runfolder/SnapshotFile.h)
 //   train --diagnostics-every N: diagnostics.csv, curvature.csv, hessian_spectrum.csv (core/diagnostics)
 //   train --save-state-every N:  state/step-K.json.gz, K = N, 2N, ... (train/TrainingState.h), for
 //                                `train --fork-from RUN --at-step K`
-// (CSV columns: train/RunCsv.h; weights: train/WeightsFile.h.) The one place that knows the names.
+// (CSV columns: runfolder/RunCsv.h; weights: runfolder/WeightsFile.h.) The one place that knows the names.
+#include "experiment/RunLabels.h"
+
 #include <QString>
 
 #include <string>
@@ -19,35 +21,8 @@
 
 namespace ml {
 
-namespace runfolder {
-inline constexpr const char* kConfig = "config.json";
-inline constexpr const char* kMetrics = "metrics.csv";
-inline constexpr const char* kInitialWeights = "weights_initial.json";
-inline constexpr const char* kFinalWeights = "weights_final.json";
-inline constexpr const char* kSummary = "summary.csv";
-inline constexpr const char* kSnapshots = "snapshots.bin";
-// Written only on request (core/diagnostics; columns in docs/guide/diagnostics.md).
-inline constexpr const char* kDiagnostics = "diagnostics.csv";
-inline constexpr const char* kCurvature = "curvature.csv";
-inline constexpr const char* kHessianSpectrum = "hessian_spectrum.csv";
-inline constexpr const char* kStateFolder = "state";
-}  // namespace runfolder
-
 // RUN/state/step-K.json.gz: the training state of the run in folder `runDirectory` at step K.
 QString trainingStateFile(const QString& runDirectory, long step);
-
-// Run labels are free text (shown in tables and plots); on disk each becomes a name by one rule,
-// used for the run folders, the GUI's CSV export (NAME.csv) and the report (runs/NAME.csv):
-//  - every character other than a letter, a digit or one of - _ . + = @ becomes '_', so '/', '\',
-//    ':', ',', spaces and control characters never reach a path;
-//  - a leading '.' becomes '_', so no name is ".", ".." or hidden.
-// Labels are refused (checkRunFileNames) when empty, longer than kMaxRunFileNameBytes in UTF-8,
-// when the name is a file of the run folder or its stem (config.json, config, summary.csv,
-// summary, ...; any case), or when two runs would get the same name (ignoring case).
-inline constexpr int kMaxRunFileNameBytes = 120;
-QString runFileName(const std::string& label);
-// Throws InputError naming "runs[i].label" and what was expected.
-void checkRunFileNames(const std::vector<std::string>& labels);
 
 class RunFolderLayout {
 public:

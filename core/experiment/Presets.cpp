@@ -1,7 +1,7 @@
-#include "train/Presets.h"
+#include "experiment/Presets.h"
 
 #include "InputError.h"
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "train/TrainingStateWriter.h"
+#include "runfolder/TrainingStateWriter.h"
 
 #include "io/FileError.h"
 

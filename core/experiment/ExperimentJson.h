@@ -2,7 +2,7 @@
 // The JSON form of an experiment: the experiment file (--config), the presets and a run folder's
 // config.json. Keys are the CLI's flag names; top-level hyper-parameters apply to every run that
 // reads them, run-level ones to that run.
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QJsonObject>
 #include <QJsonValue>

@@ -1,11 +1,11 @@
 #pragma once
-// Writes a run folder (layout: train/RunFolderLayout.h) while a LockstepTrainer runs. metrics.csv is
-// an append-only log (train/MetricsLog.h): a killed run keeps its rows up to the last flush (a
+// Writes a run folder (layout: runfolder/RunFolderLayout.h) while a LockstepTrainer runs. metrics.csv is
+// an append-only log (runfolder/MetricsLog.h): a killed run keeps its rows up to the last flush (a
 // reader ignores a cut-off last line). Every other file is written atomically (io/Files.h): a
 // failed or interrupted write leaves the old file.
 #include "train/LockstepTrainer.h"
-#include "train/MetricsLog.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/MetricsLog.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/TrainingObserver.h"
 
 #include <QString>

@@ -1,8 +1,8 @@
-#include "train/RunCsv.h"
+#include "runfolder/RunCsv.h"
 
 #include "InputError.h"
 #include "io/NumberText.h"
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QBuffer>
 #include <QFileDevice>

@@ -7,8 +7,8 @@
 // JSON has no NaN or infinity: a non-finite value is written as the string "nan", "inf" or "-inf"
 // and read back as such.
 #include "nn/Network.h"
-#include "train/Experiment.h"
-#include "train/InitialWeights.h"
+#include "experiment/Experiment.h"
+#include "experiment/InitialWeights.h"
 
 #include <QByteArray>
 #include <QString>

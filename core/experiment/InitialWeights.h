@@ -1,6 +1,6 @@
 #pragma once
 // Weights handed to the trainer to start from instead of the seeded Glorot initialisation
-// (the caller reads them, e.g. from the experiment's "init" file: train/WeightsFile.h).
+// (the caller reads them, e.g. from the experiment's "init" file: runfolder/WeightsFile.h).
 #include "nn/Network.h"
 
 #include <string>

@@ -4,7 +4,7 @@
 // second stored sample is dropped and from then on only every second new one is kept (the stride
 // doubles), so the whole run stays covered at an even, gradually coarser density.
 // Used by the GUI's histories (ui/model/DecimatingHistory.h, SnapshotArchive.h) and by the
-// run-folder reader (train/MetricsDigest.h), so a folder read from disk keeps exactly the points
+// run-folder reader (runfolder/MetricsDigest.h), so a folder read from disk keeps exactly the points
 // the live plot would have kept.
 //   DecimationStride(capacity)  offer() -> keep the next sample?; after storing a kept one,
 //                               full(size) -> true: the stride has doubled, keep every second

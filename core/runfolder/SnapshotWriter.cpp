@@ -1,4 +1,4 @@
-#include "train/SnapshotWriter.h"
+#include "runfolder/SnapshotWriter.h"
 
 #include "InputError.h"
 #include "nn/Network.h"

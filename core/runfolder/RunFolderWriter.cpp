@@ -1,11 +1,11 @@
-#include "train/RunFolderWriter.h"
+#include "runfolder/RunFolderWriter.h"
 
 #include "io/FileError.h"
 #include "io/Files.h"
-#include "train/ExperimentJson.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderReuse.h"
-#include "train/WeightsFile.h"
+#include "experiment/ExperimentJson.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderReuse.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 // The bundled experiments (resources/experiments/N-ID.json -> :/experiments/), shared by the GUI's
 // preset menu and the CLI's --preset.
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include <QString>
 

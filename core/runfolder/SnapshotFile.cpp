@@ -1,4 +1,4 @@
-#include "train/SnapshotFile.h"
+#include "runfolder/SnapshotFile.h"
 
 #include "io/Files.h"
 

@@ -8,7 +8,7 @@
 // plot's 200,000 points) the two series are exactly the points the live plot keeps, so a folder
 // opened from disk draws what the live run drew. Memory: at most 2 x capacity rows (48 bytes each,
 // about 19 MB per run at the default capacity).
-#include "train/DecimationStride.h"
+#include "runfolder/DecimationStride.h"
 #include "train/Snapshot.h"
 
 #include <optional>

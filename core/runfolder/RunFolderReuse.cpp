@@ -1,9 +1,9 @@
-#include "train/RunFolderReuse.h"
+#include "runfolder/RunFolderReuse.h"
 
 #include "InputError.h"
 #include "io/Files.h"
-#include "train/ExperimentJson.h"
-#include "train/RunFolderLayout.h"
+#include "experiment/ExperimentJson.h"
+#include "runfolder/RunFolderLayout.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 #pragma once
-// Reads a run folder written by RunFolderWriter (layout: train/RunFolderLayout.h). A run whose
+// Reads a run folder written by RunFolderWriter (layout: runfolder/RunFolderLayout.h). A run whose
 // files cannot be read does not stop the others: it is kept with what could be read and the reason.
 #include "nn/Network.h"
-#include "train/Experiment.h"
-#include "train/MetricsDigest.h"
+#include "experiment/Experiment.h"
+#include "runfolder/MetricsDigest.h"
 #include "train/Snapshot.h"
 
 #include <QString>

@@ -1,12 +1,12 @@
-#include "train/RunFolderReader.h"
+#include "runfolder/RunFolderReader.h"
 
 #include "InputError.h"
 #include "io/Files.h"
-#include "train/ExperimentJson.h"
-#include "train/RunCsv.h"
-#include "train/RunFolderLayout.h"
-#include "train/SnapshotFile.h"
-#include "train/WeightsFile.h"
+#include "experiment/ExperimentJson.h"
+#include "runfolder/RunCsv.h"
+#include "runfolder/RunFolderLayout.h"
+#include "runfolder/SnapshotFile.h"
+#include "runfolder/WeightsFile.h"
 
 #include <QFile>
 #include <QFileInfo>

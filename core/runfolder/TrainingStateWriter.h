@@ -1,9 +1,9 @@
 #pragma once
 // Saves each run's training state every N steps into its run folder (RUN/state/step-K.json.gz,
-// train/RunFolderLayout.h), for `train --fork-from`. A run that diverged at step K gets no state
+// runfolder/RunFolderLayout.h), for `train --fork-from`. A run that diverged at step K gets no state
 // for K (its state is not meant to continue). Add it as an observer before run().
 #include "train/LockstepTrainer.h"
-#include "train/RunFolderLayout.h"
+#include "runfolder/RunFolderLayout.h"
 #include "train/TrainingObserver.h"
 
 namespace ml {

@@ -1,4 +1,4 @@
-#include "train/ExperimentJson.h"
+#include "experiment/ExperimentJson.h"
 
 #include "InputError.h"
 #include "io/JsonFile.h"

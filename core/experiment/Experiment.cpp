@@ -1,10 +1,10 @@
-#include "train/Experiment.h"
+#include "experiment/Experiment.h"
 
 #include "InputError.h"
 #include "io/MemoryBudget.h"
 #include "data/DataRegistry.h"
 #include "optim/OptimizerCatalog.h"
-#include "train/RunFolderLayout.h"
+#include "experiment/RunLabels.h"
 
 #include <map>
 

@@ -1,4 +1,4 @@
-#include "train/DecimationStride.h"
+#include "runfolder/DecimationStride.h"
 
 #include <algorithm>
 
