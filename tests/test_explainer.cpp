@@ -2,9 +2,10 @@
 // training, the parts of every connection's update recombine to the recorded update, for the
 // momentum, neuron-mean, adam, rmsprop and adagrad families and the layer-wise lars, lamb and
 // novograd, sm3, adafactor and nero, amsgrad and centered rmsprop (their state from the snapshot's
-// ruleState), with and without the step before recorded.
+// ruleState), with and without the step before recorded; every catalog row names its parts.
 #include "AllocationCounter.h"
 #include "cli/ExperimentArguments.h"
+#include "optim/OptimizerCatalog.h"
 #include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
 #include "train/UpdateExplanation.h"
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void neuronMeanCarriesTheMeanMomentumItsOwn();
     void missingStateSaysWhy();
     void copiesNoMatrix();
+    void everyCatalogOptimizerExplainsItself();
 };
 
 void TestExplainer::partsRecombineToTheRecordedUpdate_data() {
@@ -222,6 +224,29 @@ void TestExplainer::copiesNoMatrix() {
     }
     qInfo("explainUpdate: %ld heap allocations for a 4x5 layer, %ld for a 128x129 one", counts[0], counts[1]);
     QCOMPARE(counts[1], counts[0]);
+}
+
+// Each optimizer of the catalog names its explanation parts (a row without them fails here rather
+// than showing "not taken apart" in the app), and they explain its own update with its defaults.
+void TestExplainer::everyCatalogOptimizerExplainsItself() {
+    for (const OptimizerInfo& entry : optimizerCatalog()) {
+        QVERIFY2(entry.explanation != nullptr, (entry.name + ": its catalog row names no explanation parts").c_str());
+        const Experiment experiment = sineExperiment(QString::fromStdString(entry.name), 2);
+        LockstepTrainer trainer(experiment, loadExperimentData(experiment));
+        SnapshotRecorder recorder;
+        trainer.addObserver(&recorder);
+        RunControl control;
+        trainer.run(control);
+        const Snapshot& now = *recorder.snapshots.at({0, 2});
+        const UpdateExplanation e =
+            explainUpdate(experiment.runs[0], now, recorder.snapshots.at({0, 1}).get(), 1, 1, 1);
+        QVERIFY2(e.explained, (entry.name + ": " + e.reason).c_str());
+        QVERIFY2(close(e.recombined, e.update) || std::abs(e.recombined - e.update) <= 4 * FLT_EPSILON,
+                 (entry.name + ": " + e.formula).c_str());
+    }
+    RunSpec unknown;
+    unknown.optimizer = "no-such-rule";
+    QVERIFY(explainUpdate(unknown, Snapshot{}, nullptr, 0, 0, 0).reason.find("not taken apart") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestExplainer)

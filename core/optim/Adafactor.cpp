@@ -1,5 +1,7 @@
 #include "optim/Adafactor.h"
 
+#include "optim/UpdateRecipe.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -59,6 +61,86 @@ void Adafactor::update(const Matrix& parameters, const Matrix& gradient, LayerSt
     weightsOf(state.update) *= std::max(kEps2, rms(weightsOf(parameters))) * rho;
     biasOf(state.update) *= std::max(kEps2, rms(biasOf(parameters))) * rho;
     state.update = -state.update;
+}
+
+namespace {
+
+// The tensor of a connection: the weight matrix, or the bias vector (the last column).
+// RMS of the tensor's weights before the step, in place.
+float rmsBefore(const LayerRecord& layer, bool bias) {
+    const Eigen::Index inputs = layer.parameters.cols() - 1;
+    const Eigen::Index first = bias ? inputs : 0, count = bias ? 1 : inputs;
+    const auto w = layer.parameters.middleCols(first, count) - layer.update.middleCols(first, count);
+    return std::sqrt(w.squaredNorm() / static_cast<float>(w.size()));
+}
+
+// RMS of the tensor's U = G/sqrt(V) (0 where V = 0) before clipping; G centred with
+// --gradient-centralization (weights only).
+float updateRms(const LayerRecord& layer, const HyperParameters& hp, bool bias) {
+    const Eigen::Index inputs = layer.gradient.cols() - 1;
+    const Eigen::Index first = bias ? inputs : 0, count = bias ? 1 : inputs;
+    float sum = 0.0f;
+    for (Eigen::Index r = 0; r < layer.gradient.rows(); ++r) {
+        const float mean = hp.gradientCentralization && !bias ? layer.gradient.row(r).head(inputs).mean() : 0.0f;
+        for (Eigen::Index c = first; c < first + count; ++c) {
+            const float v = layer.secondMoment(r, c);
+            const float u = v > 0.0f ? (layer.gradient(r, c) - mean) / std::sqrt(v) : 0.0f;
+            sum += u * u;
+        }
+    }
+    return std::sqrt(sum / static_cast<float>(layer.gradient.rows() * count));
+}
+
+// D = sqrt(V), U = g/D/c; (b1, 1-b1) on U; scale alpha = max(eps2, RMS(W))*rho of the tensor, in
+// float as Adafactor::update.
+class AdafactorParts final : public UpdateRecipe {
+public:
+    AdafactorParts()
+        : UpdateRecipe({.moment = "m",
+                        .secondMoment = true,
+                        .denominatorFirst = true,
+                        .needsWeights = true,
+                        .decay = Decay::Elsewhere}) {}
+
+private:
+    bool keepsFirstMoment(const HyperParameters& hp) const override { return hp.beta1 > 0.0; }
+    bool numbers(const ExplainedConnection& c, UpdateExplanation& out) const override {
+        const float rho = static_cast<float>(c.hp.lr > 0.0 ? c.hp.lr : std::min(1e-2, 1.0 / std::sqrt(c.t())));
+        out.scale = std::max(kEps2, rmsBefore(c.layer, c.bias)) * rho;
+        if (out.hasFirstMoment) out.decay = c.hp.beta1, out.gain = 1.0 - c.hp.beta1;
+        return true;
+    }
+    void denominator(const ExplainedConnection& c, float v, UpdateExplanation& out) const override {
+        out.denominator = std::sqrt(v) + 0.0f;
+        out.clipFactor = std::max(1.0f, updateRms(c.layer, c.hp, c.bias) / kClip);
+    }
+    void recombine(const ExplainedConnection& c, float g, UpdateExplanation& out) const override {
+        out.recombined = -(scaledDirection(c, g, out) * static_cast<float>(out.scale));  // as Adafactor::update
+    }
+    std::string denominatorLines(const UpdateExplanation& e, const HyperParameters&) const override {
+        return "D = √V = √" + formulaNumber(e.secondMoment) + " = " + formulaNumber(e.denominator) +
+               "  (V = R·Cᵀ/ΣR of the factored row and column sums; biases: their own v)\n"
+               "U = g/D / c, c = max(1, RMS(g/D over the tensor)) = " +
+               formulaNumber(e.clipFactor) + ": U = " + formulaNumber(clipped(e)) +
+               "\n"
+               "α = max(ε2, RMS(W before))·ρ = " +
+               formulaNumber(e.scale) + "\n";
+    }
+    std::string firstMomentTerm(const FormulaNames&, const UpdateExplanation&) const override { return "U"; }
+    std::string updateText(const FormulaNames&, const UpdateExplanation& e, const HyperParameters&) const override {
+        return e.hasFirstMoment ? "−α·m = " + minusProduct(e.scale, e.firstMoment)
+                                : "−α·U = " + minusProduct(e.scale, clipped(e));
+    }
+    static double clipped(const UpdateExplanation& e) {
+        return e.denominator == 0.0 ? 0.0 : e.gradient / e.denominator / e.clipFactor;
+    }
+};
+
+}  // namespace
+
+const UpdateRecipe& Adafactor::explanation(const HyperParameters&) {
+    static const AdafactorParts parts;
+    return parts;
 }
 
 }  // namespace ml

@@ -10,6 +10,9 @@ class Adagrad : public Optimizer {
 public:
     Adagrad(std::string name, const HyperParameters& hp);
 
+    // Its parts for the update explainer (UpdateRecipe.h).
+    static const UpdateRecipe& explanation(const HyperParameters& hp);
+
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
     void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;

@@ -16,6 +16,9 @@ public:
 
     Adam(std::string name, const HyperParameters& hp, WeightDecay weightDecay, MomentumAggregation aggregation);
 
+    // Its parts for the update explainer (UpdateRecipe.h).
+    static const UpdateRecipe& explanation(const HyperParameters& hp, WeightDecay weightDecay);
+
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
     void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;

@@ -1,5 +1,7 @@
 #include "optim/NovoGrad.h"
 
+#include "optim/UpdateRecipe.h"
+
 #include <cmath>
 
 namespace ml {
@@ -28,6 +30,37 @@ void NovoGrad::update(const Matrix& parameters, const Matrix& gradient, LayerSta
     tensorStep(weightsOf(g), weightsOf(parameters), weightsOf(state.firstMoment), weightsOf(state.secondMoment));
     tensorStep(biasOf(g), biasOf(parameters), biasOf(state.firstMoment), biasOf(state.secondMoment));
     state.update = -static_cast<float>(hp.lr) * state.firstMoment;
+}
+
+namespace {
+
+// (decay, gain, scale) = (b1, 1, lr) on g/D (step 1: decay 0), plus wd*w_before in the first moment.
+class NovoGradParts final : public UpdateRecipe {
+public:
+    NovoGradParts()
+        : UpdateRecipe({.moment = "m",
+                        .secondMoment = true,
+                        .denominatorFirst = true,
+                        .needsWeights = true,
+                        .decay = Decay::Elsewhere}) {}
+
+private:
+    bool numbers(const ExplainedConnection& c, UpdateExplanation& out) const override {
+        out.decay = c.step == 1 ? 0.0 : c.hp.beta1, out.gain = 1.0, out.scale = c.hp.lr;
+        out.extra = static_cast<float>(c.hp.weightDecay) * c.weightBefore;
+        return true;
+    }
+    std::string extraTerm(const HyperParameters& hp) const override { return hp.weightDecay != 0.0 ? "wd·w" : ""; }
+    std::string updateText(const FormulaNames&, const UpdateExplanation& e, const HyperParameters&) const override {
+        return "−lr·m = " + minusProduct(e.scale, e.firstMoment);
+    }
+};
+
+}  // namespace
+
+const UpdateRecipe& NovoGrad::explanation(const HyperParameters&) {
+    static const NovoGradParts parts;
+    return parts;
 }
 
 }  // namespace ml

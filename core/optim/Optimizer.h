@@ -14,6 +14,8 @@
 
 namespace ml {
 
+class UpdateRecipe;  // a rule's parts for the update explainer (UpdateRecipe.h)
+
 // What a rule keeps for one layer; every buffer has the layer's shape, or is empty when the rule
 // (with its settings) does not use it. Snapshots and the GUI show firstMoment and secondMoment.
 struct LayerState {

@@ -33,6 +33,11 @@ template <typename Rule, auto... options>
 std::unique_ptr<Optimizer> make(std::string name, const HyperParameters& hp) {
     return std::make_unique<Rule>(std::move(name), hp, options...);
 }
+// Explanations: Rule::explanation(hp, options...).
+template <typename Rule, auto... options>
+const UpdateRecipe& explained(const HyperParameters& hp) {
+    return Rule::explanation(hp, options...);
+}
 template <typename Rule, auto... options>
 std::unique_ptr<Optimizer> makeAggregated(std::string name, const HyperParameters& hp) {
     return std::make_unique<Rule>(std::move(name), hp, options..., aggregationOf(hp));
@@ -105,73 +110,79 @@ std::vector<OptimizerInfo> buildCatalog() {
     using WeightDecay = Adam::WeightDecay;
     std::vector<OptimizerInfo> catalog = {
         // name, summary, formula (the one source: headers quote it, docs/optimizers.md is generated),
-        // parameters read, defaults, factory, own constraint.
+        // parameters read, defaults, factory, explanation parts, own constraint.
         {"sgd",
          "plain stochastic gradient descent",
          "w <- w - lr*g",
          {"lr", "weight-decay"},
          sgd,
-         make<Sgd, Momentum::None>},
+         make<Sgd, Momentum::None>,
+         explained<Sgd, Momentum::None>},
         {"momentum", "SGD with momentum (PyTorch form)", "a_1 = g; a <- μ*M(a) + (1-dampening)*g; w <- w - lr*a",
          Keys{"lr", "momentum", "dampening", "weight-decay"} + kFirstMomentSharing, withLr(0.01),
-         makeAggregated<Sgd, Momentum::Classic>},
+         makeAggregated<Sgd, Momentum::Classic>, explained<Sgd, Momentum::Classic>},
         {"nesterov", "SGD with Nesterov momentum; needs momentum > 0 and dampening 0",
          "a_1 = g; a <- μ*M(a) + g; w <- w - lr*(g + μ*a)",
          Keys{"lr", "momentum", "dampening", "weight-decay"} + kFirstMomentSharing, withLr(0.01),
-         makeAggregated<Sgd, Momentum::Nesterov>, nesterovNeedsMomentum},
+         makeAggregated<Sgd, Momentum::Nesterov>, explained<Sgd, Momentum::Nesterov>, nesterovNeedsMomentum},
         {"neuron-mean",
          "momentum whose accumulation is the mean over each neuron's incoming connections",
          "a_1 = g; a <- μ*M(a) + (1-dampening)*g, M(a) = the mean of a over the neuron's incoming connections; w <- w - lr*a",
          {"lr", "momentum", "dampening", "weight-decay", "bias", "momentum-mean-blend", "momentum-mean-stat"},
          neuronMean,
          makeAggregated<Sgd, Momentum::Classic>,
+         explained<Sgd, Momentum::Classic>,
          neuronMeanIsFanIn},
         {"sgdm-ema", "SGD with momentum as an exponential moving average (μ: the momentum parameter)",
          "m_0 = 0; m <- μ*M(m) + (1-μ)*g; w <- w - lr*m", Keys{"lr", "momentum"} + kFirstMomentSharing, withLr(0.01),
-         makeAggregated<EmaMomentum>},
+         makeAggregated<EmaMomentum>, explained<EmaMomentum>},
         {"adagrad", "Adagrad",
          "s_0 = initial_accumulator; s <- S(s + g^2); D = sqrt(s)+eps; w <- w - lr/(1+(t-1)*lr_decay) * g/D",
          Keys{"lr", "lr-decay", "weight-decay", "initial-accumulator", "eps"} + kSecondMomentSharing, adagrad,
-         make<Adagrad>},
+         make<Adagrad>, explained<Adagrad>},
         {"rmsprop", "RMSprop",
          "v <- S(alpha*v + (1-alpha)*g^2); D = sqrt(v)+eps, centered: c <- alpha*c + (1-alpha)*g, "
          "D = sqrt(v - c^2)+eps; a <- μ*a + g/D; w <- w - lr*a (μ = 0: w <- w - lr*g/D)",
          Keys{"lr", "alpha", "eps", "weight-decay", "momentum", "centered"} + kSecondMomentSharing, rmsprop,
-         make<RmsProp>, centeredNeedsOwnSecondMoment},
+         make<RmsProp>, explained<RmsProp>, centeredNeedsOwnSecondMoment},
         {"adam", "Adam with bias correction (coupled L2 weight decay)",
          "m <- b1*M(m) + (1-b1)*g; v <- S(b2*v + (1-b2)*g^2); v_hat = v, amsgrad: v_hat <- max(v_hat, v); "
          "D = sqrt(v_hat)/sqrt(1-b2^t) + eps; w <- w - lr/(1-b1^t) * m/D",
          Keys{"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "second-moment-mean"} + kFirstMomentSharing,
-         withLr(0.001), makeAggregated<Adam, WeightDecay::Coupled>},
+         withLr(0.001), makeAggregated<Adam, WeightDecay::Coupled>, explained<Adam, WeightDecay::Coupled>},
         {"adamw", "Adam with decoupled weight decay",
          "w <- w*(1 - lr*wd), then the adam step with g the plain gradient",
          Keys{"lr", "beta1", "beta2", "eps", "weight-decay", "amsgrad", "second-moment-mean"} + kFirstMomentSharing,
-         adamw, makeAggregated<Adam, WeightDecay::Decoupled>},
+         adamw, makeAggregated<Adam, WeightDecay::Decoupled>, explained<Adam, WeightDecay::Decoupled>},
         {"adam-mini", "Adam-mini: adamw with one second moment per neuron (the mean of g^2 over its incoming weights)",
          "m <- b1*M(m) + (1-b1)*g; v_i <- b2*v_i + (1-b2)*mean_j g_ij^2; D = sqrt(v)/sqrt(1-b2^t) + eps; "
          "w <- w*(1 - lr*wd), then w <- w - lr/(1-b1^t) * m/D",
-         Keys{"lr", "beta1", "beta2", "eps", "weight-decay"} + kFirstMomentSharing, adamMini, makeAggregated<AdamMini>},
+         Keys{"lr", "beta1", "beta2", "eps", "weight-decay"} + kFirstMomentSharing, adamMini, makeAggregated<AdamMini>,
+         explained<Adam, WeightDecay::Decoupled>},
         {"lamb",
          "LAMB: adam directions with a layer-wise trust ratio ||W||/||R||",
          "m <- b1*m + (1-b1)*g; v <- b2*v + (1-b2)*g^2; D = sqrt(v_hat) + eps; r = m_hat/D + wd*w (biases: no wd); "
          "T = ||W||/||R|| (1 when either is 0; biases: 1); w <- w - lr*T*r",
          {"lr", "beta1", "beta2", "eps", "weight-decay"},
          lamb,
-         make<Lamb>},
+         make<Lamb>,
+         explained<Lamb>},
         {"lars",
          "LARS: momentum SGD with a layer-wise learning rate eta*||W||/(||G|| + wd*||W||)",
          "T = eta*||W||/(||G|| + wd*||W||) (1 when either norm is 0; biases: 1 and no wd); a_0 = 0; "
          "a <- μ*a + lr*T*(g + wd*w); w <- w - a",
          {"lr", "momentum", "weight-decay", "trust"},
          lars,
-         make<Lars>},
+         make<Lars>,
+         explained<Lars>},
         {"novograd",
          "NovoGrad: one second moment per tensor (weight matrix, bias vector), gradients normalised by it",
          "D = sqrt(v) + eps; t = 1: v = ||g||^2, m = g/D + wd*w; later: v <- b2*v + (1-b2)*||g||^2, "
          "m <- b1*m + g/D + wd*w; w <- w - lr*m",
          {"lr", "beta1", "beta2", "eps", "weight-decay"},
          novograd,
-         make<NovoGrad>},
+         make<NovoGrad>,
+         explained<NovoGrad>},
         {"sm3",
          "SM3-II: adagrad with one accumulator per neuron and per input (row and column covers)",
          "nu_ij = min(mu_row_i, mu_col_j) + g_ij^2; mu_row_i <- max_j nu_ij; mu_col_j <- max_i nu_ij (mu_0 = 0; "
@@ -179,7 +190,8 @@ std::vector<OptimizerInfo> buildCatalog() {
          "μ > 0: m <- μ*m + (1-μ)*g/D, w <- w - lr*m; else w <- w - lr*g/D",
          {"lr", "momentum"},
          sm3,
-         make<Sm3>},
+         make<Sm3>,
+         explained<Sm3>},
         {"adafactor",
          "Adafactor: factored second moment, update clipping, steps relative to the weights' RMS "
          "(lr 0: the relative step size)",
@@ -190,7 +202,8 @@ std::vector<OptimizerInfo> buildCatalog() {
          "min(1e-2, 1/sqrt(t)) when lr = 0; eps1 = 1e-30, eps2 = 1e-3",
          {"lr", "beta1"},
          adafactor,
-         make<Adafactor>},
+         make<Adafactor>,
+         explained<Adafactor>},
         {"nero",
          "Nero: per-neuron relative steps on centred, unit-length weight rows (beta: beta2)",
          "t = 1, first: each weight row w_i <- (w_i - mean(w_i))/||w_i - mean(w_i)||, then scale = mean_i ||w_i|| "
@@ -198,7 +211,8 @@ std::vector<OptimizerInfo> buildCatalog() {
          "D = sqrt(S/(1-b^t)); w <- w - lr*scale*g/D (0 where S = 0); then each weight row is centred and normalised again",
          {"lr", "beta2"},
          nero,
-         make<Nero>},
+         make<Nero>,
+         explained<Nero>},
     };
     // Gradient centralization (Optimizer::ruleGradient) applies to every rule.
     for (OptimizerInfo& entry : catalog) entry.parameters.push_back("gradient-centralization");

@@ -1,7 +1,8 @@
 #pragma once
 // The optimizers a user can pick, by name: what each is, which hyper-parameters it reads (only
 // those appear in its GUI form and its resolved config), their defaults, its own constraints and
-// how to build it. Adding an optimizer is one row here (OptimizerCatalog.cpp) plus its class.
+// how to build it and how the update explainer takes its update apart. Adding an optimizer is one
+// row here (OptimizerCatalog.cpp) plus its class, with its explanation parts beside it.
 #include "optim/Optimizer.h"
 
 #include <memory>
@@ -15,6 +16,8 @@ struct OptimizerInfo {
     using Factory = std::unique_ptr<Optimizer> (*)(std::string name, const HyperParameters& hp);
     // The rule's own constraints beyond each field's range; throws InputError prefixed by `context`.
     using Constraint = void (*)(const HyperParameters& hp, const std::string& context);
+    // The rule's parts for the update explainer (UpdateRecipe.h), for these hyper-parameters.
+    using Explanation = const UpdateRecipe& (*)(const HyperParameters& hp);
 
     std::string name;                     // "momentum", "neuron-mean", ...
     std::string summary;                  // one line for help texts and tooltips
@@ -22,7 +25,8 @@ struct OptimizerInfo {
     std::vector<std::string> parameters;  // keys of ParameterField it reads
     HyperParameters defaults;
     Factory create = nullptr;
-    Constraint constraint = nullptr;  // nullptr: the field ranges are all
+    Explanation explanation = nullptr;  // every row has one (test_explainer checks)
+    Constraint constraint = nullptr;    // nullptr: the field ranges are all
 
     bool uses(const std::string& key) const;
 };

@@ -1,5 +1,7 @@
 #include "optim/RmsProp.h"
 
+#include "optim/UpdateRecipe.h"
+
 namespace ml {
 
 RmsProp::RmsProp(std::string name, const HyperParameters& hp) : Optimizer(std::move(name), hp) {}
@@ -33,6 +35,50 @@ void RmsProp::update(const Matrix& parameters, const Matrix& gradient, LayerStat
     } else {
         state.update = -lr * g.cwiseQuotient(state.update);
     }
+}
+
+namespace {
+
+// (decay, gain, scale) = (mu, 1, lr) on g/D with momentum; D of v - c^2 when centered.
+class RmsPropParts final : public UpdateRecipe {
+public:
+    RmsPropParts() : UpdateRecipe({.secondMoment = true, .denominatorFirst = true}) {}
+
+private:
+    bool keepsFirstMoment(const HyperParameters& hp) const override { return hp.momentum > 0.0; }
+    bool numbers(const ExplainedConnection& c, UpdateExplanation& out) const override {
+        if (out.hasFirstMoment) out.decay = c.hp.momentum, out.gain = 1.0;
+        out.scale = c.hp.lr;
+        return true;
+    }
+    bool secondMomentUsed(const ExplainedConnection& c, UpdateExplanation& out, float& v) const override {
+        if (!c.hp.centered) return true;
+        const Matrix* mean = ruleStateOf(c.layer, "centred_mean", out);
+        if (!mean) return false;
+        const float centred = (*mean)(c.row, c.column);
+        out.centredMean = centred;
+        v = v - centred * centred;
+        return true;
+    }
+    std::string denominatorLines(const UpdateExplanation& e, const HyperParameters& hp) const override {
+        if (!hp.centered) return UpdateRecipe::denominatorLines(e, hp);
+        return "c = α·c′ + (1−α)·g = " + formulaNumber(e.centredMean) +
+               "  (the running mean of g)\nD = √(v − c²) + ε = √(" + formulaNumber(e.secondMoment) + " − " +
+               formulaNumber(e.centredMean) + "²) + " + formulaNumber(hp.eps) + " = " + formulaNumber(e.denominator) +
+               "\n";
+    }
+    std::string updateText(const FormulaNames& names, const UpdateExplanation& e,
+                           const HyperParameters&) const override {
+        if (e.hasFirstMoment) return "−lr·a = " + minusProduct(e.scale, e.firstMoment);
+        return "−lr·" + names.g + "/D = " + minusProduct(e.scale, e.gradient) + "/" + formulaNumber(e.denominator);
+    }
+};
+
+}  // namespace
+
+const UpdateRecipe& RmsProp::explanation(const HyperParameters&) {
+    static const RmsPropParts parts;
+    return parts;
 }
 
 }  // namespace ml

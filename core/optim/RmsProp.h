@@ -12,6 +12,9 @@ class RmsProp : public Optimizer {
 public:
     RmsProp(std::string name, const HyperParameters& hp);
 
+    // Its parts for the update explainer (UpdateRecipe.h).
+    static const UpdateRecipe& explanation(const HyperParameters& hp);
+
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
     void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;

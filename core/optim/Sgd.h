@@ -20,6 +20,9 @@ public:
 
     Sgd(std::string name, const HyperParameters& hp, Momentum momentum, MomentumAggregation aggregation = {});
 
+    // Its parts for the update explainer (UpdateRecipe.h): plain sgd when momentum is 0.
+    static const UpdateRecipe& explanation(const HyperParameters& hp, Momentum momentum);
+
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
     void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;

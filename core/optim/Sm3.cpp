@@ -1,5 +1,7 @@
 #include "optim/Sm3.h"
 
+#include "optim/UpdateRecipe.h"
+
 namespace ml {
 
 Sm3::Sm3(std::string name, const HyperParameters& hp) : Optimizer(std::move(name), hp) {}
@@ -31,6 +33,41 @@ void Sm3::update(const Matrix& parameters, const Matrix& gradient, LayerState& s
     } else {
         state.update *= -lr;
     }
+}
+
+namespace {
+
+// D = sqrt(nu) (no eps; g/D = 0 where nu = 0); (decay, gain, scale) = (mu, 1-mu, lr) on g/D.
+class Sm3Parts final : public UpdateRecipe {
+public:
+    Sm3Parts()
+        : UpdateRecipe({.moment = "m", .secondMoment = true, .denominatorFirst = true, .decay = Decay::Elsewhere}) {}
+
+private:
+    bool keepsFirstMoment(const HyperParameters& hp) const override { return hp.momentum > 0.0; }
+    bool numbers(const ExplainedConnection& c, UpdateExplanation& out) const override {
+        if (out.hasFirstMoment) out.decay = c.hp.momentum, out.gain = 1.0 - c.hp.momentum;
+        out.scale = c.hp.lr;
+        return true;
+    }
+    void denominator(const ExplainedConnection&, float v, UpdateExplanation& out) const override {
+        out.denominator = std::sqrt(v) + 0.0f;
+    }
+    std::string denominatorLines(const UpdateExplanation& e, const HyperParameters&) const override {
+        return "D = √ν = √" + formulaNumber(e.secondMoment) + " = " + formulaNumber(e.denominator) +
+               "  (ν = min(μ_row, μ_col) + g²; the covers μ_row, μ_col are not recorded, ν is)\n";
+    }
+    std::string updateText(const FormulaNames&, const UpdateExplanation& e, const HyperParameters&) const override {
+        if (e.hasFirstMoment) return "−lr·m = " + minusProduct(e.scale, e.firstMoment);
+        return "−lr·g/D (0 where ν = 0) = " + minusProduct(e.scale, e.gradient) + "/" + formulaNumber(e.denominator);
+    }
+};
+
+}  // namespace
+
+const UpdateRecipe& Sm3::explanation(const HyperParameters&) {
+    static const Sm3Parts parts;
+    return parts;
 }
 
 }  // namespace ml

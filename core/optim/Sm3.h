@@ -14,6 +14,9 @@ class Sm3 : public Optimizer {
 public:
     Sm3(std::string name, const HyperParameters& hp);
 
+    // Its parts for the update explainer (UpdateRecipe.h).
+    static const UpdateRecipe& explanation(const HyperParameters& hp);
+
 protected:
     void allocate(const Matrix& parameters, LayerState& state) const override;
     void update(const Matrix& parameters, const Matrix& gradient, LayerState& state) override;
