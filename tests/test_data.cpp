@@ -10,6 +10,8 @@
 #include "data/MnistImport.h"
 #include "data/ToyData.h"
 #include "InputError.h"
+#include "optim/OptimizerCatalog.h"
+#include "train/LockstepTrainer.h"
 
 #include <QDir>
 #include <QFile>
@@ -478,6 +480,65 @@ private Q_SLOTS:
         QVERIFY2(msg.contains("flat-images") && msg.contains("3 dimensions"), qPrintable(msg));
         msg = inputErrorOf([&] { ml::loadDataSplit("idx:" + path("no-such-dir").toStdString(), 1); });
         QVERIFY2(msg.contains("no-such-dir") && msg.contains("does not exist"), qPrintable(msg));
+    }
+
+    // idx:DIR takes its class count from the labels (the largest of the train and test files + 1),
+    // or from idx:DIR:classes=N; a network with that many outputs trains on it.
+    void idxClassCountFromLabels() {
+        const auto folder = [&](const char* name, std::vector<std::uint8_t> train, std::vector<std::uint8_t> test) {
+            const QDir dir(path(name));
+            QDir().mkpath(dir.path());
+            const auto p = [&](const char* file) { return dir.filePath(QLatin1String(file)).toStdString(); };
+            const auto count = [](const std::vector<std::uint8_t>& labels) {
+                return static_cast<std::uint32_t>(labels.size());
+            };
+            ml::writeIdx(p("train-images-idx3-ubyte"), {count(train), 3, 2}, ramp(train.size() * 6));
+            ml::writeIdx(p("train-labels-idx1-ubyte"), {count(train)}, train);
+            ml::writeIdx(p("t10k-images-idx3-ubyte"), {count(test), 3, 2}, ramp(test.size() * 6));
+            ml::writeIdx(p("t10k-labels-idx1-ubyte"), {count(test)}, test);
+            return "idx:" + dir.path().toStdString();
+        };
+        const auto trains = [](const std::string& spec, std::vector<int> sizes) {
+            ml::Experiment e;
+            e.network.setSizes(std::move(sizes));
+            e.network.loss = ml::LossKind::CrossEntropy;
+            e.data = spec;
+            e.batchSize = 0;
+            e.steps = 3;
+            e.runs = {{"sgd", "sgd", ml::optimizerInfo("sgd").defaults}};
+            ml::LockstepTrainer trainer(e, ml::loadDataSplit(spec, 1));
+            ml::RunControl control;
+            trainer.run(control);
+            return trainer.result(0).status == ml::RunStatus::Done;
+        };
+
+        const std::string four = folder("idx-four", {0, 3, 1, 2, 2, 0}, {1, 0});
+        QCOMPARE(ml::loadDataSplit(four, 1).train->outputDim(), 4);
+        QCOMPARE(ml::loadDataSplit(four, 1).test->outputDim(), 4);
+        QVERIFY(trains(four, {6, 5, 4}));
+
+        const std::string letters = folder("idx-letters", {25, 0, 13, 7}, {12, 3});
+        QCOMPARE(ml::loadDataSplit(letters, 1).train->outputDim(), 26);
+        QVERIFY(trains(letters, {6, 26}));
+        // The larger of the two files, the same for both.
+        const DataSplit wider = ml::loadDataSplit(folder("idx-wider-test", {0, 1, 2, 3}, {5, 0}), 1);
+        QCOMPARE(wider.train->outputDim(), 6);
+        QCOMPARE(wider.test->outputDim(), 6);
+
+        // The override: more classes than the labels use, or too few (naming the file and the count).
+        QCOMPARE(ml::loadDataSplit(four + ":classes=26", 1).train->outputDim(), 26);
+        QVERIFY(trains(four + ":classes=26", {6, 26}));
+        QString msg = inputErrorOf([&] { ml::loadDataSplit(four + ":classes=3", 1); });
+        QVERIFY2(msg.contains("idx-four/train-labels-idx1-ubyte: label 3 at position 1 is out of range; expected 0 to "
+                              "2 (classes=3)"),
+                 qPrintable(msg));
+        for (const char* bad : {":classes=0", ":classes=257", ":classes=x", ":classes="}) {
+            msg = inputErrorOf([&] { ml::loadDataSplit(four + bad, 1); });
+            QVERIFY2(msg.contains("expected a whole number of classes from 1 to 256"), qPrintable(msg));
+        }
+        // A network that does not end with the labels' count says the count.
+        msg = inputErrorOf([&] { trains(four, {6, 10}); });
+        QVERIFY2(msg.contains("4 classes") && msg.contains("end with 4"), qPrintable(msg));
     }
 
     // ---- bundled data ----

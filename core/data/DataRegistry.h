@@ -2,7 +2,8 @@
 // One entry point for every data set, by spec string:
 //   toy:NAME       synthetic, seeded by the experiment seed (ToyData.h)
 //   csv:PATH       a CSV file, or csv:TRAIN,TEST (CsvLoader.h)
-//   idx:DIR        MNIST-style IDX files in DIR (Idx.h)
+//   idx:DIR        MNIST-style IDX files in DIR (Idx.h), as many classes as the labels say;
+//                  idx:DIR:classes=N for N classes
 //   iris, digits   bundled real data (BundledData.h)
 //   mnist          10,000 real MNIST digits in mnistDirectory() (MnistImport.h), 8,000 / 2,000
 //   fashion-mnist  the Debian package dataset-fashion-mnist, 60,000 / 10,000

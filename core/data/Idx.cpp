@@ -220,17 +220,26 @@ void writeIdx(const std::string& path, const std::vector<std::uint32_t>& dims, s
     writeFileAtomically(file, file.endsWith(QLatin1String(".gz")) ? gzipCompress(bytes) : bytes);
 }
 
-ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& labelsPath, int numClasses, float scale) {
+namespace {
+
+IdxArray readIdxLabels(const std::string& labelsPath) {
     IdxArray labels = readIdx(labelsPath);
     if (labels.dims.size() != 1)
         throw InputError(labelsPath + ": labels must have 1 dimension (the count), found " +
                          std::to_string(labels.dims.size()) + " (" + dimsText(labels.dims) + ")");
+    return labels;
+}
+
+// The labels (read by readIdxLabels) and the images of `imagesPath` as one data set of numClasses
+// classes; `why` says where the class count came from, for the message on a label beyond it.
+ImageDataset idxImages(const std::string& imagesPath, const std::string& labelsPath, IdxArray labels, int numClasses,
+                       float scale, const std::string& why = {}) {
     const auto bad =
         std::find_if(labels.data.begin(), labels.data.end(), [&](std::uint8_t l) { return l >= numClasses; });
     if (bad != labels.data.end())
         throw InputError(labelsPath + ": label " + std::to_string(*bad) + " at position " +
                          std::to_string(bad - labels.data.begin()) + " is out of range; expected 0 to " +
-                         std::to_string(numClasses - 1));
+                         std::to_string(numClasses - 1) + why);
     IdxArray images = readIdx(imagesPath);
     if (images.dims.size() != 3)
         throw InputError(imagesPath + ": images must have 3 dimensions (count x height x width), found " +
@@ -243,7 +252,16 @@ ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& lab
     return ImageDataset(std::move(images.data), std::move(labels.data), shape, numClasses, scale);
 }
 
-DataSplit loadIdxDirectory(const std::string& dirPath, const std::string& spec, const std::string& missingHint) {
+int largestLabel(const IdxArray& labels) { return *std::max_element(labels.data.begin(), labels.data.end()); }
+
+}  // namespace
+
+ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& labelsPath, int numClasses, float scale) {
+    return idxImages(imagesPath, labelsPath, readIdxLabels(labelsPath), numClasses, scale);
+}
+
+DataSplit loadIdxDirectory(const std::string& dirPath, const std::string& spec, const std::string& missingHint,
+                           int numClasses) {
     const QDir dir(QString::fromStdString(dirPath));
     const std::string hint = missingHint.empty() ? "" : "; " + missingHint;
     if (QFileInfo(dir.path()).isFile())
@@ -259,10 +277,16 @@ DataSplit loadIdxDirectory(const std::string& dirPath, const std::string& spec, 
     };
     const std::string trainImages = path("train-images-idx3-ubyte"), trainLabels = path("train-labels-idx1-ubyte");
     const std::string testImages = path("t10k-images-idx3-ubyte"), testLabels = path("t10k-labels-idx1-ubyte");
-    constexpr int kClasses = 10;
     constexpr float kScale = 1.0f / 255.0f;
-    auto train = std::make_shared<ImageDataset>(loadIdxImages(trainImages, trainLabels, kClasses, kScale));
-    auto test = std::make_shared<ImageDataset>(loadIdxImages(testImages, testLabels, kClasses, kScale));
+    IdxArray trainLabelArray = readIdxLabels(trainLabels), testLabelArray = readIdxLabels(testLabels);
+    // The class count: given, or the largest label of either file + 1 (the same for both).
+    const int classes =
+        numClasses > 0 ? numClasses : std::max(largestLabel(trainLabelArray), largestLabel(testLabelArray)) + 1;
+    const std::string why = numClasses > 0 ? " (classes=" + std::to_string(numClasses) + ")" : "";
+    auto train = std::make_shared<ImageDataset>(
+        idxImages(trainImages, trainLabels, std::move(trainLabelArray), classes, kScale, why));
+    auto test = std::make_shared<ImageDataset>(
+        idxImages(testImages, testLabels, std::move(testLabelArray), classes, kScale, why));
     if (test->imageShape().height != train->imageShape().height ||
         test->imageShape().width != train->imageShape().width)
         throw InputError(testImages + ": image size differs from " + trainImages);

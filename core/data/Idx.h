@@ -32,8 +32,11 @@ void writeIdx(const std::string& path, const std::vector<std::uint32_t>& dims, s
 ImageDataset loadIdxImages(const std::string& imagesPath, const std::string& labelsPath, int numClasses, float scale);
 
 // Loads train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte and
-// t10k-labels-idx1-ubyte (each plain or with ".gz") from `dir` as 10-class images with pixels
-// scaled by 1/255. `missingHint` is appended to the message when the folder or a file is missing.
-DataSplit loadIdxDirectory(const std::string& dir, const std::string& spec, const std::string& missingHint = {});
+// t10k-labels-idx1-ubyte (each plain or with ".gz") from `dir` as images with pixels scaled by
+// 1/255, of `numClasses` classes, or (0) as many as the labels say: the largest label of the two
+// files + 1, the same for both. A label beyond a given count is refused, naming its file.
+// `missingHint` is appended to the message when the folder or a file is missing.
+DataSplit loadIdxDirectory(const std::string& dir, const std::string& spec, const std::string& missingHint = {},
+                           int numClasses = 0);
 
 }  // namespace ml
