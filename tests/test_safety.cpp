@@ -14,10 +14,12 @@
 #include "runfolder/RunCsv.h"
 #include "runfolder/RunFolderLayout.h"
 #include "runfolder/RunFolderReader.h"
+#include "runfolder/SnapshotFile.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -486,6 +488,114 @@ private Q_SLOTS:
         QVERIFY2(message.contains("(half of the physical memory; set MOMENTUM_LAB_MEMORY_BUDGET to change it)"),
                  qPrintable(message));
         QVERIFY(test::inputErrorOf([&] { Network network(NetworkSpec{}); }).isEmpty());
+    }
+
+    // What scales with the data is in the one estimate too (requireTrainingWithinMemoryBudget): the
+    // activations of a batch and an evaluation chunk, checked when the data's size is known.
+    void activationsCountAgainstTheMemoryBudget() {
+        Experiment wide;
+        wide.network.setLayers("1-100000-1");
+        wide.steps = 1;
+        wide.batchSize = 0;  // the whole training set
+        wide.runs = {RunSpec{"sgd", "sgd", {}}};
+        qputenv(kMemoryBudgetVariable, "64M");
+        QVERIFY(test::inputErrorOf([&] { wide.validate(); }).isEmpty());  // the parameters fit
+        QString message = test::inputErrorOf([&] { loadExperimentData(wide); });
+        QVERIFY2(message.contains("network 1-100000-1 (300001 parameters; weights, gradients and optimizer state of "
+                                  "1 run; the activations and their gradients of a batch of ") &&
+                     message.contains("(--batch 0: the whole training set)") &&
+                     message.contains("more than the memory budget of 64 MiB (set by MOMENTUM_LAB_MEMORY_BUDGET); a "
+                                      "smaller batch needs less, a larger MOMENTUM_LAB_MEMORY_BUDGET allows more"),
+                 qPrintable(message));
+        wide.network.setLayers("1-1000-1");
+        QVERIFY(test::inputErrorOf([&] { loadExperimentData(wide); }).isEmpty());
+
+        // A convolution padded by 1000 on 8x8 digits: 8 x 2005 x 2005 values per sample.
+        Experiment padded;
+        padded.data = "digits";
+        padded.network.setLayers("1x8x8-conv8k3p1000-10");
+        padded.network.loss = LossKind::CrossEntropy;
+        padded.steps = 1;
+        padded.batchSize = 32;
+        padded.runs = {RunSpec{"sgd", "sgd", {}}};
+        qputenv(kMemoryBudgetVariable, "4G");
+        message = test::inputErrorOf([&] { loadExperimentData(padded); });
+        QVERIFY2(message.contains("network 1x8x8-conv8k3p1000-10 (") &&
+                     message.contains("the activations and their gradients of a batch of 32 and of an evaluation "
+                                      "chunk of 1024) needs "),
+                 qPrintable(message));
+        qunsetenv(kMemoryBudgetVariable);
+        // A padding whose sizes overflow an int is refused by the network spec itself.
+        message = test::inputErrorOf([&] { NetworkSpec().setLayers("1x8x8-conv8k3p100000-10"); });
+        QVERIFY2(message.contains("--network: conv8k3p100000: makes 8x200006x200006 = 320019200288 values per sample, "
+                                  "more than a layer can hold (2147483647); the padding of 100000 is the likely cause"),
+                 qPrintable(message));
+    }
+
+    // One rule for every float hyper-parameter: a value float32 turns into another is refused.
+    void hyperParametersThatChangeAsFloat32AreRefused() {
+        const ParameterField& momentum = *findParameterField("momentum");
+        const ParameterField& lr = *findParameterField("lr");
+        QString message = test::inputErrorOf([&] { requireFloat32Value(momentum, 0.99999999, "--momentum"); });
+        QVERIFY2(
+            message.contains("--momentum: 0.99999999 becomes 1 as a 32-bit float (what training computes with), "
+                             "out of range; expected a number in [0, 1), e.g. 0.99999994, the nearest float inside"),
+            qPrintable(message));
+        message = test::inputErrorOf([&] { requireFloat32Value(lr, 1e-46, "--lr"); });
+        QVERIFY2(message.contains("--lr: 1e-46 becomes 0 as a 32-bit float (what training computes with); give 0 or a "
+                                  "value of at least 1.1754944e-38"),
+                 qPrintable(message));
+        message = test::inputErrorOf([&] { requireFloat32Value(lr, 1e-40, "--lr"); });
+        QVERIFY2(message.contains("a subnormal float that keeps fewer digits"), qPrintable(message));
+        for (const double fine : {0.0, 0.9999999, 1e-30, 0.1, 3e38})
+            QVERIFY(test::inputErrorOf([&] { requireFloat32Value(lr, fine, "--lr"); }).isEmpty());
+        QVERIFY(test::inputErrorOf([&] { requireFloat32Value(momentum, 0.99999994, "--momentum"); }).isEmpty());
+        // Every path: the CLI flag and --optimizer item, the experiment JSON, validate() (the app's form).
+        const QJsonObject json{{"network", "1-2-1"},
+                               {"steps", 1},
+                               {"runs", QJsonArray{QJsonObject{{"optimizer", "momentum"}, {"momentum", 0.99999999}}}}};
+        message = test::inputErrorOf([&] { experimentFromJson(json, "e.json"); });
+        QVERIFY2(message.contains("e.json: runs[0] --momentum: 0.99999999 becomes 1"), qPrintable(message));
+        Experiment form;
+        form.steps = 1;
+        form.runs = {RunSpec{"sgd", "sgd", {}}};
+        form.runs[0].hp.lr = 1e-46;
+        message = test::inputErrorOf([&] { form.validate(); });
+        QVERIFY2(message.contains("runs[0] --lr: 1e-46 becomes 0"), qPrintable(message));
+        for (const auto& [arguments, expected] :
+             {std::pair{QStringList{"--momentum", "0.99999999"}, "--momentum: 0.99999999 becomes 1"},
+              std::pair{QStringList{"--lr", "1e-46"}, "--lr: 1e-46 becomes 0"},
+              std::pair{QStringList{"--optimizer", "momentum:lr=1e-46"},
+                        "--optimizer momentum:lr=1e-46 lr: 1e-46 becomes 0"}}) {
+            QTemporaryDir tmp;
+            const CliResult r = runCli(QStringList{"train", "--network", "1-2-1", "--data", "toy:sine", "--steps", "1",
+                                                   "--quiet", "--out", tmp.filePath("out")} +
+                                       arguments);
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        }
+    }
+
+    // A snapshots.bin cut inside a record (a killed run) says so, naming the record, wherever it is read.
+    void aSnapshotFileCutInsideARecordSaysWhere() {
+        QTemporaryDir tmp;
+        const QString run = tmp.filePath("run");
+        QCOMPARE(runCli(with(kSineRun, {"--steps", "20", "--snapshots-every", "5", "--out", run})).status, 0);
+        const QString file = run + "/snapshots.bin";
+        QVERIFY(QFile::resize(file, QFileInfo(file).size() - 10));  // records at steps 5, 10, 15, 20: the last one cut
+        SnapshotFileReader reader(file, 0);
+        int records = 0;
+        while (reader.next()) ++records;
+        QCOMPARE(records, 3);
+        QVERIFY(reader.truncated());
+        QVERIFY2(
+            reader.truncationText().starts_with(file.toStdString() + ": the file ends inside record 4 (byte ") &&
+                reader.truncationText().ends_with("), cut off while it was written; the 3 records before it were read"),
+            reader.truncationText().c_str());
+        const CliResult r =
+            runCli({"export", run, "--out", tmp.filePath("report"), "--quantity", "gradient", "--step", "20"});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(file + ": the file ends inside record 4"), qPrintable(r.err));
     }
 
     void countsAreRangeCheckedBeforeAnyConversion() {

@@ -20,6 +20,7 @@ const char* const kTextFlags[] = {"name", "network", "activation", "loss", "data
 QJsonValue typedValue(const ParameterField& field, const QString& text, const std::string& context) {
     HyperParameters scratch;
     field.set(scratch, text.toStdString(), context);  // validates, with the flag in the message
+    if (field.kind == ParameterField::Kind::Real) requireFloat32Value(field, field.getReal(scratch), context);
     switch (field.kind) {
     case ParameterField::Kind::Real: return field.getReal(scratch);
     case ParameterField::Kind::Flag: return field.getReal(scratch) != 0.0;

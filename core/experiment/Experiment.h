@@ -58,7 +58,23 @@ struct Experiment {
 };
 
 // The experiment's data (data/DataRegistry.h) with its holdout applied. Throws InputError.
+// Loaded, then checked by requireTrainingWithinMemoryBudget with the training split's size.
 DataSplit loadExperimentData(const Experiment& experiment);
+
+// The one estimate of what training `experiment` holds in memory: each run's weights, gradients and
+// optimizer state, and the activations (and their gradients) of a batch and an evaluation chunk in
+// each run's network (NetworkSpec::passBytes); `trainSamples` sizes a full batch (0: not known yet,
+// the parameters only). Throws InputError naming what was estimated, its size and the budget.
+void requireTrainingWithinMemoryBudget(const Experiment& experiment, long trainSamples);
+
+// Hyper-parameters are read as doubles but training computes in 32-bit floats. The one rule for
+// every Real hyper-parameter of `optimizer` (CLI flags, --optimizer items, experiment JSON, the
+// app's form): a value whose float is 0 while it is not (1e-46), subnormal (1e-40, digits lost) or
+// outside its range (momentum 0.99999999 becomes 1) is refused, naming `context --KEY`, the value,
+// what it becomes and what to give instead.
+void requireFloat32HyperParameters(const std::string& optimizer, const HyperParameters& hp, const std::string& context);
+// The same for one field's value (the CLI checks each flag as it reads it, naming the flag).
+void requireFloat32Value(const ParameterField& field, double value, const std::string& context);
 
 // "momentum" -> "momentum"; repeated labels get "-2", "-3", ... so folders never collide.
 void makeLabelsUnique(std::vector<RunSpec>& runs);

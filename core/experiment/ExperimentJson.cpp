@@ -155,6 +155,7 @@ RunSpec runFromJson(const QJsonObject& run, const QJsonObject& shared, const std
         parameterFromJson(*findParameterField(key), it.value(), spec.hp, context + "." + key);
     }
     validateHyperParameters(spec.optimizer, spec.hp, context);
+    requireFloat32HyperParameters(spec.optimizer, spec.hp, context);
     return spec;
 }
 

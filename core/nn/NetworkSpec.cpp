@@ -98,6 +98,21 @@ std::optional<SampleShape> parseImageShape(const std::string& text) {
     return SampleShape{*c, *h, *w};
 }
 
+// The first number in `part` above kMaxSize, if any: named in the refusal, which would otherwise
+// call a too-wide layer "not a layer".
+std::optional<std::string> numberAboveLimit(const std::string& part) {
+    for (std::size_t at = 0; at < part.size();) {
+        std::size_t end = at;
+        while (end < part.size() && std::isdigit(static_cast<unsigned char>(part[end]))) ++end;
+        const std::string digits = part.substr(at, end - at);
+        const std::size_t first = digits.find_first_not_of('0');
+        if (first != std::string::npos && (digits.size() - first > 6 || std::stoi(digits.substr(first)) > kMaxSize))
+            return digits;
+        at = end == at ? at + 1 : end;
+    }
+    return {};
+}
+
 }  // namespace
 
 std::string SampleShape::text() const {
@@ -129,8 +144,17 @@ SampleShape LayerToken::outputShape(const SampleShape& in, bool inIsImage, const
         throw InputError(name + ": the " + std::to_string(kernel) + "x" + std::to_string(kernel) +
                          " window is larger than its input " + in.text() +
                          (padding ? " (padded by " + std::to_string(padding) + ")" : std::string()));
-    const int channels = kind == Kind::Conv ? size : in.channels;
-    return {channels, (paddedHeight - kernel) / stride + 1, (paddedWidth - kernel) / stride + 1};
+    const SampleShape out{kind == Kind::Conv ? size : in.channels, (paddedHeight - kernel) / stride + 1,
+                          (paddedWidth - kernel) / stride + 1};
+    // Sizes are ints throughout the network; a padding that overflows them is refused here, and
+    // what fits is checked against the memory budget before training (NetworkSpec::passBytes).
+    const std::uint64_t values = static_cast<std::uint64_t>(out.channels) * out.height * out.width;
+    if (values > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        throw InputError(name + ": makes " + out.text() + " = " + std::to_string(values) +
+                         " values per sample, more than a layer can hold (" +
+                         std::to_string(std::numeric_limits<int>::max()) + ")" +
+                         (padding ? "; the padding of " + std::to_string(padding) + " is the likely cause" : ""));
+    return out;
 }
 
 void NetworkSpec::setLayers(const std::string& text, const std::string& field) {
@@ -141,6 +165,12 @@ void NetworkSpec::setLayers(const std::string& text, const std::string& field) {
     };
     const std::vector<std::string> parts = splitOn(text, '-');
     if (parts.size() < 2) throw refuse("needs at least an input and an output");
+    static_assert(kMaxSize == 100000, "the refusal below names the limit");
+    for (const std::string& part : parts)
+        if (const auto number = numberAboveLimit(part))
+            throw InputError(field + ": '" + text + "' has '" + part + "': " + *number +
+                             " is more than 100,000, the largest size a layer may have (units, channels, "
+                             "kernel, stride, padding, or an input side)");
     NetworkSpec parsed = *this;
     parsed.layers.clear();
     if (const auto size = positive(parts[0])) {
@@ -204,6 +234,34 @@ std::uint64_t NetworkSpec::parameterCount() const {
         image = layer.isImageLayer();
     }
     return count;
+}
+
+std::uint64_t NetworkSpec::passBytes(std::uint64_t samples) const {
+    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+    const auto add = [](std::uint64_t a, std::uint64_t b) { return b > kMax - a ? kMax : a + b; };
+    const auto product = [](std::uint64_t a, std::uint64_t b) {
+        std::uint64_t p = 0;
+        return __builtin_mul_overflow(a, b, &p) ? kMax : p;
+    };
+    std::uint64_t perSample = static_cast<std::uint64_t>(input.size());  // the gathered batch
+    std::uint64_t perPass = 0;
+    SampleShape in = input;
+    bool image = imageInput;
+    for (const LayerToken& layer : layers) {
+        const SampleShape out = layer.outputShape(in, image, "network");
+        const std::uint64_t outValues = static_cast<std::uint64_t>(out.channels) * out.height * out.width;
+        perSample = add(perSample, product(3, outValues));
+        if (layer.kind == LayerToken::Kind::Conv) {
+            const std::uint64_t patch = static_cast<std::uint64_t>(in.channels) * layer.kernel * layer.kernel;
+            const std::uint64_t positions = static_cast<std::uint64_t>(out.height) * out.width;
+            const std::uint64_t padded = static_cast<std::uint64_t>(in.channels) * (in.height + 2 * layer.padding) *
+                                         (in.width + 2 * layer.padding);
+            perPass = add(perPass, add(product(2, product(patch, positions)), padded));
+        }
+        in = out;
+        image = layer.isImageLayer();
+    }
+    return product(sizeof(float), add(product(perSample, samples), perPass));
 }
 
 bool NetworkSpec::isDense() const {

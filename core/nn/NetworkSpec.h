@@ -70,6 +70,11 @@ struct NetworkSpec {
     std::uint64_t parameterCount() const;  // no conv or pooling layer
     // The sample shape after each layer, in order; throws like setLayers.
     std::vector<SampleShape> shapes(const std::string& field = "--network") const;
+    // The buffers one forward and backward pass over `samples` samples holds: per layer and sample
+    // its pre-activation, output and output gradient (3 floats per output value), the batch's
+    // inputs, and a convolution's one-sample patches, their gradient and its padded image.
+    // Saturates at the largest uint64 (a size no memory budget admits).
+    std::uint64_t passBytes(std::uint64_t samples) const;
 };
 
 }  // namespace ml

@@ -191,6 +191,12 @@ void SnapshotFileReader::fail(const std::string& what) const {
                      std::to_string(recordOffset_) + "): " + what);
 }
 
+std::string SnapshotFileReader::truncationText() const {
+    return file_.fileName().toStdString() + ": the file ends inside record " + std::to_string(records_ + 1) +
+           " (byte " + std::to_string(recordOffset_) + "), cut off while it was written; the " +
+           std::to_string(records_) + (records_ == 1 ? " record" : " records") + " before it were read";
+}
+
 std::optional<Snapshot> SnapshotFileReader::next() {
     recordOffset_ = file_.pos();
     if (file_.atEnd()) return std::nullopt;

@@ -60,6 +60,9 @@ public:
     // truncated() then says so). Throws InputError naming the path, the record and its byte offset.
     std::optional<Snapshot> next();
     bool truncated() const { return truncated_; }
+    // After next() returned nothing for a cut-off record: "PATH: the file ends inside record N
+    // (byte B), cut off while it was written; the N-1 records before it were read".
+    std::string truncationText() const;
 
 private:
     [[noreturn]] void fail(const std::string& what) const;

@@ -211,12 +211,14 @@ Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArgumen
     const std::string who = "run '" + run.spec.label + "'";
     std::optional<Snapshot> found;
     std::vector<long> saved;
+    std::string cutOff;  // why later snapshots are missing, if the file was cut off
     if (!run.snapshotsFile.isEmpty()) {
         SnapshotFileReader reader(run.snapshotsFile, index);
         while (std::optional<Snapshot> snapshot = reader.next()) {
             saved.push_back(snapshot->step);
             if (!arguments.step || snapshot->step == *arguments.step) found = std::move(snapshot);
         }
+        if (reader.truncated()) cutOff = "; " + reader.truncationText();
     }
     std::optional<Snapshot> final;
     for (const SharedSnapshot& snapshot : finalSnapshots(folder))
@@ -228,14 +230,15 @@ Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArgumen
             throw InputError(
                 "--step " + std::to_string(*arguments.step) + ": " + who + " saved no snapshot at that step" +
                 " (saved steps: " + stepsText(saved).toStdString() +
-                (run.finalWeights.empty() ? "" : "; final weights at step " + std::to_string(run.result.steps)) + ")");
+                (run.finalWeights.empty() ? "" : "; final weights at step " + std::to_string(run.result.steps)) + ")" +
+                cutOff);
         throw InputError(who + ": no weights to draw (no weights_final.json and no snapshots.bin)");
     }
     if (extractQuantity(*found, 0, arguments.quantity).size() == 0)
         throw InputError(
             "--quantity " + quantityKey(arguments.quantity).toStdString() + ": " + who + " at step " +
             std::to_string(found->step) + ": " + missingQuantityReason(*found).toStdString() +
-            (found->weightsOnly ? " (train --snapshots-every N saves it)" : " (" + run.spec.optimizer + ")"));
+            (found->weightsOnly ? " (train --snapshots-every N saves it)" : " (" + run.spec.optimizer + ")") + cutOff);
     return *found;
 }
 

@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "io/Files.h"
+#include "io/MemoryBudget.h"
 #include "export/PgfplotsFigure.h"
 
 #include <QBuffer>
@@ -14,6 +15,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -90,8 +92,17 @@ QByteArray Figure::render(FigureFormat format, const FigureOptions& options) con
     switch (format) {
     case FigureFormat::Png: {
         const double scale = options.dpi / kScreenDpi;
-        QImage image(QSize(std::lround(size.width() * scale), std::lround(size.height() * scale)),
-                     QImage::Format_ARGB32_Premultiplied);
+        const QSize pixels(std::lround(size.width() * scale), std::lround(size.height() * scale));
+        // Checked before drawing: an image beyond memory ends in painter warnings and a failed encoding.
+        requireWithinMemoryBudget(saturatingProduct(std::uint64_t(pixels.width()) * std::uint64_t(pixels.height()), 4),
+                                  "a PNG of " + std::to_string(pixels.width()) + " x " +
+                                      std::to_string(pixels.height()) + " pixels (" + std::to_string(size.width()) +
+                                      " x " + std::to_string(size.height()) + " px at " + std::to_string(options.dpi) +
+                                      " dpi, 4 bytes per pixel; a smaller size or dpi needs less)");
+        QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+        if (image.isNull())
+            throw InputError("a PNG of " + std::to_string(pixels.width()) + " x " + std::to_string(pixels.height()) +
+                             " pixels could not be allocated; a smaller size or dpi needs less");
         image.fill(Qt::white);
         {
             // Painted at the image's default 96 dpi and scaled: point-sized fonts convert at 96 dpi

@@ -100,6 +100,7 @@ std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSele
                     batch.push_back(std::make_shared<const Snapshot>(std::move(*snapshot)));
                     if (batchBytes >= kBatchBytes) flush();
                 }
+                if (reader.truncated()) problems.push_back(run.spec.label + ": " + reader.truncationText());
             } catch (const InputError& error) {
                 problems.push_back(run.spec.label + ": " + error.what());
             }
