@@ -560,7 +560,7 @@ StudySpeed studySpeed(const ml::StudyPlan& plan, int jobs, StudyFolders& folders
     const double cpuMs = std::chrono::duration<double, std::milli>(Clock::now() - cpuStart).count();
     const ml::MachineCounters after = ml::MachineCounters::read(dir.toStdString());
     double trainingMs = 0.0;
-    for (int k = 0; k < plan.trialCount(); ++k) trainingMs += ml::readTrialOutcome(layout, k)->metrics.back().wallMs;
+    for (int k = 0; k < plan.trialCount(); ++k) trainingMs += ml::readTrialOutcome(layout, k)->metrics.last()->wallMs;
     const double trials = plan.trialCount();
     return {trials / seconds,
             cpuMs / trials,

@@ -417,7 +417,7 @@ private slots:
         for (int k = 0; k < plan.trialCount(); ++k) {
             const bool marked = QFileInfo::exists(stopped.trialMarker(k));
             QCOMPARE(marked, std::find(reported.begin(), reported.end(), k) != reported.end());
-            if (marked) QVERIFY(readTrialOutcome(stopped, k)->metrics.size() > 1);
+            if (marked) QVERIFY(readTrialOutcome(stopped, k)->metrics.rowCount() > 1);
         }
         RunControl resumed, fresh;
         QCOMPARE(runPendingTrials(stopped, pendingTrials(stopped), 2, resumed), plan.trialCount() - finished);
@@ -662,6 +662,43 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // One rule for a diverged final seed, in every results file: its test error counts as 1.0 (test
+    // accuracy 0), as its test loss counts as infinity. summary.csv's mean accuracies and paired.csv's
+    // mean test-error difference then agree seed for seed.
+    void aDivergedSeedCountsAsTheWorstInEveryResultsFile() {
+        QTemporaryDir tmp;
+        const QString studyFile = writeFile(tmp.filePath("tiny.json"), tinyStudy());
+        const QString out = tmp.filePath("out");
+        QCOMPARE(cli({"study", studyFile, "--out", out, "--jobs", "2", "--quiet"}).status, 0);
+        const StudyPlan plan(loadStudy(QDir(out).filePath("study.json")));
+        const StudyLayout layout(out, plan);
+        const int diverged = plan.finalTrials(0, 1).front();  // neuron-mean's first seed
+        QJsonObject marker = parseJsonObject(readAll(layout.trialMarker(diverged)), "trial.json");
+        marker["status"] = "diverged at step 60";
+        writeFile(layout.trialMarker(diverged), QJsonDocument(marker).toJson());
+        QCOMPARE(cli({"aggregate", out}).status, 0);
+
+        const QString results = layout.resultsDirectory();
+        const auto summary = csvRows(results + "/summary.csv");
+        const auto accuracyMean = [&](int o) {
+            return column(summary, summary[1 + o], "test_accuracy_mean").toDouble();
+        };
+        double expected = 0;  // the mean over neuron-mean's seeds, the diverged one counting 0
+        for (const int k : plan.finalTrials(0, 1))
+            expected += k == diverged ? 0.0 : finalEvaluatedAccuracy(readTrialOutcome(layout, k)->metrics) / 3.0;
+        QVERIFY(std::abs(accuracyMean(1) - expected) < 1e-6);
+        const auto paired = csvRows(results + "/paired.csv");
+        int errorRows = 0;
+        for (const QStringList& row : paired)
+            if (column(paired, row, "metric") == "test_error") {  // a = momentum, b = neuron-mean
+                ++errorRows;
+                QVERIFY2(std::abs(column(paired, row, "mean_difference").toDouble() -
+                                  (accuracyMean(1) - accuracyMean(0))) < 1e-6,
+                         qPrintable(row.join(',')));
+            }
+        QCOMPARE(errorRows, 1);
+    }
+
     // A trial is written by one process at a time: a second `--trial K` while K is held is refused,
     // naming the trial; other trials go on, and K is free again once its holder ends.
     void aTrialBeingWrittenIsRefusedToASecondWriter() {
@@ -682,6 +719,40 @@ private slots:
         }
         QCOMPARE(cli({"study", studyFile, "--out", out, "--trial", "1", "--quiet"}).status, 0);
         QVERIFY(QFileInfo::exists(layout.trialMarker(1)));
+    }
+
+    // Aggregation streams a trial's metrics.csv: the figures come from every row, the band curves
+    // are bounded (a short run keeps every row, so its results are those of the whole file).
+    void trialMetricsTakeEveryRowIntoBoundedCurves() {
+        const auto rowAt = [](long step) {
+            StepMetrics m;
+            m.step = step;
+            m.trainLoss = 1.0f / static_cast<float>(step);
+            m.wallMs = static_cast<double>(step);
+            if (step % 10 == 0) {
+                m.testLoss = 2.0f / static_cast<float>(step);
+                m.testAccuracy = step == 30 ? 0.99f : 0.5f;  // the best is early
+            }
+            return m;
+        };
+        TrialMetrics longRun(0.0011, true);
+        for (long step = 1; step <= 100000; ++step) longRun.add(rowAt(step));
+        QCOMPARE(longRun.rowCount(), 100000L);
+        QCOMPARE(longRun.finalLoss(), double(2.0f / 100000.0f));
+        QCOMPARE(longRun.finalAccuracy(), double(0.5f));
+        QCOMPARE(longRun.bestAccuracy(), double(0.99f));
+        QCOMPARE(longRun.timeToTarget().steps, 1820.0);  // the first evaluation with 2/step <= 0.0011
+        QCOMPARE(longRun.timeToTarget().wallMs, 1820.0);
+        QVERIFY(longRun.rows().size() <= std::size_t(kTrialCurvePoints) && longRun.rows().size() > 1000);
+        QVERIFY(longRun.evaluations().size() <= std::size_t(kTrialCurvePoints));
+        QCOMPARE(longRun.rows().front().step, 1L);  // the whole run stays covered
+
+        TrialMetrics shortRun(0.001, true), tuning(0.001, false);
+        for (long step = 1; step <= 5000; ++step) shortRun.add(rowAt(step)), tuning.add(rowAt(step));
+        QCOMPARE(shortRun.rows().size(), std::size_t(5000));
+        QCOMPARE(shortRun.evaluations().size(), std::size_t(500));
+        QVERIFY(tuning.rows().empty() && tuning.evaluations().empty());  // tuning trials keep no curves
+        QCOMPARE(tuning.bestAccuracy(), shortRun.bestAccuracy());
     }
 
     void shippedStudiesParse() {

@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <map>
@@ -75,26 +76,6 @@ std::vector<double> perSeed(const FinalRuns& runs, const std::vector<std::uint64
     std::vector<double> values;
     for (const std::uint64_t seed : seeds) values.push_back(metric(runs.bySeed.at(seed)));
     return values;
-}
-
-double finalTestLoss(const TrialOutcome& o) {
-    const double loss = finalEvaluatedLoss(o.metrics);
-    return o.diverged() || std::isnan(loss) ? kInfinity : loss;
-}
-double finalTestError(const TrialOutcome& o) {
-    const double accuracy = finalEvaluatedAccuracy(o.metrics);
-    return o.diverged() || std::isnan(accuracy) ? 1.0 : 1.0 - accuracy;
-}
-
-stats::TimeToTarget timeToTargetOf(const TrialOutcome& o, double target) {
-    std::vector<long> steps;
-    std::vector<double> losses, wall;
-    for (const StepMetrics& m : o.metrics) {
-        steps.push_back(m.step);
-        losses.push_back(m.testLoss);
-        wall.push_back(m.wallMs);
-    }
-    return stats::timeToTarget(steps, losses, wall, target);
 }
 
 std::vector<std::uint64_t> seedsOf(const FinalRuns& runs) {
@@ -319,9 +300,7 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             }
             const std::vector<std::uint64_t> seeds = seedsOf(finals);
             const std::vector<double> losses = perSeed(finals, seeds, finalTestLoss);
-            std::vector<double> accuracies;
-            for (const std::uint64_t seed : seeds)
-                accuracies.push_back(finalEvaluatedAccuracy(finals.bySeed.at(seed).metrics));
+            const std::vector<double> accuracies = perSeed(finals, seeds, finalTestAccuracy);
             const stats::Spread lossSpread = spreadWithInfinity(losses);
             const stats::Interval lossMean = stats::bootstrapMean(losses);
             const stats::Spread accSpread = stats::spreadOf(accuracies);
@@ -329,7 +308,7 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             std::vector<double> steps;
             for (const std::uint64_t seed : seeds) {
                 if (!study.hasTarget()) break;
-                const stats::TimeToTarget time = timeToTargetOf(finals.bySeed.at(seed), study.target);
+                const stats::TimeToTarget time = finals.bySeed.at(seed).metrics.timeToTarget();
                 steps.push_back(time.steps);
                 ttt += field(study.tasks[t].name) + "," + field(label(o)) + "," + QByteArray::number(seed) + "," +
                        num(study.target) + "," + num(time.steps) + "," + num(time.wallMs) + "\n";
@@ -369,17 +348,20 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             profileCosts[t][o] = study.hasTarget() ? stepsMedian : lossSpread.median;
 
             // Bands, aligned by step, for the three series of metrics.csv.
+            // The kept curves (TrialMetrics): the test series from the evaluated rows.
             struct Series {
                 const char* name;
                 float StepMetrics::*value;
+                const std::vector<StepMetrics>& (TrialMetrics::*rows)() const;
             };
             for (const Series series :
-                 {Series{"train_loss", &StepMetrics::trainLoss}, Series{"test_loss", &StepMetrics::testLoss},
-                  Series{"test_accuracy", &StepMetrics::testAccuracy}}) {
+                 {Series{"train_loss", &StepMetrics::trainLoss, &TrialMetrics::rows},
+                  Series{"test_loss", &StepMetrics::testLoss, &TrialMetrics::evaluations},
+                  Series{"test_accuracy", &StepMetrics::testAccuracy, &TrialMetrics::evaluations}}) {
                 std::vector<stats::Curve> curves;
                 for (const std::uint64_t seed : seeds) {
                     stats::Curve curve;
-                    for (const StepMetrics& m : finals.bySeed.at(seed).metrics)
+                    for (const StepMetrics& m : (finals.bySeed.at(seed).metrics.*series.rows)())
                         if (!std::isnan(m.*series.value)) {
                             curve.steps.push_back(m.step);
                             curve.values.push_back(m.*series.value);
@@ -407,8 +389,14 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                 if (seeds.empty()) continue;
                 for (const auto& [metric, fn] :
                      {std::pair{"test_loss", &finalTestLoss}, std::pair{"test_error", &finalTestError}}) {
-                    const stats::PairedComparison c = stats::comparePaired(perSeed(results[t][a].finals, seeds, fn),
-                                                                           perSeed(results[t][b].finals, seeds, fn));
+                    const std::vector<double> valuesA = perSeed(results[t][a].finals, seeds, fn),
+                                              valuesB = perSeed(results[t][b].finals, seeds, fn);
+                    const auto isNan = [](double v) { return std::isnan(v); };
+                    // No test error where the task has no accuracy (regression).
+                    if (std::any_of(valuesA.begin(), valuesA.end(), isNan) ||
+                        std::any_of(valuesB.begin(), valuesB.end(), isNan))
+                        continue;
+                    const stats::PairedComparison c = stats::comparePaired(valuesA, valuesB);
                     pairs.append(QJsonObject{{"a", QString::fromStdString(label(a))},
                                              {"b", QString::fromStdString(label(b))},
                                              {"metric", metric},

@@ -129,29 +129,29 @@ std::optional<TrialOutcome> readTrialOutcome(const StudyLayout& layout, int inde
     outcome.trial = index;
     outcome.status = std::move(marker.status);
     outcome.point = std::move(marker.point);
+    const Study& study = layout.plan().study();
+    outcome.metrics = TrialMetrics(study.target, layout.plan().trial(index).phase == StudyPhase::Final);
     const QString metrics = QDir(layout.trialDirectory(index)).filePath(runfolder::kMetrics);
-    outcome.metrics = parseMetricsCsv(readFileBytes(metrics), metrics, 0);
+    QFile file(metrics);
+    openForReading(file);
+    readMetricsCsv(file, metrics, 0, [&](const StepMetrics& row) { outcome.metrics.add(row); });
     return outcome;
 }
 
-double finalEvaluatedLoss(const std::vector<StepMetrics>& metrics) {
-    for (auto it = metrics.rbegin(); it != metrics.rend(); ++it)
-        if (it->evaluated()) return it->testLoss;
-    return NAN;
+double finalEvaluatedLoss(const TrialMetrics& metrics) { return metrics.finalLoss(); }
+double finalEvaluatedAccuracy(const TrialMetrics& metrics) { return metrics.finalAccuracy(); }
+double bestEvaluatedAccuracy(const TrialMetrics& metrics) { return metrics.bestAccuracy(); }
+
+double finalTestLoss(const TrialOutcome& outcome) {
+    const double loss = finalEvaluatedLoss(outcome.metrics);
+    return outcome.diverged() || std::isnan(loss) ? kInfinity : loss;
 }
 
-double finalEvaluatedAccuracy(const std::vector<StepMetrics>& metrics) {
-    for (auto it = metrics.rbegin(); it != metrics.rend(); ++it)
-        if (it->evaluated()) return it->testAccuracy;
-    return NAN;
+double finalTestAccuracy(const TrialOutcome& outcome) {
+    return outcome.diverged() ? 0.0 : finalEvaluatedAccuracy(outcome.metrics);
 }
 
-double bestEvaluatedAccuracy(const std::vector<StepMetrics>& metrics) {
-    double best = NAN;
-    for (const StepMetrics& m : metrics)
-        if (m.evaluated() && !std::isnan(m.testAccuracy) && !(m.testAccuracy <= best)) best = m.testAccuracy;
-    return best;
-}
+double finalTestError(const TrialOutcome& outcome) { return 1.0 - finalTestAccuracy(outcome); }
 
 double selectionScore(const Study& study, const TrialOutcome& outcome) {
     if (outcome.diverged()) return kInfinity;
@@ -159,15 +159,7 @@ double selectionScore(const Study& study, const TrialOutcome& outcome) {
     switch (study.selection) {
     case SelectionMetric::FinalValidationLoss: return finiteOr(finalEvaluatedLoss(outcome.metrics));
     case SelectionMetric::BestValidationAccuracy: return finiteOr(1.0 - bestEvaluatedAccuracy(outcome.metrics));
-    case SelectionMetric::StepsToTarget: {
-        std::vector<long> steps;
-        std::vector<double> losses;
-        for (const StepMetrics& m : outcome.metrics) {
-            steps.push_back(m.step);
-            losses.push_back(m.testLoss);
-        }
-        return stats::timeToTarget(steps, losses, {}, study.target).steps;
-    }
+    case SelectionMetric::StepsToTarget: return outcome.metrics.timeToTarget().steps;
     }
     return kInfinity;
 }

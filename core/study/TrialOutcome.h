@@ -3,6 +3,7 @@
 // from those: the lowest selection score on validation data, ties to the earlier trial (the
 // untuned defaults first), then the lower final validation loss.
 #include "study/StudyLayout.h"
+#include "study/TrialMetrics.h"
 #include "train/Snapshot.h"
 
 #include <optional>
@@ -15,12 +16,13 @@ struct TrialOutcome {
     int trial = 0;
     stats::TrialPoint point;  // the values of the optimizer's search keys (phase 2: the chosen ones)
     std::string status;       // "done" or "diverged at step N" (train/RunStatus.h words)
-    std::vector<StepMetrics> metrics;
+    TrialMetrics metrics;     // metrics.csv streamed: figures over every row, curves for final runs
     bool diverged() const { return status != "done"; }
 };
 
 // The trial's folder when its trial.json says it finished; nothing when it did not (or is
 // missing). Throws InputError naming the file when a finished trial's files cannot be read.
+// Its metrics.csv is streamed (TrialMetrics), never held whole.
 std::optional<TrialOutcome> readTrialOutcome(const StudyLayout& layout, int trial);
 
 // Throws InputError naming trial.json unless it describes this trial of this study: its number,
@@ -35,9 +37,18 @@ void writeTrialMarker(const StudyLayout& layout, int trial, const stats::TrialPo
 // run or one that never evaluated scores infinity).
 double selectionScore(const Study& study, const TrialOutcome& outcome);
 // The last evaluated loss (NaN when none) and the best accuracy (NaN when none) of a run.
-double finalEvaluatedLoss(const std::vector<StepMetrics>& metrics);
-double bestEvaluatedAccuracy(const std::vector<StepMetrics>& metrics);
-double finalEvaluatedAccuracy(const std::vector<StepMetrics>& metrics);
+double finalEvaluatedLoss(const TrialMetrics& metrics);
+double bestEvaluatedAccuracy(const TrialMetrics& metrics);
+double finalEvaluatedAccuracy(const TrialMetrics& metrics);
+
+// The one rule for a final run's test figures, used by every results file (summary.csv,
+// paired.csv, results.json): a diverged run counts as the worst outcome, never as a missing one —
+// test loss infinity, test accuracy 0 (test error 1.0). Dropping it would make an optimizer that
+// diverges on some seeds look as good as its surviving seeds. A run that finished without an
+// evaluated value keeps NaN (a regression task has no accuracy); its loss counts as infinity.
+double finalTestLoss(const TrialOutcome& outcome);
+double finalTestAccuracy(const TrialOutcome& outcome);
+double finalTestError(const TrialOutcome& outcome);  // 1 - finalTestAccuracy
 
 struct Selection {
     int tuningTrial = 0;  // the trial index (StudyPlan numbering)
