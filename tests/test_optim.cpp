@@ -1116,6 +1116,7 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(optimizer->name()), name);
         Parameters w{layer(kW0)};
         QString why;
+        optimizer->constrainInitialParameters(w);  // as the trainer does before the first forward pass
         optimizer->step(w, Parameters{layer(kG1)});
         QCOMPARE(optimizer->stepCount(), 1L);
         QVERIFY2(closeTo(w[0], afterStep1, 1e-6, why), qPrintable("after step 1, " + why));
@@ -1830,12 +1831,127 @@ private Q_SLOTS:
         w << 1.0f, 2.0f, 4.0f, 0.5f;
         g << 0.3f, -0.6f, 0.1f, 0.2f;
         Parameters p{w};
+        QVERIFY(nero->constrainInitialParameters(p));
         QVERIFY(nero->step(p, Parameters{g}));
         Matrix expected(1, 4);
         expected << -0.6665397446f, -0.0751338209f, 0.7416735655f, 0.45f;
         QString why;
         QVERIFY2(closeTo(p[0], expected, 1e-6, why), qPrintable(why));
         QCOMPARE(nero->layerState(0).tensorScales(1), 0.5f);
+    }
+
+    // nero.py centres and normalises the weight rows when the optimizer is created, so the first
+    // gradient is taken at projected weights. The trainer does the same (constrainInitialParameters
+    // before the first forward pass): a nero run from W0 equals nero's update applied by hand, full
+    // batch, from W0 with its rows projected by hand in double; a momentum run beside it starts from
+    // W0 itself, and each run's initial weights (weights_initial.json) are what it started from.
+    void neroStartsFromProjectedWeights() {
+        ml::DenseDataset::RowMatrix x(5, 2), y(5, 1);
+        x << 0.5f, -1.0f, 1.5f, 0.25f, -0.75f, 2.0f, 1.0f, 1.0f, -2.0f, 0.5f;
+        y << 1.0f, -0.5f, 0.25f, 2.0f, -1.0f;
+        ml::DataSplit data{"five points", std::make_shared<ml::DenseDataset>(ml::DenseDataset::regression(x, y)), {}};
+        ml::Experiment e;
+        e.network.setSizes({2, 3, 1});
+        e.network.activation = ml::Activation::Tanh;
+        e.network.loss = ml::LossKind::Mse;
+        e.data = "toy:sine";  // only named in messages; the split above is what trains
+        e.batchSize = 0;
+        e.steps = 4;
+        HyperParameters nero = defaultsOf("nero");
+        nero.lr = 0.05;
+        e.runs = {{"nero", "nero", nero}, {"momentum", "momentum", defaultsOf("momentum")}};
+        Matrix w1(3, 3), w2(1, 4);
+        w1 << 0.3f, -0.8f, 0.1f, 1.2f, 0.4f, -0.2f, -0.5f, -0.6f, 0.05f;
+        w2 << 0.7f, -0.3f, 0.9f, 0.2f;
+        const Parameters w0{w1, w2};
+        ml::LockstepTrainer trainer(e, data, ml::InitialWeights{w0, "test"});
+        ml::RunControl control;
+        trainer.run(control);
+
+        Parameters projected = w0;  // by hand, in double
+        for (Matrix& layer : projected)
+            for (Eigen::Index i = 0; i < layer.rows(); ++i) {
+                const Eigen::Index n = layer.cols() - 1;
+                double mean = 0.0, squares = 0.0;
+                for (Eigen::Index j = 0; j < n; ++j) mean += layer(i, j) / static_cast<double>(n);
+                for (Eigen::Index j = 0; j < n; ++j) squares += (layer(i, j) - mean) * (layer(i, j) - mean);
+                for (Eigen::Index j = 0; j < n; ++j)
+                    layer(i, j) = static_cast<float>((layer(i, j) - mean) / std::sqrt(squares));
+            }
+        QString why;
+        for (std::size_t l = 0; l < w0.size(); ++l) {
+            QVERIFY2(closeTo(trainer.initialParameters(0)[l], projected[l], 1e-6, why), qPrintable(why));
+            QCOMPARE(trainer.initialParameters(1)[l], w0[l]);  // momentum: W0 itself
+            QCOMPARE(trainer.initialParameters()[l], w0[l]);
+        }
+
+        ml::Network network(e.network);
+        network.setParameters(projected, "projected W0");
+        auto reference = ml::createOptimizer("nero", nero);
+        QVERIFY(!reference->constrainInitialParameters(network.parameters()));  // already projected: kept
+        ml::Batch batch;
+        const std::vector<Eigen::Index> all{0, 1, 2, 3, 4};
+        data.train->gather(all, batch);
+        Parameters gradients = ml::zerosLike(projected);
+        for (long t = 1; t <= e.steps; ++t) {
+            network.computeGradients(batch, gradients);
+            QVERIFY(reference->step(network.parameters(), gradients));
+        }
+        for (std::size_t l = 0; l < w0.size(); ++l)
+            QVERIFY2(closeTo(trainer.parameters(0)[l], network.parameters()[l], 1e-5, why),
+                     qPrintable(QString("layer %1 after %2 steps: %3").arg(l).arg(e.steps).arg(why)));
+    }
+
+    // A fork whose nero starts fresh: from a nero run's saved weights (already projected) it keeps
+    // them bit for bit; from a momentum run's it starts from them projected.
+    void neroForkStartsFromConstrainedWeights() {
+        ml::DenseDataset::RowMatrix x(3, 2), y(3, 1);
+        x << 0.5f, -1.0f, 1.5f, 0.25f, -0.75f, 2.0f;
+        y << 1.0f, -0.5f, 0.25f;
+        ml::DataSplit data{"three points", std::make_shared<ml::DenseDataset>(ml::DenseDataset::regression(x, y)), {}};
+        ml::Experiment e;
+        e.network.setSizes({2, 3, 1});
+        e.network.loss = ml::LossKind::Mse;
+        e.data = "toy:sine";  // only named in messages
+        e.batchSize = 0;
+        e.steps = 2;
+        e.runs = {{"nero", "nero", defaultsOf("nero")}, {"momentum", "momentum", defaultsOf("momentum")}};
+        ml::LockstepTrainer source(e, data);
+        ml::RunControl control;
+        source.run(control);
+        ml::Experiment fork = e;
+        fork.steps = 4;
+        fork.runs = {{"nero", "nero", defaultsOf("nero")}};
+        for (int run = 0; run < 2; ++run) {
+            const ml::TrainingState state = source.trainingState(run);
+            ml::LockstepTrainer branch(fork, data);
+            branch.resumeFrom(state, {false});
+            for (std::size_t l = 0; l < state.parameters.size(); ++l) {
+                const Matrix& start = branch.parameters(0)[l];
+                if (run == 0) QCOMPARE(start, state.parameters[l]);  // bitwise
+                else QVERIFY(start != state.parameters[l]);
+                for (Eigen::Index i = 0; i < start.rows(); ++i) {
+                    const auto row = start.row(i).head(start.cols() - 1);
+                    QVERIFY(std::abs(row.mean()) < 1e-6f && std::abs(row.norm() - 1.0f) < 1e-6f);
+                }
+            }
+        }
+    }
+
+    // Constraining constrained weights changes nothing, bit for bit (a fork resumes from them).
+    void neroConstraintKeepsConstrainedWeights() {
+        auto nero = ml::createOptimizer("nero", defaultsOf("nero"));
+        Parameters w = twoLayers();
+        QVERIFY(nero->constrainInitialParameters(w));
+        const Parameters once = w;
+        QVERIFY(!nero->constrainInitialParameters(w));
+        for (std::size_t l = 0; l < w.size(); ++l) QCOMPARE(w[l], once[l]);
+        for (const std::string& name : ml::optimizerNames()) {
+            if (name == "nero") continue;
+            Parameters other = twoLayers();
+            QVERIFY2(!ml::createOptimizer(name, ml::optimizerInfo(name).defaults)->constrainInitialParameters(other),
+                     name.c_str());
+        }
     }
 
     // A zero gradient (nu = 0, S = 0, ||G|| = 0) moves no weight of sm3, lars, lamb, novograd or

@@ -3,7 +3,7 @@
 #include "optim/UpdateRecipe.h"
 
 #include <cmath>
-#include <tuple>
+#include <limits>
 #include <utility>
 
 namespace ml {
@@ -19,10 +19,31 @@ void centreAndNormaliseRows(Block rows) {
         if (norm > 0.0f) row /= norm;
     }
 }
+// Whether centring and normalising `row` would only round it: it already is centred and of unit
+// length (or zero), so constraining constrained weights changes nothing.
+template <typename Row>
+bool isCentredUnitRow(const Row& row) {
+    const float tolerance = 8.0f * std::numeric_limits<float>::epsilon();
+    const float norm = row.norm();
+    return std::abs(row.mean()) <= tolerance && (norm == 0.0f || std::abs(norm - 1.0f) <= tolerance * 4.0f);
+}
 float scaleOr(float scale) { return scale == 0.0f ? 0.01f : scale; }
 }  // namespace
 
 Nero::Nero(std::string name, const HyperParameters& hp) : Optimizer(std::move(name), hp) {}
+
+bool Nero::constrainInitialParameters(Parameters& parameters) const {
+    bool changed = false;
+    for (Matrix& layer : parameters) {
+        auto w = weightsOf(layer);
+        for (Eigen::Index i = 0; i < w.rows(); ++i) {
+            if (isCentredUnitRow(w.row(i))) continue;
+            centreAndNormaliseRows(w.middleRows(i, 1));
+            changed = true;
+        }
+    }
+    return changed;
+}
 
 void Nero::allocate(const Matrix& parameters, LayerState& state) const {
     state.secondMoment = Matrix::Zero(parameters.rows(), parameters.cols());
@@ -35,8 +56,7 @@ void Nero::update(const Matrix& parameters, const Matrix& gradient, LayerState& 
     const Matrix& g = ruleGradient(gradient, parameters, state, 0.0);
     state.update = parameters;  // the new parameters, until the last line
     auto w = weightsOf(state.update);
-    if (stepCount() == 1) {
-        centreAndNormaliseRows(w);
+    if (stepCount() == 1) {  // the rows were projected before the first forward pass
         state.tensorScales(0) = scaleOr(w.rowwise().norm().mean());
         state.tensorScales(1) = scaleOr(biasOf(parameters).cwiseAbs().mean());
     }
@@ -62,40 +82,28 @@ void Nero::update(const Matrix& parameters, const Matrix& gradient, LayerState& 
 namespace {
 
 // nero's projection of one weight row, in float and in the order Nero::update computes it (Eigen's
-// sequential sums over a strided row): the row's stepped weights w~_j = start_j - scale*g_j/D_j
-// (start: w_before, itself centred and normalised at step 1), then mu = mean(w~), rho = ||w~ - mu||.
+// sequential sums over a strided row): the row's stepped weights w~_j = w_j - scale*g_j/D_j, then
+// mu = mean(w~), rho = ||w~ - mu||.
 struct NeroRow {
     const LayerRecord& layer;
     const HyperParameters& hp;
     Eigen::Index row, inputs;
     float scale, correction;
-    bool firstStep;
-    float startMean = 0.0f, startNorm = 0.0f;
 
     float before(Eigen::Index j) const { return layer.parameters(row, j) - layer.update(row, j); }
-    float start(Eigen::Index j) const {
-        if (!firstStep) return before(j);
-        const float centred = before(j) - startMean;
-        return startNorm > 0.0f ? centred / startNorm : centred;
-    }
     float stepped(Eigen::Index j) const {
         const float g = ruleGradientAt(layer, hp, 0.0, row, j);
         const float s = layer.secondMoment(row, j);
-        return start(j) - scale * (s > 0.0f ? g / std::sqrt(s / correction) : 0.0f);
+        return before(j) - scale * (s > 0.0f ? g / std::sqrt(s / correction) : 0.0f);
     }
-    // mean and norm after centring of f(0..inputs-1), as Eigen's row.mean() and row.norm().
-    template <typename F>
-    static std::pair<float, float> meanAndNorm(Eigen::Index n, const F& f) {
-        float sum = f(0);
-        for (Eigen::Index j = 1; j < n; ++j) sum += f(j);
-        const float mean = sum / static_cast<float>(n);
-        float squares = (f(0) - mean) * (f(0) - mean);
-        for (Eigen::Index j = 1; j < n; ++j) squares += (f(j) - mean) * (f(j) - mean);
+    // mean and norm after centring of the stepped row, as Eigen's row.mean() and row.norm().
+    std::pair<float, float> meanAndNorm() const {
+        float sum = stepped(0);
+        for (Eigen::Index j = 1; j < inputs; ++j) sum += stepped(j);
+        const float mean = sum / static_cast<float>(inputs);
+        float squares = (stepped(0) - mean) * (stepped(0) - mean);
+        for (Eigen::Index j = 1; j < inputs; ++j) squares += (stepped(j) - mean) * (stepped(j) - mean);
         return {mean, std::sqrt(squares)};
-    }
-    void prepare() {
-        if (firstStep)
-            std::tie(startMean, startNorm) = meanAndNorm(inputs, [this](Eigen::Index j) { return before(j); });
     }
 };
 
@@ -119,20 +127,17 @@ private:
     void recombine(const ExplainedConnection& c, float g, UpdateExplanation& out) const override {
         UpdateRecipe::recombine(c, g, out);
         if (c.bias) return;
-        NeroRow nero{c.layer,
-                     c.hp,
-                     c.row,
-                     c.layer.update.cols() - 1,
-                     static_cast<float>(out.scale),
-                     static_cast<float>(1.0 - std::pow(c.hp.beta2, c.t())),
-                     c.step == 1};
-        nero.prepare();
-        const auto [mean, norm] =
-            NeroRow::meanAndNorm(nero.inputs, [&nero](Eigen::Index j) { return nero.stepped(j); });
+        const NeroRow nero{c.layer,
+                           c.hp,
+                           c.row,
+                           c.layer.update.cols() - 1,
+                           static_cast<float>(out.scale),
+                           static_cast<float>(1.0 - std::pow(c.hp.beta2, c.t()))};
+        const auto [mean, norm] = nero.meanAndNorm();
         const float stepped = nero.stepped(c.column), centred = stepped - mean;
         out.projected = true;
         out.weightBefore = c.weightBefore;
-        out.start = nero.start(c.column);
+        out.start = c.weightBefore;
         out.stepped = stepped;
         out.rowMean = mean;
         out.rowNorm = norm;
@@ -149,8 +154,7 @@ private:
     std::string steppedLines(const UpdateExplanation& e) const override {
         if (!e.projected) return {};
         return "w̃ = w − scale·g/D = " + formulaNumber(e.start) + " − " + formulaNumber(e.scale) + "×" +
-               formulaNumber(e.gradient) + "/" + formulaNumber(e.denominator) + " = " + formulaNumber(e.stepped) +
-               (e.step == 1 ? "  (w: the row centred and normalised first, step 1)" : "") + "\n";
+               formulaNumber(e.gradient) + "/" + formulaNumber(e.denominator) + " = " + formulaNumber(e.stepped) + "\n";
     }
     std::string updateText(const FormulaNames&, const UpdateExplanation& e, const HyperParameters&) const override {
         if (!e.projected)

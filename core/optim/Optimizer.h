@@ -71,6 +71,11 @@ public:
     // would make a parameter non-finite, no layer is changed and it returns false (the run has
     // diverged; the state then holds that step's moments and is not meant to continue).
     bool step(Parameters& parameters, const Parameters& gradients);
+    // The rule's constraint on the weights it starts from, applied to a fresh run's parameters
+    // before the first forward pass (nero: centred, unit-length weight rows; the others: none).
+    // Parameters that already satisfy it stay exactly as they are (a fork resumes from constrained
+    // weights). Returns whether anything changed.
+    virtual bool constrainInitialParameters(Parameters&) const { return false; }
     // The weight columns per input of each layer (Network::columnsPerInput()); before the first
     // step. Without it every layer is dense (one column per input).
     void setColumnsPerInput(std::vector<Eigen::Index> columnsPerInput) {

@@ -206,7 +206,8 @@ std::vector<OptimizerInfo> buildCatalog() {
          explained<Adafactor>},
         {"nero",
          "Nero: per-neuron relative steps on centred, unit-length weight rows (beta: beta2)",
-         "t = 1, first: each weight row w_i <- (w_i - mean(w_i))/||w_i - mean(w_i)||, then scale = mean_i ||w_i|| "
+         "before the first forward pass: each weight row w_i <- (w_i - mean(w_i))/||w_i - mean(w_i)||; "
+         "t = 1: scale = mean_i ||w_i|| "
          "(bias vector: mean |b|; 0.01 where 0); S_i <- b*S_i + (1-b)*||g_i||^2 (a bias entry: g^2); "
          "D = sqrt(S/(1-b^t)); w <- w - lr*scale*g/D (0 where S = 0); then each weight row is centred and normalised again",
          {"lr", "beta2"},

@@ -29,8 +29,8 @@
 //   amsgrad:  D = sqrt(v_hat)/sqrt(1-b2^t) + eps, v_hat = max(v_hat', v_t) (max_second_moment)
 //   centered rmsprop: D = sqrt(v - c^2) + eps, c the running mean of g (centred_mean)
 //   nero:     D = sqrt(S/(1-b2^t)) (S recorded; g/D = 0 where S = 0), scale = lr*s with s the
-//             tensor's scale (tensor_scales); the stepped weight w~ = w_before - scale*g/D (w_before
-//             centred and normalised first at step 1); then the weights' row is projected:
+//             tensor's scale (tensor_scales); the stepped weight w~ = w_before - scale*g/D; then the
+//             weights' row is projected:
 //             w_after = (w~ - mu)/rho, mu the row's mean of w~, rho its norm after centring (biases:
 //             not projected): dw = w_after - w_before
 // The state beyond the first and second moment comes from the record's ruleState (the rule's
@@ -73,7 +73,7 @@ struct UpdateExplanation {
     double centredMean = NAN;      // centered rmsprop: c_t, D = sqrt(v_t - c_t^2) + eps
     bool projected = false;        // nero's weights: the stepped row is centred and normalised
     double weightBefore = NAN;     // nero: w_before
-    double start = NAN;            // nero: the weight the step starts from (w_before; projected at step 1)
+    double start = NAN;            // nero: the weight the step starts from (w_before)
     double stepped = NAN;          // nero: w~ = start - scale*g/D, before the projection
     double rowMean = NAN;          // nero: mu, the mean of the row's w~
     double rowNorm = NAN;          // nero: rho, the norm of the row's w~ - mu

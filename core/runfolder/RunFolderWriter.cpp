@@ -31,6 +31,20 @@ Experiment singleRun(const Experiment& experiment, const RunSpec& run) {
     return single;
 }
 
+// The first run that starts from the experiment's own weights (a rule may constrain them: nero's
+// projected rows); its weights_initial.json is what config.json re-starts every run from. When every
+// run's rule constrains them, the first run's (constraining them again changes nothing).
+int runWithSharedStart(const LockstepTrainer& trainer) {
+    const Parameters& shared = trainer.initialParameters();
+    for (int run = 0; run < trainer.runCount(); ++run) {
+        const Parameters& start = trainer.initialParameters(run);
+        bool same = true;
+        for (std::size_t l = 0; l < shared.size(); ++l) same = same && start[l] == shared[l];
+        if (same) return run;
+    }
+    return 0;
+}
+
 void makeFolder(const QString& path) {
     if (!QDir().mkpath(path)) throw FileError(path, "cannot create the folder");
 }
@@ -43,17 +57,23 @@ RunFolderWriter::RunFolderWriter(const QString& directory, const LockstepTrainer
     Experiment resolved = experiment;
     // Initial weights are saved beside config.json, so the config reproduces the run exactly
     // even when they came from an --init file that later changes.
-    resolved.initWeightsFile = layout_.initialWeightsRelative(0);
+    resolved.initWeightsFile = layout_.initialWeightsRelative(runWithSharedStart(trainer));
     const std::vector<std::string> earlier = earlierRunLabels(layout_.root());
     makeFolder(layout_.root());
     writeFile(layout_.configFile(),
               jsonBytes(toJson(resolved)));     // a full disk fails here: the earlier run stays whole
     clearEarlierRuns(layout_.root(), earlier);  // from here on, nothing of it passes for this run's
-    const QByteArray initial = weightsToJson(trainer.initialParameters(), experiment.network);
+    // Each run's own start, what its training began from (runs with the same start share one object).
+    const Parameters* written = nullptr;
+    QByteArray initial;
     for (int run = 0; run < layout_.runCount(); ++run) {
         makeFolder(layout_.runDirectory(run));
         if (layout_.runCount() > 1)
             writeFile(layout_.runConfigFile(run), jsonBytes(toJson(singleRun(experiment, experiment.runs[run]))));
+        if (&trainer.initialParameters(run) != written) {
+            written = &trainer.initialParameters(run);
+            initial = weightsToJson(*written, experiment.network);
+        }
         writeFile(layout_.initialWeightsFile(run), initial);
         metrics_.push_back(std::make_unique<MetricsLog>(layout_.metricsFile(run)));
     }

@@ -18,6 +18,7 @@ struct LockstepTrainer::Run {
     RunSpec spec;
     Network network;
     std::unique_ptr<Optimizer> optimizer;
+    std::shared_ptr<const Parameters> initial;  // what it started from: the shared weights, constrained by its rule
     Parameters gradients;
     RunResult result;
     float lastBatchLoss = NAN;
@@ -66,8 +67,13 @@ LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::opt
 
     for (const RunSpec& spec : experiment_.runs) {
         auto run = std::make_unique<Run>(spec, experiment_.network);
-        run->network.setParameters(initialParameters_, "initial weights");
         run->optimizer = createOptimizer(spec.optimizer, spec.hp);
+        // The rule's constraint on its start (nero's projected rows) holds before the first forward pass.
+        Parameters start = initialParameters_;
+        run->initial = run->optimizer->constrainInitialParameters(start)
+                           ? std::make_shared<const Parameters>(std::move(start))
+                           : sharedInitialParameters_;
+        run->network.setParameters(*run->initial, "initial weights");
         run->optimizer->setColumnsPerInput(run->network.columnsPerInput());
         run->gradients = zerosLike(initialParameters_);
         run->result.label = spec.label;
@@ -93,6 +99,7 @@ LockstepTrainer::LockstepTrainer(Experiment experiment, DataSplit data, std::opt
 
 LockstepTrainer::~LockstepTrainer() = default;
 
+const Parameters& LockstepTrainer::initialParameters(int run) const { return *runs_.at(run)->initial; }
 const Parameters& LockstepTrainer::parameters(int run) const { return runs_.at(run)->network.parameters(); }
 const Optimizer& LockstepTrainer::optimizer(int run) const { return *runs_.at(run)->optimizer; }
 const RunResult& LockstepTrainer::result(int run) const { return runs_.at(run)->result; }
@@ -220,8 +227,14 @@ void LockstepTrainer::resumeFrom(const TrainingState& state, const std::vector<b
     for (std::size_t i = 0; i < runs_.size(); ++i) {
         Run& run = *runs_[i];
         run.network.setParameters(state.parameters, source);
-        if (continueOptimizer[i])
+        if (continueOptimizer[i]) {
             restoreOptimizerState(state, run.optimizer->restoreState(state.parameters, state.optimizerSteps));
+        } else {
+            // A fresh rule's constraint holds from its first step; saved weights that already satisfy
+            // it (a nero run's) stay exactly as saved.
+            Parameters start = state.parameters;
+            if (run.optimizer->constrainInitialParameters(start)) run.network.setParameters(start, source);
+        }
         run.result.steps = state.step;
         run.result.wallMs = state.wallMs;
     }
@@ -287,7 +300,7 @@ void LockstepTrainer::stepRun(int index, Run& run) {
     // optimizer collects the diagnostics' sums in its own pass over the update.
     bool stateWanted = false;
     for (TrainingObserver* observer : observers_) stateWanted = observer->wantsStepState(index, step_) || stateWanted;
-    if (stateWanted) run.optimizer->collectStepSums(initialParameters_);
+    if (stateWanted) run.optimizer->collectStepSums(*run.initial);
     const auto start = Clock::now();
     metrics.trainLoss = run.network.computeGradients(batch_, run.gradients);
     // A non-finite loss, or an update the optimizer refuses as non-finite, is divergence at this
@@ -318,8 +331,8 @@ void LockstepTrainer::stepRun(int index, Run& run) {
     }
     if (stateWanted) {
         const StepState state{
-            index,         step_,          run.spec,           experiment_.network, run.network.parameters(),
-            run.gradients, *run.optimizer, initialParameters_, run.network};
+            index,         step_,          run.spec,     experiment_.network, run.network.parameters(),
+            run.gradients, *run.optimizer, *run.initial, run.network};
         for (TrainingObserver* observer : observers_) observer->stepStateReady(state);
     }
     if (step_ == totalSteps_) finish(index, run, RunStatus::Done);
@@ -332,7 +345,7 @@ Snapshot LockstepTrainer::takeSnapshot(int index, const Run& run, float batchLos
     snapshot.step = step_;
     snapshot.epoch = static_cast<int>((step_ - 1) / stepsPerEpoch_ + 1);
     snapshot.batchLoss = batchLoss;
-    snapshot.initialParameters = sharedInitialParameters_;
+    snapshot.initialParameters = run.initial;
     const MomentumAggregation& aggregation = run.optimizer->aggregation();
     snapshot.scope = aggregation.scope();
     snapshot.bias = aggregation.bias();

@@ -54,7 +54,10 @@ public:
     long stepsPerEpoch() const { return stepsPerEpoch_; }
     // Safe to read from another thread (e.g. for a progress display).
     long stepsDone() const { return step_.load(std::memory_order_relaxed); }
+    // The weights every run starts from (the seeded initialisation or the given ones)...
     const Parameters& initialParameters() const { return initialParameters_; }
+    // ...and what run `run` starts from: the same, constrained by its rule (nero's projected rows).
+    const Parameters& initialParameters(int run) const;
     const Parameters& parameters(int run) const;
     const Optimizer& optimizer(int run) const;
     const RunResult& result(int run) const;
@@ -74,7 +77,7 @@ private:
     std::vector<std::unique_ptr<Run>> runs_;
     std::vector<TrainingObserver*> observers_;
     Parameters initialParameters_;
-    std::shared_ptr<const Parameters> sharedInitialParameters_;  // handed to every snapshot
+    std::shared_ptr<const Parameters> sharedInitialParameters_;  // the runs' starts share it where equal
     long batchSize_ = 0;
     long stepsPerEpoch_ = 0;
     long totalSteps_ = 0;
