@@ -2,6 +2,7 @@
 
 #include "optim/MomentumAggregation.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace ml {

@@ -99,8 +99,6 @@ protected:
     // The carried first moment's name (M(a′), a blend, or a′).
     std::string carriedText(const FormulaNames& names, const HyperParameters& hp) const;
 
-    const Traits& traits() const { return traits_; }
-
 private:
     void firstMoment(const ExplainedConnection& c, const LayerRecord* previous, float g, UpdateExplanation& out) const;
     std::string formula(const UpdateExplanation& e, const HyperParameters& hp) const;
