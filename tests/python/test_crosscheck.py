@@ -59,6 +59,50 @@ CONV = {
 }
 
 
+class NeroReference(torch.optim.Optimizer):
+    """Nero (Liu et al. 2021) as github.com/jxbz/nero's nero.py defines it: each weight tensor's rows
+    (one per output neuron) are centred and scaled to unit length when the optimizer is created, so
+    the first gradient is taken at projected weights; then per neuron S <- b*S + (1-b)*||g||^2 (a
+    bias entry: g^2), w <- w - lr*scale*g/sqrt(S/(1-b^t)) (0 where S = 0) and the rows again
+    projected; scale = the mean row norm after the first projection (a bias vector: mean |b|)."""
+
+    def __init__(self, groups, lr, beta=0.999):
+        super().__init__(groups, dict(lr=lr))
+        self.beta = beta
+        with torch.no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.dim() > 1:
+                        self._project(p)
+                    scale = self._row_norms(p).mean().item()
+                    self.state[p].update(step=0, S=torch.zeros_like(self._row_norms(p)),
+                                         scale=scale if scale != 0.0 else 0.01)
+
+    @staticmethod
+    def _row_norms(x):
+        return x.reshape(x.shape[0], -1).norm(dim=1) if x.dim() > 1 else x.abs()
+
+    @staticmethod
+    def _project(p):
+        rows = p.view(p.shape[0], -1)
+        rows -= rows.mean(dim=1, keepdim=True)
+        norms = rows.norm(dim=1, keepdim=True)
+        rows /= torch.where(norms > 0, norms, torch.ones_like(norms))
+
+    @torch.no_grad()
+    def step(self):
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["step"] += 1
+                state["S"] = self.beta * state["S"] + (1 - self.beta) * self._row_norms(p.grad) ** 2
+                shape = [p.shape[0]] + [1] * (p.dim() - 1)
+                d = (state["S"] / (1 - self.beta ** state["step"])).sqrt().view(shape)
+                p -= group["lr"] * state["scale"] * torch.where(d > 0, p.grad / d, torch.zeros_like(p.grad))
+                if p.dim() > 1:
+                    self._project(p)
+
+
 def train_torch(model, factory, inputs, labels):
     optimizer = factory(ml.neuron_param_groups(model))
     losses = []
@@ -125,6 +169,15 @@ class CrossCheck(unittest.TestCase):
         inputs = torch.randn(64, 6, generator=generator)
         labels = torch.randint(0, 4, (64,), generator=generator)
         self.check("6-7-5-4", support.mlp, inputs, labels, DENSE, 48)
+
+    def test_nero(self):
+        # The CLI projects the rows before the first forward pass, as nero.py does when created.
+        generator = torch.Generator().manual_seed(5)
+        inputs = torch.randn(64, 6, generator=generator)
+        labels = torch.randint(0, 4, (64,), generator=generator)
+        nero = {"nero": ("nero:lr=0.01", lambda g: NeroReference(g, lr=0.01)),
+                "nero-beta": ("nero:lr=0.02:beta2=0.99", lambda g: NeroReference(g, lr=0.02, beta=0.99))}
+        self.check("6-7-5-4", support.mlp, inputs, labels, nero, 48)
 
     def test_conv(self):
         generator = torch.Generator().manual_seed(7)
