@@ -104,6 +104,8 @@ void checkValues(const stats::SearchDimension& dimension, const RunSpec& run, co
     for (const double value : values) {
         HyperParameters hp = run.hp;
         field.setReal(hp, value, context);  // throws InputError with the range
+        // Rounding is monotonic: a range whose ends survive float32 has no point that does not.
+        requireFloat32Value(field, value, context);
     }
 }
 
