@@ -2,7 +2,6 @@
 
 #include "InputError.h"
 #include "cli/CommandLine.h"
-#include "cli/DiagnosticsOptions.h"
 #include "cli/ExperimentArguments.h"
 #include "cli/LandscapeCommand.h"
 #include "cli/ProgressBar.h"
@@ -14,13 +13,11 @@
 #include "optim/OptimizerCatalog.h"
 #include "experiment/ExperimentJson.h"
 #include "train/Fork.h"
+#include "instruments/InstrumentCatalog.h"
+#include "instruments/TrainingJob.h"
 #include "train/LockstepTrainer.h"
 #include "runfolder/RunFolderLayout.h"
 #include "runfolder/RunFolderReuse.h"
-#include "runfolder/RunFolderWriter.h"
-#include "runfolder/SnapshotWriter.h"
-#include "runfolder/TrainingStateWriter.h"
-#include "runfolder/WeightsFile.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -39,17 +36,6 @@
 namespace ml {
 
 namespace {
-
-// A whole-number option in 1..maximum, or `fallback` when it is not given.
-long positiveOption(const QCommandLineParser& parser, const QString& name, long fallback, long maximum) {
-    if (!parser.isSet(name)) return fallback;
-    bool ok = false;
-    const qlonglong value = parser.value(name).toLongLong(&ok);
-    if (!ok || value < 1 || value > maximum)
-        throw InputError("--" + name.toStdString() + " " + parser.value(name).toStdString() +
-                         ": expected a whole number from 1 to " + std::to_string(maximum));
-    return long(value);
-}
 
 void printSummary(const LockstepTrainer& trainer) {
     std::printf("%-16s %12s %12s %10s %8s %10s  %s\n", "run", "train_loss", "test_loss", "test_acc", "steps", "wall_ms",
@@ -140,19 +126,7 @@ int train(const QStringList& arguments) {
     experimentArguments.addOptions(parser);
     parser.addOption({"out", "Run folder to write (created if missing).", "DIR"});
     parser.addOption({"quiet", "No progress bar and no summary table."});
-    parser.addOption(
-        {"snapshots-every",
-         "Also save every run's matrices (weights, gradient, moments, update, neuron means) every N "
-         "steps and at the last step, in RUN/snapshots.bin (docs/guide/snapshot-format.md), for the app's views.",
-         "N"});
-    parser.addOption({"snapshots-max-mb",
-                      QString("Budget of all snapshot files together, in MB (default %1): an interval that could "
-                              "exceed it is refused, naming the smallest one that fits.")
-                          .arg(kDefaultSnapshotBudgetMb),
-                      "MB"});
-    DiagnosticsOptions::addOptions(parser);
-    parser.addOption(
-        {"save-state-every", "Save each run's training state every N steps (RUN/state/step-K.json.gz).", "N"});
+    addInstrumentOptions(parser);
     parser.addOption(
         {"fork-from", "Start from a run's saved state: the run's folder (DIR/<label> in a comparison).", "RUN"});
     parser.addOption({"at-step", "With --fork-from: the saved step to start from.", "K"});
@@ -161,7 +135,6 @@ int train(const QStringList& arguments) {
     checkOutputFolder(parser.value("out"), "--out");  // a bad --out is bad input, found before training
     checkRunFolderReusable(parser.value("out"), "--out " + parser.value("out").toStdString());
 
-    const long saveStateEvery = positiveOption(parser, "save-state-every", 0, kMaxCount);
     if (parser.isSet("at-step") != parser.isSet("fork-from"))
         throw InputError("--fork-from and --at-step: give both (the run's folder and the saved step) or neither");
     if (parser.isSet("fork-from") && parser.isSet("init"))
@@ -177,7 +150,7 @@ int train(const QStringList& arguments) {
     const QString forkConfig = parser.isSet("fork-from") ? forkedRunConfig(parser.value("fork-from")) : QString();
     std::optional<TrainingState> forkState;
     if (parser.isSet("fork-from"))
-        forkState = readForkedState(parser.value("fork-from"), positiveOption(parser, "at-step", 0, kMaxCount));
+        forkState = readForkedState(parser.value("fork-from"), countOption(parser, "at-step", 0, kMaxCount));
 
     Experiment experiment = experimentArguments.experiment(parser, forkConfig);
     // The fork's config.json names where it comes from (provenance; training reads nothing from it).
@@ -185,36 +158,25 @@ int train(const QStringList& arguments) {
         experiment.forkedFrom = {
             forkState->label, forkState->optimizer, forkState->step,
             QDir::cleanPath(QFileInfo(parser.value("fork-from")).absoluteFilePath()).toStdString()};
-    DiagnosticsOptions diagnostics(parser, experiment);
+    std::vector<std::unique_ptr<Instrument>> instruments = requestedInstruments(InstrumentRequest(experiment, &parser));
     for (const std::string& flag : experimentArguments.unusedParameterFlags(parser, experiment))
         std::cerr << "momentum-lab-cli: warning: " << flag << " is not read by any of the chosen optimizers\n";
-    const long snapshotsEvery = positiveOption(parser, "snapshots-every", 0, kMaxCount);
-    const long snapshotBudgetMb = positiveOption(parser, "snapshots-max-mb", long(kDefaultSnapshotBudgetMb), 1000000);
-    if (parser.isSet("snapshots-max-mb") && !parser.isSet("snapshots-every"))
-        throw InputError("--snapshots-max-mb: only read with --snapshots-every N");
-    LockstepTrainer trainer(experiment, loadExperimentData(experiment), loadInitialWeights(experiment));
-    if (snapshotsEvery > 0) checkSnapshotBudget(trainer, snapshotsEvery, std::uint64_t(snapshotBudgetMb));
-    if (forkState) forkFrom(trainer, *forkState, parser.isSet("quiet"));
-    RunFolderWriter writer(parser.value("out"), trainer);
-    trainer.addObserver(&writer);
-    std::optional<SnapshotWriter> snapshots;
-    if (snapshotsEvery > 0) trainer.addObserver(&snapshots.emplace(writer.layout(), trainer, snapshotsEvery));
-    std::optional<TrainingStateWriter> stateWriter;
-    if (saveStateEvery > 0) trainer.addObserver(&stateWriter.emplace(writer.layout(), trainer, saveStateEvery));
-    diagnostics.attach(trainer, writer.layout());
+    TrainingJob job(experiment, std::move(instruments));
+    if (forkState) forkFrom(job.trainer(), *forkState, parser.isSet("quiet"));
+    job.writeRunFolder(parser.value("out"));
+    const LockstepTrainer& trainer = job.trainer();
     const bool showProgress = !parser.isSet("quiet") && isatty(STDERR_FILENO);
     ProgressBar progress(trainer.totalSteps(), trainer.runCount());
-    if (showProgress) trainer.addObserver(&progress);
+    if (showProgress) job.addObserver(&progress);
 
     RunControl control;
     int stopSignal = 0;
     {
         const StopOnSignals stopOnSignals(control);
-        trainer.run(control);
+        job.run(control);
         stopSignal = stopOnSignals.received();
     }
-    writer.finish();
-    diagnostics.finish(trainer, writer.layout());
+    job.finish();
     if (showProgress) progress.done();
     if (!parser.isSet("quiet")) printSummary(trainer);
     if (stopSignal != 0) {

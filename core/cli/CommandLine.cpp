@@ -62,14 +62,4 @@ int parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, c
     return -1;
 }
 
-int wholeOption(const QCommandLineParser& parser, const char* name, int fallback, int low) {
-    if (!parser.isSet(name)) return fallback;
-    bool ok = false;
-    const int value = parser.value(name).toInt(&ok);
-    if (!ok || value < low)
-        throw InputError(std::string("--") + name + ": expected a whole number >= " + std::to_string(low) + ", not '" +
-                         parser.value(name).toStdString() + "'");
-    return value;
-}
-
 }  // namespace ml

@@ -1,6 +1,8 @@
 #pragma once
 // The option parsing every momentum-lab-cli command shares: help, errors and stray arguments are
 // reported alike (exit status 2 for bad input, cli/Cli.h).
+#include "instruments/InstrumentRequest.h"  // wholeOption, countOption: the whole-number flags
+
 #include <QCommandLineParser>
 #include <QStringList>
 
@@ -12,9 +14,5 @@ namespace ml {
 // Returns -1 to go on, else the exit status.
 int parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const char* description,
                      int positionals = 0);
-
-// The value of a whole-number option, `fallback` when it is not given. Throws InputError naming the
-// option unless it is a whole number >= low.
-int wholeOption(const QCommandLineParser& parser, const char* name, int fallback, int low);
 
 }  // namespace ml

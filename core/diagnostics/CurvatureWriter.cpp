@@ -22,9 +22,14 @@ CurvaturePoint measureCurvature(HessianProbe& probe, const StepState& state) {
 
 CurvatureWriter::CurvatureWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every,
                                  long batchSize)
-    : every_(every), probe_(trainer.experiment().network, fixedBatch(*trainer.data().train, batchSize)) {
-    for (int run = 0; run < layout.runCount(); ++run) {
-        files_.push_back(std::make_unique<AppendOnlyFile>(layout.curvatureFile(run)));
+    : CurvatureWriter(&layout, trainer, every, batchSize, {}) {}
+
+CurvatureWriter::CurvatureWriter(const RunFolderLayout* layout, const LockstepTrainer& trainer, long every,
+                                 long batchSize, Listener listener)
+    : every_(every), probe_(trainer.experiment().network, fixedBatch(*trainer.data().train, batchSize)),
+      listener_(std::move(listener)) {
+    for (int run = 0; layout && run < layout->runCount(); ++run) {
+        files_.push_back(std::make_unique<AppendOnlyFile>(layout->curvatureFile(run)));
         files_.back()->append("step,lambda_max,iterations,converged,sgd_threshold,heavy_ball_threshold\n");
         files_.back()->flush();
     }
@@ -38,6 +43,8 @@ bool CurvatureWriter::wantsStepState(int /*run*/, long step) { return step % eve
 void CurvatureWriter::stepStateReady(const StepState& state) {
     if (state.step % every_ != 0) return;  // asked for by another observer
     const CurvaturePoint point = measureCurvature(probe_, state);
+    if (listener_) listener_(state.run, point);
+    if (files_.empty()) return;
     row_.resize(0);
     appendInteger(row_, state.step);
     row_.append(',');
@@ -54,7 +61,9 @@ void CurvatureWriter::stepStateReady(const StepState& state) {
     file.flush();
 }
 
-void CurvatureWriter::runFinished(int run, const RunResult& /*result*/) { files_[run]->close(); }
+void CurvatureWriter::runFinished(int run, const RunResult& /*result*/) {
+    if (!files_.empty()) files_[run]->close();
+}
 
 void checkHessianSpectrumSize(const NetworkSpec& network) {
     const Network probe(network);
@@ -67,11 +76,19 @@ void checkHessianSpectrumSize(const NetworkSpec& network) {
                          " (use --curvature-every for larger ones)");
 }
 
-void writeHessianSpectra(const RunFolderLayout& layout, const LockstepTrainer& trainer, long batchSize) {
+std::vector<Eigen::VectorXd> hessianSpectra(const LockstepTrainer& trainer, long batchSize) {
     HessianProbe probe(trainer.experiment().network, fixedBatch(*trainer.data().train, batchSize));
+    std::vector<Eigen::VectorXd> spectra;
     for (int run = 0; run < trainer.runCount(); ++run) {
         probe.setPoint(trainer.parameters(run));
-        const Eigen::VectorXd eigenvalues = probe.spectrum();
+        spectra.push_back(probe.spectrum());
+    }
+    return spectra;
+}
+
+void writeHessianSpectra(const RunFolderLayout& layout, const std::vector<Eigen::VectorXd>& spectra) {
+    for (int run = 0; run < layout.runCount(); ++run) {
+        const Eigen::VectorXd& eigenvalues = spectra[static_cast<std::size_t>(run)];
         QByteArray csv = "index,eigenvalue\n";
         for (Eigen::Index i = 0; i < eigenvalues.size(); ++i) {
             appendInteger(csv, i);

@@ -16,6 +16,7 @@
 #include "runfolder/RunFolderLayout.h"
 #include "train/TrainingObserver.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -31,8 +32,14 @@ CurvaturePoint measureCurvature(HessianProbe& probe, const StepState& state);
 
 class CurvatureWriter : public TrainingObserver {
 public:
+    // Receives each measurement, on the training thread.
+    using Listener = std::function<void(int run, const CurvaturePoint& point)>;
+
     // every >= 1, batchSize >= 1. Throws FileError naming the path.
     CurvatureWriter(const RunFolderLayout& layout, const LockstepTrainer& trainer, long every, long batchSize);
+    // Into `layout`'s files unless it is null, and to `listener` unless it is empty.
+    CurvatureWriter(const RunFolderLayout* layout, const LockstepTrainer& trainer, long every, long batchSize,
+                    Listener listener);
     ~CurvatureWriter() override;
 
     bool wantsStepState(int run, long step) override;
@@ -42,13 +49,16 @@ public:
 private:
     long every_;
     HessianProbe probe_;  // one for every run: each row sets its point
-    std::vector<std::unique_ptr<AppendOnlyFile>> files_;
+    Listener listener_;
+    std::vector<std::unique_ptr<AppendOnlyFile>> files_;  // empty without a run folder
     QByteArray row_;
 };
 
 // Throws InputError (naming --hessian-spectrum) when the network is too large; call before training.
 void checkHessianSpectrumSize(const NetworkSpec& network);
-// After training: every run's spectrum at its final weights. Throws FileError naming the path.
-void writeHessianSpectra(const RunFolderLayout& layout, const LockstepTrainer& trainer, long batchSize);
+// After training: every run's spectrum at its final weights (ascending), diverged runs' too.
+std::vector<Eigen::VectorXd> hessianSpectra(const LockstepTrainer& trainer, long batchSize);
+// Each run's hessian_spectrum.csv from hessianSpectra(). Throws FileError naming the path.
+void writeHessianSpectra(const RunFolderLayout& layout, const std::vector<Eigen::VectorXd>& spectra);
 
 }  // namespace ml

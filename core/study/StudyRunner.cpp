@@ -8,10 +8,8 @@
 #include "study/TrialLock.h"
 #include "study/TrialOutcome.h"
 #include "study/TrialQueue.h"
-#include "train/LockstepTrainer.h"
+#include "instruments/TrainingJob.h"
 #include "runfolder/RunFolderLayout.h"
-#include "runfolder/RunFolderWriter.h"
-#include "runfolder/WeightsFile.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -77,14 +75,13 @@ std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, Run
     // removed itself; the folder it points at is not ours to empty).
     removePath(folder);
     const SharedTrialInputs::Data data = inputs.data(experiment);
-    LockstepTrainer trainer(experiment, data.split, loadInitialWeights(experiment));
-    trainer.shareEvaluationChunks(data.trainChunks, data.testChunks);
     DurableBatch files;
-    RunFolderWriter writer(folder, trainer, &files);
-    trainer.addObserver(&writer);
-    trainer.run(control);
-    writer.finish();
-    const RunResult& result = trainer.result(0);
+    TrainingJob job(experiment, data.split, {});  // a trial records no instruments
+    job.trainer().shareEvaluationChunks(data.trainChunks, data.testChunks);
+    job.writeRunFolder(folder, &files);
+    job.run(control);
+    job.finish();
+    const RunResult& result = job.trainer().result(0);
     if (result.status != RunStatus::Done && result.status != RunStatus::Diverged) return std::nullopt;
     return TrainedTrial{index, point, result.statusText(), std::move(files), std::move(lock)};
 }
