@@ -4,6 +4,8 @@
 #include "cli/Cli.h"
 #include "cli/CommandTable.h"
 #include "data/DataRegistry.h"
+#include "instruments/InstrumentCatalog.h"
+#include "instruments/TrainingJob.h"
 #include "model/RunPalette.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/TrainingFeed.h"
@@ -227,7 +229,8 @@ private slots:
         QVERIFY(started.gradientSnr && !started.hessianSpectrum);
     }
 
-    // Live: the feed computes the diagnostics on the training thread every N steps, per run.
+    // Live: the diagnostics instrument computes on the training thread every N steps, per run, and
+    // the feed delivers what it posts.
     void feedDeliversLiveDiagnostics() {
         Experiment e;
         e.network.setLayers("2-4-2");
@@ -238,20 +241,23 @@ private slots:
         e.steps = 12;
         for (const char* rule : {"momentum", "neuron-mean"})
             e.runs.push_back({rule, rule, optimizerInfo(rule).defaults});
-        LockstepTrainer trainer(e, loadDataSplit(e.data, e.seed));
-        TrainingFeed feed(std::chrono::milliseconds(25), 3);
-        trainer.addObserver(&feed);
+        e.diagnosticsEvery = 3;
+        TrainingJob job(e, requestedInstruments(InstrumentRequest(e)));
+        TrainingFeed feed(std::chrono::milliseconds(25));
+        job.deliverTo(&feed);
+        job.addObserver(&feed);
         RunControl control;
-        trainer.run(control);
-        const TrainingFeed::Delivery delivery = feed.take();
-        QCOMPARE(delivery.diagnostics.size(), std::size_t{2 * 4});
-        QCOMPARE(delivery.diagnostics.back().record.step, 12L);
-        QCOMPARE(delivery.diagnostics.back().record.layers.size(), std::size_t{2});
-        QVERIFY(std::isfinite(delivery.diagnostics.back().record.layers[0][0].gradientSnr));
-        // Off by default: nothing asked, nothing delivered.
-        LockstepTrainer quiet(e, loadDataSplit(e.data, e.seed));
-        TrainingFeed plain;
-        QVERIFY(!plain.wantsStepState(0, 3));
+        job.run(control);
+        const std::vector<RunDiagnostics> diagnostics = feed.take().records.diagnostics;
+        QCOMPARE(diagnostics.size(), std::size_t{2 * 4});
+        QCOMPARE(diagnostics.back().record.step, 12L);
+        QCOMPARE(diagnostics.back().record.layers.size(), std::size_t{2});
+        QVERIFY(std::isfinite(diagnostics.back().record.layers[0][0].gradientSnr));
+        // Off by default: nothing asked, no instrument (and the feed never asks for a step's state).
+        Experiment quiet = e;
+        quiet.diagnosticsEvery = 0;
+        QVERIFY(requestedInstruments(InstrumentRequest(quiet)).empty());
+        QVERIFY(!TrainingFeed().wantsStepState(0, 3));
     }
 };
 

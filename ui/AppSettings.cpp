@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QSettings>
+#include <QStandardPaths>
 
 #include <exception>
 
@@ -67,6 +68,16 @@ void AppSettings::saveFigureOptions(const FigureOptions& options) {
     s.setValue("export/dpi", options.dpi);
     s.setValue("export/unit", int(options.unit));
 }
+
+bool AppSettings::keepRunFolders() { return settings().value("training/keepRunFolders", true).toBool(); }
+void AppSettings::setKeepRunFolders(bool keep) { settings().setValue("training/keepRunFolders", keep); }
+
+QString AppSettings::runsFolder() {
+    if (const QString dir = qEnvironmentVariable("MOMENTUM_LAB_RUNS_DIR"); !dir.isEmpty()) return dir;
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("runs");
+}
+
+QString AppSettings::liveRunsFolder() { return keepRunFolders() ? runsFolder() : QString(); }
 
 Experiment defaultExperiment() {
     for (const Preset& preset : presets())

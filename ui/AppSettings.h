@@ -1,7 +1,7 @@
 #pragma once
 // What the desktop app remembers between sessions (QSettings "MomentumLab/momentum-lab"):
 // window geometry and dock layout, the last experiment (as its JSON), the last folder used in a
-// file dialog and the last figure size.
+// file dialog, the last figure size and whether trainings are kept as run folders.
 #include "export/FigureOptions.h"
 #include "experiment/Experiment.h"
 
@@ -30,6 +30,15 @@ public:
 
     static FigureOptions figureOptions();
     static void saveFigureOptions(const FigureOptions& options);
+
+    // Whether each training the app runs is also written as a run folder (default: yes), so that
+    // `momentum-lab-cli export`, `aggregate` and File > Open work on what was watched.
+    static bool keepRunFolders();
+    static void setKeepRunFolders(bool keep);
+    // Where: $MOMENTUM_LAB_RUNS_DIR when set, else the user's data location + "/runs".
+    static QString runsFolder();
+    // runsFolder() while keepRunFolders(), else "" (TrainingSession::setRunsFolder's argument).
+    static QString liveRunsFolder();
 };
 
 // The experiment the app opens with: the preset on toy:sine (the seed's 1-2-2-1 diagram

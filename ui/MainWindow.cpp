@@ -37,6 +37,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QShowEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -359,6 +360,16 @@ void MainWindow::buildMenus() {
     QMenu* training = menuBar()->addMenu(tr("&Training"));
     training->addActions(actions_->all());
     training->addSeparator();
+    QAction* keepRunFolders = training->addAction(tr("&Keep Each Training as a Run Folder"));
+    keepRunFolders->setCheckable(true);
+    keepRunFolders->setChecked(AppSettings::keepRunFolders());
+    keepRunFolders->setToolTip(tr("Also write each training into %1, as momentum-lab-cli train --out does")
+                                   .arg(QDir::toNativeSeparators(AppSettings::runsFolder())));
+    connect(keepRunFolders, &QAction::toggled, this, [this](bool keep) {
+        AppSettings::setKeepRunFolders(keep);
+        session_->setRunsFolder(AppSettings::liveRunsFolder());
+    });
+    training->addSeparator();
     training->addAction(tr("Fork here\u2026"), this, [this] { forkHere(); })
         ->setToolTip(tr("Continue a paused or finished run from its current state as two or more branches"));
 
@@ -410,6 +421,7 @@ void MainWindow::wireSession() {
     connect(actions_->reset(), &QAction::triggered, this, &MainWindow::resetTraining);
     session_->setMaxStepsPerSecond(speed_->stepsPerSecond());
     connect(speed_, &SpeedControl::speedChanged, session_, &TrainingSession::setMaxStepsPerSecond);
+    session_->setRunsFolder(AppSettings::liveRunsFolder());
 
     connect(session_, &TrainingSession::stateChanged, this, [this](SessionState state) {
         if (state == SessionState::Finished && pendingFork_) return launchFork();
@@ -423,24 +435,15 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::snapshotsArrived, this,
             [this](const std::vector<SharedSnapshot>& snapshots) { selection_->deliver(snapshots); });
     connect(diagnostics_, &DiagnosticsDock::liveEveryChanged, session_, &TrainingSession::setDiagnosticsEvery);
-    connect(session_, &TrainingSession::diagnosticsArrived, this, [this](const std::vector<RunDiagnostics>& arrived) {
-        std::map<int, std::vector<DiagnosticsRecord>> byRun;  // one redraw per run and delivery
-        for (const RunDiagnostics& one : arrived) byRun[one.run].push_back(one.record);
-        for (const auto& [run, records] : byRun) diagnostics_->addRecords(run, records);
-    });
-    connect(session_, &TrainingSession::curvatureArrived, this, [this](const std::vector<RunCurvature>& arrived) {
-        for (const RunCurvature& one : arrived) diagnostics_->addCurvature(one.run, {one.point});
+    connect(session_, &TrainingSession::recordsArrived, this, [this](const InstrumentRecords& records) {
+        diagnostics_->addLive(records);
+        if (!records.spectrumProblem.isEmpty())
+            statusBar()->showMessage(tr("Hessian spectrum: %1").arg(records.spectrumProblem), 15000);
     });
     connect(landscape_, &LandscapeView::exportRequested, this, [this] {
         exporter_->exportFigure(
             {"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot())});
     });
-    connect(session_, &TrainingSession::spectraArrived, this,
-            [this](const std::vector<std::vector<double>>& spectra, const QString& problem) {
-                for (std::size_t run = 0; run < spectra.size(); ++run)
-                    diagnostics_->setSpectrum(static_cast<int>(run), spectra[run]);
-                if (!problem.isEmpty()) statusBar()->showMessage(tr("Hessian spectrum: %1").arg(problem), 15000);
-            });
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
         if (result.status == RunStatus::Diverged)
@@ -601,6 +604,14 @@ void MainWindow::planArrived(const TrainingPlan& plan) {
     liveOnScreen_ = true;
     // A fork shows the comparison it came from beside its branches.
     if (overlayAfterPlan_ > 0) overlayKept(std::exchange(overlayAfterPlan_, 0));
+    if (!plan.runFolder.empty()) {
+        QStringList written{"metrics.csv"};
+        for (const std::string& record : plan.records) written << QString::fromStdString(record);
+        statusBar()->showMessage(
+            tr("Writing the run folder %1 (%2)")
+                .arg(QDir::toNativeSeparators(QString::fromStdString(plan.runFolder)), written.join(", ")),
+            15000);
+    }
 }
 
 QString MainWindow::forkRefusal(int run) const {

@@ -15,6 +15,8 @@ struct TrainingPlan {
     long totalSteps = 0;
     long stepsPerEpoch = 0;
     ImageShape imageShape;
+    std::string runFolder;             // where the training is written ("" when it is not)
+    std::vector<std::string> records;  // what its instruments record ("diagnostics.csv every 10 steps", ...)
 };
 
 }  // namespace ml

@@ -4,8 +4,7 @@
 
 namespace ml {
 
-TrainingFeed::TrainingFeed(std::chrono::milliseconds snapshotInterval, long diagnosticsEvery, bool gradientSnr)
-    : snapshotInterval_(snapshotInterval), diagnosticsEvery_(diagnosticsEvery), gradientSnr_(gradientSnr) {}
+TrainingFeed::TrainingFeed(std::chrono::milliseconds snapshotInterval) : snapshotInterval_(snapshotInterval) {}
 
 TrainingFeed::Delivery TrainingFeed::take() {
     Delivery taken;
@@ -57,30 +56,9 @@ void TrainingFeed::snapshotTaken(const SharedSnapshot& snapshot) {
     }
 }
 
-void TrainingFeed::setCurvatureProbe(std::unique_ptr<HessianProbe> probe, long every) {
-    curvatureProbe_ = std::move(probe);
-    curvatureEvery_ = curvatureProbe_ ? every : 0;
-}
-
-bool TrainingFeed::wantsStepState(int /*run*/, long step) {
-    return (diagnosticsEvery_ > 0 && step % diagnosticsEvery_ == 0) ||
-           (curvatureEvery_ > 0 && step % curvatureEvery_ == 0);
-}
-
-void TrainingFeed::stepStateReady(const StepState& state) {
-    if (curvatureEvery_ > 0 && state.step % curvatureEvery_ == 0) {
-        RunCurvature measured{state.run, measureCurvature(*curvatureProbe_, state)};
-        std::lock_guard lock(mutex_);
-        pending_.curvature.push_back(measured);
-    }
-    if (diagnosticsEvery_ <= 0 || state.step % diagnosticsEvery_ != 0) return;
-    auto slot = diagnostics_.find(state.run);
-    if (slot == diagnostics_.end()) slot = diagnostics_.emplace(state.run, StepDiagnostics(state.parameters)).first;
-    slot->second.compute(state.parameters, state.gradients, state.optimizer, state.initialParameters,
-                         gradientSnr_ ? &state.model : nullptr);
-    RunDiagnostics computed{state.run, recordOf(state.step, slot->second)};
+void TrainingFeed::post(InstrumentRecords records) {
     std::lock_guard lock(mutex_);
-    pending_.diagnostics.push_back(std::move(computed));
+    pending_.records.append(std::move(records));
 }
 
 void TrainingFeed::runFinished(int run, const RunResult& result) {

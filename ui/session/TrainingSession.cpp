@@ -2,6 +2,10 @@
 
 #include "session/TrainingWorker.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
 #include <pthread.h>
 
 #include <algorithm>
@@ -17,6 +21,14 @@ struct LiveTrainingThread {
     LiveTrainingThread() { liveTrainingThreadCount.fetch_add(1); }
     ~LiveTrainingThread() { liveTrainingThreadCount.fetch_sub(1); }
 };
+
+// A new folder in `root` named by the time: 2026-12-07_14-03-59, then -2, -3, ... when taken.
+QString newRunFolder(const QString& root) {
+    const QString stamp = QDateTime::currentDateTime().toString("yyyy-MM-dd_HH-mm-ss");
+    QString folder = QDir(root).filePath(stamp);
+    for (int n = 2; QFileInfo::exists(folder); ++n) folder = QDir(root).filePath(stamp + "-" + QString::number(n));
+    return folder;
+}
 }  // namespace
 
 int TrainingSession::liveTrainingThreads() { return liveTrainingThreadCount.load(); }
@@ -43,7 +55,10 @@ bool TrainingSession::start(const Experiment& experiment, bool paused, std::shar
     control_ = std::make_shared<RunControl>();
     control_->setMaxStepsPerSecond(maxStepsPerSecond_);
     control_->setPaused(paused);
-    feed_ = std::make_shared<TrainingFeed>(std::chrono::milliseconds(25), diagnosticsEvery_, experiment.gradientSnr);
+    feed_ = std::make_shared<TrainingFeed>(std::chrono::milliseconds(25));
+    Experiment live = experiment;
+    live.diagnosticsEvery = diagnosticsEvery_;  // the live setting stands for the experiment's key
+    runFolder_ = runsFolder_.isEmpty() ? QString() : newRunFolder(runsFolder_);
     discarding_ = false;
     totalSteps_ = 0;
     const bool timed = timing_.enabled;
@@ -51,10 +66,10 @@ bool TrainingSession::start(const Experiment& experiment, bool paused, std::shar
     timing_.enabled = timed;
     timing_.clock.start();
     joinTrainingThread();  // a finished training's thread was joined as its end arrived: a no-op
-    thread_ = std::thread([worker = worker_.get(), experiment, control = control_, feed = feed_, fork] {
+    thread_ = std::thread([worker = worker_.get(), live, folder = runFolder_, control = control_, feed = feed_, fork] {
         const LiveTrainingThread counted;
         pthread_setname_np(pthread_self(), "training");  // as seen by top -H and gdb
-        worker->train(experiment, control, feed, fork);
+        worker->train(live, folder, control, feed, fork);
     });
     timer_.start();
     setState(paused ? SessionState::Paused : SessionState::Running);
@@ -124,8 +139,7 @@ void TrainingSession::deliver() {
         }
         if (!delivery.metrics.empty()) Q_EMIT metricsArrived(delivery.metrics);
         if (!delivery.snapshots.empty()) Q_EMIT snapshotsArrived(delivery.snapshots);
-        if (!delivery.diagnostics.empty()) Q_EMIT diagnosticsArrived(delivery.diagnostics);
-        if (!delivery.curvature.empty()) Q_EMIT curvatureArrived(delivery.curvature);
+        if (!delivery.records.empty()) Q_EMIT recordsArrived(delivery.records);
         for (const FinishedRun& finished : delivery.finished) Q_EMIT runFinished(finished.run, finished.result);
         Q_EMIT progressed(feed_->stepsDone(), totalSteps_);
         if (timing_.enabled) recordTiming(started, feed_->stepsDone());
@@ -138,11 +152,7 @@ void TrainingSession::deliver() {
     control_.reset();
     const bool discarded = discarding_;
     discarding_ = false;
-    if (!discarded) {
-        endStates_ = std::move(delivery.end->states);
-        if (!delivery.end->spectra.empty() || !delivery.end->spectrumProblem.isEmpty())
-            Q_EMIT spectraArrived(delivery.end->spectra, delivery.end->spectrumProblem);
-    }
+    if (!discarded) endStates_ = std::move(delivery.end->states);
     if (delivery.end->failed && !discarded) Q_EMIT failed(delivery.end->message);
     setState(discarded ? SessionState::Idle : SessionState::Finished);
 }

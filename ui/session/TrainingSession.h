@@ -4,6 +4,9 @@
 // timer. Emits what arrived as batches:
 //   metricsArrived   every StepMetrics since the last delivery (full resolution)
 //   snapshotsArrived the latest snapshot of each run that produced one (coalesced, latest wins)
+//   recordsArrived   what the instruments recorded since (diagnostics, curvature, the spectra)
+// With a runs folder set, each training is also written as a run folder inside it (as
+// `momentum-lab-cli train --out` writes one), named by the time it started.
 // Controls (pause, single step, stop, speed) only flip RunControl's thread-safe flags, so the GUI
 // never blocks on the worker. The destructor requests a stop and joins the thread.
 // Each training runs on its own std::thread (no Qt event loop), started by start() and joined as
@@ -66,20 +69,22 @@ public:
     void reset();
     void setMaxStepsPerSecond(double stepsPerSecond);  // 0 = as fast as possible
     double maxStepsPerSecond() const { return maxStepsPerSecond_; }
-    // Diagnostics every N steps for the next start() (0: none); delivered by diagnosticsArrived.
-    // Curvature (lambda_max) comes with the experiment's curvatureEvery (curvatureArrived), the SNR
-    // unless its gradientSnr is false, the Hessian spectra with its hessianSpectrum (spectraArrived).
+    // Diagnostics every N steps for the next start() (0: none; it stands for the experiment's
+    // "diagnostics-every"). Curvature (lambda_max) comes with the experiment's curvatureEvery, the SNR
+    // unless its gradientSnr is false, the Hessian spectra with its hessianSpectrum: all of them
+    // delivered by recordsArrived.
     void setDiagnosticsEvery(long every) { diagnosticsEvery_ = every > 0 ? every : 0; }
+    // Where the next start()s write their run folders, each in a new subfolder (empty: nowhere).
+    void setRunsFolder(const QString& root) { runsFolder_ = root; }
+    // The run folder of the training under way or last started (empty when it writes none).
+    const QString& runFolder() const { return runFolder_; }
 
 Q_SIGNALS:
     void stateChanged(ml::SessionState state);
     void planned(const ml::TrainingPlan& plan);
     void metricsArrived(const std::vector<ml::StepMetrics>& metrics);
     void snapshotsArrived(const std::vector<ml::SharedSnapshot>& snapshots);
-    void diagnosticsArrived(const std::vector<ml::RunDiagnostics>& diagnostics);
-    void curvatureArrived(const std::vector<ml::RunCurvature>& curvature);
-    // At the end, with the experiment's hessian-spectrum: per run its eigenvalues, or `problem`.
-    void spectraArrived(const std::vector<std::vector<double>>& spectra, const QString& problem);
+    void recordsArrived(const ml::InstrumentRecords& records);
     void runFinished(int run, const ml::RunResult& result);
     void progressed(long step, long totalSteps);
     void failed(const QString& message);
@@ -97,6 +102,8 @@ private:
     SessionState state_ = SessionState::Idle;
     double maxStepsPerSecond_ = 0.0;
     long diagnosticsEvery_ = 0;
+    QString runsFolder_;
+    QString runFolder_;
     long totalSteps_ = 0;
     std::vector<TrainingState> endStates_;
     bool discarding_ = false;

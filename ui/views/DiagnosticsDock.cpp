@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace ml {
 
@@ -256,6 +257,17 @@ void DiagnosticsDock::setSpectrum(int run, std::vector<double> eigenvalues) {
     if (run < 0 || run >= runCount()) return;
     runs_[static_cast<std::size_t>(run)].spectrum = std::move(eigenvalues);
     redraw_->request();
+}
+
+void DiagnosticsDock::addLive(const InstrumentRecords& records) {
+    std::map<int, std::vector<DiagnosticsRecord>> byRun;
+    for (const RunDiagnostics& one : records.diagnostics) byRun[one.run].push_back(one.record);
+    for (const auto& [run, recorded] : byRun) addRecords(run, recorded);
+    std::map<int, std::vector<CurvaturePoint>> curvature;
+    for (const RunCurvature& one : records.curvature) curvature[one.run].push_back(one.point);
+    for (const auto& [run, points] : curvature) addCurvature(run, points);
+    for (std::size_t run = 0; run < records.spectra.size(); ++run)
+        setSpectrum(static_cast<int>(run), records.spectra[run]);
 }
 
 void DiagnosticsDock::setCurve(Curve curve) { curve_->setCurrentIndex(curve_->findData(static_cast<int>(curve))); }

@@ -10,12 +10,14 @@
 //              (2 + 2 mu)/lr (dash-dotted) in the run's colour (Cohen et al. 2021)
 //   Spectrum   every Hessian eigenvalue at the final weights, per run (small networks)
 // Data: addRecords / setCurvature / setSpectrum, from a run folder's diagnostics.csv /
-// curvature.csv / hessian_spectrum.csv (loadFolderDiagnostics) or live from the TrainingFeed.
+// curvature.csv / hessian_spectrum.csv (loadFolderDiagnostics) or live: addLive, the instruments'
+// records as the TrainingFeed delivers them.
 // Its controls are the app's instrument settings for the next Start (instrumentsOf / showInstruments):
 // "Live every N steps" and "gradient SNR" (diagnostics), "λ_max every N steps" and "Hessian
 // spectrum at the end" (curvature) — the experiment keys diagnostics-every, gradient-snr,
 // curvature-every and hessian-spectrum.
 #include "diagnostics/DiagnosticsRecords.h"
+#include "instruments/InstrumentRecords.h"
 #include "runfolder/DecimationStride.h"
 #include "experiment/Experiment.h"
 #include "views/RedrawWhenShown.h"
@@ -57,6 +59,8 @@ public:
     void setCurvature(int run, std::vector<CurvaturePoint> points);
     void addCurvature(int run, const std::vector<CurvaturePoint>& points);  // live: appends
     void setSpectrum(int run, std::vector<double> eigenvalues);             // ascending
+    // Live: one delivery of the instruments' records (one redraw per run and delivery).
+    void addLive(const InstrumentRecords& records);
 
     void setCurve(Curve curve);
     void setLayer(int layer);
