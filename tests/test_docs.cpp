@@ -3,7 +3,9 @@
 // command's --help lists, and optimizers and presets that exist; and the user guide (docs/guide/)
 // names every optimizer of the catalog, every CLI command and option, and every view of the desktop app (the
 // main window's docks and the tabs of the inspector, the diagnostics dock and the study window, read
-// from ui/). MOMENTUM_LAB_SOURCE_DIR is the source tree; MOMENTUM_LAB_CLI the built CLI.
+// from ui/); the diagnostics.csv table lists the columns the writer writes, in order.
+// MOMENTUM_LAB_SOURCE_DIR is the source tree; MOMENTUM_LAB_CLI the built CLI.
+#include "diagnostics/DiagnosticsColumns.h"
 #include "optim/OptimizerCatalog.h"
 #include "experiment/Presets.h"
 
@@ -335,6 +337,21 @@ private Q_SLOTS:
         for (const QString& view : views)
             if (!guide.contains(view)) missing << "view \"" + view + "\"";
         QVERIFY2(missing.isEmpty(), qPrintable("not in docs/guide/: " + missing.join(", ")));
+    }
+
+    // docs/guide/diagnostics.md's table of diagnostics.csv is the writer's column list, in order.
+    void diagnosticsColumnsAreTheWritersColumns() {
+        const QString guide = readText(kSourceDir + "/docs/guide/diagnostics.md");
+        const qsizetype section = guide.indexOf("## diagnostics.csv");
+        QVERIFY2(section >= 0, "docs/guide/diagnostics.md: no \"## diagnostics.csv\" section");
+        const QString table = guide.mid(section, guide.indexOf("\n## ", section + 1) - section);
+        QStringList documented;
+        const QRegularExpression row("^\\| `([a-z_]+)` \\|", QRegularExpression::MultilineOption);
+        for (auto match = row.globalMatch(table); match.hasNext();) documented << match.next().captured(1);
+        QStringList written;
+        for (const std::string_view column : ml::kDiagnosticsColumns)
+            written << QString::fromUtf8(column.data(), qsizetype(column.size()));
+        QCOMPARE(documented, written);
     }
 };
 

@@ -1,6 +1,7 @@
 #include "diagnostics/DiagnosticsRecords.h"
 
 #include "data/CsvReader.h"
+#include "diagnostics/DiagnosticsColumns.h"
 #include "io/Files.h"
 
 #include <array>
@@ -54,17 +55,9 @@ std::vector<DiagnosticsRecord> readDiagnosticsFile(const QString& path) {
     CsvReader reader(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), path.toStdString());
     std::vector<std::string_view> cells;
     if (!reader.nextRow(cells)) reader.failFile("is empty (expected the header step,layer,neuron,...)");
-    static const std::vector<std::string_view> kColumns = {"step",
-                                                           "layer",
-                                                           "neuron",
-                                                           "gradient_norm",
-                                                           "update_norm",
-                                                           "update_to_weight",
-                                                           "distance_from_initial",
-                                                           "cos_moment_gradient",
-                                                           "mean_share",
-                                                           "moment_cv"};
-    const std::size_t columns = checkHeader(reader, cells, kColumns, "gradient_snr");
+    static const std::vector<std::string_view> kColumns(kDiagnosticsColumns.begin(),
+                                                        kDiagnosticsColumns.begin() + kDiagnosticsColumnsBeforeSnr);
+    const std::size_t columns = checkHeader(reader, cells, kColumns, kDiagnosticsColumns.back());
     std::vector<DiagnosticsRecord> records;
     while (reader.nextRow(cells)) {
         if (cells.size() != columns)

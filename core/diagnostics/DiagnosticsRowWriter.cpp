@@ -1,5 +1,6 @@
 #include "diagnostics/DiagnosticsRowWriter.h"
 
+#include "diagnostics/DiagnosticsColumns.h"
 #include "io/NumberText.h"
 
 #include <algorithm>
@@ -33,8 +34,10 @@ void appendLayerRows(QByteArray& out, long step, std::size_t l, std::span<const 
 }  // namespace
 
 QByteArray diagnosticsHeader() {
-    return "step,layer,neuron,gradient_norm,update_norm,update_to_weight,distance_from_initial,"
-           "cos_moment_gradient,mean_share,moment_cv,gradient_snr\n";
+    QByteArray header;
+    for (const std::string_view column : kDiagnosticsColumns)
+        header.append(header.isEmpty() ? "" : ",").append(column.data(), qsizetype(column.size()));
+    return header.append('\n');
 }
 
 void appendDiagnosticsRows(QByteArray& out, long step, std::span<const UnitDiagnostics> units,
