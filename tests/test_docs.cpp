@@ -204,10 +204,12 @@ QString guideText() {
     return text;
 }
 
-// The view titles of the desktop app: the main window's docks and every tab in ui/.
+// The view titles of the desktop app: the main window's docks, the registered views
+// (ui/views/ViewRegistry.h: `return {"name", tr("Title"), ...`) and every tab in ui/.
 QStringList viewTitles() {
     QStringList titles;
-    static const QRegularExpression dock("addDock\\(tr\\(\"([^\"]+)\"\\)");
+    static const QRegularExpression dock(
+        "(?:addDock\\(|ViewRegistration \\w+\\(\\) \\{\\s*return \\{\"[a-z-]+\",\\s*)tr\\(\"([^\"]+)\"\\)");
     static const QRegularExpression tab("addTab\\([^;]*?tr\\(\"([^\"]+)\"\\)\\)");
     QDirIterator it(kSourceDir + "/ui", {"*.cpp"}, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {

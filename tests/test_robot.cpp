@@ -27,6 +27,7 @@
 #include "views/NeuronInspector.h"
 #include "views/RunSelection.h"
 #include "views/ViewControls.h"
+#include "views/ViewRegistry.h"
 
 #include <QAbstractScrollArea>
 #include <QAction>
@@ -308,6 +309,31 @@ class TestRobot : public QObject {
         QApplication::processEvents();
     }
 
+    // Every registered view (views/ViewRegistry.h) brought to the front of its dock, as the View menu
+    // does (a dock hidden at first is opened and closed again): a new view is visited with no line here.
+    void raiseEveryView(MainWindow& window, const QString& where) {
+        const QSize size = window.size();
+        for (const ViewRegistration& view : viewRegistry()) {
+            if (!view.dock) continue;
+            QDockWidget* place = dock(window, qPrintable(view.dock->objectName));
+            QVERIFY2(place, qPrintable(QStringLiteral("%1: no dock for the view %2").arg(where, view.name)));
+            const bool hidden = place->isHidden();
+            if (hidden) ROBOT_ACT(where + ": open " + view.name, place->toggleViewAction()->trigger());
+            ROBOT_ACT(where + ": raise " + view.name, place->raise());
+            QVERIFY2(place->isVisible(), qPrintable(where + ": " + view.name + " is not shown"));
+            shot(window, where + " view " + view.name);
+            if (!hidden) continue;
+            ROBOT_ACT(where + ": close " + view.name, place->toggleViewAction()->trigger());
+            // Opened at 1366 x 768, the loss landscape widens and heightens the window beyond the
+            // screen (its plots' minimum sizes); the rest of the visit is at the window's own size.
+            window.resize(size);
+            QApplication::processEvents();
+        }
+        dock(window, "summaryDock")->raise();
+        dock(window, "inspectorDock")->raise();
+        QApplication::processEvents();
+    }
+
     // Every colour quantity of the diagram and the heat-map, in both comparison modes.
     void switchQuantitiesAndModes(MainWindow& window, const QString& where) {
         auto* bar = window.findChild<ComparisonBar*>();
@@ -395,9 +421,21 @@ class TestRobot : public QObject {
                          qPrintable(QStringLiteral("%1: %2 has no rows").arg(where, QFileInfo(csv).fileName())));
         }
         QVERIFY2(figures >= 2, qPrintable(where));
+        // Each registered view's figures are in the report, or left out there with their reason.
+        const QString index = QString::fromUtf8([&] {
+            QFile file(out.filePath("index.html"));
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        }());
+        for (const NamedFigure& figure : window.figures())
+            QVERIFY2(written.contains(figure.name + ".png") ||
+                         index.contains("<li>" + figure.caption.toHtmlEscaped() + ": " +
+                                        figure.leftOutBecause.toHtmlEscaped() + "</li>"),
+                     qPrintable(QStringLiteral("%1: %2 neither written nor left out").arg(where, figure.name)));
     }
 
     void drive(MainWindow& window, const QString& where) {
+        raiseEveryView(window, where);
+        if (QTest::currentTestFailed()) return;
         clickEveryTab(window, where);
         if (QTest::currentTestFailed()) return;
         clickEveryNeuron(window, where);

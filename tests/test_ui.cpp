@@ -668,11 +668,14 @@ private Q_SLOTS:
         QVERIFY2(svg.contains("smoothing: EMA 0.60"), "the figure states its smoothing");
         QVERIFY(svg.contains("lr 0.001"));  // adam's key hyper-parameter in the legend
         QVERIFY(!svg.contains(">sgd<"));    // not chosen
-        QVERIFY(QFileInfo::exists(QDir(out).filePath("network-diagram-adam.png")));
-        QVERIFY(QFileInfo::exists(QDir(out).filePath("network-diagram-momentum.svg")));
+        // The app's diagram: both chosen runs side by side at the chosen step, by the chosen quantity.
+        const QString diagram = QString::fromUtf8(readBytes(QDir(out).filePath("network-diagram.svg")));
+        QVERIFY2(diagram.contains("adam · step 20") && diagram.contains("momentum · step 20") &&
+                     diagram.contains("(first moment)"),
+                 "the diagram shows the chosen runs at the chosen step");
+        QVERIFY(!diagram.contains("sgd"));
+        QVERIFY(QFileInfo::exists(QDir(out).filePath("layer-heatmap.png")));
         QVERIFY(!QFileInfo::exists(QDir(out).filePath("runs/sgd.csv")));
-        QVERIFY(QString::fromUtf8(readBytes(QDir(out).filePath("index.html")))
-                    .contains("momentum (first moment) of adam at step 20"));
 
         auto refused = [&](const QStringList& extra, const QString& expected) {
             const int status = runExportCommand(QStringList{run, "--out", out} + extra);

@@ -3,12 +3,12 @@
 #include "AppSettings.h"
 #include "experiment/ExperimentPanel.h"
 #include "export/ExportController.h"
+#include "export/ViewFigures.h"
 #include "study/StudyWindow.h"
 #include "InputError.h"
 #include "model/ComparisonHistory.h"
 #include "model/RunSummaryModel.h"
 #include "model/RunComparison.h"
-#include "session/FolderSnapshots.h"
 #include "session/ForkDialog.h"
 #include "views/DiagnosticsDock.h"
 #include "session/ProgressIndicator.h"
@@ -24,14 +24,13 @@
 #include "views/LandscapeView.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
-#include "views/FeatureMapView.h"
 #include "views/NeuronInspector.h"
 #include "views/RunHistoryPanel.h"
-#include "views/RedrawWhenShown.h"
 #include "views/RunSelection.h"
 #include "views/SummaryPanel.h"
 #include "views/UnelidedDockTabs.h"
 #include "views/UpdateExplainer.h"
+#include "views/ViewRegistry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -80,13 +79,11 @@ QStringList labelsOf(const std::vector<std::string>& labels) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TrainingSession(this)), comparison_(new RunComparison(this)),
-      selection_(new RunSelection(this)), history_(new ComparisonHistory(this)) {
+      selection_(new RunSelection(this)), history_(new ComparisonHistory(this)),
+      views_(std::make_unique<ViewSet>(ViewContext{selection_, comparison_, history_}, this)) {
     setWindowIcon(QIcon(":/icons/momentum-lab.svg"));
     setDockNestingEnabled(true);
     new UnelidedDockTabs(this);
-    plot_ = new ConvergencePlot(this);
-    plot_->setHistory(&comparison_->history());
-    setCentralWidget(plot_);
     buildDocks();
     actions_ = new TrainingActions(this);
     exporter_ = new ExportController(
@@ -119,76 +116,11 @@ ImageShape imageShapeOf(const Experiment& experiment) {
 
 }  // namespace
 
-std::vector<NamedFigure> MainWindow::figures() const {
-    // A view tabbed behind another, or in a closed dock, has deferred its redraws: an exported
-    // figure is drawn from the data whether or not its view was ever on screen.
-    RedrawWhenShown::flushAll(const_cast<MainWindow*>(this));
-    inspector_->featureMaps()->refresh();  // drawn only while its tab is on screen
-    NetworkDiagramPanel* diagram = diagram_;
-    const std::vector<RunSelection::Panel> panels = selection_->panels();
-    const bool anySnapshot =
-        std::any_of(panels.begin(), panels.end(), [](const RunSelection::Panel& p) { return p.ready(); });
-    const QString noRuns = comparison_->history().runCount() == 0 ? tr("no run yet") : QString();
-    const QString noSnapshot = !noRuns.isEmpty() ? noRuns
-                               : anySnapshot     ? QString()
-                                                 : tr("no snapshot recorded for the runs shown");
-    const QString noNeuron = !noSnapshot.isEmpty()     ? noSnapshot
-                             : inspector_->layer() < 0 ? tr("no neuron chosen (click one in the network diagram)")
-                                                       : QString();
-    // The feature maps say in their message why they show nothing ("Click a channel of a conv layer.").
-    const auto& layers = training_.network.layers;
-    const bool hasConv = std::any_of(layers.begin(), layers.end(),
-                                     [](const auto& layer) { return layer.kind == LayerToken::Kind::Conv; });
-    const QString noChannel = !hasConv              ? tr("the network has no conv layer")
-                              : !noNeuron.isEmpty() ? noNeuron
-                                                    : inspector_->featureMaps()->message();
-    const QString noConnection = !noSnapshot.isEmpty() ? noSnapshot
-                                 : explainer_->explanations().empty()
-                                     ? tr("no connection chosen (click one in the network diagram)")
-                                     : QString();
-    const QString instruments =
-        tr("set \u201cLive every N steps\u201d in the Diagnostics dock before Start, or open a run "
-           "folder trained with --diagnostics-every");
-    const QString noRecords =
-        diagnostics_->hasRecords() ? QString() : tr("no diagnostics recorded: %1").arg(instruments);
-    const QString noCurvature =
-        diagnostics_->hasCurvature()
-            ? QString()
-            : tr("no curvature recorded (set \u201c\u03bb_max every N steps\u201d before Start)");
-    const QString noSpectrum =
-        diagnostics_->hasSpectrum()
-            ? QString()
-            : tr("no Hessian spectrum computed (tick \u201cspectrum at the end\u201d before Start)");
-    std::vector<NamedFigure> figures{
-        {"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot()), noRuns},
-        {"network-diagram", tr("Network diagram"), Figure::ofRenderer([this, diagram](QPainter& painter, QSize size) {
-             // The selection ring marks the inspected neuron on screen only.
-             diagram->setSelectedNeuron(-1, -1);
-             diagram->renderAll(painter, size);
-             diagram->setSelectedNeuron(inspector_->layer(), inspector_->neuron());
-         }),
-         noSnapshot},
-        {"layer-heatmap", tr("Layer heat-map"), Figure::ofPlot(heatmap_->view()->plot()), noSnapshot},
-        {"neuron-inspector", tr("Neuron inspector"), Figure::ofPlot(inspector_->plot()), noNeuron},
-        {"feature-maps", tr("Neuron inspector: feature maps"), Figure::ofPlot(inspector_->featureMaps()->plot()),
-         noChannel},
-        {"update-explainer", tr("Update explainer"), Figure::ofPlot(explainer_->plot()), noConnection},
-        {"diagnostics-curves", tr("Diagnostics: per-layer curves"), Figure::ofPlot(diagnostics_->curvesPlot()),
-         noRecords},
-        {"diagnostics-neurons", tr("Diagnostics: per-neuron strip"), Figure::ofPlot(diagnostics_->stripPlot()),
-         noRecords},
-        {"curvature", tr("Diagnostics: curvature and stability thresholds"),
-         Figure::ofPlot(diagnostics_->curvaturePlot()), noCurvature},
-        {"hessian-spectrum", tr("Diagnostics: Hessian spectrum at the final weights"),
-         Figure::ofPlot(diagnostics_->spectrumPlot()), noSpectrum},
-    };
-    const QString noLandscape =
-        landscape_->hasResult() ? QString() : tr("not computed (View \u2192 Loss landscape, then Compute)");
-    figures.push_back(
-        {"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot()), noLandscape});
-    figures.push_back({"loss-slice", tr("Loss landscape: slice between two runs"),
-                       Figure::ofPlot(landscape_->slicePlot()), noLandscape});
-    return figures;
+std::vector<NamedFigure> MainWindow::figures() const { return namedFigures(views_->figures()); }
+
+void MainWindow::exportFigure(const QString& name) {
+    for (const NamedFigure& figure : figures())
+        if (figure.name == name) return exporter_->exportFigure(figure);
 }
 
 MainWindow::~MainWindow() {
@@ -218,42 +150,51 @@ void MainWindow::buildDocks() {
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     addDock(tr("Experiment"), "experimentDock", scroll, Qt::LeftDockWidgetArea);
 
-    diagram_ = new NetworkDiagramPanel(selection_);
-    diagramDock_ = addDock(tr("Network diagram"), "diagramDock", diagram_, Qt::RightDockWidgetArea);
-
-    // Bottom row: the summary beside the neuron inspector and the (wide) layer heat-map as tabs.
-    summary_ = new SummaryPanel(comparison_->summary());
-    summaryDock_ = addDock(tr("Summary"), "summaryDock", summary_, Qt::BottomDockWidgetArea);
-    inspector_ = new NeuronInspector(selection_);
-    inspectorDock_ = addDock(tr("Neuron inspector"), "inspectorDock", inspector_, Qt::BottomDockWidgetArea);
-    splitDockWidget(summaryDock_, inspectorDock_, Qt::Horizontal);
-    heatmap_ = new LayerHeatmapPanel(selection_);
-    QDockWidget* heatmapDock = addDock(tr("Layer heat-map"), "heatmapDock", heatmap_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(inspectorDock_, heatmapDock);
-    explainer_ = new UpdateExplainer(selection_);
-    explainerDock_ = addDock(tr("Update explainer"), "explainerDock", explainer_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(inspectorDock_, explainerDock_);
-    diagnostics_ = new DiagnosticsDock;
-    QDockWidget* diagnosticsDock =
-        addDock(tr("Diagnostics"), "diagnosticsDock", diagnostics_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(heatmapDock, diagnosticsDock);
-    // The run history shares the summary's place (a tab beside it).
-    historyPanel_ = new RunHistoryPanel(history_);
-    QDockWidget* historyDock = addDock(tr("Run history"), "historyDock", historyPanel_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(summaryDock_, historyDock);
-    summaryDock_->raise();
-    inspectorDock_->raise();
-    // The loss landscape is computed on request: hidden until opened from the View menu. Opened the
-    // first time, it becomes a tab in the diagram's place (a square plot needs that room).
-    landscape_ = new LandscapeView(selection_);
-    landscapeDock_ = addDock(tr("Loss landscape"), "landscapeDock", landscape_, Qt::RightDockWidgetArea);
-    landscapeDock_->hide();
-    connect(landscapeDock_->toggleViewAction(), &QAction::triggered, this, [this](bool shown) {
-        if (!shown) return;
-        if (tabifiedDockWidgets(landscapeDock_).isEmpty() && !diagramDock_->isHidden() && !diagramDock_->isFloating())
-            tabifyDockWidget(diagramDock_, landscapeDock_);
-        landscapeDock_->raise();
-    });
+    // The registered views (views/ViewRegistry.h): the central one, then each dock in its place.
+    std::map<QString, QDockWidget*> docks;
+    std::vector<QDockWidget*> raised;
+    for (std::size_t i = 0; i < views_->size(); ++i) {
+        const ViewRegistration& view = views_->registration(i);
+        QWidget* widget = views_->view(i).widget();
+        if (!view.dock) {
+            setCentralWidget(widget);
+            continue;
+        }
+        const DockPlace& place = *view.dock;
+        QDockWidget* dock = addDock(view.title, place.objectName, widget, place.area);
+        docks[view.name] = dock;
+        QDockWidget* beside = place.beside.isEmpty() ? nullptr : docks.at(place.beside);
+        if (place.hidden) {
+            dock->hide();
+            // Opened the first time, it becomes a tab in its neighbour's place.
+            connect(dock->toggleViewAction(), &QAction::triggered, this, [this, dock, beside](bool shown) {
+                if (!shown) return;
+                if (beside && tabifiedDockWidgets(dock).isEmpty() && !beside->isHidden() && !beside->isFloating())
+                    tabifyDockWidget(beside, dock);
+                dock->raise();
+            });
+        } else if (place.join == DockPlace::Join::Tab) {
+            tabifyDockWidget(beside, dock);
+        } else if (place.join == DockPlace::Join::SplitRight) {
+            splitDockWidget(beside, dock, Qt::Horizontal);
+        }
+        if (place.raised) raised.push_back(dock);
+    }
+    for (QDockWidget* dock : raised) dock->raise();
+    // The views the window wires to each other and to the training.
+    plot_ = views_->find<ConvergencePlot>();
+    diagram_ = views_->find<NetworkDiagramPanel>();
+    summary_ = views_->find<SummaryPanel>();
+    inspector_ = views_->find<NeuronInspector>();
+    heatmap_ = views_->find<LayerHeatmapPanel>();
+    explainer_ = views_->find<UpdateExplainer>();
+    diagnostics_ = views_->find<DiagnosticsDock>();
+    historyPanel_ = views_->find<RunHistoryPanel>();
+    landscape_ = views_->find<LandscapeView>();
+    diagramDock_ = docks.at("network-diagram");
+    summaryDock_ = docks.at("summary");
+    inspectorDock_ = docks.at("neuron-inspector");
+    explainerDock_ = docks.at("update-explainer");
 }
 
 // The experiment dock is never narrower than its form (a run's form may be wider than the last
@@ -440,10 +381,7 @@ void MainWindow::wireSession() {
         if (!records.spectrumProblem.isEmpty())
             statusBar()->showMessage(tr("Hessian spectrum: %1").arg(records.spectrumProblem), 15000);
     });
-    connect(landscape_, &LandscapeView::exportRequested, this, [this] {
-        exporter_->exportFigure(
-            {"loss-landscape", tr("Loss landscape"), Figure::ofPlot(landscape_->landscapePlot()->plot())});
-    });
+    connect(landscape_, &LandscapeView::exportRequested, this, [this] { exportFigure("loss-landscape"); });
     connect(session_, &TrainingSession::runFinished, this, [this](int run, const RunResult& result) {
         comparison_->finishRun(run, result);
         if (result.status == RunStatus::Diverged)
@@ -461,18 +399,11 @@ void MainWindow::wireSession() {
 }
 
 void MainWindow::wireViews() {
-    connect(comparison_, &RunComparison::changed, plot_, &ConvergencePlot::refresh);
-    // The scrubber's step, marked on the convergence plot (live: no mark).
-    connect(selection_, &RunSelection::stepChanged, this, [this] { plot_->setMarkedStep(selection_->step()); });
     // New runs in the table (a fork's, an overlay's): the summary grows to its columns where the
     // bottom row has room (at most three fifths of it), once the table has its new rows.
     connect(comparison_->summary(), &QAbstractItemModel::modelReset, this,
             [this] { QTimer::singleShot(0, this, &MainWindow::fitSummaryWidth); });
-    // A run keeps its colour for life: the matrix views follow the comparison's looks.
-    connect(comparison_, &RunComparison::changed, this, [this] { selection_->setLooks(comparison_->looks()); });
-    connect(plot_, &ConvergencePlot::exportRequested, this, [this] {
-        exporter_->exportFigure({"convergence", tr("Convergence plot"), Figure::ofPlot(plot_->plot())});
-    });
+    connect(plot_, &ConvergencePlot::exportRequested, this, [this] { exportFigure("convergence"); });
     connect(summary_, &SummaryPanel::thresholdChanged, comparison_, &RunComparison::setThreshold);
     connect(experiment_, &ExperimentPanel::changed, this, &MainWindow::experimentEdited);
     connect(experiment_, &ExperimentPanel::invalidValue, this,
@@ -574,15 +505,8 @@ void MainWindow::resetTraining() {
 void MainWindow::startOver(const Experiment& next) {
     keepCurrent();
     liveOnScreen_ = false;
-    if (next.network.text() != training_.network.text()) {
-        inspector_->setNeuron(-1, -1);
-        explainer_->setConnection(-1, -1, -1);
-        diagram_->setSelectedNeuron(-1, -1);
-    }
+    views_->startOver(next, next.network.text() == training_.network.text());
     training_ = next;
-    landscape_->setExperiment(next);     // the network and data its losses are taken with
-    diagram_->setNetwork(next.network);  // names the pooling layers of a conv network
-    inspector_->setExperiment(next);     // the feature maps' network and test data
     stopped_ = false;
     shownRecord_ = 0;
     selection_->clear();
@@ -814,28 +738,10 @@ void MainWindow::openRunFolder(const QString& directory) {
     startOver(folder.experiment);
     comparison_->showFolder(folder);
     experiment_->setExperiment(folder.experiment);
-    QStringList labels;
-    for (const RunRecord& run : folder.runs) labels << QString::fromStdString(run.spec.label);
     imageShape_ = imageShapeOf(folder.experiment);  // "As image" for a first-layer neuron
     inspector_->setImageShape(imageShape_);
-    std::vector<RunSpec> specs;
-    for (const RunRecord& run : folder.runs) specs.push_back(run.spec);
-    explainer_->setRunSpecs(specs);
-    selection_->begin(labels);
-    // Without saved snapshots the folder keeps the final weights only: show them, coloured by weight.
-    const bool anySaved = std::any_of(folder.runs.begin(), folder.runs.end(),
-                                      [](const RunRecord& run) { return !run.snapshotsFile.isEmpty(); });
-    if (!anySaved) {
-        diagram_->setQuantity(Quantity::Weight);
-        heatmap_->setQuantity(Quantity::Weight);
-    }
-    std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *selection_);
-    diagnostics_->begin(labels);
-    // The controls show what the folder's runs recorded (live every N steps 0: none).
-    diagnostics_->showInstruments(folder.experiment);
-    diagnostics_->setLiveEvery(folder.experiment.diagnosticsEvery);
-    for (std::string& problem : loadFolderDiagnostics(folder, *diagnostics_))
-        snapshotProblems.push_back(std::move(problem));
+    // The runs into the selection, each view's files (diagnostics), the snapshots.
+    const std::vector<std::string> snapshotProblems = views_->showFolder(folder);
     folderSource_ = directory;
     updateTitle();
     // A run whose files could not be read is shown with what could be read; say which and why.

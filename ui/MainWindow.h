@@ -10,6 +10,7 @@
 
 #include <QMainWindow>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -39,6 +40,7 @@ class SummaryPanel;
 class TrainingActions;
 class TrainingSession;
 class UpdateExplainer;
+class ViewSet;
 struct TrainingPlan;
 
 class MainWindow : public QMainWindow {
@@ -58,7 +60,7 @@ public:
     LandscapeView* landscapeView() const { return landscape_; }
     ComparisonHistory* runHistory() const { return history_; }
     NeuronInspector* neuronInspector() const { return inspector_; }
-    // Every figure of the Export menu and the report, the inspector's feature maps among them.
+    // Every figure of the Export menu and the report: the registered views' (views/ViewRegistry.h).
     std::vector<NamedFigure> figures() const;
     // The run history's record `number` shown again / overlaid (false: unknown, or training runs).
     bool showKept(int number);
@@ -84,7 +86,8 @@ protected:
 
 private:
     void fitExperimentWidth();
-    StudyWindowHooks studyHooks();  // figure export and run folders for study windows
+    void exportFigure(const QString& name);  // one of figures(), through the export dialog
+    StudyWindowHooks studyHooks();           // figure export and run folders for study windows
     QDockWidget* addDock(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
     void buildDocks();
     void sizeDocks();
@@ -123,8 +126,9 @@ private:
 
     TrainingSession* session_;
     RunComparison* comparison_;
-    RunSelection* selection_;     // what every matrix view shows (runs, mode, step, snapshots)
-    ComparisonHistory* history_;  // the comparisons kept in this session
+    RunSelection* selection_;         // what every matrix view shows (runs, mode, step, snapshots)
+    ComparisonHistory* history_;      // the comparisons kept in this session
+    std::unique_ptr<ViewSet> views_;  // every registered view; their widgets are the window's
     RunHistoryPanel* historyPanel_ = nullptr;
     ImageShape imageShape_;  // of the comparison on screen
     int shownRecord_ = 0;    // the run history's record on screen unchanged (0: none)
@@ -138,7 +142,6 @@ private:
     LayerHeatmapPanel* heatmap_ = nullptr;
     NeuronInspector* inspector_ = nullptr;
     LandscapeView* landscape_ = nullptr;
-    QDockWidget* landscapeDock_ = nullptr;
     DiagnosticsDock* diagnostics_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     UpdateExplainer* explainer_ = nullptr;

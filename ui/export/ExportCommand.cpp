@@ -1,17 +1,22 @@
 #include "export/ExportCommand.h"
 
 #include "export/ReportWriter.h"
+#include "export/ViewFigures.h"
 #include "study/StudyReport.h"
 #include "study/StudyResults.h"
 #include "InputError.h"
+#include "model/ComparisonHistory.h"
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
 #include "runfolder/RunFolderLayout.h"
 #include "runfolder/RunFolderReader.h"
 #include "runfolder/SnapshotFile.h"
 #include "views/ConvergencePlot.h"
+#include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/Quantity.h"
+#include "views/RunSelection.h"
+#include "views/ViewRegistry.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -22,6 +27,7 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <numeric>
 #include <optional>
 
 namespace ml {
@@ -38,29 +44,35 @@ struct ExportArguments {
     std::optional<long> step;  // empty: the last saved snapshot (or the final weights)
     double smoothing = 0.0;
     bool hyperParameters = false;
+    bool compute = false;    // --compute: what the app computes only on request (the loss landscape)
     FigureOptions figure;    // report-sized by default (FigureOptions.h)
     QString studyDirectory;  // --study: a study folder whose figures go into OUT/study
 };
 
 void addOptions(QCommandLineParser& parser) {
     parser.setApplicationDescription(
-        "Render a run folder headlessly with the desktop app's own views: DIR/convergence.{png,pdf,svg}, the\n"
-        "network diagram of each chosen run (network-diagram.* for one run, network-diagram-NAME.* for several),\n"
-        "summary.csv, runs/NAME.csv, experiment.json and index.html. Figures default to report size: 16 cm x 9 cm\n"
-        "at 300 dpi (PNG 1890 x 1063 pixels), labels at 9 pt.");
+        "Render a run folder headlessly with the desktop app's own views, as its report does: every view's\n"
+        "figures (DIR/NAME.{png,pdf,svg}, and NAME.tex + .csv for plots), summary.csv, runs/NAME.csv,\n"
+        "experiment.json and index.html. A view with nothing to show for the folder is left out with its reason\n"
+        "(on stderr and in index.html). The inspector follows the first neuron of the first layer, the update\n"
+        "explainer its first connection. Figures default to report size: 16 cm x 9 cm at 300 dpi (PNG 1890 x\n"
+        "1063 pixels), labels at 9 pt.");
     parser.addPositionalArgument("RUN_DIR", "A folder written by momentum-lab-cli train --out.");
     parser.addOptions({
         {"out", "Folder to write the report into (created if missing).", "DIR"},
         {"run", "A run to include, by its label (repeat for several; default: every run).", "LABEL"},
         {"quantity",
-         "What colours the network diagram: weight (default), gradient, momentum, neuron-mean-momentum, "
+         "What colours the network diagram and the layer heat-map: weight (default), gradient, momentum, neuron-mean-momentum, "
          "deviation-from-neuron-mean, momentum-spread, update, second-moment, second-moment-group-mean, weight-change. "
          "Other than weight needs snapshots "
          "(train --snapshots-every N).",
          "NAME"},
-        {"step", "The saved snapshot the diagram shows (default: the last one, or the final weights).", "N"},
+        {"step", "The saved snapshot the snapshot views show (default: the last one, or the final weights).", "N"},
         {"smoothing", "EMA smoothing of the convergence plot, 0 (raw, default) to 0.99; the figure states it.", "S"},
         {"hyperparameters", "Add each run's key hyper-parameters (lr, and those not at their defaults) to the legend."},
+        {"compute",
+         "Also compute what the app computes only on request (the loss landscape of the shown runs, as its Compute "
+         "button does; minutes for large networks)."},
         {"width",
          "Figure width: layout pixels at 96 per inch (a plain number or 800px), or 12cm, 120mm, 4.5in "
          "(default 605 px = 16 cm).",
@@ -169,6 +181,7 @@ ExportArguments parse(const QCommandLineParser& parser) {
     }
     if (parser.isSet("smoothing")) parsed.smoothing = numberOption(parser, "smoothing", 0.0, 0.99);
     parsed.hyperParameters = parser.isSet("hyperparameters");
+    parsed.compute = parser.isSet("compute");
     parsed.figure.width = lengthOption(parser, "width", "width-cm", parsed.figure.width);
     parsed.figure.height = lengthOption(parser, "height", "height-cm", parsed.figure.height);
     if (parser.isSet("dpi")) parsed.figure.dpi = wholeOption(parser, "dpi", 24, 1200);
@@ -203,9 +216,9 @@ QString stepsText(const std::vector<long>& steps) {
     return shown.join(", ");
 }
 
-// The snapshot the diagram of `run` shows: at --step (a saved one), else the last saved one,
-// else the final weights. Throws InputError naming the option when it does not exist or lacks
-// the quantity.
+// The snapshot the views show of `run`: at --step (a saved one), else the last saved one, else
+// the final weights. Throws InputError naming the option when it does not exist or lacks the
+// quantity.
 Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArguments& arguments) {
     const RunRecord& run = folder.runs[std::size_t(index)];
     const std::string who = "run '" + run.spec.label + "'";
@@ -242,6 +255,14 @@ Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArgumen
     return *found;
 }
 
+// The runs the snapshot views show: every run chosen with --run, else the app's first ones.
+std::vector<int> shownRuns(const RunFolder& folder, const ExportArguments& arguments) {
+    const int count = int(folder.runs.size());
+    std::vector<int> runs(std::size_t(arguments.runs.isEmpty() ? std::min(count, RunSelection::kDefaultShown) : count));
+    std::iota(runs.begin(), runs.end(), 0);
+    return runs;
+}
+
 // The experiment's name, or the folder's when the name is the default one ("experiment", what
 // train writes without --name): a figure titled "experiment" says nothing.
 QString figureTitle(const RunFolder& folder) {
@@ -270,24 +291,18 @@ int runExportCommand(const QStringList& arguments) {
     ExportArguments parsed;
     std::optional<StudyResults> study;
     RunFolder folder;
-    std::vector<Snapshot> diagrams;
+    std::vector<int> shown;
     try {
         parsed = parse(parser);
         if (parser.isSet("study")) study = loadStudyResults(parser.value("study"));
         folder = chooseRuns(readRunFolder(parsed.runDirectory), parsed.runs);
         for (const std::string& problem : folder.problems())
             err << "momentum-lab-cli export: warning: run " << QString::fromStdString(problem) << "\n";
-        const int diagramRuns =
-            parsed.runs.isEmpty() ? std::min<int>(1, int(folder.runs.size())) : int(folder.runs.size());
-        for (int run = 0; run < diagramRuns; ++run) {
-            // Without a request for it, a run with nothing to draw is simply left out.
-            const bool asked = !parsed.runs.isEmpty() || parsed.step || parser.isSet("quantity");
-            try {
-                diagrams.push_back(diagramSnapshot(folder, run, parsed));
-            } catch (const InputError&) {
-                if (asked) throw;
-            }
-        }
+        shown = shownRuns(folder, parsed);
+        // A run chosen, a step or a quantity asked for must be there in every run shown; without a
+        // request, a view with nothing to draw is left out with its reason.
+        if (!parsed.runs.isEmpty() || parsed.step || parser.isSet("quantity"))
+            for (const int run : shown) diagramSnapshot(folder, run, parsed);
         if (!QDir().mkpath(parsed.outDirectory))
             throw InputError(parsed.outDirectory.toStdString() + ": cannot create the output folder");
     } catch (const InputError& error) {
@@ -298,27 +313,32 @@ int runExportCommand(const QStringList& arguments) {
         return 1;
     }
     try {
+        QWidget host;  // the views' parent, never shown: each figure is drawn from the data
         RunComparison runs;
+        RunSelection selection;
+        ComparisonHistory history;
+        ViewSet views({&selection, &runs, &history}, &host);
+        for (std::size_t i = 0; i < views.size(); ++i)
+            views.view(i).widget()->resize(parsed.figure.width, parsed.figure.height);
         runs.showFolder(folder);
-        ConvergencePlot plot;
-        plot.setHistory(&runs.history());
-        plot.setTitle(figureTitle(folder));
-        plot.setSmoothing(parsed.smoothing);
-        if (parsed.hyperParameters) plot.setRunDetails(runs.runDetails());
-        plot.resize(parsed.figure.width, parsed.figure.height);
-        std::vector<NamedFigure> figures{{"convergence", "Convergence of all runs", Figure::ofPlot(plot.plot())}};
-        std::vector<std::unique_ptr<NetworkDiagramView>> views;
-        for (const Snapshot& snapshot : diagrams) {
-            auto& diagram = *views.emplace_back(std::make_unique<NetworkDiagramView>());
-            diagram.setQuantity(parsed.quantity);
-            diagram.showSnapshot(snapshot);
-            const QString label = QString::fromStdString(snapshot.label);
-            const QString name =
-                diagrams.size() == 1 ? QString("network-diagram") : "network-diagram-" + runFileName(snapshot.label);
-            figures.push_back(
-                {name, QString("%1 of %2 at step %3").arg(displayName(parsed.quantity), label).arg(snapshot.step),
-                 Figure::ofRenderer([&diagram](QPainter& painter, QSize size) { diagram.render(painter, size); })});
-        }
+        views.startOver(folder.experiment, /*sameNetwork=*/false);
+        for (const std::string& problem : views.showFolder(folder))
+            err << "momentum-lab-cli export: warning: run " << QString::fromStdString(problem) << "\n";
+        // The choices of the command line, made as in the app's controls.
+        selection.setShown(shown);
+        if (parsed.step) selection.setStep(*parsed.step);
+        views.find<NetworkDiagramPanel>()->setQuantity(parsed.quantity);
+        views.find<LayerHeatmapPanel>()->setQuantity(parsed.quantity);
+        ConvergencePlot* plot = views.find<ConvergencePlot>();
+        plot->setTitle(figureTitle(folder));
+        plot->setSmoothing(parsed.smoothing);
+        if (parsed.hyperParameters) plot->setRunDetails(runs.runDetails());
+        views.chooseForExport();
+        if (parsed.compute) views.computeOnRequest();
+        std::vector<NamedFigure> figures = namedFigures(views.figures());
+        for (const NamedFigure& figure : figures)
+            if (!figure.shown())
+                err << "momentum-lab-cli export: left out " << figure.caption << ": " << figure.leftOutBecause << "\n";
         const ReportWriter report(runs, std::move(figures), parsed.figure);
         for (const QString& file : report.write(parsed.outDirectory))
             out << QDir(parsed.outDirectory).filePath(file) << "\n";

@@ -43,6 +43,7 @@
 //   setNetwork(spec)         passed to every canvas
 //   setQuantity(q)           selects q in the quantity combo (and so in the canvases)
 //   refresh()                redraws from the selection (connected to its signals)
+//   setSelectedNeuron(l, j), selectedLayer(), selectedNeuron()  the ring on every canvas
 //   canvases(), view() (the first canvas), renderAll(painter, size) (every canvas, tiled)
 //   signals neuronClicked(int layer, int neuron), connectionClicked(layer, neuron, input)
 #include "views/ChannelUnits.h"
@@ -215,6 +216,8 @@ public:
     Quantity quantity() const;
     void refresh();
     void setSelectedNeuron(int layer, int neuron);
+    int selectedLayer() const { return selectedLayer_; }
+    int selectedNeuron() const { return selectedNeuron_; }
     const std::vector<NetworkDiagramView*>& canvases() const { return canvases_; }
     NetworkDiagramView* view() const { return canvases_.front(); }
     void renderAll(QPainter& painter, QSize size) const;
