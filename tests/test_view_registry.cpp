@@ -1,7 +1,8 @@
 // The view registry (ui/views/ViewRegistry.h): every registered view draws its figures for a run
 // folder that recorded everything (snapshots, diagnostics, curvature, the Hessian spectrum; a conv
 // network, so the feature maps too), and leaves them out with a reason for a folder without
-// snapshots; and `momentum-lab-cli export` writes or leaves out exactly the registry's figures.
+// snapshots; `momentum-lab-cli export` writes or leaves out exactly the registry's figures; and
+// export --quantity weight-change works on a CLI run folder (its initial weights are read).
 #include "TestSettings.h"
 #include "cli/Cli.h"
 #include "export/ExportCommand.h"
@@ -175,6 +176,22 @@ private Q_SLOTS:
         const QString plainIndex = readText(QDir(plainOut).filePath("index.html"));
         QCOMPARE(count(plainIndex, "<img src=") + count(plainIndex, "<li>"), registered);
         QVERIFY(plainIndex.contains("no snapshot recorded for the runs shown"));
+    }
+
+    // weight-change is weights minus weights_initial.json: a CLI run folder has them, with
+    // snapshots and without (its final weights).
+    void exportDrawsTheWeightChangeOfACliRunFolder() {
+        const QString out = root_.filePath("weight-change");
+        QCOMPARE(runExportCommand({full_, "--out", out, "--quantity", "weight-change", "--dpi", "48"}), 0);
+        QVERIFY(QFileInfo::exists(QDir(out).filePath("network-diagram.png")));
+        const QString finalOnly = root_.filePath("final-only");
+        QCOMPARE(
+            runCli({"momentum-lab-cli", "train", "--network", "2-4-2", "--loss", "cross-entropy", "--data", "toy:xor",
+                    "--batch", "50", "--steps", "20", "--optimizer", "momentum", "--quiet", "--out", finalOnly}),
+            0);
+        QCOMPARE(runExportCommand({finalOnly, "--out", root_.filePath("weight-change-final"), "--quantity",
+                                   "weight-change", "--step", "20", "--dpi", "48"}),
+                 0);
     }
 };
 

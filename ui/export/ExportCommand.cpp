@@ -226,9 +226,11 @@ Snapshot diagramSnapshot(const RunFolder& folder, int index, const ExportArgumen
     std::vector<long> saved;
     std::string cutOff;  // why later snapshots are missing, if the file was cut off
     if (!run.snapshotsFile.isEmpty()) {
+        const std::shared_ptr<const Parameters> initial = initialWeights(folder, run);  // for weight-change
         SnapshotFileReader reader(run.snapshotsFile, index);
         while (std::optional<Snapshot> snapshot = reader.next()) {
             saved.push_back(snapshot->step);
+            snapshot->initialParameters = initial;
             if (!arguments.step || snapshot->step == *arguments.step) found = std::move(snapshot);
         }
         if (reader.truncated()) cutOff = "; " + reader.truncationText();

@@ -30,7 +30,8 @@ long finalStep(const RunRecord& run) {
     return last ? last->step : run.result.steps;
 }
 
-SharedSnapshot finalSnapshot(const RunRecord& run, int index, const std::vector<Eigen::Index>& columnsPerInput) {
+SharedSnapshot finalSnapshot(const RunRecord& run, int index, const std::vector<Eigen::Index>& columnsPerInput,
+                             std::shared_ptr<const Parameters> initial) {
     Snapshot snapshot;
     snapshot.run = index;
     snapshot.label = run.spec.label;
@@ -43,6 +44,7 @@ SharedSnapshot finalSnapshot(const RunRecord& run, int index, const std::vector<
     snapshot.statistic = run.spec.hp.momentumMeanStat;
     snapshot.secondMomentScope = run.spec.hp.secondMomentMean;
     snapshot.weightsOnly = true;
+    snapshot.initialParameters = std::move(initial);  // "weight − initial weight" needs no snapshots.bin
     for (const Matrix& layer : run.finalWeights) {
         LayerSnapshot layerSnapshot;
         layerSnapshot.parameters = layer;
@@ -61,12 +63,33 @@ std::vector<Eigen::Index> weightColumnsPerInput(const RunFolder& folder) {
 
 }  // namespace
 
+std::shared_ptr<const Parameters> initialWeights(const RunFolder& folder, const RunRecord& run) {
+    const QString file = QDir(run.directory).filePath(runfolder::kInitialWeights);
+    if (!QFileInfo(file).isFile()) return nullptr;
+    return std::make_shared<const Parameters>(loadWeightsFile(file, folder.experiment.network));
+}
+
+namespace {
+
+// Unreadable initial weights leave the final weights shown, without their change.
+std::shared_ptr<const Parameters> readableInitialWeights(const RunFolder& folder, const RunRecord& run) {
+    try {
+        return initialWeights(folder, run);
+    } catch (const InputError&) {
+        return nullptr;
+    }
+}
+
+}  // namespace
+
 std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
     std::vector<SharedSnapshot> snapshots;
     const std::vector<Eigen::Index> columnsPerInput = weightColumnsPerInput(folder);
-    for (std::size_t i = 0; i < folder.runs.size(); ++i)
-        if (!folder.runs[i].finalWeights.empty())
-            snapshots.push_back(finalSnapshot(folder.runs[i], int(i), columnsPerInput));
+    for (std::size_t i = 0; i < folder.runs.size(); ++i) {
+        const RunRecord& run = folder.runs[i];
+        if (!run.finalWeights.empty())
+            snapshots.push_back(finalSnapshot(run, int(i), columnsPerInput, readableInitialWeights(folder, run)));
+    }
     return snapshots;
 }
 
@@ -83,15 +106,12 @@ std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSele
     for (std::size_t i = 0; i < folder.runs.size(); ++i) {
         const RunRecord& run = folder.runs[i];
         long lastSaved = 0;
+        std::shared_ptr<const Parameters> initial;
         if (!run.snapshotsFile.isEmpty()) {
             try {
                 // The weights before step 1 ride along, as in a live training ("weight minus initial
                 // weight", the landscape's step 0).
-                std::shared_ptr<const Parameters> initial;
-                const QString initialFile = QDir(run.directory).filePath(runfolder::kInitialWeights);
-                if (QFileInfo(initialFile).isFile())
-                    initial =
-                        std::make_shared<const Parameters>(loadWeightsFile(initialFile, folder.experiment.network));
+                initial = initialWeights(folder, run);
                 SnapshotFileReader reader(run.snapshotsFile, int(i));
                 while (std::optional<Snapshot> snapshot = reader.next()) {
                     snapshot->initialParameters = initial;
@@ -106,7 +126,8 @@ std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSele
             }
         }
         if (!run.finalWeights.empty() && finalStep(run) > lastSaved)
-            batch.push_back(finalSnapshot(run, int(i), columnsPerInput));
+            batch.push_back(finalSnapshot(run, int(i), columnsPerInput,
+                                          run.snapshotsFile.isEmpty() ? readableInitialWeights(folder, run) : initial));
         flush();  // one run at a time
     }
     return problems;

@@ -1,10 +1,11 @@
 #pragma once
 // A CLI run folder's snapshots for the snapshot views, into the same RunSelection as a live
 // training:
-//  - snapshots.bin (train --snapshots-every N): every saved step, all quantities, each carrying
-//    the run's weights_initial.json as Snapshot::initialParameters (as a live training's do);
+//  - snapshots.bin (train --snapshots-every N): every saved step, all quantities;
 //  - weights_final.json: the final weights only (Snapshot::weightsOnly, so views say "not saved
-//    in this folder"), used where a run saved no snapshot at or after its last step.
+//    in this folder"), used where a run saved no snapshot at or after its last step;
+//  each carrying the run's weights_initial.json as Snapshot::initialParameters (as a live
+//  training's do), so "weight − initial weight" is there wherever the weights are.
 // Runs without weights_final.json (e.g. an interrupted training) or with unreadable ones
 // (RunRecord::problem says why) have no final snapshot.
 #include "runfolder/RunFolderReader.h"
@@ -17,6 +18,12 @@ namespace ml {
 
 class RunSelection;
 
+// The weights before step 1 of `run` (weights_initial.json, as Snapshot::initialParameters: what
+// "weight − initial weight" subtracts), or null when the run has none. Throws InputError naming the
+// file when it cannot be read.
+std::shared_ptr<const Parameters> initialWeights(const RunFolder& folder, const RunRecord& run);
+
+// Every run's final weights (Snapshot::weightsOnly), with its initial weights where readable.
 std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder);
 
 // Streams every run's snapshots.bin, then the final weights where they are later than the last
