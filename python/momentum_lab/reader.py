@@ -103,7 +103,7 @@ def _floats(value):
 
 
 def _folder_name(label):
-    """core/train/RunFolderLayout: every character but letters, digits and - _ . + = @ becomes _."""
+    """core/experiment/RunLabels.h: every character but letters, digits and - _ . + = @ becomes _."""
     name = "".join(c if c.isascii() and (c.isalnum() or c in "-_.+=@") else "_" for c in label)
     return "_" + name[1:] if name.startswith(".") else name
 
