@@ -2,14 +2,17 @@
 # Integration test (ctest label "slurm"): a real single-node Slurm in a temporary folder runs a
 # tiny study through `momentum-lab-cli study --emit slurm`, and its aggregated results must equal a
 # local run of the same study. munged, slurmctld and slurmd get their own key, socket, ports,
-# spool and state folders, and are stopped by the PIDs this script started.
-# Skipped (exit 77) when slurm-wlm or munge is not installed, or when not root (slurmd must run as root).
+# spool and state folders, and are stopped by the PIDs this script started; the jobs it submitted are
+# cancelled by their ids first, on every way out.
+# Every array task is watched: one that fails fails the test at once, with its state and its log.
+# Skipped (exit 77) when slurm-wlm, munge or python3 is not installed, or when not root (slurmd must
+# run as root).
 set -euo pipefail
 cli="$1"
 study="$2"
 skip() { echo "SKIPPED: $*"; exit 77; }
-for tool in munged slurmctld slurmd sbatch squeue; do
-  command -v "$tool" >/dev/null || [[ -x /usr/sbin/$tool ]] || skip "$tool is not installed (Debian packages slurm-wlm and munge)"
+for tool in munged slurmctld slurmd sbatch squeue scontrol scancel python3; do
+  command -v "$tool" >/dev/null || [[ -x /usr/sbin/$tool ]] || skip "$tool is not installed (Debian packages slurm-wlm, munge and python3)"
 done
 [[ $(id -u) -eq 0 ]] || skip "slurmd needs root to start jobs as their user"
 PATH="$PATH:/usr/sbin"
@@ -17,8 +20,17 @@ PATH="$PATH:/usr/sbin"
 tmp="$(mktemp -d /tmp/momentum-lab-slurm.XXXXXX)"
 # The study folder's name holds what the emitted scripts must quote: spaces, a quote, $( ).
 dir="$tmp/my 'study' \$(touch PWNED)"
+job_deadline_s=120
 pids=()
+job_ids=()
 cleanup() {
+  if ((${#job_ids[@]})); then
+    scancel "${job_ids[@]}" 2>/dev/null || true
+    for _ in $(seq 50); do
+      [[ -z "$(squeue -h -j "$(IFS=,; echo "${job_ids[*]}")" -o %i 2>/dev/null)" ]] && break
+      sleep 0.1
+    done
+  fi
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
@@ -27,7 +39,7 @@ cleanup() {
 trap cleanup EXIT
 fail() {
   echo "FAILED: $*"
-  for log in "$tmp"/*.log "$dir"/slurm/logs/*; do [[ -f $log ]] && { echo "== $log"; tail -20 "$log"; }; done
+  for log in "$tmp"/*.log "$dir"/slurm/logs/*; do [[ -s $log ]] && { echo "== $log"; tail -20 "$log"; }; done
   exit 1
 }
 
@@ -83,22 +95,46 @@ for _ in $(seq 100); do
 done
 sinfo -h -o %T | grep -qE '^(idle|mixed|allocated)' || fail "the node did not come up"
 
-# The study through Slurm, then the same study locally.
+# The study through Slurm. submit.sh prints "NAME ID" pairs, one per job it chained (the arrays and
+# the aggregation job); every number in that line is a job to watch.
 "$cli" study "$study" --out "$dir" --emit slurm --throttle 2 >/dev/null
-ids="$("$dir/slurm/submit.sh")"
-aggregate_job="${ids##* }"
-for _ in $(seq 600); do
-  [[ -z "$(squeue -h -o %i 2>/dev/null)" ]] && break
+submitted="$("$dir/slurm/submit.sh")"
+mapfile -t job_ids < <(tr -s '[:space:]' '\n' <<<"$submitted" | grep -xE '[0-9]+' || true)
+((${#job_ids[@]})) || fail "submit.sh printed no job ids: '$submitted'"
+
+# Watch every array task and the aggregation job: a task that ends in a failed state fails the test
+# at once with its state and its log; the wait ends when every job and task has COMPLETED.
+failed_task() {
+  local task="$1" state="$2" log
+  log="$(scontrol show job "$task" 2>/dev/null | sed -n 's/^ *StdOut=//p' | head -1 || true)"
+  [[ -f $log ]] || fail "Slurm job $task ended $state ($submitted); its log '$log' does not exist"
+  fail "Slurm job $task ended $state ($submitted); its log, $log:"$'\n'"$(cat "$log")"
+}
+job_list="$(IFS=,; echo "${job_ids[*]}")"
+deadline=$((SECONDS + job_deadline_s))
+while :; do
+  states="$(squeue -h -r -t all -j "$job_list" -o '%i %T %r' 2>/dev/null || true)"
+  while read -r task state _; do
+    case "$state" in
+      FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | BOOT_FAIL | DEADLINE | PREEMPTED)
+        failed_task "$task" "$state"
+        ;;
+    esac
+  done <<<"$states"
+  # Should a failed task leave the queue unseen, the job depending on it would wait for ever.
+  ! grep -q ' DependencyNeverSatisfied$' <<<"$states" ||
+    fail "a Slurm job can never start, a job it depends on failed ($submitted): $states"
+  [[ -n $states ]] && ! grep -qv '^[^ ]* COMPLETED ' <<<"$states" && break
+  ((SECONDS < deadline)) ||
+    fail "the jobs did not finish within $job_deadline_s s ($submitted); their states:"$'\n'"$states"
   sleep 0.2
 done
-[[ -f $dir/results/summary.csv ]] || fail "no results after the aggregate job $aggregate_job ($ids)"
-"$cli" study "$study" --out "$tmp/local" --jobs 2 --quiet
-for file in summary.csv paired.csv bands.csv selected.csv expected-best.csv sensitivity.csv profile.csv results.json; do
-  cmp -s "$dir/results/$file" "$tmp/local/results/$file" || {
-    diff <(sed "s#$dir#DIR#g" "$dir/results/$file") <(sed "s#$tmp/local#DIR#g" "$tmp/local/results/$file") | head
-    fail "results/$file differs between Slurm and the local run"
-  }
-done
 compgen -G "$dir/slurm/logs/tune-*.out" >/dev/null || fail "no tune logs in $dir/slurm/logs"
+
+# The same study locally: every file it writes under results/ and into each trial's folder must be
+# the Slurm run's, up to the folder's path and the wall-clock columns (see compare_study_runs.py).
+"$cli" study "$study" --out "$tmp/local" --jobs 2 --quiet
+compared="$(python3 "$(dirname "${BASH_SOURCE[0]}")/compare_study_runs.py" "$dir" "$tmp/local" 2>&1)" ||
+  fail "the Slurm run's files differ from the local run's:"$'\n'"$compared"
 [[ -z "$(find "$tmp" -name 'PWNED*')" ]] || fail "a script ran part of the folder's name"
-echo "PASSED: $(find "$dir" -name trial.json | wc -l) trials, identical results through Slurm ($ids) and locally"
+echo "PASSED: $(find "$dir" -name trial.json | wc -l) trials through Slurm ($submitted) and locally; $compared"
