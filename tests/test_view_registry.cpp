@@ -192,6 +192,10 @@ private Q_SLOTS:
         QCOMPARE(runExportCommand({finalOnly, "--out", root_.filePath("weight-change-final"), "--quantity",
                                    "weight-change", "--step", "20", "--dpi", "48"}),
                  0);
+        // The explainer follows a connection there, but final weights alone explain no update: it
+        // says so rather than asking for a click.
+        QVERIFY(readText(QDir(root_.filePath("weight-change-final")).filePath("index.html"))
+                    .contains("Update explainer: not explained: the snapshot keeps no gradient or update here"));
     }
 };
 

@@ -149,10 +149,12 @@ public:
     }
     std::vector<ViewFigure> figures() const override {
         const QString noSnapshot = noSnapshotReason(context_);
-        const QString noConnection = !noSnapshot.isEmpty() ? noSnapshot
-                                     : widget_->explanations().empty()
-                                         ? tr("no connection chosen (click one in the network diagram)")
-                                         : QString();
+        const QString noConnection =
+            !noSnapshot.isEmpty()               ? noSnapshot
+            : !widget_->hasConnection()         ? tr("no connection chosen (click one in the network diagram)")
+            : !widget_->explanations().empty()  ? QString()
+            : !widget_->unexplained().isEmpty() ? tr("not explained: %1").arg(widget_->unexplained())
+                                                : tr("no snapshot of the shown runs at this step");
         return {{"update-explainer", tr("Update explainer"), widget_->plot(), {}, noConnection}};
     }
 };

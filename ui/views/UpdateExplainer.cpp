@@ -144,6 +144,7 @@ void UpdateExplainer::showPlaying(bool playing) {
 
 void UpdateExplainer::refresh() {
     explanations_.clear();
+    unexplained_.clear();
     QStringList text;
     if (column_ < 0) {
         title_->setText(tr("Click a connection (diagram edge or heat-map cell) to take its update apart."));
@@ -168,6 +169,7 @@ void UpdateExplainer::refresh() {
                                  : tr("not explained: %1").arg(QString::fromStdString(e.reason)));
             text << QString();
             if (e.explained) explanations_.emplace_back(run, e);
+            else if (unexplained_.isEmpty()) unexplained_ = QString::fromStdString(e.reason);
         }
         QString name = neuronName(layer_ + 1, neuron_);
         if (any && layer_ < static_cast<int>(any->layers.size())) {

@@ -12,6 +12,7 @@
 //   setConnection(layer, neuron, input)  the connection (input = column; bias = inputs); -1: none
 //   setPlaying(on), playing()  asks the scrubber to play (playToggled); showPlaying(on) follows it
 //   explanations()             what is shown, one per shown run (run index, explanation)
+//   hasConnection(), unexplained()  a connection is chosen; why a shown run's update is not explained
 //   plot(), formulas()
 #include "experiment/Experiment.h"
 #include "train/UpdateExplanation.h"
@@ -44,6 +45,10 @@ public:
     void showPlaying(bool playing);
 
     const std::vector<std::pair<int, UpdateExplanation>>& explanations() const { return explanations_; }
+    bool hasConnection() const { return column_ >= 0; }
+    // Why a shown run's update at the step is not explained ("not saved in this folder", ...);
+    // empty when every shown run's is.
+    const QString& unexplained() const { return unexplained_; }
     QCustomPlot* plot() const { return plot_; }
     QPlainTextEdit* formulas() const { return formulas_; }
 
@@ -59,6 +64,7 @@ private:
     RunSelection* selection_;
     std::vector<RunSpec> specs_;
     std::vector<std::pair<int, UpdateExplanation>> explanations_;
+    QString unexplained_;
     QCustomPlot* plot_ = nullptr;
     QCPBarsGroup* leftBars_ = nullptr;   // the parts, one bar per shown run
     QCPBarsGroup* rightBars_ = nullptr;  // the update
