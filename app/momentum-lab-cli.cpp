@@ -1,7 +1,7 @@
 // momentum-lab-cli: the headless front end (see `momentum-lab-cli --help`). The core's commands,
 // plus `export`, which renders plots with the desktop app's widgets (the ui library).
 #include "BashCompletion.h"
-#include "export/ExportCommand.h"
+#include "command/ExportCommand.h"
 #include "cli/Cli.h"
 
 #include <QApplication>

@@ -4,7 +4,7 @@
 // folders that are not readable studies give messages naming the folder or file.
 #include "TestSupport.h"
 #include "cli/Cli.h"
-#include "export/ExportCommand.h"
+#include "command/ExportCommand.h"
 #include "export/Figure.h"
 #include "export/PgfplotsFigure.h"
 #include "study/PerformanceProfilePlot.h"

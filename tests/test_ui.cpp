@@ -9,7 +9,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "experiment/HyperParameterForm.h"
 #include "experiment/SeedSpinBox.h"
-#include "export/ExportCommand.h"
+#include "command/ExportCommand.h"
 #include "export/Figure.h"
 #include "export/FigureSizeDialog.h"
 #include "export/ReportWriter.h"

@@ -5,7 +5,7 @@
 // export --quantity weight-change works on a CLI run folder (its initial weights are read).
 #include "TestSettings.h"
 #include "cli/Cli.h"
-#include "export/ExportCommand.h"
+#include "command/ExportCommand.h"
 #include "export/ViewFigures.h"
 #include "model/ComparisonHistory.h"
 #include "model/RunComparison.h"

@@ -1,4 +1,4 @@
-#include "export/ExportCommand.h"
+#include "command/ExportCommand.h"
 
 #include "export/ReportWriter.h"
 #include "export/ViewFigures.h"
