@@ -2,7 +2,6 @@
 
 #include "InputError.h"
 #include "nn/Network.h"
-#include "views/RunSelection.h"
 #include "runfolder/RunFolderLayout.h"
 #include "runfolder/SnapshotFile.h"
 #include "runfolder/WeightsFile.h"
@@ -93,13 +92,13 @@ std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder) {
     return snapshots;
 }
 
-std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSelection& selection) {
+std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, const SnapshotDelivery& deliver) {
     std::vector<std::string> problems;
     const std::vector<Eigen::Index> columnsPerInput = weightColumnsPerInput(folder);
     std::vector<SharedSnapshot> batch;
     std::size_t batchBytes = 0;
     auto flush = [&] {
-        if (!batch.empty()) selection.deliver(batch);
+        if (!batch.empty()) deliver(batch);
         batch.clear();
         batchBytes = 0;
     };

@@ -11,12 +11,11 @@
 #include "runfolder/RunFolderReader.h"
 #include "train/Snapshot.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace ml {
-
-class RunSelection;
 
 // The weights before step 1 of `run` (weights_initial.json, as Snapshot::initialParameters: what
 // "weight − initial weight" subtracts), or null when the run has none. Throws InputError naming the
@@ -27,8 +26,10 @@ std::shared_ptr<const Parameters> initialWeights(const RunFolder& folder, const 
 std::vector<SharedSnapshot> finalSnapshots(const RunFolder& folder);
 
 // Streams every run's snapshots.bin, then the final weights where they are later than the last
-// saved snapshot, into `selection` (RunSelection::deliver) in batches (never a whole file in memory). Returns "LABEL: reason"
-// for each snapshot file that could not be read to its end (what was read is shown).
-std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, RunSelection& selection);
+// saved snapshot, to `deliver` (the views' RunSelection::deliver) in batches (never a whole file in
+// memory). Returns "LABEL: reason" for each snapshot file that could not be read to its end (what
+// was read is shown).
+using SnapshotDelivery = std::function<void(const std::vector<SharedSnapshot>& batch)>;
+std::vector<std::string> deliverFolderSnapshots(const RunFolder& folder, const SnapshotDelivery& deliver);
 
 }  // namespace ml

@@ -68,7 +68,9 @@ std::vector<std::string> ViewSet::showFolder(const RunFolder& folder) {
     for (const auto& view : views_)
         for (std::string& problem : view->openFolder(folder, anySaved)) problems.push_back(std::move(problem));
     context_.selection->begin(labels);
-    std::vector<std::string> snapshotProblems = deliverFolderSnapshots(folder, *context_.selection);
+    RunSelection* selection = context_.selection;
+    std::vector<std::string> snapshotProblems = deliverFolderSnapshots(
+        folder, [selection](const std::vector<SharedSnapshot>& batch) { selection->deliver(batch); });
     problems.insert(problems.begin(), snapshotProblems.begin(), snapshotProblems.end());
     return problems;
 }
