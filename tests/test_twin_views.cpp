@@ -6,7 +6,7 @@
 #include "MainWindow.h"
 #include "experiment/ExperimentPanel.h"
 #include "optim/OptimizerCatalog.h"
-#include "session/ForkDialog.h"
+#include "experiment/ForkDialog.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"
 #include "model/RunComparison.h"

@@ -9,7 +9,7 @@
 #include "model/ComparisonHistory.h"
 #include "model/RunSummaryModel.h"
 #include "model/RunComparison.h"
-#include "session/ForkDialog.h"
+#include "experiment/ForkDialog.h"
 #include "views/DiagnosticsDock.h"
 #include "session/ProgressIndicator.h"
 #include "session/SpeedControl.h"

@@ -1,4 +1,4 @@
-#include "session/ForkDialog.h"
+#include "experiment/ForkDialog.h"
 
 #include "experiment/RunListEditor.h"
 #include "optim/OptimizerCatalog.h"
