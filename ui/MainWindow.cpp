@@ -356,7 +356,7 @@ void MainWindow::wireSession() {
     connect(actions_->pause(), &QAction::triggered, session_, &TrainingSession::togglePause);
     connect(actions_->step(), &QAction::triggered, this, &MainWindow::stepTraining);
     connect(actions_->stop(), &QAction::triggered, this, [this] {
-        stopped_ = session_->isBusy();
+        lifecycle_.stopRequested(session_->isBusy());
         session_->stop();
     });
     connect(actions_->reset(), &QAction::triggered, this, &MainWindow::resetTraining);
@@ -365,7 +365,7 @@ void MainWindow::wireSession() {
     session_->setRunsFolder(AppSettings::liveRunsFolder());
 
     connect(session_, &TrainingSession::stateChanged, this, [this](SessionState state) {
-        if (state == SessionState::Finished && pendingFork_) return launchFork();
+        if (const std::optional<PendingFork> fork = lifecycle_.forkDue(state)) return launchFork(*fork);
         actions_->updateFor(state);
         experiment_->setEnabled(!session_->isBusy());
         progress_->setPaused(state == SessionState::Paused);
@@ -392,7 +392,7 @@ void MainWindow::wireSession() {
     connect(session_, &TrainingSession::progressed, progress_, &ProgressIndicator::setProgress);
     connect(session_, &TrainingSession::progressed, this, &MainWindow::showStateMessage);
     connect(session_, &TrainingSession::failed, this, [this](const QString& message) {
-        pendingStart_.reset();  // refused before it began: the screen keeps what it showed
+        lifecycle_.startRefused();  // refused before it began: the screen keeps what it showed
         statusBar()->showMessage(message, 15000);
         QMessageBox::warning(this, tr("Training failed"), message);
     });
@@ -476,7 +476,7 @@ void MainWindow::startTraining() {
     AppSettings::saveExperiment(experiment);
     // The screen changes when the training has begun (its plan arrives, the data loaded): a
     // Start refused by the worker (a missing data file) leaves everything as it was.
-    pendingStart_ = experiment;
+    lifecycle_.startRequested(experiment);
     session_->start(experiment);
 }
 
@@ -488,7 +488,7 @@ void MainWindow::stepTraining() {
     Experiment experiment;
     if (!experimentFromPanel(experiment)) return;
     diagnostics_->applyInstruments(experiment);
-    pendingStart_ = experiment;  // as Start: the screen changes once the training has begun
+    lifecycle_.startRequested(experiment);  // as Start: the screen changes once the training has begun
     session_->step(experiment);
 }
 
@@ -504,20 +504,17 @@ void MainWindow::resetTraining() {
 // that names a neuron of another network is dropped (the same network keeps it, to compare).
 void MainWindow::startOver(const Experiment& next) {
     keepCurrent();
-    liveOnScreen_ = false;
+    lifecycle_.startedOver();
     views_->startOver(next, next.network.text() == training_.network.text());
     training_ = next;
-    stopped_ = false;
-    shownRecord_ = 0;
     selection_->clear();
     progress_->restart();
     folderSource_.clear();
-    resultsArePrevious_ = false;
     updateTitle();
 }
 
 void MainWindow::planArrived(const TrainingPlan& plan) {
-    if (pendingStart_) startOver(*std::exchange(pendingStart_, std::nullopt));
+    if (std::optional<Experiment> start = lifecycle_.takePendingStart()) startOver(*start);
     comparison_->begin(training_, plan);
     updateTitle();
     imageShape_ = plan.imageShape;
@@ -525,9 +522,8 @@ void MainWindow::planArrived(const TrainingPlan& plan) {
     explainer_->setRunSpecs(training_.runs);
     selection_->begin(labelsOf(plan.labels));
     diagnostics_->begin(labelsOf(plan.labels));
-    liveOnScreen_ = true;
     // A fork shows the comparison it came from beside its branches.
-    if (overlayAfterPlan_ > 0) overlayKept(std::exchange(overlayAfterPlan_, 0));
+    if (const int record = lifecycle_.planShown(); record > 0) overlayKept(record);
     if (!plan.runFolder.empty()) {
         QStringList written{"metrics.csv"};
         for (const std::string& record : plan.records) written << QString::fromStdString(record);
@@ -548,7 +544,7 @@ QString MainWindow::forkRefusal(int run) const {
     case SessionState::Idle: break;
     case SessionState::Paused:
     case SessionState::Finished:
-        if (!liveOnScreen_) break;
+        if (!lifecycle_.liveOnScreen()) break;
         if (run < 0 || run >= comparison_->ownRunCount()) return tr("Choose a run of the training on screen to fork");
         if (session_->state() == SessionState::Paused) return {};
         if (run < static_cast<int>(session_->endStates().size()) &&
@@ -570,15 +566,14 @@ bool MainWindow::forkRun(int run, const std::vector<RunSpec>& branches, long unt
         statusBar()->showMessage(reason, 10000);
         return false;
     }
-    pendingFork_ = PendingFork{run, branches, untilStep};
     // A paused training ends first: its worker hands over every run's state as it stops.
-    if (session_->state() == SessionState::Paused) session_->stop();
-    else launchFork();
+    const PendingFork fork{run, branches, untilStep};
+    if (lifecycle_.forkRequested(fork, session_->state())) session_->stop();
+    else launchFork(fork);
     return true;
 }
 
-void MainWindow::launchFork() {
-    const PendingFork fork = *std::exchange(pendingFork_, std::nullopt);
+void MainWindow::launchFork(const PendingFork& fork) {
     actions_->updateFor(session_->state());
     const std::vector<TrainingState>& states = session_->endStates();
     if (fork.run >= static_cast<int>(states.size()) || states[static_cast<std::size_t>(fork.run)].step <= 0) {
@@ -606,9 +601,7 @@ void MainWindow::launchFork() {
     }
     start->continueOptimizer = continuesSavedState(experiment, start->state);
     startOver(experiment);  // keeps the source comparison in the run history
-    overlayAfterPlan_ =
-        shownRecord_ > 0 ? shownRecord_ : (history_->records().empty() ? 0 : history_->records().back().number);
-    shownRecord_ = 0;
+    lifecycle_.forkLaunched(history_->records().empty() ? 0 : history_->records().back().number);
     session_->start(experiment, false, start);
     statusBar()->showMessage(tr("Forked %1 at step %2 into %3 branches")
                                  .arg(QString::fromStdString(start->state.label))
@@ -657,12 +650,12 @@ void MainWindow::forkHere(int run) {
 // The comparison on screen goes into the run history (once; a record shown again unchanged is
 // already there). Its snapshot archives are shared, not copied.
 void MainWindow::keepCurrent() {
-    if (!showingResults() || shownRecord_ > 0) return;
+    if (!lifecycle_.needsKeeping(showingResults())) return;
     ComparisonRecord record = comparison_->record();
     record.archives = selection_->store().archives(comparison_->ownRunCount());
     record.imageShape = imageShape_;
     history_->add(std::move(record));
-    shownRecord_ = history_->records().back().number;  // what is on screen is now kept
+    lifecycle_.showingKept(history_->records().back().number);  // what is on screen is now kept
 }
 
 bool MainWindow::showKept(int number) {
@@ -678,7 +671,7 @@ bool MainWindow::showKept(int number) {
     inspector_->setImageShape(record.imageShape);
     explainer_->setRunSpecs(record.experiment.runs);
     selection_->begin(labelsOf(record.labels), record.archives);
-    shownRecord_ = record.number;
+    lifecycle_.showingKept(record.number);
     folderSource_ = record.source;
     updateTitle();
     statusBar()->showMessage(tr("Showing %1 again").arg(record.title()), 8000);
@@ -772,8 +765,8 @@ void MainWindow::experimentEdited() {
     if (!session_->isBusy() && showingResults()) {
         Experiment edited;
         const bool valid = experimentFromPanel(edited, /*quiet=*/true);
-        resultsArePrevious_ = !valid || !sameExceptName(edited, comparison_->experiment());
-        if (valid && !resultsArePrevious_ && edited.name != comparison_->experiment().name) {
+        lifecycle_.formEdited(valid && sameExceptName(edited, comparison_->experiment()));
+        if (valid && !lifecycle_.resultsArePrevious() && edited.name != comparison_->experiment().name) {
             comparison_->renameExperiment(edited.name);
             training_.name = edited.name;
         }
@@ -791,21 +784,19 @@ void MainWindow::updateTitle() {
     // The plot is titled by the experiment whose data it shows (the panel's until there are data).
     if (!showingResults()) return plot_->setTitle(experiment_->experimentName());
     const QString shown = QString::fromStdString(comparison_->experiment().name);
-    plot_->setTitle(resultsArePrevious_ ? tr("Previous experiment: %1").arg(shown) : shown);
+    plot_->setTitle(lifecycle_.resultsArePrevious() ? tr("Previous experiment: %1").arg(shown) : shown);
 }
 
 void MainWindow::showStateMessage() {
-    switch (session_->state()) {
-    case SessionState::Idle:
-    case SessionState::Finished:
-        if (resultsArePrevious_)
-            return stateLabel_->setText(tr("Showing the previous experiment: Start (F5) trains the edited one"));
-        if (session_->state() == SessionState::Idle) stateLabel_->setText(tr("Ready: press Start (F5)"));
-        else stateLabel_->setText(stopped_ ? tr("Stopped: the results so far are kept") : tr("Finished"));
-        break;
-    case SessionState::Running: stateLabel_->setText(tr("Training")); break;
-    case SessionState::Paused: stateLabel_->setText(tr("Paused: F10 steps, F6 resumes")); break;
-    case SessionState::Stopping: stateLabel_->setText(tr("Stopping…")); break;
+    switch (lifecycle_.stateLine(session_->state())) {
+    case StateLine::Ready: return stateLabel_->setText(tr("Ready: press Start (F5)"));
+    case StateLine::Finished: return stateLabel_->setText(tr("Finished"));
+    case StateLine::Stopped: return stateLabel_->setText(tr("Stopped: the results so far are kept"));
+    case StateLine::ShowingPrevious:
+        return stateLabel_->setText(tr("Showing the previous experiment: Start (F5) trains the edited one"));
+    case StateLine::Training: return stateLabel_->setText(tr("Training"));
+    case StateLine::Paused: return stateLabel_->setText(tr("Paused: F10 steps, F6 resumes"));
+    case StateLine::Stopping: return stateLabel_->setText(tr("Stopping…"));
     }
 }
 

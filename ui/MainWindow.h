@@ -7,6 +7,7 @@
 #include "data/Dataset.h"
 #include "export/ReportWriter.h"
 #include "experiment/Experiment.h"
+#include "session/ComparisonController.h"
 
 #include <QMainWindow>
 
@@ -101,16 +102,8 @@ private:
 
     QString forkRefusal(int run) const;
     int summaryRun(const QModelIndex& row) const;  // the run of a summary-table row (it sorts)
-    void launchFork();
-    struct PendingFork {
-        int run = 0;
-        std::vector<RunSpec> branches;
-        long untilStep = 0;
-    };
-    std::optional<PendingFork> pendingFork_;  // waits for the paused training to stop
-    int overlayAfterPlan_ = 0;                // a run-history record to overlay once the next training's plan arrives
-    bool liveOnScreen_ = false;               // the session's (last) training is what the views show
-    std::optional<Experiment> pendingStart_;  // started, not yet begun: shown once its plan arrives
+    void launchFork(const PendingFork& fork);
+    ComparisonController lifecycle_;  // pending starts and forks, what is on screen, the state line
     void startTraining();
     void stepTraining();
     void resetTraining();
@@ -131,7 +124,6 @@ private:
     std::unique_ptr<ViewSet> views_;  // every registered view; their widgets are the window's
     RunHistoryPanel* historyPanel_ = nullptr;
     ImageShape imageShape_;  // of the comparison on screen
-    int shownRecord_ = 0;    // the run history's record on screen unchanged (0: none)
     Experiment training_;    // the experiment of the current / last training
 
     ExperimentPanel* experiment_ = nullptr;
@@ -154,9 +146,6 @@ private:
     QLabel* stateLabel_ = nullptr;
     ExportController* exporter_ = nullptr;
     QString folderSource_;  // shown in the title when a run folder is open
-    bool resultsArePrevious_ = false;
-    bool stopped_ =
-        false;  // the current training ended by Stop: "Stopped", not "Finished"  // the panel no longer describes the results on screen
 };
 
 }  // namespace ml

@@ -13,6 +13,7 @@
 // its end is delivered: the training is handed over in the thread's constructor and taken back by
 // std::thread::join (pthread_create / pthread_join, both seen by ThreadSanitizer; a QThread ends
 // through QThread::wait, whose synchronisation inside uninstrumented Qt TSan cannot see).
+#include "session/SessionState.h"
 #include "session/TrainingFeed.h"
 #include "session/TrainingWorker.h"
 #include "experiment/Experiment.h"
@@ -27,14 +28,6 @@
 #include <vector>
 
 namespace ml {
-
-enum class SessionState {
-    Idle,  // nothing trained yet (or reset)
-    Running,
-    Paused,
-    Stopping,  // stop requested, the worker has not ended yet
-    Finished,  // the last training ended (done, stopped, diverged or failed)
-};
 
 class TrainingSession : public QObject {
     Q_OBJECT
