@@ -1130,10 +1130,19 @@ private Q_SLOTS:
         QVERIFY2(asked.contains("training is running"), qPrintable(asked));
         QCOMPARE(window.session()->state(), SessionState::Running);
 
-        window.trainingActions()->stop()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
         auto* state = window.findChild<QLabel*>("stateLabel");
         QVERIFY(state);
+        // A temporary message (the run folder being written) takes the state line's place.
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.statusBar()->showMessage("a temporary message", 60000);
+        QApplication::processEvents();
+        QVERIFY2(!state->isVisible(), qPrintable(state->text()));
+        window.statusBar()->clearMessage();
+        QVERIFY(state->isVisible());
+
+        window.trainingActions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 5000);
         QVERIFY2(state->text().startsWith("Stopped"), qPrintable(state->text()));
         window.experimentPanel()->setExperiment(sineExperiment(20));
         window.trainingActions()->start()->trigger();

@@ -278,6 +278,9 @@ void MainWindow::buildToolBar() {
     progress_ = new ProgressIndicator(this);
     statusBar()->addWidget(stateLabel_);
     statusBar()->addPermanentWidget(progress_);
+    // A temporary message takes the state line's place, and gives it back when it ends.
+    connect(statusBar(), &QStatusBar::messageChanged, stateLabel_,
+            [this](const QString& message) { stateLabel_->setVisible(message.isEmpty()); });
 }
 
 void MainWindow::buildMenus() {
@@ -788,6 +791,7 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::showStateMessage() {
+    stateLabel_->setVisible(statusBar()->currentMessage().isEmpty());  // not over a temporary message
     switch (lifecycle_.stateLine(session_->state())) {
     case StateLine::Ready: return stateLabel_->setText(tr("Ready: press Start (F5)"));
     case StateLine::Finished: return stateLabel_->setText(tr("Finished"));
@@ -803,7 +807,10 @@ void MainWindow::showStateMessage() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (session_->isBusy() &&
         QMessageBox::question(this, tr("Quit Momentum Lab"),
-                              tr("A training is running. Quit anyway? Its results are not saved."),
+                              AppSettings::keepRunFolders()
+                                  ? tr("A training is running. Quit anyway? It stops here; its run folder keeps the "
+                                       "steps so far.")
+                                  : tr("A training is running. Quit anyway? Its results are not saved."),
                               QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes) {
         event->ignore();
         return;
