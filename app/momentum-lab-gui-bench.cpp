@@ -26,7 +26,7 @@
 #include "views/ViewControls.h"
 #include "experiment/ExperimentPanel.h"
 #include "model/RunComparison.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"

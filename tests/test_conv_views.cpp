@@ -16,7 +16,7 @@
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronHistoryPlot.h"
 #include "views/NeuronInspector.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <QImage>
 #include <QPainter>

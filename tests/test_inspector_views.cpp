@@ -10,7 +10,7 @@
 #include "views/NeuronHistoryPlot.h"
 #include "views/NeuronImagePlot.h"
 #include "views/NeuronInspector.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <QScrollArea>
 #include <QScrollBar>

@@ -25,7 +25,7 @@
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 #include "views/ViewControls.h"
 #include "views/ViewRegistry.h"
 

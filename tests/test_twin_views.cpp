@@ -12,7 +12,7 @@
 #include "model/RunComparison.h"
 #include "experiment/ExperimentJson.h"
 #include "train/LockstepTrainer.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 #include "views/UpdateExplainer.h"
 
 #include <QAction>

@@ -20,7 +20,7 @@
 #include "model/RunSummaryModel.h"
 #include "optim/OptimizerCatalog.h"
 #include "session/FolderSnapshots.h"
-#include "session/Mailbox.h"
+#include "common/Mailbox.h"
 #include "session/ProgressIndicator.h"
 #include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
@@ -31,7 +31,7 @@
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 #include "model/ComparisonHistory.h"
 #include "views/ViewControls.h"
 #include "train/LockstepTrainer.h"
@@ -293,7 +293,7 @@ private Q_SLOTS:
         QCOMPARE(TrainingSession::liveTrainingThreads(), 0);
     }
 
-    // The hand-over between threads (session/Mailbox.h): calls posted from two other threads run
+    // The hand-over between threads (common/Mailbox.h): calls posted from two other threads run
     // on the receiver's thread (here the GUI thread, as in the app), each poster's in its order;
     // dropped calls never run.
     void mailboxRunsPostedCallsOnTheReceiversThreadInOrder() {

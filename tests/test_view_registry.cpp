@@ -11,7 +11,7 @@
 #include "model/RunComparison.h"
 #include "runfolder/RunFolderReader.h"
 #include "views/LandscapeView.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 #include "views/ViewRegistry.h"
 
 #include <QDir>

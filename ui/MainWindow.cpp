@@ -26,7 +26,7 @@
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
 #include "views/RunHistoryPanel.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 #include "views/SummaryPanel.h"
 #include "views/UnelidedDockTabs.h"
 #include "views/UpdateExplainer.h"

@@ -2,7 +2,7 @@
 // The desktop app's window. It only lays the views out (central convergence plot; docks for the
 // experiment, summary, network diagram, layer heat-map, neuron inspector and loss landscape), builds the menus
 // and wires signals between the TrainingSession, the RunComparison and the views. Snapshots reach
-// the views through one RunSelection (views/RunSelection.h), which also holds every run's
+// the views through one RunSelection (model/RunSelection.h), which also holds every run's
 // recorded snapshots; past comparisons are kept in a ComparisonHistory.
 #include "data/Dataset.h"
 #include "export/ReportWriter.h"

@@ -14,8 +14,8 @@
 #include "views/ConvergencePlot.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
-#include "views/Quantity.h"
-#include "views/RunSelection.h"
+#include "model/Quantity.h"
+#include "model/RunSelection.h"
 #include "views/ViewRegistry.h"
 
 #include <QCommandLineParser>

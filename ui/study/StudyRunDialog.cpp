@@ -1,7 +1,7 @@
 #include "study/StudyRunDialog.h"
 
 #include "AppSettings.h"
-#include "session/Mailbox.h"
+#include "common/Mailbox.h"
 #include "study/StudyAggregate.h"
 #include "study/StudyRunner.h"
 

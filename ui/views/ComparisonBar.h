@@ -6,7 +6,7 @@
 //   ▶ [slider] step N      the step scrubber: replays recorded snapshots in the diagram, the
 //               heat-map and "As image"; the right end follows the latest snapshot ("live");
 //               play steps through the recording (about 10 snapshots per second) up to live
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <QWidget>
 

@@ -2,8 +2,8 @@
 
 #include "model/RunPalette.h"
 #include "views/DivergingColorScale.h"
-#include "views/RenderQueue.h"
-#include "views/ReservedGraphData.h"
+#include "common/RenderQueue.h"
+#include "common/ReservedGraphData.h"
 #include "views/ViewControls.h"
 
 #include <QCheckBox>

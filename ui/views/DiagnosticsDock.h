@@ -20,7 +20,7 @@
 #include "instruments/InstrumentRecords.h"
 #include "runfolder/DecimationStride.h"
 #include "experiment/Experiment.h"
-#include "views/RedrawWhenShown.h"
+#include "common/RedrawWhenShown.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -16,7 +16,7 @@
 //   message()                  why nothing is drawn (empty when maps are shown)
 //   columnCount(), hasPooling(), inputMap(), map(row, column) (row 0 activation, 1 pooling), scale()
 #include "experiment/Experiment.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <QWidget>
 #include <qcustomplot.h>

@@ -3,7 +3,7 @@
 #include "views/DivergingColorScale.h"
 #include "views/KernelGrid.h"
 #include "views/NeuronImagePlot.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <algorithm>
 #include <cmath>

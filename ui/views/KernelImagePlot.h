@@ -14,7 +14,7 @@
 //   showColumns(kernel, inputs, columns)  one column per Column (caption, per quantity the
 //                              channel's row of the matrix [1 x (inputs*k*k + 1)]; empty = not kept)
 //   clearImages(), columnCount(), map(row, column), scale(row)
-#include "views/Quantity.h"
+#include "model/Quantity.h"
 
 #include <QStringList>
 

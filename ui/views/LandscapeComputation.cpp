@@ -1,6 +1,6 @@
 #include "views/LandscapeComputation.h"
 
-#include "session/Mailbox.h"
+#include "common/Mailbox.h"
 
 #include <QThread>
 

@@ -3,7 +3,7 @@
 // responsive: progress as signals on the GUI thread (at most once per percent), Cancel through an
 // atomic flag polled before every loss, the result (or the error message) delivered once.
 // Loading the experiment's data happens on the worker too (MNIST takes a moment). The worker hands
-// progress and the result over through a Mailbox (session/Mailbox.h), which ThreadSanitizer can see.
+// progress and the result over through a Mailbox (common/Mailbox.h), which ThreadSanitizer can see.
 #include "landscape/Landscape.h"
 #include "experiment/Experiment.h"
 

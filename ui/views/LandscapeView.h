@@ -11,7 +11,7 @@
 // figure is exported (exportRequested: the app's ExportController, PNG/PDF/SVG/pgfplots).
 #include "views/LandscapeComputation.h"
 #include "views/LandscapePlot.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <QWidget>
 

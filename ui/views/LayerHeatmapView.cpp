@@ -1,6 +1,6 @@
 #include "views/LayerHeatmapView.h"
 
-#include "views/RedrawWhenShown.h"
+#include "common/RedrawWhenShown.h"
 #include "views/ChannelUnits.h"
 #include "views/ViewControls.h"
 

@@ -28,8 +28,8 @@
 //     layer(), view(); signal connectionClicked(layer, neuron, input)
 #include "views/DivergingColorScale.h"
 #include "views/KernelGrid.h"
-#include "views/Quantity.h"
-#include "views/RunSelection.h"
+#include "model/Quantity.h"
+#include "model/RunSelection.h"
 
 #include <QWidget>
 
@@ -59,7 +59,7 @@ public:
     struct Map {
         QString caption;
         Matrix values;    // empty: not kept
-        QString missing;  // why values is empty (views/Quantity.h: missingQuantityReason)
+        QString missing;  // why values is empty (model/Quantity.h: missingQuantityReason)
         int kernel = 0;   // a conv layer's kernel side: values drawn as a KernelGrid; 0: dense
     };
     explicit LayerHeatmapView(QWidget* parent = nullptr);

@@ -1,7 +1,7 @@
 #include "views/NetworkDiagramView.h"
 
-#include "views/RedrawWhenShown.h"
-#include "views/RenderQueue.h"
+#include "common/RedrawWhenShown.h"
+#include "common/RenderQueue.h"
 #include "views/ConvLayerDrawing.h"
 #include "views/NeuronNames.h"
 #include "views/SharingGroups.h"

@@ -48,8 +48,8 @@
 //   signals neuronClicked(int layer, int neuron), connectionClicked(layer, neuron, input)
 #include "views/ChannelUnits.h"
 #include "views/DivergingColorScale.h"
-#include "views/Quantity.h"
-#include "views/RunSelection.h"
+#include "model/Quantity.h"
+#include "model/RunSelection.h"
 
 #include <QImage>
 #include <QPointF>

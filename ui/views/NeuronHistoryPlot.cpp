@@ -3,7 +3,7 @@
 #include "model/RunPalette.h"
 #include "optim/MomentumAggregation.h"
 #include "views/NeuronNames.h"
-#include "views/Quantity.h"
+#include "model/Quantity.h"
 #include "views/SharingGroups.h"
 
 #include <QRegularExpression>

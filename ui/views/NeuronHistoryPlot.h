@@ -138,7 +138,7 @@ private:
     bool hasMomentum_ = true;
     bool robust_ = true;
     bool fitting_ = false;     // fitVisible() is moving axes: no feedback
-    QString missingMomentum_;  // why there is none (views/Quantity.h)
+    QString missingMomentum_;  // why there is none (model/Quantity.h)
     int capacity_ = 20000;
     ImageShape shape_;
     std::vector<int> connections_;    // columns of the neuron's row that are plotted

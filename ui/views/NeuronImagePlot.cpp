@@ -2,8 +2,8 @@
 
 #include "views/DivergingColorScale.h"
 #include "views/NeuronNames.h"
-#include "views/RunSelection.h"
-#include "views/Quantity.h"
+#include "model/RunSelection.h"
+#include "model/Quantity.h"
 
 #include <algorithm>
 #include <cmath>

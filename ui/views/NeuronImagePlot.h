@@ -50,7 +50,7 @@ public:
         QString caption;
         Vector weights;   // empty: not kept
         Vector momentum;  // empty: not kept
-        QString missing;  // why a vector is empty (views/Quantity.h: missingQuantityReason)
+        QString missing;  // why a vector is empty (model/Quantity.h: missingQuantityReason)
     };
     explicit NeuronImagePlot(QWidget* parent = nullptr);
 

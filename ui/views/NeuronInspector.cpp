@@ -4,8 +4,8 @@
 #include "views/FeatureMapView.h"
 #include "views/KernelImagePlot.h"
 #include "views/NeuronImagePlot.h"
-#include "views/Quantity.h"
-#include "views/RedrawWhenShown.h"
+#include "model/Quantity.h"
+#include "common/RedrawWhenShown.h"
 
 #include <QCheckBox>
 #include <QGuiApplication>

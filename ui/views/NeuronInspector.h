@@ -26,7 +26,7 @@
 #include "data/Dataset.h"
 #include "experiment/Experiment.h"
 #include "views/NeuronHistoryPlot.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <QPointer>
 #include <QWidget>

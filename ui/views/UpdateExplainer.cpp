@@ -3,7 +3,7 @@
 #include "model/RunPalette.h"
 #include "views/NeuronHistoryPlot.h"
 #include "views/NeuronNames.h"
-#include "views/RedrawWhenShown.h"
+#include "common/RedrawWhenShown.h"
 
 #include <QFontDatabase>
 #include <QCheckBox>

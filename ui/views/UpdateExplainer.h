@@ -16,7 +16,7 @@
 //   plot(), formulas()
 #include "experiment/Experiment.h"
 #include "train/UpdateExplanation.h"
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <QWidget>
 

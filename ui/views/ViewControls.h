@@ -13,7 +13,7 @@
 //                          label, if it has one) over the canvas, which takes the remaining space
 //   allowNarrowCombo(w)    a combo box (other widgets: nothing) as wide as its contents when there
 //                          is room, down to about eight characters (eliding) in a narrow dock
-#include "views/Quantity.h"
+#include "model/Quantity.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

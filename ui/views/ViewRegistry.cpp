@@ -2,8 +2,8 @@
 
 #include "model/RunComparison.h"
 #include "session/FolderSnapshots.h"
-#include "views/RedrawWhenShown.h"
-#include "views/RunSelection.h"
+#include "common/RedrawWhenShown.h"
+#include "model/RunSelection.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "views/RenderQueue.h"
+#include "common/RenderQueue.h"
 
 #include <QCoreApplication>
 

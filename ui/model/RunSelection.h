@@ -23,7 +23,7 @@
 // Signals: selectionChanged() (runs or mode), stepChanged(), snapshotsArrived(runs) (new data).
 #include "model/RunPalette.h"
 #include "model/RunSnapshots.h"
-#include "views/Quantity.h"
+#include "model/Quantity.h"
 
 #include <QObject>
 #include <QStringList>

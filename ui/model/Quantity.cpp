@@ -1,4 +1,4 @@
-#include "views/Quantity.h"
+#include "model/Quantity.h"
 
 #include "optim/MomentumAggregation.h"
 #include "optim/SecondMomentSharing.h"

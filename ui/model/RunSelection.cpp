@@ -1,4 +1,4 @@
-#include "views/RunSelection.h"
+#include "model/RunSelection.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "views/RedrawWhenShown.h"
+#include "common/RedrawWhenShown.h"
 
 #include <QEvent>
 #include <QWidget>

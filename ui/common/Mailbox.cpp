@@ -1,4 +1,4 @@
-#include "session/Mailbox.h"
+#include "common/Mailbox.h"
 
 #include <QTimer>
 
