@@ -243,43 +243,60 @@ ViewRegistration convergenceView() {
 }
 
 ViewRegistration networkDiagramView() {
-    return {"network-diagram", tr("Network diagram"), DockPlace{"diagramDock", Qt::RightDockWidgetArea},
-            factory<DiagramEntry>()};
+    return {"network-diagram", tr("Network diagram"),
+            DockPlace{.objectName = "diagramDock", .area = Qt::RightDockWidgetArea}, factory<DiagramEntry>()};
 }
 
 // Bottom row: the summary beside the neuron inspector and the (wide) layer heat-map as tabs.
 ViewRegistration summaryView() {
-    return {"summary", tr("Summary"),
-            DockPlace{"summaryDock", Qt::BottomDockWidgetArea, Join::Alone, {}, false, /*raised=*/true},
-            factory<SummaryEntry>()};
+    return {
+        "summary", tr("Summary"),
+        DockPlace{.objectName = "summaryDock", .area = Qt::BottomDockWidgetArea, .join = Join::Alone, .raised = true},
+        factory<SummaryEntry>()};
 }
 
 ViewRegistration neuronInspectorView() {
     return {"neuron-inspector", tr("Neuron inspector"),
-            DockPlace{"inspectorDock", Qt::BottomDockWidgetArea, Join::SplitRight, "summary", false, /*raised=*/true},
+            DockPlace{.objectName = "inspectorDock",
+                      .area = Qt::BottomDockWidgetArea,
+                      .join = Join::SplitRight,
+                      .beside = "summary",
+                      .raised = true},
             factory<InspectorEntry>()};
 }
 
 ViewRegistration layerHeatmapView() {
     return {"layer-heatmap", tr("Layer heat-map"),
-            DockPlace{"heatmapDock", Qt::BottomDockWidgetArea, Join::Tab, "neuron-inspector"}, factory<HeatmapEntry>()};
+            DockPlace{.objectName = "heatmapDock",
+                      .area = Qt::BottomDockWidgetArea,
+                      .join = Join::Tab,
+                      .beside = "neuron-inspector"},
+            factory<HeatmapEntry>()};
 }
 
 ViewRegistration updateExplainerView() {
     return {"update-explainer", tr("Update explainer"),
-            DockPlace{"explainerDock", Qt::BottomDockWidgetArea, Join::Tab, "neuron-inspector"},
+            DockPlace{.objectName = "explainerDock",
+                      .area = Qt::BottomDockWidgetArea,
+                      .join = Join::Tab,
+                      .beside = "neuron-inspector"},
             factory<ExplainerEntry>()};
 }
 
 ViewRegistration diagnosticsView() {
     return {"diagnostics", tr("Diagnostics"),
-            DockPlace{"diagnosticsDock", Qt::BottomDockWidgetArea, Join::Tab, "layer-heatmap"},
+            DockPlace{.objectName = "diagnosticsDock",
+                      .area = Qt::BottomDockWidgetArea,
+                      .join = Join::Tab,
+                      .beside = "layer-heatmap"},
             factory<DiagnosticsEntry>()};
 }
 
 // The run history shares the summary's place (a tab beside it).
 ViewRegistration runHistoryView() {
-    return {"run-history", tr("Run history"), DockPlace{"historyDock", Qt::BottomDockWidgetArea, Join::Tab, "summary"},
+    return {"run-history", tr("Run history"),
+            DockPlace{
+                .objectName = "historyDock", .area = Qt::BottomDockWidgetArea, .join = Join::Tab, .beside = "summary"},
             factory<HistoryEntry>()};
 }
 
@@ -287,7 +304,11 @@ ViewRegistration runHistoryView() {
 // first time, it becomes a tab in the diagram's place (a square plot needs that room).
 ViewRegistration lossLandscapeView() {
     return {"loss-landscape", tr("Loss landscape"),
-            DockPlace{"landscapeDock", Qt::RightDockWidgetArea, Join::Tab, "network-diagram", /*hidden=*/true},
+            DockPlace{.objectName = "landscapeDock",
+                      .area = Qt::RightDockWidgetArea,
+                      .join = Join::Tab,
+                      .beside = "network-diagram",
+                      .hidden = true},
             factory<LandscapeEntry>()};
 }
 

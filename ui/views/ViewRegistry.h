@@ -80,10 +80,10 @@ public:
 
 struct DockPlace {
     enum class Join { Alone, Tab, SplitRight };
-    QString objectName;  // saveState() key: "diagramDock"
+    QString objectName{};  // saveState() key: "diagramDock"
     Qt::DockWidgetArea area = Qt::BottomDockWidgetArea;
     Join join = Join::Alone;
-    QString beside;       // the registered view whose dock this one joins (Tab, SplitRight)
+    QString beside{};     // the registered view whose dock this one joins (Tab, SplitRight)
     bool hidden = false;  // hidden until opened from the View menu; then a tab of `beside`'s dock
     bool raised = false;  // in front of its tabs once every dock is built
 };
