@@ -21,4 +21,11 @@ Selection SharedTrialInputs::selection(int task, int optimizer) {
                            [&] { return selectConfiguration(layout_.plan(), layout_, task, optimizer); });
 }
 
+stats::TrialPoint SharedTrialInputs::tuningPoint(const StudyTrial& trial) {
+    const std::vector<stats::TrialPoint> points =
+        rounds_.get(std::make_tuple(trial.task, trial.optimizer, trial.round),
+                    [&] { return roundPoints(layout_, trial.round, trial.task, trial.optimizer); });
+    return points.at(trial.candidate - layout_.plan().firstCandidate(trial.round));
+}
+
 }  // namespace ml

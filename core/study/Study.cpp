@@ -20,7 +20,8 @@ namespace ml {
 
 namespace {
 
-const char* const kStudyKeys[] = {"tasks", "budget", "search", "search-seed", "selection", "target", "seeds"};
+const char* const kStudyKeys[] = {"tasks",  "budget", "search",       "search-seed",      "selection",
+                                  "target", "seeds",  "tuning-seeds", "tuning-statistic", "refine"};
 constexpr const char* kEveryOptimizer = "*";
 
 std::string quoted(const QString& text) { return "\"" + text.toStdString() + "\""; }
@@ -130,6 +131,35 @@ std::vector<stats::SearchDimension> spaceFromJson(const QJsonObject& json, const
     return space;
 }
 
+// "refine": {"rounds": R, "points": P}.
+Refinement refinementFromJson(const QJsonValue& value, const std::string& context) {
+    if (!value.isObject())
+        throw InputError(context + ": expected {\"rounds\": R, \"points\": P} (refining rounds after the grid)");
+    const QJsonObject json = value.toObject();
+    for (auto it = json.begin(); it != json.end(); ++it)
+        if (it.key() != "rounds" && it.key() != "points")
+            throw InputError(context + ": unknown key '" + it.key().toStdString() + "'; expected rounds, points");
+    Refinement refine;
+    refine.rounds = requireWhole(json, "rounds", 0, 1, 20, context);
+    if (!json.contains("rounds")) throw InputError(context + ".rounds: missing; expected a whole number from 1 to 20");
+    refine.points = requireWhole(json, "points", refine.points, 1, 50, context);
+    return refine;
+}
+
+// A refining search works in log space on one hyper-parameter: a grid of positive values, ascending.
+void requireRefinable(const StudyOptimizer& optimizer, const std::string& context) {
+    const auto refuse = [&](const std::string& why) {
+        return InputError(context + ": " + optimizer.label + ": a refining search (study.refine) " + why);
+    };
+    if (optimizer.space.size() != 1) throw refuse("needs exactly one searched hyper-parameter");
+    const stats::SearchDimension& dimension = optimizer.space.front();
+    if (dimension.kind != stats::SearchDimension::Kind::Grid || dimension.grid.size() < 2)
+        throw refuse("starts from a grid of at least 2 values (grid or log-grid)");
+    for (std::size_t i = 0; i < dimension.grid.size(); ++i)
+        if (!(dimension.grid[i] > 0) || (i > 0 && !(dimension.grid[i] > dimension.grid[i - 1])))
+            throw refuse("needs the grid's values positive and ascending (it refines in log space)");
+}
+
 std::vector<StudyTask> tasksFromJson(const QJsonObject& json, const QJsonObject& section, const std::string& source) {
     QJsonObject base = json;
     base.remove("study");
@@ -188,6 +218,8 @@ std::string toString(SelectionMetric metric) {
     return "final-validation-loss";
 }
 
+std::string toString(TuningStatistic statistic) { return statistic == TuningStatistic::Mean ? "mean" : "median"; }
+
 Study studyFromJson(const QJsonObject& json, const std::string& source) {
     const QJsonValue sectionValue = json.value("study");
     if (!sectionValue.isObject())
@@ -198,7 +230,8 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     for (auto it = section.begin(); it != section.end(); ++it)
         if (std::find(std::begin(kStudyKeys), std::end(kStudyKeys), it.key()) == std::end(kStudyKeys))
             throw InputError(source + ": study: unknown key '" + it.key().toStdString() +
-                             "'; expected tasks, budget, search, search-seed, selection, target, seeds");
+                             "'; expected tasks, budget, search, search-seed, selection, target, seeds, tuning-seeds, "
+                             "tuning-statistic, refine");
 
     Study study;
     study.digest =
@@ -219,13 +252,27 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     const std::string context = source + ": study";
     study.budget = requireWhole(section, "budget", study.budget, 1, 10000, context);
     study.seeds = requireWhole(section, "seeds", study.seeds, 1, 10000, context);
-    // The final runs use seeds seed+1 .. seed+seeds, which must not wrap past 2^64 - 1.
+    study.tuningSeeds = requireWhole(section, "tuning-seeds", study.tuningSeeds, 1, 100, context);
+    if (section.contains("tuning-statistic")) {
+        const QJsonValue statistic = section.value("tuning-statistic");
+        if (statistic == QJsonValue("median")) study.tuningStatistic = TuningStatistic::Median;
+        else if (statistic == QJsonValue("mean")) study.tuningStatistic = TuningStatistic::Mean;
+        else throw InputError(context + ".tuning-statistic: expected \"median\" or \"mean\" (over the tuning seeds)");
+    }
+    if (section.contains("refine")) study.refine = refinementFromJson(section.value("refine"), context + ".refine");
+    if (study.budget % study.tuningSeeds != 0)
+        throw InputError(context + ".budget: " + std::to_string(study.budget) + " trials cannot be shared by " +
+                         std::to_string(study.tuningSeeds) +
+                         " tuning seeds per candidate; expected a multiple of tuning-seeds (the budget counts trials)");
+    // The final runs use seeds seed+1 .. seed+seeds and the further tuning seeds the ones after
+    // them, which must not wrap past 2^64 - 1.
+    const std::uint64_t seedsAfter = std::uint64_t(study.seeds) + std::uint64_t(study.tuningSeeds - 1);
     for (const StudyTask& task : study.tasks)
-        if (task.experiment.seed > std::numeric_limits<std::uint64_t>::max() - std::uint64_t(study.seeds))
-            throw InputError(context + ".seeds: " + std::to_string(study.seeds) + " final seeds after seed " +
+        if (task.experiment.seed > std::numeric_limits<std::uint64_t>::max() - seedsAfter)
+            throw InputError(context + ".seeds: " + std::to_string(seedsAfter) + " final and tuning seeds after seed " +
                              std::to_string(task.experiment.seed) + " (task " + task.name +
                              ") pass 2^64 - 1; expected a seed of at most " +
-                             std::to_string(std::numeric_limits<std::uint64_t>::max() - std::uint64_t(study.seeds)));
+                             std::to_string(std::numeric_limits<std::uint64_t>::max() - seedsAfter));
     if (section.contains("search-seed"))
         study.searchSeed = seedFromJson(section.value("search-seed"), context + ".search-seed");
     if (section.contains("selection")) {
@@ -263,21 +310,38 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
         const QString key = searchObject.contains(own) ? own : QString(kEveryOptimizer);
         const std::string where = context + ".search." + key.toStdString();
         StudyOptimizer optimizer{run.label, spaceFromJson(searchObject.value(key).toObject(), run, where)};
-        // Equal budgets: every optimizer gets exactly `budget` trials, its defaults being one of them.
-        const int searched = study.budget - 1;
-        if (searched > 0 && optimizer.space.empty())
+        // Equal budgets: every optimizer gets exactly `budget` trials, its defaults being one of
+        // them: (1 + the space's points + the refining rounds' points) candidates x tuning seeds.
+        const int refined = study.refine.rounds * study.refine.points;
+        const int searched = study.candidates() - 1 - refined;
+        if (study.candidates() > 1 && optimizer.space.empty())
             throw InputError(where + ": " + run.label + " has no search space but the budget is " +
                              std::to_string(study.budget) + " trials; give one (or budget 1: defaults only)");
+        if (study.refine.declared()) requireRefinable(optimizer, where);
+        if (searched < 0 || (study.refine.declared() && searched < 2))
+            throw InputError(context + ".budget: " + std::to_string(study.budget) + " trials leave " +
+                             std::to_string(std::max(searched, 0)) + " candidates for the search space after " +
+                             std::to_string(refined) + " refining ones and the defaults (x " +
+                             std::to_string(study.tuningSeeds) + " tuning seeds); expected a larger budget");
         if (searched > 0) {
             try {
                 const auto points = stats::planTrials(optimizer.space, searched, study.searchSeed);
-                if (static_cast<int>(points.size()) != searched)
+                if (static_cast<int>(points.size()) != searched && !study.recordsRounds())
                     throw std::invalid_argument("the grid has " + std::to_string(points.size()) +
                                                 " points; with the "
                                                 "untuned defaults that makes " +
                                                 std::to_string(points.size() + 1) + " trials, but the budget is " +
                                                 std::to_string(study.budget) +
                                                 " (every optimizer gets the same number)");
+                if (static_cast<int>(points.size()) != searched)
+                    throw std::invalid_argument(
+                        "the grid has " + std::to_string(points.size()) + " points; with the untuned defaults and " +
+                        std::to_string(refined) + " refining candidates that makes " +
+                        std::to_string(points.size() + 1 + refined) + " candidates x " +
+                        std::to_string(study.tuningSeeds) +
+                        " tuning seeds = " + std::to_string((points.size() + 1 + refined) * study.tuningSeeds) +
+                        " trials, but the budget is " + std::to_string(study.budget) +
+                        " (every optimizer gets the same number)");
             } catch (const std::invalid_argument& error) {
                 throw InputError(where + ": " + error.what());
             }

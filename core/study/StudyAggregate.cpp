@@ -218,7 +218,9 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
 
     // trials.csv and sensitivity.csv: every finished trial.
     QByteArray trials =
-        "trial,phase,task,optimizer,number,seed,configuration,evaluated_on,status,final_loss,final_accuracy,best_accuracy,score\n";
+        "trial,phase,task,optimizer,number,seed,configuration,evaluated_on,status,final_loss,final_accuracy,best_accuracy,score";
+    // A study with refining rounds or several tuning seeds says which each tuning trial is.
+    trials += study.recordsRounds() ? ",round,candidate,tuning_seed\n" : "\n";
     QByteArray sensitivity = "task,optimizer,trial,parameter,value,score\n";
     for (int t = 0; t < tasks; ++t)
         for (int o = 0; o < optimizers; ++o) {
@@ -235,7 +237,15 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
                           "," + QByteArray::number(trial.seed) + "," + field(configuration(t, o, point)) + "," +
                           (tuning ? "validation" : "test") + "," + field(x->status) + "," +
                           num(finalEvaluatedLoss(x->metrics)) + "," + num(finalEvaluatedAccuracy(x->metrics)) + "," +
-                          num(bestEvaluatedAccuracy(x->metrics)) + "," + num(score) + "\n";
+                          num(bestEvaluatedAccuracy(x->metrics)) + "," + num(score);
+                if (study.recordsRounds() && tuning)
+                    trials += "," + QByteArray::number(trial.round) + "," + QByteArray::number(trial.candidate) + "," +
+                              QByteArray::number(trial.tuningSeed);
+                else if (study.recordsRounds())  // a final run: the candidate it re-runs
+                    trials += ",," +
+                              QByteArray::number(results[t][o].selection ? results[t][o].selection->candidate : 0) +
+                              ",";
+                trials += "\n";
                 if (!tuning) continue;
                 const StudyOptimizer& optimizer = study.optimizers[o];
                 for (std::size_t d = 0; d < optimizer.space.size(); ++d) {
@@ -259,8 +269,7 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             if (!r.selection) continue;
             selected += field(study.tasks[t].name) + "," + field(label(o)) + "," +
                         QByteArray::number(r.selection->tuningTrial) + "," + QByteArray::number(r.selection->number) +
-                        "," + field(configuration(t, o, plan.point(o, r.selection->number))) + "," +
-                        num(r.selection->score) + "\n";
+                        "," + field(configuration(t, o, r.selection->point)) + "," + num(r.selection->score) + "\n";
             std::vector<double> scores;
             for (const TrialOutcome& x : r.tuning) scores.push_back(selectionScore(study, x));
             const std::vector<double> curve = stats::expectedBestCurve(scores, study.budget);
@@ -289,8 +298,7 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             QJsonObject entry;
             entry["optimizer"] = QString::fromStdString(label(o));
             if (results[t][o].selection) {
-                entry["configuration"] =
-                    QString::fromStdString(configuration(t, o, plan.point(o, results[t][o].selection->number)));
+                entry["configuration"] = QString::fromStdString(configuration(t, o, results[t][o].selection->point));
                 entry["chosen_trial"] = results[t][o].selection->number;  // 0: the untuned defaults
             }
             entry["seeds"] = static_cast<int>(finals.bySeed.size());

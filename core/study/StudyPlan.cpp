@@ -32,10 +32,11 @@ void checkTrialCount(const Study& study) {
 StudyPlan::StudyPlan(Study study) : study_(std::move(study)) {
     checkTrialCount(study_);
     for (const StudyOptimizer& optimizer : study_.optimizers) {
-        std::vector<stats::TrialPoint> points{stats::TrialPoint{}};  // trial 0: the defaults
-        if (study_.budget > 1) {
+        std::vector<stats::TrialPoint> points{stats::TrialPoint{}};  // candidate 0: the defaults
+        if (candidateCount(0) > 1) {
             try {
-                for (stats::TrialPoint& p : stats::planTrials(optimizer.space, study_.budget - 1, study_.searchSeed))
+                for (stats::TrialPoint& p :
+                     stats::planTrials(optimizer.space, candidateCount(0) - 1, study_.searchSeed))
                     points.push_back(std::move(p));
             } catch (const std::invalid_argument& error) {
                 throw InputError("study.search (" + optimizer.label + "): " + error.what());
@@ -45,17 +46,51 @@ StudyPlan::StudyPlan(Study study) : study_(std::move(study)) {
     }
     const int tasks = static_cast<int>(study_.tasks.size());
     const int optimizers = static_cast<int>(study_.optimizers.size());
-    for (int t = 0; t < tasks; ++t)
-        for (int o = 0; o < optimizers; ++o)
-            for (int n = 0; n < static_cast<int>(points_[o].size()); ++n)
-                trials_.push_back({0, StudyPhase::Tuning, t, o, n, study_.tasks[t].experiment.seed});
+    const int seeds = study_.tuningSeeds;
+    for (int r = 0; r <= study_.refine.rounds; ++r) {
+        roundBegins_.push_back(static_cast<int>(trials_.size()));
+        for (int t = 0; t < tasks; ++t)
+            for (int o = 0; o < optimizers; ++o)
+                for (int c = firstCandidate(r); c < firstCandidate(r) + candidateCount(r); ++c)
+                    for (int s = 0; s < seeds; ++s) {
+                        StudyTrial trial{0, StudyPhase::Tuning, t, o, c * seeds + s, 0};
+                        trial.seed = study_.tuningSeed(study_.tasks[t].experiment.seed, s);
+                        trial.round = r;
+                        trial.candidate = c;
+                        trial.tuningSeed = s;
+                        trials_.push_back(trial);
+                    }
+    }
     tuningCount_ = static_cast<int>(trials_.size());
+    roundBegins_.push_back(tuningCount_);
     for (int t = 0; t < tasks; ++t)
         for (int o = 0; o < optimizers; ++o)
             for (int s = 0; s < study_.seeds; ++s)
                 trials_.push_back(
                     {0, StudyPhase::Final, t, o, s, study_.tasks[t].experiment.seed + 1 + std::uint64_t(s)});
     for (int k = 0; k < trialCount(); ++k) trials_[k].index = k;
+}
+
+int StudyPlan::candidateCount(int round) const {
+    return round == 0 ? study_.candidates() - study_.refine.rounds * study_.refine.points : study_.refine.points;
+}
+
+int StudyPlan::firstCandidate(int round) const {
+    return round == 0 ? 0 : candidateCount(0) + (round - 1) * study_.refine.points;
+}
+
+const stats::TrialPoint& StudyPlan::point(int optimizer, int candidate) const {
+    if (candidate < 0 || candidate >= candidateCount(0))
+        throw std::logic_error("StudyPlan::point: candidate " + std::to_string(candidate) +
+                               " is not one of round 0's; a refining round's are planned from the rounds before");
+    return points_[optimizer][candidate];
+}
+
+std::vector<int> StudyPlan::roundTrials(int round, int task, int optimizer) const {
+    std::vector<int> list;
+    for (int k = roundBegin(round); k < roundBegin(round + 1); ++k)
+        if (trials_[k].task == task && trials_[k].optimizer == optimizer) list.push_back(k);
+    return list;
 }
 
 const StudyTrial& StudyPlan::trial(int index) const {
@@ -69,7 +104,7 @@ std::vector<int> StudyPlan::tuningTrials(int task, int optimizer) const {
     std::vector<int> list;
     for (int k = 0; k < tuningCount_; ++k)
         if (trials_[k].task == task && trials_[k].optimizer == optimizer) list.push_back(k);
-    return list;
+    return list;  // rounds in order, so numbers ascend
 }
 
 std::vector<int> StudyPlan::finalTrials(int task, int optimizer) const {

@@ -64,9 +64,9 @@ std::optional<TrainedTrial> trainTrial(const StudyLayout& layout, int index, Run
                                        SharedTrialInputs& inputs) {
     const StudyPlan& plan = layout.plan();
     const StudyTrial& trial = plan.trial(index);
-    stats::TrialPoint point = plan.point(trial.optimizer, trial.phase == StudyPhase::Tuning ? trial.number : 0);
-    if (trial.phase == StudyPhase::Final)
-        point = plan.point(trial.optimizer, inputs.selection(trial.task, trial.optimizer).number);
+    const stats::TrialPoint point = trial.phase == StudyPhase::Tuning
+                                        ? inputs.tuningPoint(trial)
+                                        : inputs.selection(trial.task, trial.optimizer).point;
     const Experiment experiment = plan.experiment(trial, point);
 
     const QString folder = layout.trialDirectory(index);

@@ -44,6 +44,11 @@ QJsonObject trialIdentity(const StudyLayout& layout, int index) {
     identity["number"] = trial.number;
     identity["seed"] = seedToJson(trial.seed);
     identity["plan"] = QString::fromStdString(plan.study().digest);
+    if (plan.study().recordsRounds() && trial.phase == StudyPhase::Tuning) {
+        identity["round"] = trial.round;
+        identity["candidate"] = trial.candidate;
+        identity["tuning_seed"] = trial.tuningSeed;
+    }
     return identity;
 }
 
@@ -107,8 +112,8 @@ CheckedMarker readCheckedMarker(const StudyLayout& layout, int index) {
         checked.point.push_back(value.toDouble());
     }
     // A tuning trial's point is the plan's; a final run's is its selection's, which phase 1 decides.
-    if (trial.phase == StudyPhase::Tuning && trial.number > 0) {
-        const stats::TrialPoint planned = plan.point(trial.optimizer, trial.number);
+    if (trial.phase == StudyPhase::Tuning && trial.round == 0 && trial.candidate > 0) {
+        const stats::TrialPoint planned = plan.point(trial.optimizer, trial.candidate);
         if (checked.point != planned)
             throw InputError(where + ": point: expected the plan's " +
                              jsonText(trialPointJson(optimizer, planned)).toStdString() + " for trial " +
@@ -162,33 +167,6 @@ double selectionScore(const Study& study, const TrialOutcome& outcome) {
     case SelectionMetric::StepsToTarget: return outcome.metrics.timeToTarget().steps;
     }
     return kInfinity;
-}
-
-Selection selectConfiguration(const StudyPlan& plan, const StudyLayout& layout, int task, int optimizer) {
-    std::optional<Selection> best;
-    double bestTieBreak = kInfinity;
-    std::string missing;
-    int missingCount = 0;
-    for (const int k : plan.tuningTrials(task, optimizer)) {
-        const std::optional<TrialOutcome> outcome = readTrialOutcome(layout, k);
-        if (!outcome) {
-            if (++missingCount <= 5) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
-            continue;
-        }
-        const double score = selectionScore(plan.study(), *outcome);
-        const double loss = finalEvaluatedLoss(outcome->metrics);
-        const double tieBreak = outcome->diverged() || !std::isfinite(loss) ? kInfinity : loss;
-        if (!best || score < best->score || (score == best->score && tieBreak < bestTieBreak)) {
-            best = Selection{k, plan.trial(k).number, score};
-            bestTieBreak = tieBreak;
-        }
-    }
-    if (missingCount > 0)
-        throw InputError("phase 1 of " + plan.study().tasks[task].name + " / " +
-                         plan.study().optimizers[optimizer].label + " is unfinished: " + std::to_string(missingCount) +
-                         " tuning trial(s) missing (" + missing + (missingCount > 5 ? ", ..." : "") +
-                         "); run them first");
-    return *best;
 }
 
 }  // namespace ml

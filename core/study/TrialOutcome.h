@@ -1,7 +1,6 @@
 #pragma once
-// What a finished trial left in its folder, and how phase 1 picks each optimizer's configuration
-// from those: the lowest selection score on validation data, ties to the earlier trial (the
-// untuned defaults first), then the lower final validation loss.
+// What a finished trial left in its folder, and the score phase 1 ranks it by (the choice among
+// the candidates: study/TuningRounds.h).
 #include "study/StudyLayout.h"
 #include "study/TrialMetrics.h"
 #include "train/Snapshot.h"
@@ -27,7 +26,8 @@ std::optional<TrialOutcome> readTrialOutcome(const StudyLayout& layout, int tria
 
 // Throws InputError naming trial.json unless it describes this trial of this study: its number,
 // phase, task, optimizer, seed and the study's digest (an edited study.json no longer owns it), a
-// finished status ("done", "diverged at step N") and, for a tuning trial, the plan's point.
+// finished status ("done", "diverged at step N") and, for a tuning trial of round 0, the plan's
+// point (a refining round's point is planned from the rounds before; trial.json records it).
 void checkTrialMarker(const StudyLayout& layout, int trial);
 
 // Writes trial.json (atomically, last): the trial, its phase, task, optimizer, seed, point, status.
@@ -51,11 +51,16 @@ double finalTestAccuracy(const TrialOutcome& outcome);
 double finalTestError(const TrialOutcome& outcome);  // 1 - finalTestAccuracy
 
 struct Selection {
-    int tuningTrial = 0;  // the trial index (StudyPlan numbering)
-    int number = 0;       // the optimizer's trial number (0 = defaults)
-    double score = 0.0;
+    int tuningTrial = 0;      // the trial index (StudyPlan numbering) of the chosen candidate's first tuning seed
+    int number = 0;           // that trial's number (0 = the defaults)
+    int candidate = 0;        // the chosen candidate (0 = the defaults)
+    stats::TrialPoint point;  // its values (empty for the defaults)
+    double score = 0.0;       // its score: the tuning statistic over its tuning seeds
 };
-// Throws InputError naming the missing trials when phase 1 of this task and optimizer is unfinished.
+// Phase 1's choice over every round (study/TuningRounds.cpp): the candidate with the lowest score
+// on validation data, then the lower final validation loss, then the earlier one (the untuned
+// defaults first). Throws InputError naming the missing trials when phase 1 of this task and
+// optimizer is unfinished.
 Selection selectConfiguration(const StudyPlan& plan, const StudyLayout& layout, int task, int optimizer);
 
 }  // namespace ml

@@ -6,15 +6,23 @@ namespace ml {
 
 TrialQueue::TrialQueue(const StudyPlan& plan, std::vector<int> tuning, std::vector<int> finals)
     : plan_(plan), waiting_(std::move(tuning)) {
-    for (const int k : waiting_) ++tuningLeft_[{plan.trial(k).task, plan.trial(k).optimizer}];
+    for (const int k : waiting_) ++tuningLeft_[{plan.trial(k).task, plan.trial(k).optimizer, plan.trial(k).round}];
     waiting_.insert(waiting_.end(), finals.begin(), finals.end());
+}
+
+int TrialQueue::tuningLeftBefore(int task, int optimizer, int round) const {
+    int left = 0;
+    for (auto it = tuningLeft_.lower_bound({task, optimizer, 0});
+         it != tuningLeft_.end() && std::get<0>(it->first) == task && std::get<1>(it->first) == optimizer &&
+         std::get<2>(it->first) < round;
+         ++it)
+        left += it->second;
+    return left;
 }
 
 bool TrialQueue::ready(int trial) const {
     const StudyTrial& t = plan_.trial(trial);
-    if (t.phase == StudyPhase::Tuning) return true;
-    const auto left = tuningLeft_.find({t.task, t.optimizer});
-    return left == tuningLeft_.end() || left->second == 0;
+    return tuningLeftBefore(t.task, t.optimizer, t.phase == StudyPhase::Tuning ? t.round : plan_.rounds()) == 0;
 }
 
 std::optional<int> TrialQueue::take() {
@@ -35,7 +43,7 @@ void TrialQueue::finished(int trial) {
     {
         const std::lock_guard lock(mutex_);
         const StudyTrial& t = plan_.trial(trial);
-        if (t.phase == StudyPhase::Tuning) --tuningLeft_[{t.task, t.optimizer}];
+        if (t.phase == StudyPhase::Tuning) --tuningLeft_[{t.task, t.optimizer, t.round}];
     }
     changed_.notify_all();
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The trials a run of the study runner still has to train, handed to its workers as they become
-// ready: a tuning trial at once, a final run once every pending tuning trial of its task and
-// optimizer has finished (phase 2 chooses its configuration from them). So a worker moves on to
+// ready: a tuning trial of round 0 at once, one of a refining round once every pending tuning
+// trial of the rounds before it (same task and optimizer) has finished, a final run once every
+// pending tuning trial of its task and optimizer has (phase 2 chooses its configuration from them). So a worker moves on to
 // one optimizer's final runs while another still tunes the next optimizer, instead of both waiting
 // for the slowest trial of phase 1. Thread-safe.
 #include "study/StudyPlan.h"
@@ -10,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -34,8 +36,11 @@ private:
     const StudyPlan& plan_;
     std::mutex mutex_;  // guards the members below
     std::condition_variable changed_;
-    std::vector<int> waiting_;                       // not yet taken, tuning trials first
-    std::map<std::pair<int, int>, int> tuningLeft_;  // [task, optimizer] -> unfinished tuning trials
+    std::vector<int> waiting_;  // not yet taken, tuning trials first
+    // Unfinished tuning trials of the rounds before `round` of a task and optimizer (all rounds for a final run).
+    int tuningLeftBefore(int task, int optimizer, int round) const;
+
+    std::map<std::tuple<int, int, int>, int> tuningLeft_;  // [task, optimizer, round] -> unfinished tuning trials
     bool closed_ = false;
 };
 

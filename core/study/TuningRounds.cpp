@@ -1,0 +1,184 @@
+#include "study/TuningRounds.h"
+
+#include "InputError.h"
+#include "optim/HyperParameters.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace ml {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+std::string missingTrials(const std::vector<int>& missing) {
+    std::string text;
+    for (std::size_t i = 0; i < missing.size() && i < 5; ++i) text += (i == 0 ? "" : ", ") + std::to_string(missing[i]);
+    return std::to_string(missing.size()) + " tuning trial(s) missing (" + text + (missing.size() > 5 ? ", ..." : "") +
+           ")";
+}
+
+// The smallest log spacing of a grid (ascending, positive: Study checks it for a refining search).
+double coarseLogStep(const stats::SearchDimension& dimension) {
+    double step = kInfinity;
+    for (std::size_t i = 1; i < dimension.grid.size(); ++i)
+        step = std::min(step, std::log(dimension.grid[i]) - std::log(dimension.grid[i - 1]));
+    return step;
+}
+
+}  // namespace
+
+double tuningStatistic(TuningStatistic statistic, std::vector<double> values) {
+    if (values.empty()) return kInfinity;
+    if (statistic == TuningStatistic::Mean)
+        return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+    std::sort(values.begin(), values.end());
+    const std::size_t half = values.size() / 2;
+    if (values.size() % 2 == 1) return values[half];
+    const double low = values[half - 1], high = values[half];
+    return std::isinf(high) ? high : low + (high - low) / 2;
+}
+
+CandidateTable readCandidates(const StudyLayout& layout, int task, int optimizer, int rounds) {
+    const StudyPlan& plan = layout.plan();
+    const Study& study = plan.study();
+    const StudyOptimizer& searched = study.optimizers[optimizer];
+    const RunSpec& run = study.tasks[task].experiment.runs[optimizer];
+    CandidateTable table;
+    CandidateOutcome current;
+    std::vector<double> losses;
+    bool complete = true;
+    const auto close = [&] {
+        if (complete && !current.trials.empty()) {
+            current.score = tuningStatistic(study.tuningStatistic, current.scores);
+            current.tieBreak = tuningStatistic(study.tuningStatistic, losses);
+            for (std::size_t d = 0; d < searched.space.size(); ++d)
+                current.values.push_back(d < current.point.size()
+                                             ? current.point[d]
+                                             : findParameterField(searched.space[d].key)->getReal(run.hp));
+            table.candidates.push_back(std::move(current));
+        }
+        current = {};
+        losses.clear();
+        complete = true;
+    };
+    for (int round = 0; round < std::min(rounds, plan.rounds()); ++round)
+        for (const int k : plan.roundTrials(round, task, optimizer)) {
+            const StudyTrial& trial = plan.trial(k);
+            if (trial.tuningSeed == 0) close();
+            current.candidate = trial.candidate;
+            current.round = trial.round;
+            const std::optional<TrialOutcome> outcome = readTrialOutcome(layout, k);
+            if (!outcome) {
+                table.missing.push_back(k);
+                complete = false;
+                continue;
+            }
+            if (!current.trials.empty() && outcome->point != current.point)
+                throw InputError(layout.trialMarker(k).toStdString() +
+                                 ": point: differs from the candidate's other tuning seeds; the file was edited");
+            current.point = outcome->point;
+            current.trials.push_back(k);
+            current.scores.push_back(selectionScore(study, *outcome));
+            const double loss = finalEvaluatedLoss(outcome->metrics);
+            losses.push_back(outcome->diverged() || !std::isfinite(loss) ? kInfinity : loss);
+        }
+    close();
+    return table;
+}
+
+int bestCandidate(const std::vector<CandidateOutcome>& candidates) {
+    int best = -1;
+    for (int i = 0; i < static_cast<int>(candidates.size()); ++i) {
+        const CandidateOutcome& c = candidates[i];
+        if (best < 0 || c.score < candidates[best].score ||
+            (c.score == candidates[best].score && c.tieBreak < candidates[best].tieBreak))
+            best = i;
+    }
+    return best;
+}
+
+Selection selectConfiguration(const StudyPlan& plan, const StudyLayout& layout, int task, int optimizer) {
+    const CandidateTable table = readCandidates(layout, task, optimizer, plan.rounds());
+    if (!table.missing.empty())
+        throw InputError("phase 1 of " + plan.study().tasks[task].name + " / " +
+                         plan.study().optimizers[optimizer].label + " is unfinished: " + missingTrials(table.missing) +
+                         "; run them first");
+    const CandidateOutcome& best = table.candidates[bestCandidate(table.candidates)];
+    return {best.trials.front(), plan.trial(best.trials.front()).number, best.candidate, best.point, best.score};
+}
+
+std::vector<double> planRefiningRound(const std::vector<double>& values, int best, double coarseStep, int round,
+                                      int count, const std::function<bool(double)>& allowed) {
+    std::vector<double> logs;
+    for (const double v : values) logs.push_back(std::log(v));
+    const double centre = logs[best];
+    const double tolerance = 1e-9 * coarseStep;
+    const bool top = std::all_of(logs.begin(), logs.end(), [&](double x) { return x <= centre + tolerance; });
+    const bool bottom = std::all_of(logs.begin(), logs.end(), [&](double x) { return x >= centre - tolerance; });
+    std::vector<double> proposals;  // log values, in order of preference
+    for (int j = 1; j <= count && top != bottom; ++j) proposals.push_back(centre + (top ? j : -j) * coarseStep);
+    for (int level = 0; level < 30; ++level) {
+        const double step = std::ldexp(coarseStep, -(round + level));
+        for (int m = 1; m <= 4; ++m)
+            for (const double x : {centre - m * step, centre + m * step}) proposals.push_back(x);
+    }
+    std::vector<double> chosen, taken = logs;
+    for (const double x : proposals) {
+        if (static_cast<int>(chosen.size()) == count) break;
+        const bool seen =
+            std::any_of(taken.begin(), taken.end(), [&](double y) { return std::abs(x - y) <= tolerance; });
+        const double value = std::exp(x);
+        if (seen || !std::isfinite(value) || !(value > 0) || !allowed(value)) continue;
+        taken.push_back(x);
+        chosen.push_back(value);
+    }
+    if (static_cast<int>(chosen.size()) < count)
+        throw InputError("refining round " + std::to_string(round) + ": only " + std::to_string(chosen.size()) +
+                         " of " + std::to_string(count) + " new values fit the hyper-parameter's range");
+    return chosen;
+}
+
+std::vector<stats::TrialPoint> roundPoints(const StudyLayout& layout, int round, int task, int optimizer) {
+    const StudyPlan& plan = layout.plan();
+    std::vector<stats::TrialPoint> points;
+    if (round == 0) {
+        for (int c = 0; c < plan.candidateCount(0); ++c) points.push_back(plan.point(optimizer, c));
+        return points;
+    }
+    const Study& study = plan.study();
+    const StudyOptimizer& searched = study.optimizers[optimizer];
+    const CandidateTable table = readCandidates(layout, task, optimizer, round);
+    if (!table.missing.empty())
+        throw InputError("round " + std::to_string(round) + " of " + study.tasks[task].name + " / " + searched.label +
+                         " is planned from the rounds before it, which are unfinished: " +
+                         missingTrials(table.missing) + "; run them first");
+    std::vector<double> values;
+    for (const CandidateOutcome& c : table.candidates) values.push_back(c.values.front());
+    const stats::SearchDimension& dimension = searched.space.front();
+    const ParameterField& field = *findParameterField(dimension.key);
+    const RunSpec& run = study.tasks[task].experiment.runs[optimizer];
+    const auto allowed = [&](double value) {
+        try {
+            HyperParameters hp = run.hp;
+            field.setReal(hp, value, searched.label);
+            requireFloat32Value(field, value, searched.label);
+            return true;
+        } catch (const InputError&) {
+            return false;
+        }
+    };
+    try {
+        for (const double value : planRefiningRound(values, bestCandidate(table.candidates), coarseLogStep(dimension),
+                                                    round, plan.candidateCount(round), allowed))
+            points.push_back({value});
+    } catch (const InputError& error) {
+        throw InputError(study.tasks[task].name + " / " + searched.label + ": " + error.what());
+    }
+    return points;
+}
+
+}  // namespace ml
