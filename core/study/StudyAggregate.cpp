@@ -9,6 +9,7 @@
 #include "stats/PerformanceProfile.h"
 #include "stats/SeedBands.h"
 #include "stats/TimeToTarget.h"
+#include "study/SelectionFragility.h"
 #include "study/TrialOutcome.h"
 #include "runfolder/RunFolderLayout.h"
 
@@ -150,6 +151,67 @@ void writeBandFigure(ResultsWriter& out, const std::string& task,
     out.write(stem + ".tex", files.tex);
 }
 
+// The searched keys' values of a tuning trial: its point, or the defaults' values for trial 0.
+stats::TrialPoint fullPoint(const Study& study, int task, int optimizer, const stats::TrialPoint& point) {
+    stats::TrialPoint full;
+    const std::vector<stats::SearchDimension>& space = study.optimizers[optimizer].space;
+    for (std::size_t d = 0; d < space.size(); ++d)
+        full.push_back(
+            d < point.size()
+                ? point[d]
+                : findParameterField(space[d].key)->getReal(study.tasks[task].experiment.runs[optimizer].hp));
+    return full;
+}
+
+// The choice's fragility (study/SelectionFragility.h) of one optimizer on one task.
+SelectionFragility fragilityOf(const StudyPlan& plan, int task, int optimizer, const OptimizerResult& result) {
+    const Study& study = plan.study();
+    std::vector<std::string> keys;
+    for (const stats::SearchDimension& d : study.optimizers[optimizer].space) keys.push_back(d.key);
+    std::vector<TuningScore> scores;
+    for (const TrialOutcome& x : result.tuning)
+        scores.push_back({fullPoint(study, task, optimizer, x.point), plan.trial(x.trial).seed,
+                          selectionScore(study, x), x.diverged()});
+    FragilityOptions options;
+    options.statistic = study.tuningStatistic == TuningStatistic::Mean ? SeedStatistic::Mean : SeedStatistic::Median;
+    return assessSelection(keys, scores, fullPoint(study, task, optimizer, result.selection->point), options);
+}
+
+QJsonValue neighbourJson(const NeighbourScore& n) {
+    if (std::isnan(n.value)) return QJsonValue::Null;
+    return QJsonObject{{"value", n.value}, {"score", jsonNumber(n.score)}};
+}
+
+QJsonObject fragilityJson(const SelectionFragility& f) {
+    QJsonArray parameters;
+    for (const ParameterFragility& p : f.parameters)
+        parameters.append(QJsonObject{{"parameter", QString::fromStdString(p.key)},
+                                      {"value", p.value},
+                                      {"searched_low", p.searchedLow},
+                                      {"searched_high", p.searchedHigh},
+                                      {"below", QString::fromStdString(toString(p.below))},
+                                      {"above", QString::fromStdString(toString(p.above))},
+                                      {"on_edge", p.onEdge()},
+                                      {"lower_neighbour", neighbourJson(p.lower)},
+                                      {"upper_neighbour", neighbourJson(p.upper)}});
+    QJsonObject json{{"score", jsonNumber(f.chosenScore)},
+                     {"tuning_seeds", f.tuningSeeds},
+                     {"stability", jsonNumber(f.stability)},
+                     {"on_edge", f.onEdge()},
+                     {"parameters", parameters}};
+    if (f.measurable()) json["stability_resamples"] = f.resamples;
+    else json["stability_note"] = "one tuning seed: stability not measurable";
+    return json;
+}
+
+// "digits / sgd: lr = 1 is on the upper edge of what was searched (0.0001 to 1)".
+QString edgeWarning(const std::string& task, const std::string& optimizer, const ParameterFragility& p) {
+    return QString::fromStdString(task + " / " + optimizer + ": " + p.key + " = ") + QString::number(p.value, 'g', 6) +
+           " is on the " + QString::fromStdString(p.edgeName()) + " of what was searched (" +
+           QString::number(p.searchedLow, 'g', 6) + " to " + QString::number(p.searchedHigh, 'g', 6) +
+           "); the best value may lie beyond it";
+}
+
 }  // namespace
 
 stats::SeededValues finalTestLosses(const QJsonObject& entry) {
@@ -287,7 +349,7 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
         "test_accuracy_ci_low,test_accuracy_ci_high,target,steps_to_target_median,reached_target\n";
     QByteArray ttt = "task,optimizer,seed,target,steps,wall_ms\n";
     QByteArray bands = "task,optimizer,series,step,seeds,median,q1,q3,mean,mean_ci_low,mean_ci_high\n";
-    QJsonArray taskJson;
+    QJsonArray taskJson, warnings;
     std::vector<std::vector<double>> profileCosts(tasks, std::vector<double>(optimizers, kInfinity));
     for (int t = 0; t < tasks; ++t) {
         QJsonArray optimizerJson;
@@ -300,6 +362,10 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
             if (results[t][o].selection) {
                 entry["configuration"] = QString::fromStdString(configuration(t, o, results[t][o].selection->point));
                 entry["chosen_trial"] = results[t][o].selection->number;  // 0: the untuned defaults
+                const SelectionFragility fragility = fragilityOf(plan, t, o, results[t][o]);
+                entry["fragility"] = fragilityJson(fragility);
+                for (const ParameterFragility& p : fragility.parameters)
+                    if (p.onEdge()) warnings.append(edgeWarning(study.tasks[t].name, label(o), p));
             }
             entry["seeds"] = static_cast<int>(finals.bySeed.size());
             if (finals.bySeed.empty()) {
@@ -476,6 +542,7 @@ AggregateReport aggregateStudy(const StudyLayout& layout, const AggregateOptions
         costRows.append(costs);
     }
     json["profile_costs"] = costRows;
+    json["warnings"] = warnings;  // each chosen value on an edge of what was searched
     out.write("results.json", QJsonDocument(json).toJson(QJsonDocument::Indented));
     return report;
 }

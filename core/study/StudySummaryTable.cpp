@@ -21,6 +21,41 @@ QString withRange(const QJsonObject& statistic, const char* centre, const char* 
     return number(statistic[centre]) + " [" + number(statistic[low]) + ", " + number(statistic[high]) + "]";
 }
 
+// "lr: upper edge; 1 tuning seed": the edges the choice sits on (or the diverged values it borders)
+// and how often it wins when the tuning seeds are resampled.
+QString choiceCheck(const QJsonObject& fragility) {
+    QStringList sides;
+    for (const QJsonValue& value : fragility["parameters"].toArray()) {
+        const QJsonObject p = value.toObject();
+        const QString key = p["parameter"].toString();
+        const bool lowEdge = p["below"].toString() == "edge", highEdge = p["above"].toString() == "edge";
+        if (lowEdge || highEdge)
+            sides << key + ": " + (lowEdge && highEdge ? "both edges" : lowEdge ? "lower edge" : "upper edge");
+        for (const char* side : {"below", "above"})
+            if (p[side].toString() == "diverged") sides << key + ": " + side + " diverged";
+    }
+    const QString stability = fragility["stability"].isDouble()
+                                  ? QString("stable %1%").arg(qRound(100 * fragility["stability"].toDouble()))
+                                  : QString("1 tuning seed");
+    return (sides.isEmpty() ? QString("inside") : sides.join(", ")) + "; " + stability;
+}
+
+QString score(const QJsonValue& value) {
+    if (value.isString() && value.toString() == "inf") return "diverged";
+    return value.isDouble() ? QString::number(value.toDouble(), 'g', 3) : QString("-");
+}
+
+// "lr 0.149 / 0.078 / 0.338": the validation scores of the next values below and above the choice.
+QString curveAroundChoice(const QJsonObject& fragility) {
+    QStringList curves;
+    for (const QJsonValue& value : fragility["parameters"].toArray()) {
+        const QJsonObject p = value.toObject();
+        curves << p["parameter"].toString() + " " + score(p["lower_neighbour"]["score"]) + " / " +
+                      score(fragility["score"]) + " / " + score(p["upper_neighbour"]["score"]);
+    }
+    return curves.isEmpty() ? QString("-") : curves.join("; ");
+}
+
 }  // namespace
 
 StudySummaryTable::StudySummaryTable(const QJsonObject& results) {
@@ -29,6 +64,8 @@ StudySummaryTable::StudySummaryTable(const QJsonObject& results) {
     header_ = QStringList{"task",
                           "optimizer",
                           "chosen",
+                          "choice: edge; stability",
+                          "validation below / chosen / above",
                           "seeds",
                           "test loss median [IQR]",
                           "test loss mean [95% CI]",
@@ -46,6 +83,8 @@ StudySummaryTable::StudySummaryTable(const QJsonObject& results) {
             QStringList row{task["task"].toString(),
                             entry["optimizer"].toString(),
                             chosen,
+                            entry.contains("fragility") ? choiceCheck(entry["fragility"].toObject()) : "-",
+                            entry.contains("fragility") ? curveAroundChoice(entry["fragility"].toObject()) : "-",
                             QString::number(entry["seeds"].toInt()),
                             withRange(entry["test_loss"].toObject(), "median", "q1", "q3"),
                             withRange(entry["test_loss"].toObject(), "mean", "ci_low", "ci_high"),
@@ -67,6 +106,7 @@ StudySummaryTable::StudySummaryTable(const QJsonObject& results) {
             rows_.push_back(row);
         }
     }
+    for (const QJsonValue& warning : results["warnings"].toArray()) warnings_ << warning.toString();
 }
 
 QString StudySummaryTable::text() const {
@@ -82,6 +122,7 @@ QString StudySummaryTable::text() const {
     };
     QString text = line(header_);
     for (const QStringList& row : rows_) text += line(row);
+    for (const QString& warning : warnings_) text += "warning: " + warning + "\n";
     return text;
 }
 
@@ -93,6 +134,8 @@ QString StudySummaryTable::markdown() const {
     QString text = line(header_);
     text += "|" + QString("---|").repeated(header_.size()) + "\n";
     for (const QStringList& row : rows_) text += line(row);
+    if (!warnings_.isEmpty()) text += "\n";
+    for (const QString& warning : warnings_) text += "- **Warning:** " + warning + "\n";
     return text;
 }
 
