@@ -106,7 +106,14 @@ void emitSlurm(const StudyLayout& layout, const CommandPaths& paths, int throttl
                "#SBATCH --array=0-" + QString::number(count - 1) + "%" + QString::number(throttle) + "\nexec " +
                trialCommand(paths, "$((SLURM_ARRAY_TASK_ID + " + QString::number(first) + "))") + "\n";
     };
-    writeFileAtomically(dir + "/tune.sbatch", arrayScript("tune", 0, plan.tuningCount()).toUtf8());
+    // One array per search round (a refining round is planned from the rounds before it).
+    QStringList tuneJobs;
+    for (int r = 0; r < plan.rounds(); ++r) {
+        const QString job = r == 0 ? QString("tune") : QString("tune-round-%1").arg(r);
+        writeFileAtomically(dir + "/" + job + ".sbatch",
+                            arrayScript(job, plan.roundBegin(r), plan.roundBegin(r + 1) - plan.roundBegin(r)).toUtf8());
+        tuneJobs << job;
+    }
     writeFileAtomically(dir + "/final.sbatch",
                         arrayScript("final", plan.tuningCount(), plan.trialCount() - plan.tuningCount()).toUtf8());
     writeFileAtomically(dir + "/aggregate.sbatch", (sbatchHead(plan, "the statistics, once every trial has finished.",
@@ -114,18 +121,23 @@ void emitSlurm(const StudyLayout& layout, const CommandPaths& paths, int throttl
                                                     "exec " + paths.cli + " aggregate " + paths.root + "\n")
                                                        .toUtf8());
     const QString submit = dir + "/submit.sh";
-    writeFileAtomically(
-        submit,
-        QString(
-            "#!/bin/bash\n"
-            "# Submits the study's three jobs, each starting when the one before succeeded.\n"
-            "set -euo pipefail\n"
-            "cd \"$(dirname \"$0\")\"\n"
-            "tune=$(sbatch --parsable tune.sbatch); tune=${tune%%;*}\n"
-            "final=$(sbatch --parsable --dependency=afterok:$tune final.sbatch); final=${final%%;*}\n"
-            "aggregate=$(sbatch --parsable --dependency=afterok:$final aggregate.sbatch); aggregate=${aggregate%%;*}\n"
-            "echo \"tune $tune final $final aggregate $aggregate\"\n")
-            .toUtf8());
+    QString script = plan.rounds() == 1
+                         ? "# Submits the study's three jobs, each starting when the one before succeeded.\n"
+                         : QString(
+                               "# Submits the study's %1 jobs (a tuning array per search round), each "
+                               "starting when the one before succeeded.\n")
+                               .arg(plan.rounds() + 2);
+    script = "#!/bin/bash\n" + script + "set -euo pipefail\ncd \"$(dirname \"$0\")\"\n";
+    QString previous, echo;
+    for (QString job : tuneJobs + QStringList{"final", "aggregate"}) {
+        const QString variable = QString(job).replace('-', '_');
+        script += variable + "=$(sbatch --parsable " +
+                  (previous.isEmpty() ? QString() : "--dependency=afterok:$" + previous + " ") + job + ".sbatch); " +
+                  variable + "=${" + variable + "%%;*}\n";
+        echo += (echo.isEmpty() ? "" : " ") + job + " $" + variable;
+        previous = variable;
+    }
+    writeFileAtomically(submit, (script + "echo \"" + echo + "\"\n").toUtf8());
     QFile::setPermissions(submit, QFile::permissions(submit) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
 }
 
@@ -163,8 +175,10 @@ void checkStudyModes(const QCommandLineParser& parser) {
     if (modes.size() > 1)
         throw InputError(modes.join(" and ").toStdString() + ": give one of --list, --list0, --trial K, --emit slurm");
     const QString mode = modes.value(0, "running every trial");
-    if (parser.isSet("phase") && !parser.isSet("list") && !parser.isSet("list0"))
-        throw InputError("--phase: only read with --list or --list0, not with " + mode.toStdString());
+    for (const char* option : {"phase", "round"})
+        if (parser.isSet(option) && !parser.isSet("list") && !parser.isSet("list0"))
+            throw InputError(std::string("--") + option + ": only read with --list or --list0, not with " +
+                             mode.toStdString());
     if (parser.isSet("throttle") && !parser.isSet("emit"))
         throw InputError("--throttle: only read with --emit slurm, not with " + mode.toStdString());
     if (parser.isSet("jobs") && !modes.isEmpty())
@@ -177,7 +191,7 @@ const char* const kStudyDescription =
     "aggregate command). Every trial is a run folder under DIR; DIR/study.json is the study's copy.\n"
     "Re-running resumes: finished trials are kept, unfinished ones run again.\n"
     "--list prints one command per trial (phase 2 needs phase 1 finished: run them in that order,\n"
-    "e.g. with --phase 1 and --phase 2); --list0 ends each with a NUL instead of a line break, for\n"
+    "e.g. with --phase 1 and --phase 2; a refining search's rounds too, with --round 0, 1, ...); --list0 ends each with a NUL instead of a line break, for\n"
     "  study S --out DIR --list0 --phase 1 | xargs -0 -P 8 -I{} sh -c {}\n"
     "(plain xargs strips the commands' quotes, which breaks paths with spaces); --trial K runs one;\n"
     "--emit slurm writes job-array scripts. A path with a line break cannot be listed or emitted.\n"
@@ -194,6 +208,10 @@ int study(const QStringList& arguments) {
     parser.addOption({"list", "Print one self-contained command per trial instead of running them."});
     parser.addOption({"list0", "As --list, each command ended by a NUL byte (for xargs -0)."});
     parser.addOption({"phase", "With --list or --list0: only phase 1 (tuning) or 2 (final runs).", "1|2"});
+    parser.addOption({"round",
+                      "With --list or --list0: only the tuning trials of search round R (0 first; a "
+                      "refining round needs the rounds before it finished).",
+                      "R"});
     parser.addOption({"trial", "Run trial K only (0-based, the numbering of --list).", "K"});
     parser.addOption({"emit", "Write scripts for a cluster instead of running: slurm.", "slurm"});
     parser.addOption({"throttle", "With --emit slurm: at most M array tasks at once (default 32).", "M"});
@@ -215,6 +233,8 @@ int study(const QStringList& arguments) {
     const int throttle = wholeOption(parser, "throttle", 32, 1);
     const int phase = wholeOption(parser, "phase", 0, 1);
     if (phase > 2) throw InputError("--phase: expected 1 or 2, not '" + parser.value("phase").toStdString() + "'");
+    const int round = wholeOption(parser, "round", -1, 0);
+    if (round >= 0 && phase == 2) throw InputError("--round: a search round is part of phase 1, not of --phase 2");
 
     const StudyPlan plan(loadStudy(studyFile));  // its size checked too, before the folder is made
     prepareStudyFolder(studyFile, out);
@@ -228,8 +248,13 @@ int study(const QStringList& arguments) {
         return kExitOk;
     }
     if (listing) {
-        const int begin = phase == 2 ? plan.tuningCount() : 0;
-        const int end = phase == 1 ? plan.tuningCount() : plan.trialCount();
+        if (round >= plan.rounds())
+            throw InputError("--round: " + std::to_string(round) +
+                             " is not a search round of this study; expected 0 to " +
+                             std::to_string(plan.rounds() - 1));
+        int begin = phase == 2 ? plan.tuningCount() : 0;
+        int end = phase == 1 ? plan.tuningCount() : plan.trialCount();
+        if (round >= 0) begin = plan.roundBegin(round), end = plan.roundBegin(round + 1);
         const char terminator = parser.isSet("list0") ? '\0' : '\n';
         for (int k = begin; k < end; ++k)
             std::cout << trialCommand(*paths, QString::number(k)).toStdString() << terminator;

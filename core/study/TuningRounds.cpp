@@ -113,32 +113,40 @@ Selection selectConfiguration(const StudyPlan& plan, const StudyLayout& layout, 
 
 std::vector<double> planRefiningRound(const std::vector<double>& values, int best, double coarseStep, int round,
                                       int count, const std::function<bool(double)>& allowed) {
-    std::vector<double> logs;
-    for (const double v : values) logs.push_back(std::log(v));
-    const double centre = logs[best];
+    std::vector<double> taken;  // log values evaluated or chosen
+    for (const double v : values) taken.push_back(std::log(v));
+    const double centre = taken[best];
     const double tolerance = 1e-9 * coarseStep;
-    const bool top = std::all_of(logs.begin(), logs.end(), [&](double x) { return x <= centre + tolerance; });
-    const bool bottom = std::all_of(logs.begin(), logs.end(), [&](double x) { return x >= centre - tolerance; });
-    std::vector<double> proposals;  // log values, in order of preference
-    for (int j = 1; j <= count && top != bottom; ++j) proposals.push_back(centre + (top ? j : -j) * coarseStep);
-    for (int level = 0; level < 30; ++level) {
-        const double step = std::ldexp(coarseStep, -(round + level));
-        for (int m = 1; m <= 4; ++m)
-            for (const double x : {centre - m * step, centre + m * step}) proposals.push_back(x);
-    }
-    std::vector<double> chosen, taken = logs;
-    for (const double x : proposals) {
-        if (static_cast<int>(chosen.size()) == count) break;
-        const bool seen =
-            std::any_of(taken.begin(), taken.end(), [&](double y) { return std::abs(x - y) <= tolerance; });
+    const auto usable = [&](double x) {
         const double value = std::exp(x);
-        if (seen || !std::isfinite(value) || !(value > 0) || !allowed(value)) continue;
+        return std::isfinite(value) && value > 0 && allowed(value) &&
+               std::none_of(taken.begin(), taken.end(), [&](double y) { return std::abs(x - y) <= tolerance; });
+    };
+    std::vector<double> chosen;
+    const auto choose = [&](double x) {
         taken.push_back(x);
-        chosen.push_back(value);
+        chosen.push_back(std::exp(x));
+    };
+    // Past an edge: the best value is the highest (lowest) one searched.
+    const bool top = std::all_of(taken.begin(), taken.end(), [&](double x) { return x <= centre + tolerance; });
+    const bool bottom = std::all_of(taken.begin(), taken.end(), [&](double x) { return x >= centre - tolerance; });
+    for (int j = 1; j <= count && top != bottom; ++j)
+        if (const double x = centre + (top ? j : -j) * coarseStep; usable(x)) choose(x);
+    // Inside: bisect the wider of the intervals next to the best value (the lower one on a tie).
+    while (static_cast<int>(chosen.size()) < count) {
+        double below = -INFINITY, above = INFINITY;
+        for (const double x : taken) {
+            if (x < centre - tolerance) below = std::max(below, x);
+            if (x > centre + tolerance) above = std::min(above, x);
+        }
+        const double widthBelow = centre - below, widthAbove = above - centre;  // infinite: no neighbour
+        const bool lower = std::isfinite(widthBelow) && (!std::isfinite(widthAbove) || widthBelow >= widthAbove);
+        const double x = lower ? centre - widthBelow / 2 : centre + widthAbove / 2;
+        if (!std::isfinite(x) || !usable(x))
+            throw InputError("refining round " + std::to_string(round) + ": only " + std::to_string(chosen.size()) +
+                             " of " + std::to_string(count) + " new values fit the hyper-parameter's range");
+        choose(x);
     }
-    if (static_cast<int>(chosen.size()) < count)
-        throw InputError("refining round " + std::to_string(round) + ": only " + std::to_string(chosen.size()) +
-                         " of " + std::to_string(count) + " new values fit the hyper-parameter's range");
     return chosen;
 }
 

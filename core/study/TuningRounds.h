@@ -47,9 +47,10 @@ std::vector<stats::TrialPoint> roundPoints(const StudyLayout& layout, int round,
 // The values of refining round `round` (>= 1) of a one-dimensional search over positive values,
 // `count` of them, none already in `values` (every value evaluated so far; `best` indexes the
 // best one). Worked in log space: while the best value is the highest (lowest) one searched, the
-// round extends past that edge at the coarse spacing `coarseStep` (a log difference); otherwise it
-// refines around the best at coarseStep / 2^round, the nearest new values first. `allowed` says
-// whether the hyper-parameter may take a value. Throws InputError when no `count` values fit.
+// round first extends past that edge at the coarse spacing `coarseStep` (a log difference); the
+// rest bisects the wider of the intervals next to the best value, again and again (half a
+// decade's grid: quarter-decade values next, then eighth-decade ones). `allowed` says whether the
+// hyper-parameter may take a value. Throws InputError when no `count` values fit.
 std::vector<double> planRefiningRound(const std::vector<double>& values, int best, double coarseStep, int round,
                                       int count, const std::function<bool(double)>& allowed);
 
