@@ -6,13 +6,20 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace ml {
 
 const std::vector<Preset>& presets() {
     static const std::vector<Preset> loaded = [] {
         std::vector<Preset> list;
         const QDir dir(":/experiments");
-        for (const QString& name : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+        // In the order of their numbers: "9-fit-sine" before "10-xor".
+        QStringList names = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
+        std::stable_sort(names.begin(), names.end(), [](const QString& a, const QString& b) {
+            return a.section('-', 0, 0).toInt() < b.section('-', 0, 0).toInt();
+        });
+        for (const QString& name : names) {
             const QString file = dir.filePath(name);
             Experiment experiment = loadExperiment(file);
             const QString id =
