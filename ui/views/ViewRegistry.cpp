@@ -17,6 +17,7 @@ namespace ml {
 #define MOMENTUM_LAB_VIEWS(VIEW) \
     VIEW(convergenceView)        \
     VIEW(networkDiagramView)     \
+    VIEW(outputView)             \
     VIEW(summaryView)            \
     VIEW(neuronInspectorView)    \
     VIEW(layerHeatmapView)       \
