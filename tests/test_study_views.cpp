@@ -11,6 +11,7 @@
 #include "io/Files.h"
 #include "stats/Descriptive.h"
 #include "study/HyperParameterHeatmap.h"
+#include "study/ParallelCoordinatesPlot.h"
 #include "study/SensitivityPlot.h"
 #include "study/Study.h"
 #include "study/StudyBandPlot.h"
@@ -193,8 +194,9 @@ private Q_SLOTS:
         StudyResultsTable table;
         table.setResults(results, "momentum");
         QCOMPARE(table.item(0, StudyResultsTable::Configuration)->text(), QString("lr=0.03162 momentum=0.9"));
-        QCOMPARE(table.item(0, StudyResultsTable::Configuration)->toolTip(),
-                 QString("lr=0.0316227766016838 momentum=0.9"));
+        QVERIFY(table.item(0, StudyResultsTable::Configuration)
+                    ->toolTip()
+                    .startsWith("lr=0.0316227766016838 momentum=0.9<br>"));  // then where the choice sits
     }
 
     // Without results (a study run with --list / --trial, or through Slurm before its last job),
@@ -372,8 +374,11 @@ private Q_SLOTS:
         StudyWindow window(loadStudyResults(study_), {[&](const NamedFigure& figure) { exported << figure.name; }, {}});
         for (QPushButton* button : window.findChildren<QPushButton*>()) button->click();
         const QString task = window.results().tasks.front();
-        QCOMPARE(exported, (QStringList{"study-band-" + task + "-test_loss", "study-sensitivity-" + task + "-lr",
-                                        "study-heatmap-" + task + "-momentum-lr-lr"}));
+        exported.sort();
+        QCOMPARE(
+            exported,
+            (QStringList{"study-band-" + task + "-test_loss", "study-heatmap-" + task + "-momentum-lr-lr",
+                         "study-parallel-coordinates-" + task + "-momentum", "study-sensitivity-" + task + "-lr"}));
         for (const NamedFigure& figure : window.figures()) {
             const FigureOptions options{600, 400, 96, figure.caption};
             QVERIFY(figure.figure.render(FigureFormat::Png, options).startsWith("\x89PNG"));
@@ -420,7 +425,7 @@ private Q_SLOTS:
 
         // The window shows it (and exports it) only with several tasks.
         StudyWindow window(results, StudyWindowHooks{});
-        QCOMPARE(window.figures().size(), std::size_t(4));
+        QCOMPARE(window.figures().size(), std::size_t(5));
         QCOMPARE(window.profilePlot()->lineCount(), 2);
     }
 
@@ -607,6 +612,109 @@ private Q_SLOTS:
         QCOMPARE(finished.front().front().toString(), folder);
         for (const char* file : {"summary.csv", "bands.csv", "sensitivity.csv", "paired.csv"})
             QCOMPARE(readFileBytes(folder + "/results/" + file), readFileBytes(study_ + "/results/" + file));
+    }
+
+    // A choice on an edge of what was searched is marked in the table; its tooltip says which edge,
+    // the scores around the choice and why its stability is unknown. The tiny study's marks are
+    // its warnings.
+    void tableMarksAChoiceOnAnEdge() {
+        StudyResults results;
+        results.optimizers = {"a", "b"};
+        for (const QString& optimizer : results.optimizers) {
+            StudyOptimizerResult r;
+            r.task = "t";
+            r.optimizer = optimizer;
+            r.configuration = "lr=1";
+            r.fragility.known = true;
+            r.fragility.score = 0.2;
+            ChoiceParameter lr{
+                "lr", 1.0, 0.01, optimizer == "a" ? 1.0 : 3.16, "searched", optimizer == "a" ? "edge" : "diverged"};
+            lr.lowerValue = 0.316, lr.lowerScore = 0.338;
+            if (optimizer == "b") lr.upperValue = 3.16, lr.upperScore = INFINITY;
+            r.fragility.parameters = {lr};
+            results.optimizerResults.push_back(r);
+        }
+        StudyResultsTable table;
+        table.setResults(results, "a");
+        const QTableWidgetItem* a = table.item(0, StudyResultsTable::Configuration);
+        const QTableWidgetItem* b = table.item(1, StudyResultsTable::Configuration);
+        QVERIFY(a->data(StudyResultsTable::kOnEdgeRole).toBool() && a->text().endsWith("⚠"));
+        QVERIFY(!b->data(StudyResultsTable::kOnEdgeRole).toBool() && !b->text().contains("⚠"));
+        QVERIFY2(a->toolTip().contains("lr = 1 is on the upper edge of what was searched (0.01 … 1)"),
+                 qPrintable(a->toolTip()));
+        QVERIFY2(a->toolTip().contains("0.338 at 0.316 · <b>0.2 at 1</b>"), qPrintable(a->toolTip()));
+        QVERIFY(a->toolTip().contains("One tuning seed: stability not measurable."));
+        QVERIFY2(b->toolTip().contains("lr: the next value above (3.16) diverged"), qPrintable(b->toolTip()));
+        QVERIFY(b->toolTip().contains("diverged at 3.16"));
+
+        const StudyResults tiny = loadStudyResults(study_);
+        StudyResultsTable tinyTable;
+        tinyTable.setResults(tiny, tiny.baseline);
+        int marks = 0;
+        for (int row = 0; row < tinyTable.rowCount(); ++row) {
+            QVERIFY(tiny.optimizerResults[static_cast<std::size_t>(row)].fragility.known);
+            marks +=
+                tinyTable.item(row, StudyResultsTable::Configuration)->data(StudyResultsTable::kOnEdgeRole).toBool();
+        }
+        QCOMPARE(marks, tiny.warnings.size());
+    }
+
+    // The sensitivity plot rings each optimizer's chosen point and draws the searched range's edges.
+    void sensitivityPlotMarksTheChoiceAndTheSearchedRange() {
+        const StudyResults results = loadStudyResults(study_);
+        SensitivityPlot plot;
+        plot.show(results, results.tasks.front(), "lr");
+        QCOMPARE(plot.lineCount(), 2);
+        QCOMPARE(plot.chosenCount(), 2);
+        QCOMPARE(plot.searchedEdges(), (std::vector<double>{0.03, 0.3}));
+        QCOMPARE(plot.plot()->itemCount(), 2);  // the two dashed edges
+        for (int o = 0; o < 2; ++o) {
+            const QCPGraph* ring = plot.plot()->graph(2 + o);
+            const StudyOptimizerResult* r = results.result(results.tasks.front(), results.optimizers[o]);
+            QCOMPARE(ring->data()->at(0)->key, r->fragility.parameter("lr")->value);
+            QCOMPARE(ring->data()->at(0)->value, r->fragility.score);
+            QVERIFY(!plot.plot()->legend->hasItemWithPlottable(ring));
+        }
+    }
+
+    // One polyline per tuning trial across lr, momentum and the score; the chosen one drawn thick
+    // and black; drawn headlessly.
+    void parallelCoordinatesDrawEveryTrial() {
+        const StudyResults results = loadStudyResults(twoParameterStudy());
+        ParallelCoordinatesPlot plot;
+        plot.resize(700, 420);
+        plot.show(results, results.tasks.front(), "momentum");
+        std::set<int> trials;
+        for (const SensitivityPoint& p : results.sensitivity) trials.insert(p.trial);
+        QCOMPARE(plot.polylineCount(), static_cast<int>(trials.size()));
+        QCOMPARE(plot.polylineCount(), 5);
+        QCOMPARE(plot.axes(), (QStringList{"lr", "momentum", "final validation loss"}));
+        QCOMPARE(plot.chosenCount(), 1);
+        QCOMPARE(plot.plot()->graph(plot.polylineCount() - 1)->pen().color(), QColor(Qt::black));  // on top
+        for (int i = 0; i < plot.polylineCount(); ++i) QVERIFY(!plot.folderOf(i).isEmpty());
+        const QImage image = plot.plot()->toPixmap(700, 420).toImage();
+        int dark = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) dark += qGray(image.pixel(x, y)) < 40;
+        QVERIFY2(dark > 200, qPrintable(QString::number(dark)));
+
+        // A diverged trial ends apart, dashed, above the score axis.
+        StudyResults made;
+        made.selection = "final-validation-loss";
+        const std::vector<double> scores{0.5, 0.3, INFINITY};
+        for (int k = 0; k < 3; ++k) {
+            made.sensitivity.push_back({"t", "o", "lr", k, 0.01 * std::pow(10.0, k), scores[k], {}});
+            made.sensitivity.push_back({"t", "o", "momentum", k, 0.5 + 0.2 * k, scores[k], {}});
+        }
+        plot.show(made, "t", "o");
+        QCOMPARE(plot.polylineCount(), 3);
+        QCOMPARE(plot.divergedCount(), 1);
+        QCOMPARE(plot.chosenCount(), 0);                   // no fragility known: nothing chosen
+        const QCPGraph* diverged = plot.plot()->graph(0);  // drawn first, below the others
+        QCOMPARE(diverged->pen().style(), Qt::DashLine);
+        QVERIFY(diverged->data()->at(2)->value > 1.0);
+        QCOMPARE(diverged->data()->at(0)->value, 1.0);               // lr 1, the top of a log axis
+        QCOMPARE(plot.plot()->graph(2)->data()->at(2)->value, 0.0);  // the best score, the axis's bottom
     }
 
     // "inf" (a score that never reached its target, a diverged trial) reads back as infinity.

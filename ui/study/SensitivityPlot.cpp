@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace ml {
 
@@ -23,6 +24,7 @@ SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new Q
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->addLayer(QStringLiteral("chosen"), plot_->layer("main"), QCustomPlot::limBelow);
     plot_->legend->setVisible(true);
     plot_->legend->setBrush(QColor(255, 255, 255, 190));  // the curves stay visible behind it
     plot_->setToolTip(tr("Click a trial to open its run in the main window"));
@@ -34,7 +36,32 @@ SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new Q
             });
 }
 
-int SensitivityPlot::lineCount() const { return plot_->graphCount(); }
+int SensitivityPlot::lineCount() const { return lines_; }
+
+// Each optimizer's chosen point, a ring in its colour (a red one when it sits on an edge of what
+// was searched), and the searched range's edges as dashed vertical lines.
+void SensitivityPlot::drawChoices(const StudyResults& results) {
+    for (const ChosenPoint& c : chosen_) {
+        QCPGraph* ring = plot_->addGraph();
+        ring->setLayer(QStringLiteral("chosen"));  // below the trials: a click opens the trial
+        ring->setLineStyle(QCPGraph::lsNone);
+        ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                              QPen(c.onEdge ? QColor(200, 30, 30) : runColor(c.optimizer), 2.5),
+                                              Qt::NoBrush, 15));
+        ring->addData(c.value, c.score);
+        ring->setName(tr("%1: chosen%2").arg(results.optimizers[c.optimizer], c.onEdge ? tr(" (on an edge)") : ""));
+        ring->removeFromLegend();
+        ring->setSelectable(QCP::stNone);
+    }
+    for (const double edge : edges_) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(edge, 0);
+        line->point2->setCoords(edge, 1);
+        line->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
+        line->setSelectable(false);
+        line->setLayer(QStringLiteral("chosen"));
+    }
+}
 
 QString SensitivityPlot::trialFolder(int line, int point) const {
     if (line < 0 || line >= static_cast<int>(folders_.size()) || point < 0 ||
@@ -45,7 +72,10 @@ QString SensitivityPlot::trialFolder(int line, int point) const {
 
 void SensitivityPlot::show(const StudyResults& results, const QString& task, const QString& parameter, bool logY) {
     plot_->clearGraphs();
+    plot_->clearItems();
     folders_.clear();
+    chosen_.clear();
+    edges_.clear();
     bool positive = true, positiveScores = true;
     for (int o = 0; o < results.optimizers.size(); ++o) {
         std::map<double, const SensitivityPoint*> byValue;  // sorted by the parameter's value
@@ -71,13 +101,23 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, runColor(o), 7));
         graph->setName(diverged ? tr("%1 (%n diverged)", nullptr, diverged).arg(results.optimizers[o])
                                 : results.optimizers[o]);
+        const StudyOptimizerResult* result = results.result(task, results.optimizers[o]);
+        if (const ChoiceParameter* choice = result ? result->fragility.parameter(parameter) : nullptr) {
+            if (std::isfinite(result->fragility.score))
+                chosen_.push_back({o, choice->value, result->fragility.score, choice->onEdge()});
+            edges_.insert(choice->searchedLow);
+            edges_.insert(choice->searchedHigh);
+        }
     }
+    lines_ = plot_->graphCount();
+    drawChoices(results);
     plot_->xAxis->setLabel(parameter);
     plot_->yAxis->setLabel(selectionScoreTitle(results.selection));
     setLogarithmic(plot_->xAxis, positive);
     const bool logScores = logY && positiveScores;
     setLogarithmic(plot_->yAxis, logScores);
     plot_->rescaleAxes();
+    for (const double edge : edges_) plot_->xAxis->setRange(plot_->xAxis->range().expanded(edge));
     // Room around the outermost trials (a factor on the log axis, a margin on the linear one).
     const QCPRange x = plot_->xAxis->range();
     plot_->xAxis->setRange(positive ? QCPRange(x.lower / 1.5, x.upper * 1.5)

@@ -34,10 +34,12 @@ QStringList writeStudyReport(const StudyResults& results, const QString& directo
             for (const QString& optimizer : results.optimizers) {
                 choose("heatOptimizer", optimizer);
                 written << writeFigureFiles(directory, window.figures().at(2), options);
+                choose("parallelOptimizer", optimizer);
+                written << writeFigureFiles(directory, window.figures().at(3), options);
             }
         }
     }
-    if (window.figures().size() > 3) written << writeFigureFiles(directory, window.figures().at(3), options);
+    if (window.figures().size() > 4) written << writeFigureFiles(directory, window.figures().at(4), options);
 
     // The numbers behind the figures, as aggregated.
     const QDir source(QDir(results.folder).filePath("results"));

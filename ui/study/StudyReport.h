@@ -1,7 +1,8 @@
 #pragma once
 // A study in a report folder (momentum-lab-cli export --study): the study window's figures,
 // rendered headlessly, for every task — the band plot (test loss, median + IQR), the sensitivity
-// plot to each searched hyper-parameter, with two of them each optimizer's heat-map — and, with
+// plot to each searched hyper-parameter, with two of them each optimizer's heat-map and parallel
+// coordinates — and, with
 // several tasks, the performance profile; each as PNG, PDF, SVG and pgfplots (.tex + .csv),
 // beside a copy of the study's results files (summary.csv, paired.csv, results.json, ...).
 #include "export/FigureOptions.h"

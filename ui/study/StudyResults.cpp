@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -34,6 +35,31 @@ SeedSummary summaryOf(const QJsonObject& json) {
             jsonNumber(json["mean"]),   jsonNumber(json["ci_low"]), jsonNumber(json["ci_high"])};
 }
 
+ChoiceFragility fragilityOf(const QJsonObject& json) {
+    ChoiceFragility f;
+    if (json.isEmpty()) return f;
+    f.known = true;
+    f.score = jsonNumber(json["score"]);
+    f.tuningSeeds = json["tuning_seeds"].toInt(1);
+    f.stability = jsonNumber(json["stability"]);
+    for (const QJsonValue& value : json["parameters"].toArray()) {
+        const QJsonObject p = value.toObject();
+        ChoiceParameter c;
+        c.parameter = p["parameter"].toString();
+        c.value = jsonNumber(p["value"]);
+        c.searchedLow = jsonNumber(p["searched_low"]);
+        c.searchedHigh = jsonNumber(p["searched_high"]);
+        c.below = p["below"].toString();
+        c.above = p["above"].toString();
+        c.lowerValue = jsonNumber(p["lower_neighbour"]["value"]);
+        c.lowerScore = jsonNumber(p["lower_neighbour"]["score"]);
+        c.upperValue = jsonNumber(p["upper_neighbour"]["value"]);
+        c.upperScore = jsonNumber(p["upper_neighbour"]["score"]);
+        f.parameters.push_back(std::move(c));
+    }
+    return f;
+}
+
 QString text(const QByteArray& cell) { return QString::fromUtf8(cell); }
 
 void readResultsJson(const QString& path, StudyResults& results) {
@@ -50,6 +76,7 @@ void readResultsJson(const QString& path, StudyResults& results) {
     }
     results.finishedTrials = json["trials_finished"].toInt();
     results.totalTrials = json["trials_total"].toInt();
+    for (const QJsonValue& warning : json["warnings"].toArray()) results.warnings << warning.toString();
     if (!json["tasks"].isArray())
         throw InputError(path.toStdString() + ": tasks: expected an array (a file written by aggregate)");
     for (const QJsonValue& task : json["tasks"].toArray()) {
@@ -64,6 +91,7 @@ void readResultsJson(const QString& path, StudyResults& results) {
             r.testAccuracy = summaryOf(entry["test_accuracy"].toObject());
             r.stepsToTargetMedian = jsonNumber(entry["steps_to_target_median"]);
             r.finalTestLoss = finalTestLosses(entry.toObject());
+            r.fragility = fragilityOf(entry["fragility"].toObject());
             if (r.seeds == 0) r.testLoss = r.testAccuracy = {NAN, NAN, NAN, NAN, NAN, NAN};
             results.optimizerResults.push_back(std::move(r));
         }
@@ -112,6 +140,22 @@ const StudyBand* StudyResults::band(const QString& task, const QString& optimize
     return nullptr;
 }
 
+bool ChoiceFragility::onEdge() const {
+    return std::any_of(parameters.begin(), parameters.end(), [](const ChoiceParameter& p) { return p.onEdge(); });
+}
+
+const ChoiceParameter* ChoiceFragility::parameter(const QString& name) const {
+    for (const ChoiceParameter& p : parameters)
+        if (p.parameter == name) return &p;
+    return nullptr;
+}
+
+const StudyOptimizerResult* StudyResults::result(const QString& task, const QString& optimizer) const {
+    for (const StudyOptimizerResult& r : optimizerResults)
+        if (r.task == task && r.optimizer == optimizer) return &r;
+    return nullptr;
+}
+
 StudyResults loadStudyResults(const QString& directory) {
     const QFileInfo folder(directory);
     if (!folder.isDir())
@@ -141,9 +185,14 @@ StudyResults loadStudyResults(const QString& directory) {
     bool fresh = QFileInfo(resultsJson).isFile();
     if (fresh) readResultsJson(resultsJson, results);
     // A results.json from before the per-seed values and the baseline were written counts as stale.
-    if (!fresh || results.finishedTrials != finished || results.baseline.isEmpty()) {
+    // So does one from before each choice's fragility was written.
+    const bool hasFragility =
+        std::all_of(results.optimizerResults.begin(), results.optimizerResults.end(),
+                    [](const StudyOptimizerResult& r) { return r.configuration.isEmpty() || r.fragility.known; });
+    if (!fresh || results.finishedTrials != finished || results.baseline.isEmpty() || !hasFragility) {
         results.optimizerResults.clear();
         results.profileCosts.clear();
+        results.warnings.clear();
         aggregateStudy(layout);
         results.aggregated = true;
         readResultsJson(resultsJson, results);

@@ -17,6 +17,29 @@ struct SeedSummary {
     double median = 0, q1 = 0, q3 = 0, mean = 0, ciLow = 0, ciHigh = 0;  // NaN where none
 };
 
+// Where the chosen value of one searched hyper-parameter sits (results.json "fragility"; the
+// words of study/SelectionFragility.h): "edge" beyond it on a side means nothing was searched there.
+struct ChoiceParameter {
+    QString parameter;
+    double value = NAN;
+    double searchedLow = NAN, searchedHigh = NAN;
+    QString below, above;                       // "searched", "edge" or "diverged"
+    double lowerValue = NAN, lowerScore = NAN;  // the next searched value below and its score (NaN: none)
+    double upperValue = NAN, upperScore = NAN;
+    bool onEdge() const { return below == "edge" || above == "edge"; }
+};
+
+// How far the choice of one optimizer on one task can be trusted; empty while phase 1 is unfinished.
+struct ChoiceFragility {
+    bool known = false;
+    double score = NAN;  // the chosen point's validation score over its tuning seeds
+    int tuningSeeds = 1;
+    double stability = NAN;  // share of resampled tuning seeds in which it wins; NaN: one tuning seed
+    std::vector<ChoiceParameter> parameters;
+    bool onEdge() const;
+    const ChoiceParameter* parameter(const QString& name) const;  // nullptr when not searched
+};
+
 struct StudyOptimizerResult {
     QString task, optimizer;
     QString configuration;  // the tuned configuration ("lr=0.03"); empty while phase 1 is unfinished
@@ -24,6 +47,7 @@ struct StudyOptimizerResult {
     SeedSummary testLoss, testAccuracy;
     double stepsToTargetMedian = 0;     // NaN without a target; infinity when most seeds never reach it
     stats::SeededValues finalTestLoss;  // per final seed (infinity: diverged), for P(better than a baseline)
+    ChoiceFragility fragility;
 };
 
 struct StudyBandPoint {
@@ -57,12 +81,14 @@ struct StudyResults {
     std::vector<StudyOptimizerResult> optimizerResults;  // task-major, in the study's order
     std::vector<StudyBand> bands;
     std::vector<SensitivityPoint> sensitivity;
+    QStringList warnings;  // each chosen value on an edge of what was searched (results.json)
     // The performance profile's cost per task and optimizer (results.json profile_costs; NaN where
     // an optimizer has no final run yet) and what it measures ("median steps to target").
     std::vector<std::vector<double>> profileCosts;
     QString profileCost;
 
     const StudyBand* band(const QString& task, const QString& optimizer, const QString& series) const;
+    const StudyOptimizerResult* result(const QString& task, const QString& optimizer) const;  // nullptr: none
 };
 
 // Reads the study folder `directory`. Throws InputError with a message naming the folder or file

@@ -34,7 +34,42 @@ const StudyOptimizerResult* resultOf(const StudyResults& results, const QString&
     return nullptr;
 }
 
+QString scoreText(double score) { return std::isinf(score) ? QObject::tr("diverged") : QString::number(score, 'g', 3); }
+
 }  // namespace
+
+QString choiceExplanation(const ChoiceFragility& f) {
+    if (!f.known) return {};
+    QStringList lines;
+    for (const ChoiceParameter& p : f.parameters) {
+        const QString range = QObject::tr("%1 … %2").arg(p.searchedLow, 0, 'g', 4).arg(p.searchedHigh, 0, 'g', 4);
+        if (p.onEdge())
+            lines << QObject::tr(
+                         "⚠ %1 = %2 is on the %3 edge of what was searched (%4): the best value may lie beyond it.")
+                         .arg(p.parameter)
+                         .arg(p.value, 0, 'g', 4)
+                         .arg(p.below == "edge" && p.above == "edge" ? QObject::tr("lower and upper")
+                              : p.below == "edge"                    ? QObject::tr("lower")
+                                                                     : QObject::tr("upper"))
+                         .arg(range);
+        if (p.below == "diverged" || p.above == "diverged")
+            lines << QObject::tr("%1: the next value %2 (%3) diverged: the choice is at the edge of what diverges.")
+                         .arg(p.parameter, p.above == "diverged" ? QObject::tr("above") : QObject::tr("below"))
+                         .arg(p.above == "diverged" ? p.upperValue : p.lowerValue, 0, 'g', 4);
+        QStringList curve;
+        if (!std::isnan(p.lowerValue))
+            curve << QObject::tr("%1 at %2").arg(scoreText(p.lowerScore)).arg(p.lowerValue, 0, 'g', 4);
+        curve << QObject::tr("<b>%1 at %2</b>").arg(scoreText(f.score)).arg(p.value, 0, 'g', 4);
+        if (!std::isnan(p.upperValue))
+            curve << QObject::tr("%1 at %2").arg(scoreText(p.upperScore)).arg(p.upperValue, 0, 'g', 4);
+        lines << QObject::tr("Validation around the choice (%1): %2").arg(p.parameter, curve.join(" · "));
+    }
+    lines << (std::isnan(f.stability) ? QObject::tr("One tuning seed: stability not measurable.")
+                                      : QObject::tr("Chosen again in %1 % of the resamples of its %2 tuning seeds.")
+                                            .arg(qRound(100 * f.stability))
+                                            .arg(f.tuningSeeds));
+    return lines.join("<br>");
+}
 
 StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
     setColumnCount(ColumnCount);
@@ -44,7 +79,9 @@ StudyResultsTable::StudyResultsTable(QWidget* parent) : QTableWidget(parent) {
                                tr("Loss\nmean"), tr("Loss mean\nCI low"), tr("Loss mean\nCI high"), tr("Acc.\nmedian"),
                                tr("Acc.\nmean"), tr("Acc. mean\nCI low"), tr("Acc. mean\nCI high"),
                                tr("Steps to\ntarget"), tr("P(better)")});
-    horizontalHeaderItem(Configuration)->setToolTip(tr("The configuration phase 1 chose on validation data"));
+    horizontalHeaderItem(Configuration)
+        ->setToolTip(tr("The configuration phase 1 chose on validation data; ⚠ marks a value on an edge of what "
+                        "was searched (its tooltip says which, the scores around it and how stable the choice is)"));
     horizontalHeaderItem(StepsToTarget)
         ->setToolTip(tr("Median over the seeds of the first step whose test loss reached the target"));
     for (const int column : {LossCiLow, LossCiHigh})
@@ -74,7 +111,13 @@ void StudyResultsTable::setResults(const StudyResults& results, const QString& b
         optimizer->setForeground(runColor(static_cast<int>(results.optimizers.indexOf(r.optimizer))));
         auto* configuration = new QTableWidgetItem(r.configuration.isEmpty() ? tr("(tuning unfinished)")
                                                                              : roundedConfiguration(r.configuration));
-        configuration->setToolTip(r.configuration);
+        configuration->setToolTip(r.configuration.toHtmlEscaped() +
+                                  (r.fragility.known ? "<br>" + choiceExplanation(r.fragility) : QString()));
+        if (r.fragility.onEdge()) {  // the mark: a better value may lie outside what was searched
+            configuration->setText(configuration->text() + " ⚠");
+            configuration->setForeground(QColor(190, 90, 0));
+        }
+        configuration->setData(kOnEdgeRole, r.fragility.onEdge());
         setItem(row, Task, task);
         setItem(row, Optimizer, optimizer);
         setItem(row, Configuration, configuration);

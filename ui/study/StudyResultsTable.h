@@ -5,7 +5,9 @@
 // optimizer ends with a lower test loss than the baseline's (stats::probabilityBetter: paired by
 // seed over the seeds both finished, else all pairs). Each number cell keeps its exact value under
 // Qt::UserRole (what sorting and the tests read); the text rounds it to 4 significant digits, and so
-// does the tuned configuration (its exact values in the tooltip).
+// does the tuned configuration (its exact values in the tooltip). A configuration whose chosen
+// value sits on an edge of what was searched is marked ⚠; its tooltip says which edge, the
+// validation scores around the choice and how stable the choice is over the tuning seeds.
 #include "study/StudyResults.h"
 
 #include <QTableWidget>
@@ -33,9 +35,16 @@ public:
         ColumnCount
     };
 
+    // The configuration cell's data under this role: true when the choice is on an edge (the mark).
+    static constexpr int kOnEdgeRole = Qt::UserRole + 1;
+
     explicit StudyResultsTable(QWidget* parent = nullptr);
     // `baseline`: an optimizer label of the study (P(better) is empty when it is not one).
     void setResults(const StudyResults& results, const QString& baseline);
 };
+
+// The choice's fragility in words (rich text, one line each): edges, the edge of what diverges,
+// the validation scores around it and its stability. Empty while phase 1 is unfinished.
+QString choiceExplanation(const ChoiceFragility& fragility);
 
 }  // namespace ml

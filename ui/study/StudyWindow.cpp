@@ -2,6 +2,7 @@
 
 #include "AppSettings.h"
 #include "study/HyperParameterHeatmap.h"
+#include "study/ParallelCoordinatesPlot.h"
 #include "study/PerformanceProfilePlot.h"
 #include "study/SensitivityPlot.h"
 #include "study/StudyBandPlot.h"
@@ -32,6 +33,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
       sensitivityLogY_(new QCheckBox(tr("Log y"), this)), table_(new StudyResultsTable(this)),
       bands_(new StudyBandPlot(this)), sensitivity_(new SensitivityPlot(this)), heatOptimizer_(new QComboBox(this)),
       heatX_(new QComboBox(this)), heatY_(new QComboBox(this)), heatmap_(new HyperParameterHeatmap(this)),
+      parallelOptimizer_(new QComboBox(this)), parallel_(new ParallelCoordinatesPlot(this)),
       profile_(new PerformanceProfilePlot(this)) {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Study: %1").arg(results_.name));
@@ -101,9 +103,22 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     heatLayout->setContentsMargins(0, 0, 0, 0);
     heatLayout->addLayout(heatControls);
     heatLayout->addWidget(heatmap_, 1);
+    parallelOptimizer_->addItems(results_.optimizers);
+    parallelOptimizer_->setObjectName("parallelOptimizer");
+    auto* exportParallel = new QPushButton(tr("Export…"), this);
+    auto* parallelPage = new QWidget(this);
+    auto* parallelControls = new QHBoxLayout;
+    parallelControls->addWidget(parallelOptimizer_);
+    parallelControls->addStretch(1);
+    parallelControls->addWidget(exportParallel);
+    auto* parallelLayout = new QVBoxLayout(parallelPage);
+    parallelLayout->setContentsMargins(0, 0, 0, 0);
+    parallelLayout->addLayout(parallelControls);
+    parallelLayout->addWidget(parallel_, 1);
     auto* tuning = new QTabWidget(this);
     tuning->addTab(sensitivity_, tr("Sensitivity"));
     tuning->addTab(heatPage, tr("Heat-map"));
+    tuning->addTab(parallelPage, tr("Parallel coordinates"));
     tuning->setCurrentIndex(results_.parameters.size() >= 2 ? 1 : 0);  // two searched parameters: the map says more
     // Several tasks: the performance profile beside the bands (it sums up all tasks at once).
     auto* curves = new QTabWidget(this);
@@ -141,7 +156,7 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     table_->setResults(results_, baseline_->currentText());
     connect(baseline_, &QComboBox::currentIndexChanged, this,
             [this] { table_->setResults(results_, baseline_->currentText()); });
-    for (QComboBox* box : {task_, series_, statistic_, parameter_, heatOptimizer_, heatX_, heatY_})
+    for (QComboBox* box : {task_, series_, statistic_, parameter_, heatOptimizer_, heatX_, heatY_, parallelOptimizer_})
         connect(box, &QComboBox::currentIndexChanged, this, &StudyWindow::refresh);
     for (QCheckBox* box : {logY_, sensitivityLogY_}) connect(box, &QCheckBox::toggled, this, &StudyWindow::refresh);
     connect(exportBands, &QPushButton::clicked, this, [this] {
@@ -153,14 +168,18 @@ StudyWindow::StudyWindow(StudyResults results, StudyWindowHooks hooks, QWidget* 
     connect(exportHeatmap, &QPushButton::clicked, this, [this] {
         if (hooks_.exportFigure) hooks_.exportFigure(figures().at(2));
     });
+    connect(exportParallel, &QPushButton::clicked, this, [this] {
+        if (hooks_.exportFigure) hooks_.exportFigure(figures().at(3));
+    });
     connect(exportProfile, &QPushButton::clicked, this, [this] {
-        if (hooks_.exportFigure && figures().size() > 3) hooks_.exportFigure(figures().at(3));
+        if (hooks_.exportFigure && figures().size() > 4) hooks_.exportFigure(figures().at(4));
     });
     const auto openRun = [this](const QString& folder) {
         if (hooks_.openRunFolder) hooks_.openRunFolder(folder);
     };
     connect(sensitivity_, &SensitivityPlot::trialClicked, this, openRun);
     connect(heatmap_, &HyperParameterHeatmap::trialClicked, this, openRun);
+    connect(parallel_, &ParallelCoordinatesPlot::trialClicked, this, openRun);
     profile_->show(results_);  // all tasks at once: no control changes it
     refresh();
     resize(1200, 720);
@@ -175,6 +194,7 @@ void StudyWindow::refresh() {
         logY_->isChecked());
     sensitivity_->show(results_, task, parameter_->currentText(), sensitivityLogY_->isChecked());
     heatmap_->show(results_, task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText());
+    parallel_->show(results_, task, parallelOptimizer_->currentText());
 }
 
 std::vector<NamedFigure> StudyWindow::figures() const {
@@ -189,7 +209,11 @@ std::vector<NamedFigure> StudyWindow::figures() const {
         {"study-heatmap-" + task + "-" + heatOptimizer_->currentText() + "-" + heatX_->currentText() + "-" +
              heatY_->currentText(),
          tr("%1, %2: %3 × %4").arg(task, heatOptimizer_->currentText(), heatX_->currentText(), heatY_->currentText()),
-         Figure::ofPlot(heatmap_->plot())}};
+         Figure::ofPlot(heatmap_->plot())},
+        {"study-parallel-coordinates-" + task + "-" + parallelOptimizer_->currentText(),
+         tr("%1, %2: every tuning trial across the searched hyper-parameters")
+             .arg(task, parallelOptimizer_->currentText()),
+         Figure::ofPlot(parallel_->plot())}};
     if (results_.tasks.size() >= 2)
         list.push_back({"study-performance-profile", tr("Performance profile over %1 tasks").arg(results_.tasks.size()),
                         Figure::ofPlot(profile_->plot())});

@@ -1,6 +1,8 @@
 #pragma once
 // A finished (or partly finished) study folder in its own window: the results table on top, the
-// band plot (and, with several tasks, the performance profile) and the sensitivity plot below, with their choices (task, series, median + IQR or
+// band plot (and, with several tasks, the performance profile) and the tuning views below (the
+// sensitivity plot, the 2-D heat-map and the parallel coordinates of every searched
+// hyper-parameter), with their choices (task, series, median + IQR or
 // mean + CI, log axis, searched hyper-parameter) and the export of both figures through the app's
 // one figure export (ExportController::exportFigure: PNG, PDF, SVG at the remembered size).
 #include "export/ReportWriter.h"
@@ -25,6 +27,7 @@ struct StudyWindowHooks {
 };
 
 class HyperParameterHeatmap;
+class ParallelCoordinatesPlot;
 class PerformanceProfilePlot;
 class SensitivityPlot;
 class StudyBandPlot;
@@ -49,8 +52,10 @@ public:
     StudyBandPlot* bandPlot() const { return bands_; }
     SensitivityPlot* sensitivityPlot() const { return sensitivity_; }
     HyperParameterHeatmap* heatmap() const { return heatmap_; }
+    ParallelCoordinatesPlot* parallelCoordinates() const { return parallel_; }
     PerformanceProfilePlot* profilePlot() const { return profile_; }  // shown with several tasks
-    // The band plot, the sensitivity plot, the heat-map and (several tasks) the performance profile, as shown.
+    // The band plot, the sensitivity plot, the heat-map, the parallel coordinates and (several
+    // tasks) the performance profile, as shown.
     std::vector<NamedFigure> figures() const;
 
 public Q_SLOTS:
@@ -74,6 +79,8 @@ private:
     QComboBox* heatX_;
     QComboBox* heatY_;
     HyperParameterHeatmap* heatmap_;
+    QComboBox* parallelOptimizer_;
+    ParallelCoordinatesPlot* parallel_;
     PerformanceProfilePlot* profile_;
 };
 
