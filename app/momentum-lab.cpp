@@ -1,6 +1,7 @@
-// momentum-lab: the desktop app. Usage: momentum-lab [RUN_DIR | STUDY_DIR]
+// momentum-lab: the desktop app. Usage: momentum-lab [RUN_DIR | STUDY_DIR | --follow RUN_DIR]
 // (RUN_DIR: a folder written by `momentum-lab-cli train --out DIR`, opened for viewing;
-// STUDY_DIR: one written by `momentum-lab-cli study STUDY.json --out DIR`, opened in a study window).
+// STUDY_DIR: one written by `momentum-lab-cli study STUDY.json --out DIR`, opened in a study window;
+// --follow RUN_DIR: a run folder still being written, shown as it grows until it is finished).
 // --help and --version answer without a display: they are handled before the QApplication exists.
 #include "LargeBlocks.h"
 #include "MainWindow.h"
@@ -25,6 +26,11 @@ void addOptions(QCommandLineParser& parser) {
         "Opens RUN_DIR (written by `momentum-lab-cli train --out DIR`) or STUDY_DIR (written by\n"
         "`momentum-lab-cli study STUDY.json --out DIR`) when given. Standard Qt options (-platform,\n"
         "-style, ...) are accepted too.");
+    parser.addOption({"follow",
+                      "Open RUN_DIR and keep showing what another process appends to it (a training with "
+                      "--out RUN_DIR, a recorded PyTorch run, a study trial), at most a second behind, until "
+                      "every run in it wrote its summary.csv or File > Stop following.",
+                      "RUN_DIR"});
     parser.addOption({{"h", "help"}, "Show this help."});  // addHelpOption's --help-all would need a display
     parser.addVersionOption();
     parser.addPositionalArgument("folder", "A run folder or a study folder to open.", "[RUN_DIR | STUDY_DIR]");
@@ -45,6 +51,11 @@ int parseArguments(QCommandLineParser& parser, const QStringList& arguments) {
     if (parser.isSet("version")) {
         std::printf("momentum-lab %s\n", MOMENTUM_LAB_VERSION);
         return 0;
+    }
+    if (parser.isSet("follow") && !parser.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "momentum-lab: --follow RUN_DIR opens one folder; unexpected argument '%s'\n",
+                     qPrintable(parser.positionalArguments().front()));
+        return kExitBadInput;
     }
     if (parser.positionalArguments().size() > 1) {
         std::fprintf(stderr, "momentum-lab: unexpected argument '%s'\n",
@@ -84,7 +95,8 @@ int main(int argc, char* argv[]) {
     ml::MainWindow window;
     window.show();
     const QStringList folders = parser.positionalArguments();
-    if (!folders.isEmpty() && QFileInfo::exists(QDir(folders.front()).filePath("study.json")))
+    if (parser.isSet("follow")) window.openRunFolder(parser.value("follow"), /*follow=*/true);
+    else if (!folders.isEmpty() && QFileInfo::exists(QDir(folders.front()).filePath("study.json")))
         window.openStudy(folders.front());
     else if (!folders.isEmpty()) window.openRunFolder(folders.front());
     return QApplication::exec();

@@ -5,8 +5,9 @@
 #  - bad input exits 2 with the message on stderr;
 #  - `momentum-lab-cli completion bash` (what the build installs) completes every command of
 #    `momentum-lab-cli --help`, each command's options, every optimizer of `momentum-lab-cli
-#    optimizers`, comma lists of them and data sets with a ':' in them;
-#  - the man page names every command.
+#    optimizers`, comma lists of them and data sets with a ':' in them, and momentum-lab's options
+#    (folders after --follow);
+#  - the man pages name every command and momentum-lab's --follow.
 # Usage: cli_conventions_test.sh MOMENTUM_LAB MOMENTUM_LAB_CLI MAN_DIR
 set -uo pipefail
 gui="$1" cli="$2" man_dir="$3"
@@ -97,6 +98,24 @@ for command in "${commands[@]}"; do
     contains "$replies" "$option" || fail "completion: $command does not offer $option"
   done
 done
+
+# The desktop app's completion: every option its --help lists, folders after --follow.
+complete_app() {
+  bash -c '
+    compopt() { :; }
+    source "$1"
+    COMP_WORDS=("${@:2}") COMP_CWORD=$(($# - 2))
+    _momentum_lab
+    printf "%s\n" "${COMPREPLY[@]}"' complete_app "$scratch/completion.out" momentum-lab "$@" | sort
+}
+replies="$(complete_app --)"
+for option in $(grep -Eo '^  (-[a-z?], )?--[a-z0-9-]+' "$scratch/gui--help.out" | grep -Eo -- '--[a-z0-9-]+'); do
+  contains "$replies" "$option" || fail "completion: momentum-lab does not offer $option"
+done
+mkdir -p "$scratch/runs/run-1"
+replies="$(complete_app --follow "$scratch/runs/r")"
+[[ $replies == "$scratch/runs/run-1" ]] || fail "completion: momentum-lab --follow gave '$replies', expected a folder"
+grep -Fq -- '\-\-follow' "$man_dir/momentum-lab.1" || fail "man page momentum-lab.1: --follow missing"
 
 for command in "${commands[@]}"; do
   grep -Fqx ".B $command" "$man_dir/momentum-lab-cli.1" || fail "man page momentum-lab-cli.1: command '$command' missing"

@@ -12,6 +12,7 @@
 #include "experiment/ForkDialog.h"
 #include "views/DiagnosticsDock.h"
 #include "session/ProgressIndicator.h"
+#include "session/RunFolderFollower.h"
 #include "session/SpeedControl.h"
 #include "session/TrainingActions.h"
 #include "session/TrainingSession.h"
@@ -278,6 +279,10 @@ void MainWindow::buildToolBar() {
     progress_ = new ProgressIndicator(this);
     statusBar()->addWidget(stateLabel_);
     statusBar()->addPermanentWidget(progress_);
+    followLabel_ = new QLabel(this);
+    followLabel_->setObjectName("followLabel");
+    followLabel_->hide();
+    statusBar()->addPermanentWidget(followLabel_);
     // A temporary message takes the state line's place, and gives it back when it ends.
     connect(statusBar(), &QStatusBar::messageChanged, stateLabel_,
             [this](const QString& message) { stateLabel_->setVisible(message.isEmpty()); });
@@ -288,6 +293,11 @@ void MainWindow::buildMenus() {
     QAction* openFolder = file->addAction(tr("Open run folder…"), this, &MainWindow::chooseRunFolder);
     openFolder->setShortcut(QKeySequence::Open);
     openFolder->setToolTip(tr("View a folder written by momentum-lab-cli train --out DIR"));
+    file->addAction(tr("Follow run folder…"), this, [this] { chooseRunFolder(/*follow=*/true); })
+        ->setToolTip(tr("View a run folder and keep showing what its training appends (momentum-lab-cli "
+                        "train, a recorded PyTorch run, a study trial) until it finishes"));
+    stopFollowing_ = file->addAction(tr("Stop following"), this, [this] { stopFollowing(); });
+    stopFollowing_->setEnabled(false);
     file->addAction(tr("Open study…"), this, [this] { StudyWindow::chooseAndOpen(this, studyHooks()); })
         ->setToolTip(tr("View a folder written by momentum-lab-cli study STUDY.json --out DIR"));
     file->addAction(tr("Run study…"), this, [this] { StudyWindow::runStudy(this, studyHooks()); });
@@ -506,6 +516,7 @@ void MainWindow::resetTraining() {
 // The views forget their data (snapshots, progress, the folder in the title), and a selection
 // that names a neuron of another network is dropped (the same network keeps it, to compare).
 void MainWindow::startOver(const Experiment& next) {
+    stopFollowing();
     keepCurrent();
     lifecycle_.startedOver();
     views_->startOver(next, next.network.text() == training_.network.text());
@@ -699,12 +710,14 @@ bool MainWindow::overlayKept(int number) {
     return true;
 }
 
-void MainWindow::chooseRunFolder() {
+void MainWindow::chooseRunFolder(bool follow) {
     const QString directory = QFileDialog::getExistingDirectory(
-        this, tr("Open a run folder (momentum-lab-cli train --out DIR)"), AppSettings::lastDirectory());
+        this,
+        follow ? tr("Follow a run folder while it is written") : tr("Open a run folder (momentum-lab-cli train --out DIR)"),
+        AppSettings::lastDirectory());
     if (directory.isEmpty()) return;
     AppSettings::setLastDirectory(directory);
-    openRunFolder(directory);
+    openRunFolder(directory, follow);
 }
 
 void MainWindow::openStudy(const QString& directory) { StudyWindow::open(directory, this, studyHooks()); }
@@ -718,7 +731,7 @@ StudyWindowHooks MainWindow::studyHooks() {
             }};
 }
 
-void MainWindow::openRunFolder(const QString& directory) {
+void MainWindow::openRunFolder(const QString& directory, bool follow) {
     RunFolder folder;
     try {
         folder = readRunFolder(directory);
@@ -740,12 +753,50 @@ void MainWindow::openRunFolder(const QString& directory) {
     const std::vector<std::string> snapshotProblems = views_->showFolder(folder);
     folderSource_ = directory;
     updateTitle();
+    if (follow) return followRunFolder(folder);  // runs still being written are incomplete, not damaged
     // A run whose files could not be read is shown with what could be read; say which and why.
     QStringList problems;
     for (const std::string& problem : folder.problems()) problems << QString::fromStdString(problem);
     for (const std::string& problem : snapshotProblems) problems << QString::fromStdString(problem);
     if (!problems.isEmpty()) QMessageBox::warning(this, tr("Some runs could not be read"), problems.join("\n"));
     statusBar()->showMessage(tr("Opened %1 (%2 runs)").arg(directory).arg(folder.runs.size()), 8000);
+}
+
+bool MainWindow::isFollowing() const { return follower_ && follower_->isFollowing(); }
+
+void MainWindow::followRunFolder(const RunFolder& folder) {
+    std::vector<long> snapshotsShown;  // what the open path delivered is not delivered again
+    for (int run = 0; run < static_cast<int>(folder.runs.size()); ++run) {
+        const Snapshot* latest = selection_->store().latest(run);
+        snapshotsShown.push_back(latest ? latest->step : 0);
+    }
+    RunFolderFollower::Deliveries deliveries{
+        [this](const std::vector<StepMetrics>& rows) { comparison_->addMetrics(rows); },
+        [this](const std::vector<SharedSnapshot>& batch) { selection_->deliver(batch); },
+        [this](int run, const RunResult& result) { comparison_->finishRun(run, result); }};
+    follower_ = new RunFolderFollower(folder, snapshotsShown, std::move(deliveries), this);
+    const QString directory = folder.directory;
+    connect(follower_, &RunFolderFollower::finished, this,
+            [this, directory] { stopFollowing(tr("%1 is finished: every run wrote its summary").arg(directory)); });
+    connect(follower_, &RunFolderFollower::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    followLabel_->setText(tr("Following %1").arg(directory));
+    followLabel_->show();
+    stopFollowing_->setEnabled(true);
+    follower_->poll();  // what was appended while the folder was opened
+}
+
+// Stops following (the user, another folder or a training, or the folder finished); the runs
+// stay on screen as they are.
+void MainWindow::stopFollowing(const QString& message) {
+    if (!follower_) return;
+    const QString directory = follower_->directory();
+    follower_->stop();
+    follower_->deleteLater();  // may be inside its own signal
+    follower_ = nullptr;
+    followLabel_->hide();
+    stopFollowing_->setEnabled(false);
+    statusBar()->showMessage(message.isEmpty() ? tr("Stopped following %1").arg(directory) : message, 8000);
 }
 
 void MainWindow::openExperimentFile() {

@@ -25,6 +25,8 @@ namespace ml {
 class ComparisonHistory;
 class ConvergencePlot;
 class DiagnosticsDock;
+struct RunFolder;
+class RunFolderFollower;
 class RunHistoryPanel;
 class RunSelection;
 class ExperimentPanel;
@@ -77,7 +79,9 @@ public:
     // summary table, else the first run shown.
     void forkHere(int run = -1);
 
-    void openRunFolder(const QString& directory);
+    // follow: keeps showing what another process appends to the folder (session/RunFolderFollower.h).
+    void openRunFolder(const QString& directory, bool follow = false);
+    bool isFollowing() const;
     void openStudy(const QString& directory);  // a study folder, in its own window (ui/study/StudyWindow.h)
 
 protected:
@@ -111,7 +115,9 @@ private:
     void startOver(const Experiment& next);
     void experimentEdited();
     bool showingResults() const;
-    void chooseRunFolder();
+    void chooseRunFolder(bool follow = false);
+    void followRunFolder(const RunFolder& folder);
+    void stopFollowing(const QString& message = {});
     void openExperimentFile();
     void updateTitle();
     void showStateMessage();
@@ -146,6 +152,9 @@ private:
     QLabel* stateLabel_ = nullptr;
     ExportController* exporter_ = nullptr;
     QString folderSource_;  // shown in the title when a run folder is open
+    RunFolderFollower* follower_ = nullptr;  // while a folder is followed
+    QAction* stopFollowing_ = nullptr;
+    QLabel* followLabel_ = nullptr;  // "Following DIR"
 };
 
 }  // namespace ml

@@ -184,6 +184,32 @@ SnapshotFileReader::SnapshotFileReader(const QString& path, int run) : file_(pat
             header_.columnsPerInput.push_back(c);
         }
     }
+    endOfRecords_ = file_.pos();
+}
+
+void SnapshotFileReader::continueAt(qint64 endOfRecords, int records) {
+    if (!file_.seek(endOfRecords)) fail("cannot go to byte " + std::to_string(endOfRecords));
+    endOfRecords_ = endOfRecords;
+    records_ = records;
+    truncated_ = false;
+}
+
+void SnapshotFileReader::skipThrough(long step) {
+    for (;;) {
+        const qint64 start = file_.pos();
+        if (file_.atEnd()) return;
+        const QByteArray line = file_.readLine(kMaxLineBytes);
+        const QJsonObject json = QJsonDocument::fromJson(line).object();
+        const qint64 bytes = json["bytes"].toInteger(-1);
+        if (!line.endsWith('\n') || json["step"].toInteger(-1) > step || bytes < 0 ||
+            file_.size() - file_.pos() < bytes) {
+            file_.seek(start);  // next() reads it, or says why it cannot
+            return;
+        }
+        file_.seek(file_.pos() + bytes);
+        ++records_;
+        endOfRecords_ = file_.pos();
+    }
 }
 
 void SnapshotFileReader::fail(const std::string& what) const {
@@ -305,6 +331,7 @@ std::optional<Snapshot> SnapshotFileReader::next() {
         snapshot.layers.push_back(std::move(layer));
     }
     ++records_;
+    endOfRecords_ = file_.pos();
     return snapshot;
 }
 

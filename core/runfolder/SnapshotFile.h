@@ -64,6 +64,16 @@ public:
     // (byte B), cut off while it was written; the N-1 records before it were read".
     std::string truncationText() const;
 
+    // Following a file still being written (ui/session/RunFolderFollower.h): where the complete
+    // records read so far end (the header's end before the first), how many there were, and a
+    // later reader of the same file going on from there.
+    qint64 endOfRecords() const { return endOfRecords_; }
+    int records() const { return records_; }
+    void continueAt(qint64 endOfRecords, int records);
+    // Passes over the complete records up to `step` without reading their floats; stops before
+    // a later record or a cut-off one (which next() then reads or reports).
+    void skipThrough(long step);
+
 private:
     [[noreturn]] void fail(const std::string& what) const;
     QFile file_;
@@ -72,6 +82,7 @@ private:
     int version_ = 2;  // of the file (its first line)
     int records_ = 0;
     qint64 recordOffset_ = 0;
+    qint64 endOfRecords_ = 0;
     bool truncated_ = false;
 };
 
