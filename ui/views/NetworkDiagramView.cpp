@@ -7,6 +7,7 @@
 #include "views/SharingGroups.h"
 #include "views/ViewControls.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -43,7 +44,7 @@ QString preciseValue(float value) { return QString::number(static_cast<double>(v
 
 // ---------------------------------------------------------------------------------------------
 DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const std::vector<std::vector<int>>& shown,
-                             const QRectF& area)
+                             const QRectF& area, bool thumbnails)
     : shown_(shown) {
     if (sizes.empty()) return;
     const int columns = static_cast<int>(sizes.size());
@@ -54,7 +55,9 @@ DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const std::vector<st
     }
     spacing_ = area.height() / slotCount;
     const double columnWidth = area.width() / columns;
-    radius_ = std::clamp(std::min(spacing_ * 0.36, columnWidth * 0.12), 3.0, 20.0);
+    // A thumbnail needs pixels to show a function: nearly the whole slot, up to 80 px square.
+    radius_ = thumbnails ? std::clamp(std::min(spacing_ * 0.43, columnWidth * 0.22), 3.0, 40.0)
+                         : std::clamp(std::min(spacing_ * 0.36, columnWidth * 0.12), 3.0, 20.0);
     for (int c = 0; c < columns; ++c) {
         const int used = drawnNeurons(c) + (hidden_[static_cast<std::size_t>(c)] > 0 ? 1 : 0);
         x_.push_back(area.left() + columnWidth * (c + 0.5));
@@ -130,6 +133,7 @@ void NetworkDiagramView::setColorLimit(double limit) {
 
 void NetworkDiagramView::clear() {
     snapshot_.reset();
+    thumbnails_.reset();
     values_.clear();
     selectedLayer_ = -2;
     selectedNeuron_ = -1;
@@ -139,6 +143,12 @@ void NetworkDiagramView::clear() {
 void NetworkDiagramView::setSelectedNeuron(int layer, int neuron) {
     selectedLayer_ = layer < 0 || neuron < 0 ? -2 : layer;
     selectedNeuron_ = neuron;
+    redraw();
+}
+
+void NetworkDiagramView::setThumbnails(std::shared_ptr<const NeuronThumbnails> thumbnails) {
+    if (thumbnails == thumbnails_) return;
+    thumbnails_ = std::move(thumbnails);
     redraw();
 }
 
@@ -216,10 +226,13 @@ NetworkDiagramView::Frame NetworkDiagramView::frameFor(QSize size) const {
     // Below the network: column captions (up to two lines in narrow columns, one more for a run's
     // group sizes) and one line of notes.
     frame.captionLines = snapshot_ && !sharingCaption(*snapshot_, 0).isEmpty() ? 3 : 2;
-    frame.networkArea =
-        QRectF(all.left(), all.top() + titleHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
-               all.height() - titleHeight - metrics.height() * (compact_ ? 1.4 : frame.captionLines + 2.0));
-    if (snapshot_) frame.layout = DiagramLayout(units_.columnSizes(), shown_, frame.networkArea);
+    // Thumbnails: a line above the columns for each column's colour limit.
+    const double limitsHeight = thumbnails_ ? metrics.height() : 0.0;
+    frame.networkArea = QRectF(
+        all.left(), all.top() + titleHeight + limitsHeight, all.width() - legendWidth - (compact_ ? 0.0 : kMargin),
+        all.height() - titleHeight - limitsHeight - metrics.height() * (compact_ ? 1.4 : frame.captionLines + 2.0));
+    if (snapshot_)
+        frame.layout = DiagramLayout(units_.columnSizes(), shown_, frame.networkArea, thumbnails_ != nullptr);
     return frame;
 }
 
@@ -286,6 +299,9 @@ QString NetworkDiagramView::toolTipAt(QPointF point) const {
         const int biasColumn = static_cast<int>(values_[static_cast<std::size_t>(hit.layer)].cols()) - 1;
         QStringList lines{tr("%1 (click to inspect)").arg(unitName(units_, hit.layer + 1, hit.row)),
                           tr("bias %1: %2").arg(quantity, valueText(valueAt(hit.layer, hit.row, biasColumn)))};
+        if (thumbnails_ && thumbnails_->hasNeuron(hit.layer + 1, hit.row))
+            lines << tr("inside: its output over the inputs' range, on the column's scale ±%1")
+                         .arg(formatValue(thumbnails_->limit(hit.layer + 1)));
         return (lines + sharingLines(*snapshot_, hit.layer)).join(QLatin1Char('\n'));
     }
     }
@@ -359,6 +375,7 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
         paintConnections(painter, frame);
         paintPools(painter, frame);
         paintNeurons(painter, frame);
+        paintThumbnailLimits(painter, frame);
         paintNotes(painter, frame);
         if (compact_) return painter.restore();
         scale_.paintLegend(
@@ -368,7 +385,8 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
         painter.setPen(Qt::black);
         painter.drawText(QRectF(frame.legendArea.left(), frame.legendArea.bottom() - painter.fontMetrics().height() * 3,
                                 frame.legendArea.width(), painter.fontMetrics().height() * 3),
-                         Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, tr("width: |value|\nfill: bias"));
+                         Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap,
+                         thumbnails_ ? tr("width: |value|\ninside: output") : tr("width: |value|\nfill: bias"));
     }
     painter.restore();
 }
@@ -437,10 +455,17 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
         for (int slot = 0; slot < layout.drawnNeurons(c); ++slot) {
             const int n = layout.neuronAt(c, slot);
             const QPointF center = layout.center(c, slot);
+            const bool thumbnail = thumbnails_ && thumbnails_->hasNeuron(c, n);
             if (c - 1 == selectedLayer_ && n == selectedNeuron_) {
                 painter.setPen(QPen(kSelection, 3.0));
                 painter.setBrush(Qt::NoBrush);
-                painter.drawEllipse(center, r + 4.0, r + 4.0);
+                if (thumbnail)
+                    painter.drawRect(QRectF(center.x() - r - 4.0, center.y() - r - 4.0, 2 * r + 8.0, 2 * r + 8.0));
+                else painter.drawEllipse(center, r + 4.0, r + 4.0);
+            }
+            if (thumbnail) {
+                paintThumbnail(painter, center, r, c, n);
+                continue;
             }
             const bool hasBias = c > 0 && biasColumn >= 0;
             const QColor fill = hasBias ? scale_.colorAt(valueAt(c - 1, n, biasColumn)) : kInputFill;
@@ -496,6 +521,36 @@ void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double ra
     painter.restore();
 }
 
+// The neuron's function over the input range in a square as wide as the circle it replaces.
+void NetworkDiagramView::paintThumbnail(QPainter& painter, QPointF center, double radius, int column,
+                                        int neuron) const {
+    const QRectF square(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius);
+    thumbnails_->paint(painter, column, neuron, square);
+    painter.setPen(QPen(QColor(0x30, 0x30, 0x30), 1.0));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(square);
+}
+
+// Above each column of thumbnails, its colour limit (one per column, shared by every canvas).
+void NetworkDiagramView::paintThumbnailLimits(QPainter& painter, const Frame& frame) const {
+    if (!thumbnails_) return;
+    const DiagramLayout& layout = frame.layout;
+    const double columnWidth = frame.networkArea.width() / std::max(1, layout.columnCount());
+    painter.save();
+    QFont small = painter.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    painter.setFont(small);
+    painter.setPen(Qt::darkGray);
+    const double height = QFontMetricsF(small).height();
+    for (int c = 0; c < layout.columnCount() && c < thumbnails_->columnCount(); ++c) {
+        if (layout.drawnNeurons(c) == 0) continue;
+        const QPointF top = layout.center(c, 0) - QPointF(0.0, layout.radius());
+        painter.drawText(QRectF(top.x() - columnWidth / 2, top.y() - height - 1.0, columnWidth, height),
+                         Qt::AlignCenter, QStringLiteral("±%1").arg(formatValue(thumbnails_->limit(c))));
+    }
+    painter.restore();
+}
+
 // A thin box right of each conv column that a pooling layer follows.
 void NetworkDiagramView::paintPools(QPainter& painter, const Frame& frame) const {
     const DiagramLayout& layout = frame.layout;
@@ -514,6 +569,12 @@ void NetworkDiagramView::paintPools(QPainter& painter, const Frame& frame) const
 
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
     QStringList notes;
+    if (thumbnails_ && !compact_)
+        notes << tr("Inside each neuron: its output over the inputs' range (x₁ left to right%1), at this step, "
+                    "on one colour scale per column (±limit above it).")
+                     .arg(thumbnails_->columnCount() > 0 && thumbnails_->values(0).cols() == 2
+                              ? tr(", x₂ bottom to top")
+                              : tr("; the value up and down"));
     if (units_.hasConv() && !compact_)
         notes << tr(
             "Squares are channels; a line from a channel stands for its k×k kernel (or its flattened pixels), coloured by the mean.");
@@ -577,7 +638,10 @@ void ColourLegend::paintEvent(QPaintEvent*) {
 
 NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection), quantities_(new QuantitySelector(this)),
-      limit_(new ColorLimitSpinBox(this)), grid_(new QWidget(this)), legend_(new ColourLegend(this)) {
+      limit_(new ColorLimitSpinBox(this)), thumbnailToggle_(new QCheckBox(tr("Neuron functions"), this)),
+      grid_(new QWidget(this)), legend_(new ColourLegend(this)) {
+    thumbnailToggle_->setObjectName(QStringLiteral("neuronFunctions"));
+    offerThumbnails();
     auto* body = new QWidget(this);
     auto* row = new QHBoxLayout(body);
     row->setContentsMargins(0, 0, 0, 0);
@@ -586,11 +650,15 @@ NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* paren
     legend_->setParent(body);
     row->addWidget(grid_, 1);
     row->addWidget(legend_);
-    layOutPanel(this, {{tr("Colour"), quantities_}, {QString(), limit_}}, body);
+    layOutPanel(this, {{tr("Colour"), quantities_}, {QString(), limit_}, {QString(), thumbnailToggle_}}, body);
     grid_->installEventFilter(this);
     ensureCanvases(1);
     connect(quantities_, &QuantitySelector::quantityChanged, this, &NetworkDiagramPanel::refresh);
     connect(limit_, &ColorLimitSpinBox::limitChanged, this, &NetworkDiagramPanel::refresh);
+    connect(thumbnailToggle_, &QCheckBox::toggled, this, [this](bool shown) {
+        refresh();
+        Q_EMIT thumbnailsToggled(shown);
+    });
     connect(selection_, &RunSelection::selectionChanged, this, &NetworkDiagramPanel::refresh);
     connect(selection_, &RunSelection::stepChanged, this, &NetworkDiagramPanel::refresh);
     auto* redraw = new RedrawWhenShown(this, [this] { refresh(); });
@@ -607,6 +675,33 @@ void NetworkDiagramPanel::setNetwork(const NetworkSpec& network) {
     for (NetworkDiagramView* canvas : canvases_) canvas->setNetwork(network);
 }
 Quantity NetworkDiagramPanel::quantity() const { return quantities_->quantity(); }
+
+void NetworkDiagramPanel::setExperiment(const Experiment& experiment) {
+    setNetwork(experiment.network);
+    thumbnails_.setExperiment(experiment);
+    offerThumbnails();
+}
+
+bool NetworkDiagramPanel::thumbnailsShown() const { return thumbnailToggle_->isChecked(); }
+
+void NetworkDiagramPanel::setThumbnailsShown(bool shown) { thumbnailToggle_->setChecked(shown); }
+
+void NetworkDiagramPanel::setThumbnailSamples(int samples) {
+    thumbnails_.setSamples(samples);
+    refresh();
+}
+
+// The toggle keeps its state for the next network that has neuron functions; meanwhile disabled,
+// with the reason (also after the data could not be read).
+void NetworkDiagramPanel::offerThumbnails() {
+    const QString reason = thumbnails_.unsupportedReason();
+    thumbnailToggle_->setEnabled(reason.isEmpty());
+    thumbnailToggle_->setToolTip(
+        reason.isEmpty()
+            ? tr("Draw each neuron as its output over the range of the training inputs, at the shown step: an "
+                 "image over the plane (two inputs) or a curve (one input)")
+            : tr("Neuron functions are drawn for dense networks with one or two inputs: %1").arg(reason));
+}
 
 void NetworkDiagramPanel::ensureCanvases(int count) {
     count = std::max(1, count);
@@ -670,6 +765,11 @@ void NetworkDiagramPanel::refresh() {
     quantities_->offer(selection_->availableQuantities());
     const Quantity quantity = quantities_->quantity();
     ensureCanvases(static_cast<int>(panels.size()));
+    std::vector<std::shared_ptr<const NeuronThumbnails>> thumbnails(panels.size());
+    if (thumbnailsShown() && thumbnailToggle_->isEnabled()) {
+        thumbnails = thumbnails_.thumbnailsFor(panels);
+        offerThumbnails();  // the data may have failed to load
+    }
     double shared = 0.0;
     for (std::size_t k = 0; k < canvases_.size(); ++k) {
         NetworkDiagramView* canvas = canvases_[k];
@@ -681,6 +781,7 @@ void NetworkDiagramPanel::refresh() {
         std::vector<Matrix> values;
         for (int l = 0; l < static_cast<int>(panels[k].snapshot->layers.size()); ++l)
             values.push_back(RunSelection::values(panels[k], l, quantity));
+        canvas->setThumbnails(thumbnails[k]);
         canvas->showPanel(panels[k].snapshot, std::move(values), panels[k].caption);
         canvas->setSelectedNeuron(selectedLayer_, selectedNeuron_);
         shared = std::max(shared, canvas->fittedLimit());

@@ -13,6 +13,12 @@
 // column of channel boxes, one line per (input channel, output channel) kernel coloured by the
 // mean over its k×k weights; a dense layer after a conv has one line per channel (the mean over
 // its flattened pixels); pooling layers (known from setNetwork) are thin boxes beside the channels.
+// Neuron functions (views/NeuronThumbnails.h): with the panel's "Neuron functions" on, a dense
+// network with one or two inputs draws every neuron (inputs too) as a square holding what it
+// computes over the input range at the shown step: an image over the plane (2 inputs) or a curve
+// (1 input), each column on its own colour limit shared by every canvas (written above the
+// column), A − B in a difference panel. Other networks keep the circles (the toggle disabled,
+// its tooltip says why).
 //
 // Layer convention (as everywhere): parameter layer l is a matrix [out x (in+1)]; neuron j of
 // column l+1 is row j of parameter layer l. Input neurons belong to "layer" -1.
@@ -31,6 +37,7 @@
 //   setNetwork(spec)         the run's --network (names pooling layers; ignored when it does not
 //                            fit the snapshot's matrices)
 //   setSelectedNeuron(l, j)  highlights a neuron (l = -1 or j = -1: none)
+//   setThumbnails(t)         draws the neurons as t's functions (null: circles, as before)
 //   neuronCenter(l, j)       centre of a drawn neuron in widget coordinates (null when not drawn)
 //   toolTipAt(point)         the text the tooltip shows there ("" when nothing is near)
 //   signal neuronClicked(l, j)  a click on a hidden/output neuron (l = parameter layer, j = row;
@@ -41,6 +48,11 @@
 // panel of the shared RunSelection, all on ONE colour limit: the largest fittedLimit, or the
 // user's fixed one)
 //   setNetwork(spec)         passed to every canvas
+//   setExperiment(e)         setNetwork, and the network and data the neuron functions are
+//                            computed for (the toggle is disabled for networks without them)
+//   setThumbnailsShown(on), thumbnailsShown(), signal thumbnailsToggled(bool)  the toggle
+//                            ("Neuron functions"); shown only where the network has them
+//   thumbnailsUnavailable()  why the network has none ("" when it has)
 //   setQuantity(q)           selects q in the quantity combo (and so in the canvases)
 //   refresh()                redraws from the selection (connected to its signals)
 //   setSelectedNeuron(l, j), selectedLayer(), selectedNeuron()  the ring on every canvas
@@ -48,6 +60,7 @@
 //   signals neuronClicked(int layer, int neuron), connectionClicked(layer, neuron, input)
 #include "views/ChannelUnits.h"
 #include "views/DivergingColorScale.h"
+#include "views/NeuronThumbnails.h"
 #include "model/Quantity.h"
 #include "model/RunSelection.h"
 
@@ -58,6 +71,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QPainter;
 
 namespace ml {
@@ -72,8 +86,10 @@ class DiagramLayout {
 public:
     DiagramLayout() = default;
     // sizes: neurons per column (inputs first); shown: per column, the indices of the neurons
-    // drawn (ascending, at most kMaxDrawnNeurons); area: where the network may be drawn.
-    DiagramLayout(const std::vector<int>& sizes, const std::vector<std::vector<int>>& shown, const QRectF& area);
+    // drawn (ascending, at most kMaxDrawnNeurons); area: where the network may be drawn;
+    // thumbnails: neurons are squares holding an image, given more room than circles.
+    DiagramLayout(const std::vector<int>& sizes, const std::vector<std::vector<int>>& shown, const QRectF& area,
+                  bool thumbnails = false);
 
     int columnCount() const { return static_cast<int>(shown_.size()); }
     int drawnNeurons(int column) const { return static_cast<int>(shown_[static_cast<std::size_t>(column)].size()); }
@@ -123,6 +139,8 @@ public:
     void render(QPainter& painter, QSize size) const;
 
     void setSelectedNeuron(int layer, int neuron);
+    void setThumbnails(std::shared_ptr<const NeuronThumbnails> thumbnails);
+    const NeuronThumbnails* thumbnails() const { return thumbnails_.get(); }  // null: circles
     QPointF neuronCenter(int layer, int neuron) const;
     QString toolTipAt(QPointF point) const;
 
@@ -170,6 +188,8 @@ private:
     void paintNotes(QPainter& painter, const Frame& frame) const;
     void paintPools(QPainter& painter, const Frame& frame) const;
     void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
+    void paintThumbnail(QPainter& painter, QPointF center, double radius, int column, int neuron) const;
+    void paintThumbnailLimits(QPainter& painter, const Frame& frame) const;
     QString captionOf(int column, int columnCount, int size) const;
 
     SharedSnapshot snapshot_;  // shared with the archive: ~2 MB per 784-128-10 snapshot never copied
@@ -185,6 +205,7 @@ private:
     DivergingColorScale scale_;
     int selectedLayer_ = -2;
     int selectedNeuron_ = -1;
+    std::shared_ptr<const NeuronThumbnails> thumbnails_;  // null: circles
     mutable QImage cache_;
     mutable bool cacheValid_ = false;
 };
@@ -213,6 +234,11 @@ public:
 
     void setQuantity(Quantity quantity);  // through the combo, so both stay in step
     void setNetwork(const NetworkSpec& network);
+    void setExperiment(const Experiment& experiment);
+    bool thumbnailsShown() const;
+    void setThumbnailsShown(bool shown);
+    QString thumbnailsUnavailable() const { return thumbnails_.unsupportedReason(); }
+    void setThumbnailSamples(int samples);
     Quantity quantity() const;
     void refresh();
     void setSelectedNeuron(int layer, int neuron);
@@ -225,6 +251,7 @@ public:
 Q_SIGNALS:
     void neuronClicked(int layer, int neuron);
     void connectionClicked(int layer, int neuron, int input);
+    void thumbnailsToggled(bool shown);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -233,10 +260,13 @@ private:
     void ensureCanvases(int count);
     void arrangeCanvases();
     int gridColumns(QSize area) const;
+    void offerThumbnails();
 
     RunSelection* selection_;
     QuantitySelector* quantities_;
     ColorLimitSpinBox* limit_;
+    QCheckBox* thumbnailToggle_;
+    ThumbnailSource thumbnails_;
     QWidget* grid_;
     ColourLegend* legend_;
     std::vector<NetworkDiagramView*> canvases_;

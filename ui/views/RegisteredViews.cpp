@@ -62,7 +62,7 @@ public:
     explicit DiagramEntry(const ViewContext& context) : ViewOf(new NetworkDiagramPanel(context.selection), context) {}
     void startOver(const Experiment& next, bool sameNetwork) override {
         if (!sameNetwork) widget_->setSelectedNeuron(-1, -1);
-        widget_->setNetwork(next.network);  // names the pooling layers of a conv network
+        widget_->setExperiment(next);  // names a conv network's pooling layers; the neuron functions' data
     }
     std::vector<std::string> openFolder(const RunFolder&, bool anySnapshotSaved) override {
         weightsOnlyByWeight(widget_, anySnapshotSaved);
