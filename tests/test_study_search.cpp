@@ -29,17 +29,14 @@ using namespace ml;
 
 namespace {
 
-// Two optimizers on toy:circle: a 3-value coarse grid, 2 refining rounds of 2, 2 tuning seeds:
-// (1 + 3 + 2 x 2) candidates x 2 seeds = 16 tuning trials each, then 3 final seeds.
-const char* const kRefinedStudy = R"({
-  "name": "refined", "network": "2-8-2", "activation": "tanh", "loss": "cross-entropy", "data": "toy:circle",
-  "seed": 3, "batch": 32, "steps": 60, "eval-every": 20,
-  "runs": [{"optimizer": "momentum", "lr": 0.1}, {"optimizer": "sgd", "lr": 0.1}],
-  "study": {"budget": 16, "search": {"*": {"lr": {"log-grid": [0.01, 1, 3]}}}, "seeds": 3,
-            "refine": {"rounds": 2, "points": 2}, "tuning-seeds": 2, "tuning-statistic": "median"}
-})";
+// tests/studies/refined.json (the Slurm test runs it too): two optimizers on toy:circle, a 3-value
+// coarse grid, 2 refining rounds of 2, 2 tuning seeds: (1 + 3 + 2 x 2) candidates x 2 seeds = 16
+// tuning trials each, then 3 final seeds.
+QByteArray refinedStudy() {
+    return readFileBytes(QStringLiteral(MOMENTUM_LAB_SOURCE_DIR "/tests/studies/refined.json"));
+}
 
-QJsonObject refinedJson() { return parseJsonObject(QByteArray(kRefinedStudy), "refined.json"); }
+QJsonObject refinedJson() { return parseJsonObject(refinedStudy(), "refined.json"); }
 
 QString writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
@@ -230,7 +227,7 @@ private slots:
     // refining round refuses to run before the rounds it is planned from.
     void listedTrialsAndAResumeEqualTheLocalRun() {
         QTemporaryDir tmp;
-        const QString studyFile = writeFile(tmp.filePath("refined.json"), kRefinedStudy);
+        const QString studyFile = writeFile(tmp.filePath("refined.json"), refinedStudy());
         const QString local = tmp.filePath("local"), listed = tmp.filePath("listed");
         QCOMPARE(cli({"study", studyFile, "--out", local, "--jobs", "2", "--quiet"}).status, 0);
 
@@ -291,7 +288,7 @@ private slots:
     // One tuning array per round, each submitted after the one before succeeded.
     void emitsOneSlurmArrayPerRoundChained() {
         QTemporaryDir tmp;
-        const QString studyFile = writeFile(tmp.filePath("refined.json"), kRefinedStudy);
+        const QString studyFile = writeFile(tmp.filePath("refined.json"), refinedStudy());
         const QString out = tmp.filePath("out");
         QCOMPARE(cli({"study", studyFile, "--out", out, "--emit", "slurm"}).status, 0);
         const QByteArray round1 = readFileBytes(out + "/slurm/tune-round-1.sbatch");
