@@ -6,6 +6,7 @@
 #include "io/Files.h"
 #include "io/JsonFile.h"
 #include "study/SelectionFragility.h"
+#include "study/StudyPlan.h"
 #include "study/StudyAggregate.h"
 #include "study/StudySummaryTable.h"
 
@@ -182,6 +183,22 @@ private slots:
             QVERIFY2(printed.contains("warning: " + warning), qPrintable(printed));
         QVERIFY(runCliQuietly({"aggregate", out, "--markdown"}, &printed) == 0);
         QCOMPARE(printed.count("**Warning:**"), expectedWarnings.size());
+    }
+
+    // The shipped two-parameter study: a grid over two keys counts every pair against the budget
+    // (5 x 5 pairs and the defaults, each on 3 tuning seeds: 78 trials per optimizer).
+    void theTwoParameterPresetSpendsEqualBudgets() {
+        const Study study = loadStudy(":/studies/3-lr-momentum-digits.json");
+        QCOMPARE(study.optimizers.size(), std::size_t(3));
+        QCOMPARE(study.tuningSeeds, 3);
+        QCOMPARE(study.candidates(), 26);
+        const StudyPlan plan(study);
+        for (int o = 0; o < 3; ++o) {
+            QCOMPARE(study.optimizers[static_cast<std::size_t>(o)].space.size(), std::size_t(2));
+            QCOMPARE(plan.tuningTrials(0, o).size(), std::size_t(78));
+        }
+        // adam's last pair, its keys in the file's (sorted) order: beta2, lr.
+        QCOMPARE(plan.point(2, 25), (stats::TrialPoint{0.9999, 0.1}));
     }
 };
 
