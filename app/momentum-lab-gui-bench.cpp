@@ -15,7 +15,10 @@
 //   quantity     the same nine runs side by side: the diagram's colour quantity switched until
 //                every canvas has redrawn, p95 over all quantities, 3 rounds
 //   report       Export -> Report of a four-run folder of the same network: wall time
-//   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S] [--part all|views|training]
+//   output view  one 2-8-8-2 xor run's decision regions at 200 x 200 samples with its 600 data
+//                points, redrawn for another step (forward pass, colour map, replot): median and
+//                p95 of 100 (--part output alone)
+//   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S] [--part all|views|output|training]
 //                (S: training time, default 60; views: the view figures only)
 #include "LargeBlocks.h"
 #include "MainWindow.h"
@@ -23,8 +26,10 @@
 #include "export/ExportController.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
+#include "views/OutputView.h"
 #include "views/ViewControls.h"
 #include "experiment/ExperimentPanel.h"
+#include "experiment/Presets.h"
 #include "model/RunComparison.h"
 #include "model/RunSelection.h"
 #include "optim/OptimizerCatalog.h"
@@ -262,6 +267,43 @@ void measureHeatmap() {
                 verdict(median <= 5.0));
 }
 
+// One run of the xor preset's 2-8-8-2 network with Glorot weights of two seeds (two steps): each
+// redraw after a step change computes the grid anew.
+void measureOutputView() {
+    ml::Experiment experiment = ml::findPreset("xor").experiment;
+    experiment.runs.resize(1);
+    std::vector<ml::Snapshot> snapshots;
+    for (long step : {1L, 2L}) {
+        ml::Network network(experiment.network);
+        network.initializeGlorotUniform(std::uint64_t(step));
+        ml::Snapshot snapshot;
+        snapshot.label = experiment.runs.front().label;
+        snapshot.step = step;
+        for (const ml::Matrix& parameters : network.parameters()) snapshot.layers.push_back({parameters});
+        snapshots.push_back(snapshot);
+    }
+    ml::RunSelection selection;
+    selection.begin({QString::fromStdString(experiment.runs.front().label)});
+    selection.deliver(snapshots);
+    ml::OutputView view(&selection);
+    view.setExperiment(experiment);
+    view.resize(600, 500);
+    view.show();
+    view.refresh();  // loads the data and builds the grid once
+    std::vector<double> cpu;
+    for (int i = 0; i < 100; ++i) {
+        const double start = threadCpuMs();
+        selection.setStep(1 + i % 2);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        cpu.push_back(threadCpuMs() - start);
+    }
+    const double median = quantile(cpu, 0.5);
+    std::printf(
+        "output view, one 2-8-8-2 run at %d x %d samples, redraw after a step change: median %.2f ms, p95 %.2f ms "
+        "CPU (target <= 10 ms: %s)\n",
+        ml::OutputView::kGridSize, ml::OutputView::kGridSize, median, quantile(cpu, 0.95), verdict(median <= 10.0));
+}
+
 void measureLossPlot() {
     QCustomPlot plot;
     plot.resize(900, 500);
@@ -424,25 +466,26 @@ void measureViews() {
 int main(int argc, char** argv) {
     double seconds = 60.0;
     std::string part = "all";
-    const char* usage = "usage: momentum-lab-gui-bench [--seconds S] [--part all|views|training]\n";
+    const char* usage = "usage: momentum-lab-gui-bench [--seconds S] [--part all|views|output|training]\n";
     for (int i = 1; i < argc; i += 2) {
         if (i + 1 >= argc) return std::fprintf(stderr, "%s", usage), 2;
         if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
         else if (std::strcmp(argv[i], "--part") == 0) part = argv[i + 1];
         else return std::fprintf(stderr, "%s", usage), 2;
     }
-    if (!(seconds > 0) || (part != "all" && part != "views" && part != "training"))
+    if (!(seconds > 0) || (part != "all" && part != "views" && part != "output" && part != "training"))
         return std::fprintf(stderr, "%s", usage), 2;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as soon as it is measured
     QStandardPaths::setTestModeEnabled(true);  // the window's settings (last experiment) stay the user's
     QApplication app(argc, argv);
     ml::returnFreedMemoryPeriodically(&app);  // as the app does
     Eigen::setNbThreads(1);
-    if (part != "training") {
+    if (part == "all" || part == "views") {
         measureHeatmap();
         measureLossPlot();
         measureViews();
     }
-    if (part != "views") measureTraining(seconds);
+    if (part != "training") measureOutputView();
+    if (part == "all" || part == "training") measureTraining(seconds);
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "MainWindow.h"
 #include "cli/Cli.h"
 #include "experiment/ExperimentPanel.h"
+#include "experiment/Presets.h"
 #include "export/ExportController.h"
 #include "export/ReportWriter.h"
 #include "model/ComparisonHistory.h"
@@ -25,6 +26,7 @@
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
+#include "views/OutputView.h"
 #include "model/RunSelection.h"
 #include "views/ViewControls.h"
 #include "views/ViewRegistry.h"
@@ -559,6 +561,30 @@ private Q_SLOTS:
         ROBOT_ACT("overlay the first record",
                   QVERIFY(window.overlayKept(window.runHistory()->records().front().number)));
         drive(window, "history overlay");
+    }
+
+    // The xor preset with four runs trained live with the output view open: it follows the
+    // training, draws every run side by side, and replays with the scrubber.
+    void outputViewOfTheXorPreset() {
+        MainWindow window;
+        showAt(window, windowSizes().front().size);
+        Experiment experiment = findPreset("xor").experiment;
+        for (const char* rule : {"adam", "sgd"}) experiment.runs.push_back({rule, rule, optimizerInfo(rule).defaults});
+        window.experimentPanel()->setExperiment(experiment);
+        QDockWidget* place = dock(window, "outputDock");
+        QVERIFY(place);
+        ROBOT_ACT("open the output view", place->toggleViewAction()->trigger());
+        ROBOT_ACT("raise the output view", place->raise());
+        ROBOT_ACT("start the xor preset", window.trainingActions()->start()->trigger());
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->state(), SessionState::Finished, 60000);
+        ROBOT_NO_WARNINGS("xor preset trained");
+        auto* view = window.findChild<OutputView*>();
+        QVERIFY(view && view->isVisible());
+        QVERIFY2(view->message().isEmpty(), qPrintable(view->message()));
+        QCOMPARE(view->columnCount(), 4);
+        shot(window, "xor preset view network-output");
+        scrub(window, "xor preset");
+        QVERIFY2(view->message().isEmpty() && view->columnCount() == 4, qPrintable(view->message()));
     }
 
     // A study folder's window, at the screen's size and its minimum: every tab raised by a click,

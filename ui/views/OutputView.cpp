@@ -63,6 +63,17 @@ QCPGraph* pointGraph(QCPAxisRect* rect, const QString& name, const QCPScatterSty
     return graph;
 }
 
+// The title: what the colours or the curves are, and the marks of the data points.
+QString titleOf(bool twoInputs, bool classification, bool difference) {
+    const auto tr = [](const char* text) { return OutputView::tr(text); };
+    if (!twoInputs) return difference ? tr("A − B of the fitted curves") : tr("Fitted curve  ● train  ○ test");
+    if (!classification)
+        return difference ? tr("A − B of the predicted value  ● train  ○ test")
+                          : tr("Predicted value  ● train  ○ test");
+    return difference ? tr("A − B: probability of A's predicted class  ● train  ○ test")
+                      : tr("Decision regions (paler: less sure)  ● train  ○ test  ✕ wrong (train + test)");
+}
+
 }  // namespace
 
 OutputView::OutputView(RunSelection* selection, QWidget* parent)
@@ -73,7 +84,8 @@ OutputView::OutputView(RunSelection* selection, QWidget* parent)
     plot_->plotLayout()->clear();
     title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, title_);
-    auto* redraw = new RedrawWhenShown(this, [this] { refresh(); });
+    // The plot covers the whole view: whether it can be seen decides.
+    auto* redraw = new RedrawWhenShown(plot_, [this] { refresh(); });
     connect(selection_, &RunSelection::selectionChanged, redraw, &RedrawWhenShown::request);
     connect(selection_, &RunSelection::stepChanged, redraw, &RedrawWhenShown::request);
     connect(selection_, &RunSelection::snapshotsArrived, redraw, [this, redraw] {
@@ -161,7 +173,7 @@ void OutputView::rebuild(int columns, bool difference) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();
             for (int c = 0; c < classes; ++c) ticker->addTick(c + 0.5, tr("class %1").arg(c));
             scale_->axis()->setTicker(ticker);
-            scale_->setLabel(tr("predicted class (paler: less sure)"));
+            scale_->setLabel(tr("predicted class"));
         } else
             scale_->setLabel(difference ? (classification ? tr("A − B: probability of A's class") : tr("A − B: output"))
                                         : tr("predicted value"));
@@ -172,6 +184,9 @@ void OutputView::rebuild(int columns, bool difference) {
         plots.rect = new QCPAxisRect(plot_);
         body->addElement(0, c, plots.rect);
         plots.rect->axis(QCPAxis::atBottom)->setRange(range.low[0], range.high[0]);
+        for (QCPAxis* axis : {plots.rect->axis(QCPAxis::atBottom), plots.rect->axis(QCPAxis::atLeft)})
+            axis->ticker()->setTickCount(columns > 2 ? 3 : 5);
+        plots.rect->axis(QCPAxis::atLeft)->setTickLabels(c == 0);  // one value range for every panel
         if (two) {
             plots.rect->axis(QCPAxis::atLeft)->setRange(range.low[1], range.high[1]);
             plots.map = new QCPColorMap(plots.rect->axis(QCPAxis::atBottom), plots.rect->axis(QCPAxis::atLeft));
@@ -180,23 +195,26 @@ void OutputView::rebuild(int columns, bool difference) {
             plots.map->data()->setSize(grid_->size(), grid_->size());
             plots.map->data()->setRange(QCPRange(range.low[0], range.high[0]), QCPRange(range.low[1], range.high[1]));
             plots.map->setColorScale(scale_);
-        } else {
-            plots.curve = new QCPGraph(plots.rect->axis(QCPAxis::atBottom), plots.rect->axis(QCPAxis::atLeft));
-            plots.curve->setName(tr("fit %1").arg(c + 1));
         }
         for (int k = 0; k < classes; ++k) {
             const QColor colour = classification ? classColor(k) : QColor(90, 90, 90);
             const QString kind = classification ? tr(" class %1").arg(k) : QString();
-            plots.train.push_back(pointGraph(
-                plots.rect, tr("train%1 %2").arg(kind).arg(c + 1),
-                QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::white, 0.8), colour, classification ? 6 : 4)));
-            plots.test.push_back(pointGraph(
-                plots.rect, tr("test%1 %2").arg(kind).arg(c + 1),
-                QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 1.5), Qt::white, classification ? 6 : 4)));
+            const double size = (classification ? 6 : 4.5) * (columns > 2 ? 0.7 : 1.0);  // narrow panels: smaller
+            plots.train.push_back(
+                pointGraph(plots.rect, tr("train%1 %2").arg(kind).arg(c + 1),
+                           QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour.darker(140), 0.8), colour, size)));
+            plots.test.push_back(
+                pointGraph(plots.rect, tr("test%1 %2").arg(kind).arg(c + 1),
+                           QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 1.5), Qt::white, size)));
+        }
+        if (!two) {  // over the data points
+            plots.curve = new QCPGraph(plots.rect->axis(QCPAxis::atBottom), plots.rect->axis(QCPAxis::atLeft));
+            plots.curve->setName(tr("fit %1").arg(c + 1));
         }
         if (classification)
-            plots.crosses = pointGraph(plots.rect, tr("misclassified %1").arg(c + 1),
-                                       QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::black, 1.6), Qt::NoBrush, 9));
+            plots.crosses = pointGraph(
+                plots.rect, tr("misclassified %1").arg(c + 1),
+                QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::black, 1.6), Qt::NoBrush, columns > 2 ? 7 : 9));
         panels_.push_back(plots);
     }
     if (two && !(classification && !difference)) applyDivergingScale(scale_, DivergingColorScale());
@@ -299,12 +317,7 @@ void OutputView::drawPanel(PanelPlots& plots, const RunSelection::Panel& panel, 
     caption.replace(QStringLiteral(" · "), QStringLiteral("\n"));
     if (!panel.ready()) caption += tr(" (no snapshot)");
     else if (!drawn) caption += tr(" (another network)");
-    else if (predictedTrain.size())
-        caption += tr("\nwrong: %1 of %2 train, %3 of %4 test")
-                       .arg(plots.wrongTrain)
-                       .arg(train_.samples.size())
-                       .arg(plots.wrongTest)
-                       .arg(test_.samples.size());
+    else if (predictedTrain.size()) caption += tr("\n%1 + %2 wrong").arg(plots.wrongTrain).arg(plots.wrongTest);
     plots.rect->axis(QCPAxis::atBottom)->setLabel(caption);
 }
 
@@ -339,15 +352,7 @@ void OutputView::refresh() {
             for (const PanelPlots& plots : panels_) plots.rect->axis(QCPAxis::atLeft)->setRange(low - pad, high + pad);
         }
     }
-    const QString marks = tr("● training  ○ test");
-    title_->setText(
-        two ? (classification ? (difference ? tr("A − B: the probability of A's predicted class; %1")
-                                            : tr("Decision regions: the predicted class, paler where less "
-                                                 "sure; %1  ✕ misclassified"))
-                              : (difference ? tr("A − B of the predicted value; %1")
-                                            : tr("The predicted value over the input plane; %1")))
-                  .arg(marks)
-            : (difference ? tr("A − B of the fitted curves") : tr("The fitted curve over the data; %1").arg(marks)));
+    title_->setText(titleOf(two, classification, difference));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
