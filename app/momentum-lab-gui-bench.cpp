@@ -485,7 +485,7 @@ int main(int argc, char** argv) {
         measureLossPlot();
         measureViews();
     }
-    if (part != "training") measureOutputView();
+    if (part == "all" || part == "views" || part == "output") measureOutputView();
     if (part == "all" || part == "training") measureTraining(seconds);
     return 0;
 }
