@@ -18,7 +18,11 @@
 //   output view  one 2-8-8-2 xor run's decision regions at 200 x 200 samples with its 600 data
 //                points, redrawn for another step (forward pass, colour map, replot): median and
 //                p95 of 100 (--part output alone)
-//   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S] [--part all|views|output|training]
+//   thumbnails   nine 2-8-8-2 runs side by side (toy:xor's range) with the diagram's neuron
+//                functions at 64 x 64 samples per neuron: a new snapshot of every run until every
+//                canvas has redrawn (forward passes over the grid, images, painting), p50/p95 of
+//                100 in GUI-thread CPU; beside it the same with circles (--part thumbnails alone)
+//   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S] [--part all|views|output|thumbnails|training]
 //                (S: training time, default 60; views: the view figures only)
 #include "LargeBlocks.h"
 #include "MainWindow.h"
@@ -304,6 +308,71 @@ void measureOutputView() {
         ml::OutputView::kGridSize, ml::OutputView::kGridSize, median, quantile(cpu, 0.95), verdict(median <= 10.0));
 }
 
+// Nine runs of a 2-8-8-2 network whose weights move a little with every step, as a training's do.
+std::vector<ml::SharedSnapshot> nineRunsAt(const ml::NetworkSpec& network, long step) {
+    std::vector<ml::SharedSnapshot> snapshots;
+    for (int run = 0; run < 9; ++run) {
+        ml::Network weights(network);
+        weights.initializeGlorotUniform(std::uint64_t(run + 1));
+        auto snapshot = std::make_shared<ml::Snapshot>();
+        snapshot->run = run;
+        snapshot->label = "run " + std::to_string(run);
+        snapshot->step = step;
+        for (const ml::Matrix& parameters : weights.parameters())
+            snapshot->layers.push_back({(1.0f + 0.002f * float(step)) * parameters});
+        snapshots.push_back(snapshot);
+    }
+    return snapshots;
+}
+
+void measureThumbnails() {
+    ml::Experiment experiment;
+    experiment.network = ml::NetworkSpec({2, 8, 8, 2}, ml::Activation::Tanh, ml::LossKind::CrossEntropy);
+    experiment.data = "toy:xor";
+    ml::RunSelection selection;
+    ml::NetworkDiagramPanel diagram(&selection);
+    diagram.resize(900, 640);  // the diagram dock's share of a 1366 x 768 window, a little larger
+    diagram.setExperiment(experiment);
+    diagram.show();
+    QStringList labels;
+    for (int run = 0; run < 9; ++run) labels << QStringLiteral("run %1").arg(run);
+    selection.begin(labels);
+    selection.setShown({0, 1, 2, 3, 4, 5, 6, 7, 8});
+    QApplication::processEvents();  // on screen: a repaint paints
+    long step = 0;
+    std::vector<double> computed, painted;  // the panel's refresh (grids, images) and the canvases' paint
+    auto redrawAfterSnapshot = [&] {
+        const double start = threadCpuMs();
+        selection.deliver(nineRunsAt(experiment.network, ++step));
+        diagram.refresh();  // what the window's redraw-when-shown does for a new live snapshot
+        const double refreshed = threadCpuMs();
+        for (ml::NetworkDiagramView* canvas : diagram.canvases()) canvas->repaint();
+        const double end = threadCpuMs();
+        computed.push_back(refreshed - start);
+        painted.push_back(end - refreshed);
+        return end - start;
+    };
+    for (const bool thumbnails : {true, false}) {
+        diagram.setThumbnailsShown(thumbnails);
+        redrawAfterSnapshot();  // loads the data and builds the grid once
+        std::vector<double> cpu;
+        computed.clear();
+        painted.clear();
+        for (int i = 0; i < 100; ++i) cpu.push_back(redrawAfterSnapshot());
+        const double p50 = quantile(cpu, 0.5);
+        if (thumbnails)
+            std::printf(
+                "diagram neuron functions, nine 2-8-8-2 runs side by side at %d x %d samples, redraw after a "
+                "snapshot: p50 %.2f ms (functions and images %.2f, painting %.2f), p95 %.2f ms GUI-thread CPU "
+                "(target p50 <= 8 ms: %s)\n",
+                diagram.thumbnailSamples(), diagram.thumbnailSamples(), p50, quantile(computed, 0.5),
+                quantile(painted, 0.5), quantile(cpu, 0.95), verdict(p50 <= 8.0));
+        else
+            std::printf("the same with circles: p50 %.2f ms (painting %.2f), p95 %.2f ms\n", p50,
+                        quantile(painted, 0.5), quantile(cpu, 0.95));
+    }
+}
+
 void measureLossPlot() {
     QCustomPlot plot;
     plot.resize(900, 500);
@@ -466,14 +535,15 @@ void measureViews() {
 int main(int argc, char** argv) {
     double seconds = 60.0;
     std::string part = "all";
-    const char* usage = "usage: momentum-lab-gui-bench [--seconds S] [--part all|views|output|training]\n";
+    const char* usage = "usage: momentum-lab-gui-bench [--seconds S] [--part all|views|thumbnails|output|training]\n";
     for (int i = 1; i < argc; i += 2) {
         if (i + 1 >= argc) return std::fprintf(stderr, "%s", usage), 2;
         if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
         else if (std::strcmp(argv[i], "--part") == 0) part = argv[i + 1];
         else return std::fprintf(stderr, "%s", usage), 2;
     }
-    if (!(seconds > 0) || (part != "all" && part != "views" && part != "output" && part != "training"))
+    if (!(seconds > 0) ||
+        (part != "all" && part != "thumbnails" && part != "views" && part != "output" && part != "training"))
         return std::fprintf(stderr, "%s", usage), 2;
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as soon as it is measured
     QStandardPaths::setTestModeEnabled(true);  // the window's settings (last experiment) stay the user's
@@ -486,6 +556,7 @@ int main(int argc, char** argv) {
         measureViews();
     }
     if (part == "all" || part == "views" || part == "output") measureOutputView();
+    if (part == "all" || part == "views" || part == "thumbnails") measureThumbnails();
     if (part == "all" || part == "training") measureTraining(seconds);
     return 0;
 }

@@ -587,6 +587,25 @@ private Q_SLOTS:
         QVERIFY2(view->message().isEmpty() && view->columnCount() == 4, qPrintable(view->message()));
     }
 
+    // Nine xor runs side by side with the diagram's neuron functions on: every canvas draws them,
+    // through the scrubber's steps too.
+    void neuronFunctionsOfNineRuns() {
+        MainWindow window;
+        showAt(window, windowSizes().front().size);
+        ROBOT_ACT("open nine runs", window.openRunFolder(folders_["nine runs"]));
+        window.runSelection()->setShown({0, 1, 2, 3, 4, 5, 6, 7, 8});
+        auto* diagram = window.findChild<NetworkDiagramPanel*>();
+        auto* toggle = diagram->findChild<QCheckBox*>(QStringLiteral("neuronFunctions"));
+        QVERIFY(toggle && toggle->isEnabled());
+        ROBOT_ACT("neuron functions on",
+                  QTest::mouseClick(toggle, Qt::LeftButton, {}, QPoint(8, toggle->height() / 2)));
+        QVERIFY(diagram->thumbnailsShown());
+        for (NetworkDiagramView* canvas : diagram->canvases()) QVERIFY(canvas->thumbnails());
+        shot(window, "nine runs neuron functions");
+        scrub(window, "nine runs neuron functions");
+        ROBOT_ACT("neuron functions off", toggle->click());
+    }
+
     // A study folder's window, at the screen's size and its minimum: every tab raised by a click,
     // nothing squeezed or overprinted, no Qt warning.
     void studyWindowHoldsUp() {

@@ -53,6 +53,7 @@
 //   setThumbnailsShown(on), thumbnailsShown(), signal thumbnailsToggled(bool)  the toggle
 //                            ("Neuron functions"); shown only where the network has them
 //   thumbnailsUnavailable()  why the network has none ("" when it has)
+//   setThumbnailSamples(n), thumbnailSamples()  samples per input (64: 64 × 64 per neuron)
 //   setQuantity(q)           selects q in the quantity combo (and so in the canvases)
 //   refresh()                redraws from the selection (connected to its signals)
 //   setSelectedNeuron(l, j), selectedLayer(), selectedNeuron()  the ring on every canvas
@@ -239,6 +240,7 @@ public:
     void setThumbnailsShown(bool shown);
     QString thumbnailsUnavailable() const { return thumbnails_.unsupportedReason(); }
     void setThumbnailSamples(int samples);
+    int thumbnailSamples() const { return thumbnails_.samples(); }
     Quantity quantity() const;
     void refresh();
     void setSelectedNeuron(int layer, int neuron);

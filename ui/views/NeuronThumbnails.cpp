@@ -54,13 +54,13 @@ QImage NeuronThumbnails::imageOf(int column, int neuron) const {
     const auto& table = colourTable();
     const BatchMatrix& values = this->values(column);
     const float scale = float(0.5 * (kLevels - 1) / limit(column));
+    const float middle = float(kLevels - 1) / 2 + 0.5f;  // + 0.5: truncation rounds to the nearest level
     QImage image(samples_, samples_, QImage::Format_RGB32);
     for (int r = 0; r < samples_; ++r) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
         for (int c = 0; c < samples_; ++c) {
             const float value = values(Eigen::Index{r} * samples_ + c, neuron);
-            const float level =
-                std::clamp(std::round(float(kLevels - 1) / 2 + value * scale), 0.0f, float(kLevels - 1));
+            const float level = std::clamp(middle + value * scale, 0.0f, float(kLevels - 1));
             line[c] = std::isnan(value) ? table[kLevels] : table[std::size_t(level)];
         }
     }
