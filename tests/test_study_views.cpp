@@ -677,6 +677,34 @@ private Q_SLOTS:
         }
     }
 
+    // With two keys and two tuning seeds, the line at each lr is the best point tried there, its
+    // score the median over its seeds; a value where every point diverged is not drawn.
+    void sensitivityLineIsTheBestPointAtEachValue() {
+        StudyResults results;
+        results.selection = "final-validation-loss";
+        results.tasks = {"t"};
+        results.optimizers = {"o"};
+        const struct {
+            double lr, momentum, first, second;
+        } points[] = {
+            {0.1, 0.5, 0.4, 0.6}, {0.1, 0.9, 0.2, 0.4}, {1.0, 0.5, INFINITY, INFINITY}, {1.0, 0.9, 0.8, INFINITY}};
+        int trial = 0;
+        for (const auto& p : points)
+            for (const double score : {p.first, p.second}) {
+                results.sensitivity.push_back({"t", "o", "lr", trial, p.lr, score, QString::number(trial)});
+                results.sensitivity.push_back({"t", "o", "momentum", trial, p.momentum, score, QString::number(trial)});
+                ++trial;
+            }
+        SensitivityPlot plot;
+        plot.show(results, "t", "lr");
+        QCOMPARE(plot.lineCount(), 1);
+        QCOMPARE(plot.plot()->graph(0)->data()->size(), 1);
+        QCOMPARE(plot.plot()->graph(0)->data()->at(0)->key, 0.1);
+        QCOMPARE(plot.plot()->graph(0)->data()->at(0)->value, 0.3);  // median of 0.2 and 0.4, momentum 0.9
+        QCOMPARE(plot.trialFolder(0, 0), QString("2"));              // that point's first trial
+        QVERIFY2(plot.plot()->graph(0)->name().contains("3 diverged"), qPrintable(plot.plot()->graph(0)->name()));
+    }
+
     // One polyline per tuning trial across lr, momentum and the score; the chosen one drawn thick
     // and black; drawn headlessly.
     void parallelCoordinatesDrawEveryTrial() {

@@ -36,6 +36,43 @@ SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new Q
             });
 }
 
+std::vector<SensitivityPlot::PointScore> SensitivityPlot::pointScores(const StudyResults& results, const QString& task,
+                                                                      const QString& optimizer) {
+    // Each trial's values of every searched key (sensitivity.csv: a row per trial and key).
+    struct Trial {
+        std::map<QString, double> values;
+        double score = NAN;
+        QString folder;
+    };
+    std::map<int, Trial> trials;
+    for (const SensitivityPoint& p : results.sensitivity) {
+        if (p.task != task || p.optimizer != optimizer) continue;
+        Trial& t = trials[p.trial];
+        t.values[p.parameter] = p.value;
+        t.score = p.score;
+        t.folder = p.folder;
+    }
+    std::vector<PointScore> points;
+    std::vector<std::vector<double>> scores;
+    for (const auto& [number, t] : trials) {
+        auto it = std::find_if(points.begin(), points.end(), [&](const PointScore& p) { return p.values == t.values; });
+        if (it == points.end()) {
+            points.push_back({t.values, NAN, t.folder, 0});
+            scores.emplace_back();
+            it = points.end() - 1;
+        }
+        scores[static_cast<std::size_t>(it - points.begin())].push_back(t.score);
+        it->divergedTrials += std::isfinite(t.score) ? 0 : 1;
+    }
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        std::vector<double>& v = scores[i];
+        std::sort(v.begin(), v.end());  // infinity (diverged) last
+        const std::size_t n = v.size();
+        points[i].score = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+    return points;
+}
+
 int SensitivityPlot::lineCount() const { return lines_; }
 
 // Each optimizer's chosen point, a ring in its colour (a red one when it sits on an edge of what
@@ -78,19 +115,21 @@ void SensitivityPlot::show(const StudyResults& results, const QString& task, con
     edges_.clear();
     bool positive = true, positiveScores = true;
     for (int o = 0; o < results.optimizers.size(); ++o) {
-        std::map<double, const SensitivityPoint*> byValue;  // sorted by the parameter's value
-        int diverged = 0;
-        for (const SensitivityPoint& p : results.sensitivity) {
-            if (p.task != task || p.optimizer != results.optimizers[o] || p.parameter != parameter) continue;
-            if (!std::isfinite(p.score)) {
-                ++diverged;
-                continue;
-            }
-            byValue[p.value] = &p;
-            positive = positive && p.value > 0;
+        const std::vector<PointScore> points = pointScores(results, task, results.optimizers[o]);
+        std::map<double, const PointScore*> byValue;  // the best point at each value, sorted by value
+        int diverged = 0, tried = 0;
+        for (const PointScore& p : points) {
+            const auto value = p.values.find(parameter);
+            if (value == p.values.end()) continue;
+            ++tried;
+            diverged += p.divergedTrials;
+            if (!std::isfinite(p.score)) continue;
+            const PointScore*& best = byValue[value->second];
+            if (!best || p.score < best->score) best = &p;
+            positive = positive && value->second > 0;
             positiveScores = positiveScores && p.score > 0;
         }
-        if (byValue.empty() && diverged == 0) continue;
+        if (tried == 0) continue;
         QCPGraph* graph = plot_->addGraph();
         folders_.emplace_back();
         for (const auto& [value, point] : byValue) {

@@ -1,8 +1,10 @@
 #pragma once
-// Hyper-parameter sensitivity of one task: every tuning trial's selection score (validation)
-// against one searched hyper-parameter, one line per optimizer, on a log x axis (learning rates
-// span decades), and on request a log y axis (scores that span decades too; only when every drawn
-// score is positive, else the axis stays linear). Diverged trials (infinite score) cannot be drawn; the legend counts them.
+// Hyper-parameter sensitivity of one task: the selection score (validation) against one searched
+// hyper-parameter, one line per optimizer: at each value the best point tried there (the other
+// searched keys at their best), a point's score the median over its tuning seeds, on a log x
+// axis (learning rates span decades), and on request a log y axis (scores that span decades too;
+// only when every drawn score is positive, else the axis stays linear). Diverged trials (infinite
+// score) cannot be drawn; the legend counts them.
 // Clicking a trial's point emits its run folder (the study window opens it in the main views).
 // Each optimizer's chosen point is ringed (in red when it sits on an edge of what was searched),
 // and the searched range's edges are dashed vertical lines: a choice on one may have a better
@@ -11,6 +13,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <set>
 #include <vector>
 
@@ -29,6 +32,17 @@ public:
     int chosenCount() const { return static_cast<int>(chosen_.size()); }                  // chosen points ringed
     std::vector<double> searchedEdges() const { return {edges_.begin(), edges_.end()}; }  // dashed lines, in order
     QString trialFolder(int line, int point) const;  // the run folder of a drawn point
+
+    // The points one optimizer tried (its trials grouped by their values), each scored by the
+    // median over its tuning seeds; the folder is the point's first trial.
+    struct PointScore {
+        std::map<QString, double> values;
+        double score;
+        QString folder;
+        int divergedTrials;
+    };
+    static std::vector<PointScore> pointScores(const StudyResults& results, const QString& task,
+                                               const QString& optimizer);
 
 Q_SIGNALS:
     void trialClicked(const QString& folder);
