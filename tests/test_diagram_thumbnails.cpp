@@ -1,6 +1,9 @@
 // The network diagram's neuron functions (views/NeuronThumbnails.h): drawn inside the neurons of a
 // 2-input network at the scrubber's step, one limit per column over every shown run, A − B in
-// difference mode; circles and a disabled toggle (with the reason) for a 4-input network.
+// difference mode; circles and a disabled toggle (with the reason) for a 4-input network; the
+// toggle remembered by the window from one session to the next.
+#include "MainWindow.h"
+#include "TestSettings.h"
 #include "data/ToyData.h"
 #include "model/RunSelection.h"
 #include "nn/NeuronFunctions.h"
@@ -83,6 +86,8 @@ class TestDiagramThumbnails : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { useOwnSettingsFolder(); }
+
     void twoInputsDrawTheNeuronsFunctions() {
         const std::vector<int> sizes{2, 8, 8, 2};
         RunSelection selection;
@@ -174,6 +179,17 @@ private Q_SLOTS:
         QVERIFY(!canvas->thumbnails());
         QCOMPARE(coloursAt(canvas, 0, 2, kBelowIndex).size(), 1);  // a circle's fill
         QVERIFY(panel.thumbnailsShown());
+    }
+
+    void theWindowRemembersTheToggle() {
+        {
+            MainWindow window;
+            auto* diagram = window.findChild<NetworkDiagramPanel*>();
+            QVERIFY(!diagram->thumbnailsShown());  // circles at first
+            diagram->setThumbnailsShown(true);
+        }
+        MainWindow window;
+        QVERIFY(window.findChild<NetworkDiagramPanel*>()->thumbnailsShown());
     }
 };
 

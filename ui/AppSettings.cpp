@@ -71,6 +71,8 @@ void AppSettings::saveFigureOptions(const FigureOptions& options) {
 
 bool AppSettings::keepRunFolders() { return settings().value("training/keepRunFolders", true).toBool(); }
 void AppSettings::setKeepRunFolders(bool keep) { settings().setValue("training/keepRunFolders", keep); }
+bool AppSettings::diagramNeuronFunctions() { return settings().value("views/diagramNeuronFunctions", false).toBool(); }
+void AppSettings::setDiagramNeuronFunctions(bool shown) { settings().setValue("views/diagramNeuronFunctions", shown); }
 
 QString AppSettings::runsFolder() {
     if (const QString dir = qEnvironmentVariable("MOMENTUM_LAB_RUNS_DIR"); !dir.isEmpty()) return dir;

@@ -1,7 +1,8 @@
 #pragma once
 // What the desktop app remembers between sessions (QSettings "MomentumLab/momentum-lab"):
 // window geometry and dock layout, the last experiment (as its JSON), the last folder used in a
-// file dialog, the last figure size and whether trainings are kept as run folders.
+// file dialog, the last figure size, whether trainings are kept as run folders and whether the
+// diagram draws the neurons' functions.
 #include "export/FigureOptions.h"
 #include "experiment/Experiment.h"
 
@@ -35,6 +36,9 @@ public:
     // `momentum-lab-cli export`, `aggregate` and File > Open work on what was watched.
     static bool keepRunFolders();
     static void setKeepRunFolders(bool keep);
+    // Whether the network diagram draws each neuron's function over the inputs (default: no).
+    static bool diagramNeuronFunctions();
+    static void setDiagramNeuronFunctions(bool shown);
     // Where: $MOMENTUM_LAB_RUNS_DIR when set, else the user's data location + "/runs".
     static QString runsFolder();
     // runsFolder() while keepRunFolders(), else "" (TrainingSession::setRunsFolder's argument).

@@ -185,6 +185,10 @@ void MainWindow::buildDocks() {
     // The views the window wires to each other and to the training.
     plot_ = views_->find<ConvergencePlot>();
     diagram_ = views_->find<NetworkDiagramPanel>();
+    // The diagram's neuron functions stay as the user left them, from one session to the next.
+    diagram_->setThumbnailsShown(AppSettings::diagramNeuronFunctions());
+    connect(diagram_, &NetworkDiagramPanel::thumbnailsToggled, this,
+            [](bool shown) { AppSettings::setDiagramNeuronFunctions(shown); });
     summary_ = views_->find<SummaryPanel>();
     inspector_ = views_->find<NeuronInspector>();
     heatmap_ = views_->find<LayerHeatmapPanel>();
