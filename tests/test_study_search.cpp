@@ -305,6 +305,10 @@ private slots:
         QVERIFY(submit.contains("--dependency=afterok:$final aggregate.sbatch"));
         QCOMPARE(cli({"study", studyFile, "--out", out, "--list", "--round", "3"}).status, 2);
         QCOMPARE(cli({"study", studyFile, "--out", out, "--list", "--round", "1", "--phase", "2"}).status, 2);
+        const CliResult alone = cli({"study", studyFile, "--out", out, "--round", "1"});
+        QCOMPARE(alone.status, 2);
+        QVERIFY2(alone.err.contains("--round: only read with --list or --list0, not with running every trial"),
+                 qPrintable(alone.err));
     }
 };
 
