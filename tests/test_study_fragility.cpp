@@ -132,6 +132,11 @@ private slots:
                  qPrintable(QString("%1 vs %2").arg(f.stability).arg(aWins / 27.0)));
         // Deterministic: the same RNG seed gives the same stability.
         QCOMPARE(assessSelection({"lr"}, trials, {0.1}, {SeedStatistic::Median, 4000, 1}).stability, f.stability);
+        // The same point tried again on the same seeds (the defaults equal to a grid value) counts once.
+        std::vector<TuningScore> twice = trials;
+        for (std::uint64_t seed = 0; seed < 3; ++seed) twice.push_back({{0.1}, seed, a[seed], false});
+        QCOMPARE(assessSelection({"lr"}, twice, {0.1}).tuningSeeds, 3);
+        QCOMPARE(assessSelection({"lr"}, twice, {0.1}, {SeedStatistic::Median, 4000, 1}).stability, f.stability);
         // A point that wins on every seed is always chosen again.
         trials[1].score = trials[3].score = trials[5].score = 1.0;
         QCOMPARE(assessSelection({"lr"}, trials, {0.1}).stability, 1.0);

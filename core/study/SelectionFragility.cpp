@@ -125,6 +125,9 @@ SelectionFragility assessSelection(const std::vector<std::string>& keys, const s
     for (const TuningScore& t : trials) {
         auto it = std::find_if(points.begin(), points.end(), [&](const PointScores& p) { return p.point == t.point; });
         if (it == points.end()) it = points.insert(points.end(), PointScores{t.point, {}, 0});
+        // The same point on the same seed twice (the defaults among the grid's values) is one run.
+        if (std::any_of(it->bySeed.begin(), it->bySeed.end(), [&](const auto& s) { return s.first == t.seed; }))
+            continue;
         it->bySeed.emplace_back(t.seed, t.score);
         it->diverged += t.diverged ? 1 : 0;
     }

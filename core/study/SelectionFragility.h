@@ -70,7 +70,8 @@ struct FragilityOptions {
 
 // `keys`: the searched keys, in the order of each point's values; `trials`: the finished tuning
 // trials, in plan order (a tie goes to the earlier point, as in selection); `chosen`: the selected
-// point. Points are paired by tuning seed when resampled (each point ran on the same seeds).
+// point. Points are paired by tuning seed when resampled (each point ran on the same seeds); a
+// point tried twice on the same seed (the defaults equal to a searched value) counts once.
 SelectionFragility assessSelection(const std::vector<std::string>& keys, const std::vector<TuningScore>& trials,
                                    const stats::TrialPoint& chosen, const FragilityOptions& options = {});
 
