@@ -731,12 +731,15 @@ void NetworkDiagramPanel::ensureCanvases(int count) {
     arrangeCanvases();
 }
 
-// Columns of the small multiples: as many as keep each canvas near a 4:3 shape in `area`.
+// Columns of the small multiples: as many as keep each canvas near a 4:3 shape in `area` (with
+// neuron functions, 9:10).
 // Within that, as many as leave every canvas at least its minimum size where the area allows.
 int NetworkDiagramPanel::gridColumns(QSize area) const {
     const int n = static_cast<int>(canvases_.size());
     const double aspect = area.height() > 0 ? double(area.width()) / area.height() : 1.0;
-    const int shapely = std::clamp(static_cast<int>(std::lround(std::sqrt(n * aspect / 1.33))), 1, n);
+    // Thumbnails stack their squares in columns: canvases nearer a square shape give them room.
+    const double canvasAspect = thumbnailsShown() && thumbnailToggle_->isEnabled() ? 0.9 : 1.33;
+    const int shapely = std::clamp(static_cast<int>(std::lround(std::sqrt(n * aspect / canvasAspect))), 1, n);
     const QSize least = canvases_.front()->minimumSizeHint();
     const int mostColumns = std::max(1, area.width() / std::max(1, least.width()));
     const int mostRows = std::max(1, area.height() / std::max(1, least.height()));
