@@ -581,7 +581,9 @@ private slots:
         QCOMPARE(cli({"study", "--out", out}).status, 2);
         const CliResult missing = cli({"study", tmp.filePath("nope.json"), "--out", out});
         QCOMPARE(missing.status, 2);
-        QVERIFY(missing.err.contains("no such study file, nor a shipped study (seed-question-digits, seed-question)"));
+        QVERIFY(
+            missing.err.contains("no such study file, nor a shipped study (seed-question-digits, seed-question, "
+                                 "lr-momentum-digits)"));
     }
 
     // Resuming clears an unfinished trial's folder; when that folder is a link, the link goes and
