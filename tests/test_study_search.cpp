@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,6 +24,7 @@
 #include <future>
 #include <iostream>
 #include <set>
+#include <signal.h>
 #include <sstream>
 
 using namespace ml;
@@ -283,6 +285,33 @@ private slots:
         for (const char* file : kResultFiles)
             QVERIFY2(readFileBytes(local + "/results/" + file) == readFileBytes(listed + "/results/" + file), file);
         QCOMPARE(readFileBytes(local + "/results/summary.csv"), before);
+    }
+
+    // SIGKILL in the middle of a refining round (the CLI as a child, no chance to clean up): the
+    // same command resumes and gives the files of an uninterrupted run.
+    void aKilledRefiningStudyResumesToTheSameResults() {
+        QTemporaryDir tmp;
+        QJsonObject json = refinedJson();
+        json["steps"] = 1500;  // long enough to be killed mid-round
+        const QString studyFile =
+            writeFile(tmp.filePath("refined.json"), QJsonDocument(json).toJson(QJsonDocument::Compact));
+        const QString killed = tmp.filePath("killed"), whole = tmp.filePath("whole");
+        const StudyPlan plan(loadStudy(studyFile));
+        QProcess process;
+        process.start(MOMENTUM_LAB_CLI, {"study", studyFile, "--out", killed, "--jobs", "2", "--quiet"});
+        QVERIFY(process.waitForStarted());
+        const StudyLayout layout(killed, plan);
+        const QString roundOne = layout.trialMarker(plan.roundBegin(1));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(roundOne), 120000);
+        QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGKILL), 0);
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+        QVERIFY(!pendingTrials(layout).tuning.empty());  // killed before phase 1 ended
+
+        QCOMPARE(cli({"study", studyFile, "--out", killed, "--jobs", "2", "--quiet"}).status, 0);
+        QCOMPARE(cli({"study", studyFile, "--out", whole, "--jobs", "2", "--quiet"}).status, 0);
+        for (const char* file : kResultFiles)
+            QVERIFY2(readFileBytes(killed + "/results/" + file) == readFileBytes(whole + "/results/" + file), file);
     }
 
     // One tuning array per round, each submitted after the one before succeeded.
