@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Recorded PyTorch runs for test_torch_explainer: a 4-5-3 tanh MLP, full batch, 6 steps, a
-snapshot at every step, trained with torch's SGD momentum, torch's Adam and the package's
-NeuronMeanSGD (fan-in), each into OUT/<label>.
+"""Recorded PyTorch runs for test_torch_explainer and test_torch_views: a 4-5-3 tanh MLP, full
+batch, 6 steps, a snapshot at every step, trained with torch's SGD momentum, torch's Adam and the
+package's NeuronMeanSGD (fan-in), each into OUT/<label>, with OUT/<label>/tensors.json: the first
+layer's weight, bias, their gradients and first moments (momentum_buffer / exp_avg) as the
+training loop saw them after each step (what the app must show).
 
     record_explainer_runs.py OUT      (exit 77 without torch: the test skips)
 """
+import json
 import sys
 from pathlib import Path
 
@@ -34,6 +37,7 @@ def main():
         torch.manual_seed(0)
         model = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3))
         optimizer = make(model)
+        seen = []
         with ml.Recorder(model, optimizer, out / label, every=1, label=label, total_steps=6) as recorder:
             for _ in range(6):
                 optimizer.zero_grad()
@@ -41,6 +45,19 @@ def main():
                 loss.backward()
                 optimizer.step()
                 recorder.step(loss=loss)
+                seen.append(first_layer(model[0], optimizer))
+        (out / label / "tensors.json").write_text(json.dumps(seen))
+
+
+def first_layer(layer, optimizer):
+    """[out x (in + 1)] matrices, bias last, as nested lists: weight, gradient, first moment."""
+    def matrix(weight, bias):
+        return torch.cat([weight, bias.reshape(-1, 1)], dim=1).tolist()
+    state_w, state_b = optimizer.state[layer.weight], optimizer.state[layer.bias]
+    key = "momentum_buffer" if "momentum_buffer" in state_w else "exp_avg"
+    return {"weight": matrix(layer.weight.detach(), layer.bias.detach()),
+            "gradient": matrix(layer.weight.grad, layer.bias.grad),
+            "first_moment": matrix(state_w[key], state_b[key])}
 
 
 if __name__ == "__main__":
