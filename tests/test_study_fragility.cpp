@@ -83,6 +83,15 @@ private slots:
         QVERIFY(inside.below == EdgeSide::Searched && inside.above == EdgeSide::Searched);
     }
 
+    // A value at the hyper-parameter's own bound (momentum 0) has nothing beyond it: not an edge.
+    void aChoiceAtTheParametersBoundIsNotFragile() {
+        const std::vector<TuningScore> trials = lrTrials({{0.0, 0.1}, {0.5, 0.3}, {0.9, 0.4}});
+        const ParameterFragility bounded = assessSelection({{"momentum", 0.0, 1.0}}, trials, {0.0}).parameters[0];
+        QVERIFY(bounded.below == EdgeSide::Bound && !bounded.onEdge());
+        QCOMPARE(toString(bounded.below), std::string("bound"));
+        QVERIFY(assessSelection({"momentum"}, trials, {0.0}).parameters[0].below == EdgeSide::Edge);
+    }
+
     // A grid over two keys: each key along the line through the choice, the other key held.
     void aGridIsCheckedAlongEachKey() {
         std::vector<TuningScore> trials;

@@ -60,10 +60,10 @@ struct ValueScore {
     bool diverged = true;
 };
 
-ParameterFragility assessParameter(const std::string& key, std::size_t d, const std::vector<PointScores>& points,
+ParameterFragility assessParameter(const SearchedKey& key, std::size_t d, const std::vector<PointScores>& points,
                                    const std::vector<double>& scores, std::size_t chosen) {
     ParameterFragility p;
-    p.key = key;
+    p.key = key.key;
     p.value = points[chosen].point[d];
     // The line through the chosen point when the search has one (a grid); else every point.
     std::vector<std::size_t> line;
@@ -88,13 +88,13 @@ ParameterFragility assessParameter(const std::string& key, std::size_t d, const 
         v.diverged = v.diverged && points[i].divergedPoint();
     }
     const auto at = along.find(p.value);
-    const auto side = [&](auto neighbour, bool exists, NeighbourScore& into) {
-        if (!exists) return EdgeSide::Edge;
+    const auto side = [&](auto neighbour, bool exists, NeighbourScore& into, double bound) {
+        if (!exists) return p.value == bound ? EdgeSide::Bound : EdgeSide::Edge;
         into = {neighbour->first, neighbour->second.score};
         return neighbour->second.diverged ? EdgeSide::Diverged : EdgeSide::Searched;
     };
-    p.below = side(std::prev(at == along.begin() ? along.end() : at), at != along.begin(), p.lower);
-    p.above = side(std::next(at), std::next(at) != along.end(), p.upper);
+    p.below = side(std::prev(at == along.begin() ? along.end() : at), at != along.begin(), p.lower, key.lowest);
+    p.above = side(std::next(at), std::next(at) != along.end(), p.upper, key.highest);
     return p;
 }
 
@@ -105,6 +105,7 @@ std::string toString(EdgeSide side) {
     case EdgeSide::Searched: return "searched";
     case EdgeSide::Edge: return "edge";
     case EdgeSide::Diverged: return "diverged";
+    case EdgeSide::Bound: return "bound";
     }
     return "searched";
 }
@@ -118,7 +119,7 @@ bool SelectionFragility::onEdge() const {
     return std::any_of(parameters.begin(), parameters.end(), [](const ParameterFragility& p) { return p.onEdge(); });
 }
 
-SelectionFragility assessSelection(const std::vector<std::string>& keys, const std::vector<TuningScore>& trials,
+SelectionFragility assessSelection(const std::vector<SearchedKey>& keys, const std::vector<TuningScore>& trials,
                                    const stats::TrialPoint& chosen, const FragilityOptions& options) {
     SelectionFragility result;
     std::vector<PointScores> points;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ml {
@@ -27,8 +28,18 @@ enum class EdgeSide {
     Searched,  // a searched value beyond it that did not diverge
     Edge,      // nothing was searched beyond it: the optimum may lie outside (fragile)
     Diverged,  // the next searched value beyond it diverged: the edge of what diverges (not fragile)
+    Bound,     // the hyper-parameter's own bound (momentum 0): nothing can lie beyond it (not fragile)
 };
-std::string toString(EdgeSide side);  // "searched", "edge", "diverged"
+std::string toString(EdgeSide side);  // "searched", "edge", "diverged", "bound"
+
+// A searched key and the values it can take at all (inclusive; infinite: unbounded).
+struct SearchedKey {
+    SearchedKey(std::string name, double lowest = -INFINITY, double highest = INFINITY)
+        : key(std::move(name)), lowest(lowest), highest(highest) {}
+    SearchedKey(const char* name) : SearchedKey(std::string(name)) {}
+    std::string key;
+    double lowest, highest;
+};
 
 struct NeighbourScore {
     double value = NAN;  // NaN: no searched value on this side
@@ -68,11 +79,11 @@ struct FragilityOptions {
     std::uint64_t seed = 20240607;  // the resampling's RNG: the same trials give the same stability
 };
 
-// `keys`: the searched keys, in the order of each point's values; `trials`: the finished tuning
+// `keys`: the searched keys with their bounds, in the order of each point's values; `trials`: the finished tuning
 // trials, in plan order (a tie goes to the earlier point, as in selection); `chosen`: the selected
 // point. Points are paired by tuning seed when resampled (each point ran on the same seeds); a
 // point tried twice on the same seed (the defaults equal to a searched value) counts once.
-SelectionFragility assessSelection(const std::vector<std::string>& keys, const std::vector<TuningScore>& trials,
+SelectionFragility assessSelection(const std::vector<SearchedKey>& keys, const std::vector<TuningScore>& trials,
                                    const stats::TrialPoint& chosen, const FragilityOptions& options = {});
 
 }  // namespace ml

@@ -166,8 +166,11 @@ stats::TrialPoint fullPoint(const Study& study, int task, int optimizer, const s
 // The choice's fragility (study/SelectionFragility.h) of one optimizer on one task.
 SelectionFragility fragilityOf(const StudyPlan& plan, int task, int optimizer, const OptimizerResult& result) {
     const Study& study = plan.study();
-    std::vector<std::string> keys;
-    for (const stats::SearchDimension& d : study.optimizers[optimizer].space) keys.push_back(d.key);
+    std::vector<SearchedKey> keys;  // with the values each can take (momentum in [0, 1), ...)
+    for (const stats::SearchDimension& d : study.optimizers[optimizer].space) {
+        const ParameterField& field = *findParameterField(d.key);
+        keys.emplace_back(d.key, field.minimum, field.maximumExclusive ? INFINITY : field.maximum);
+    }
     std::vector<TuningScore> scores;
     for (const TrialOutcome& x : result.tuning)
         scores.push_back({fullPoint(study, task, optimizer, x.point), plan.trial(x.trial).seed,

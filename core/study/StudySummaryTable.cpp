@@ -31,8 +31,10 @@ QString choiceCheck(const QJsonObject& fragility) {
         const bool lowEdge = p["below"].toString() == "edge", highEdge = p["above"].toString() == "edge";
         if (lowEdge || highEdge)
             sides << key + ": " + (lowEdge && highEdge ? "both edges" : lowEdge ? "lower edge" : "upper edge");
-        for (const char* side : {"below", "above"})
+        for (const char* side : {"below", "above"}) {
             if (p[side].toString() == "diverged") sides << key + ": " + side + " diverged";
+            if (p[side].toString() == "bound") sides << key + ": at its bound";
+        }
     }
     const QString stability = fragility["stability"].isDouble()
                                   ? QString("stable %1%").arg(qRound(100 * fragility["stability"].toDouble()))

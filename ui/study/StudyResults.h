@@ -23,7 +23,7 @@ struct ChoiceParameter {
     QString parameter;
     double value = NAN;
     double searchedLow = NAN, searchedHigh = NAN;
-    QString below, above;                       // "searched", "edge" or "diverged"
+    QString below, above;                       // "searched", "edge", "diverged" or "bound"
     double lowerValue = NAN, lowerScore = NAN;  // the next searched value below and its score (NaN: none)
     double upperValue = NAN, upperScore = NAN;
     bool onEdge() const { return below == "edge" || above == "edge"; }

@@ -52,6 +52,10 @@ QString choiceExplanation(const ChoiceFragility& f) {
                               : p.below == "edge"                    ? QObject::tr("lower")
                                                                      : QObject::tr("upper"))
                          .arg(range);
+        if (p.below == "bound" || p.above == "bound")
+            lines << QObject::tr("%1 = %2 is the hyper-parameter's own bound: nothing lies beyond it.")
+                         .arg(p.parameter)
+                         .arg(p.value, 0, 'g', 4);
         if (p.below == "diverged" || p.above == "diverged")
             lines << QObject::tr("%1: the next value %2 (%3) diverged: the choice is at the edge of what diverges.")
                          .arg(p.parameter, p.above == "diverged" ? QObject::tr("above") : QObject::tr("below"))
