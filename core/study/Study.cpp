@@ -269,10 +269,12 @@ Study studyFromJson(const QJsonObject& json, const std::string& source) {
     const std::uint64_t seedsAfter = std::uint64_t(study.seeds) + std::uint64_t(study.tuningSeeds - 1);
     for (const StudyTask& task : study.tasks)
         if (task.experiment.seed > std::numeric_limits<std::uint64_t>::max() - seedsAfter)
-            throw InputError(context + ".seeds: " + std::to_string(seedsAfter) + " final and tuning seeds after seed " +
-                             std::to_string(task.experiment.seed) + " (task " + task.name +
-                             ") pass 2^64 - 1; expected a seed of at most " +
-                             std::to_string(std::numeric_limits<std::uint64_t>::max() - seedsAfter));
+            throw InputError(
+                context + ".seeds: " + std::to_string(seedsAfter) +
+                (study.tuningSeeds > 1 ? " final and tuning seeds after seed " : " final seeds after seed ") +
+                std::to_string(task.experiment.seed) + " (task " + task.name +
+                ") pass 2^64 - 1; expected a seed of at most " +
+                std::to_string(std::numeric_limits<std::uint64_t>::max() - seedsAfter));
     if (section.contains("search-seed"))
         study.searchSeed = seedFromJson(section.value("search-seed"), context + ".search-seed");
     if (section.contains("selection")) {
