@@ -5,7 +5,8 @@ the same training loop without and with a Recorder snapshotting every 10 steps.
     PYTHONPATH=python python3 python/bench_recorder.py [--steps 2000] [--repeats 5] [--every 10] [--dir DIR]
 
 Alternates the two loops `repeats` times (same initial weights and batches) and prints each
-loop's median time and the overhead in percent (median with / median without - 1); the
+loop's median time and the overhead in percent (median with / median without - 1, and the range
+of each repeat's own ratio: on a shared machine the loops' times drift between repeats); the
 recorder's close() (final weights, fsync of snapshots.bin) is timed apart, once per run.
 """
 import argparse
@@ -75,7 +76,8 @@ def main():
           f"snapshot every {args.every} steps ({size / 1e6:.1f} MB per run), median of {args.repeats}:")
     print(f"  without recorder: {without:.3f} s ({1e3 * without / args.steps:.3f} ms/step)  {sorted(plain)}")
     print(f"  with recorder:    {with_:.3f} s ({1e3 * with_ / args.steps:.3f} ms/step)  {sorted(recorded)}")
-    print(f"  overhead: {100 * (with_ / without - 1):.1f} %")
+    pairs = sorted(100 * (r / p - 1) for p, r in zip(plain, recorded))  # each repeat's two loops, back to back
+    print(f"  overhead: {100 * (with_ / without - 1):.1f} % (per repeat: {pairs[0]:.1f} to {pairs[-1]:.1f} %)")
     snapshots = args.steps // args.every
     recorded_ms = 1e3 * statistics.median(i[0] for i in inside) / snapshots
     other_us = 1e6 * statistics.median(i[1] for i in inside) / (args.steps - snapshots)

@@ -29,17 +29,19 @@ def record_bytes_bound(shapes):
 
 
 class SnapshotFileWriter:
-    """Appends records to snapshots.bin, flushed after each; background=True writes them on a
-    thread of its own (errors surface at the next append or at close)."""
+    """Appends records to snapshots.bin, each in one system call (no buffer in between, so a
+    reader following the file sees a record whole or not at all, as far as the system allows);
+    background=True writes them on a thread of its own (errors surface at the next append or at
+    close). One call also means one release of the interpreter lock per record on that thread,
+    where buffered writes took several, each a hand-over the training thread waits on."""
 
     def __init__(self, path, label, shapes, scope="none", bias="own", columns_per_input=None, background=False):
         self.shapes = [(int(r), int(c)) for r, c in shapes]
         header = {"label": label, "layers": [list(s) for s in self.shapes], "momentum-mean": scope, "bias": bias}
         if columns_per_input and any(c != 1 for c in columns_per_input):
             header["columns_per_input"] = [int(c) for c in columns_per_input]
-        self._file = open(path, "wb")
-        self._file.write(MAGIC + b"\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n")
-        self._file.flush()
+        self._file = open(path, "wb", buffering=0)
+        self._write_all([MAGIC + b"\n" + json.dumps(header, separators=(",", ":")).encode() + b"\n"])
         self.records = 0
         self._error = None
         self._queue = queue.Queue(maxsize=2) if background else None
@@ -70,12 +72,20 @@ class SnapshotFileWriter:
 
     def _write(self, line, payload, release):
         try:
-            self._file.write(line)
-            self._file.write(payload.data)  # the array's own memory: no copy
-            self._file.flush()  # a killed run keeps every complete record
+            self._write_all([line, payload.data])  # the array's own memory: no copy
         finally:
             if release is not None:
                 release()
+
+    def _write_all(self, parts):
+        """The parts in one writev where the system has it (a killed run keeps every complete record)."""
+        fd = self._file.fileno()
+        total = sum(memoryview(part).nbytes for part in parts)
+        written = os.writev(fd, parts) if hasattr(os, "writev") else 0
+        if written < total:  # no writev, or a short write: the rest part by part
+            rest = memoryview(b"".join(bytes(memoryview(part).cast("B")) for part in parts))[written:]
+            while rest:
+                rest = rest[os.write(fd, rest):]
 
     def _drain(self):
         while (item := self._queue.get()) is not None:
@@ -96,7 +106,6 @@ class SnapshotFileWriter:
             self._queue.put(None)
             self._thread.join()
         if not self._file.closed:
-            self._file.flush()
             os.fsync(self._file.fileno())
             self._file.close()
         self._raise()

@@ -133,6 +133,8 @@ class Recorder:
         self.shapes = [(m.weight.shape[0], m.weight[0].numel() + 1) for m in self.layers]
         self.columns_per_input = [m.weight[0, 0].numel() for m in self.layers]
         self.optimizer_name, hp = catalog_run(optimizer)
+        if not self._layers_paired():  # the package's rule ran per connection: say so, not its sharing
+            self.optimizer_name, hp = _per_connection(self.optimizer_name, hp)
         self.label = label or self.optimizer_name
         self.scope, self.bias_mode = self._sharing()
         if network is None or activation is None:
@@ -185,6 +187,7 @@ class Recorder:
         self._closed = False
         self._started = time.perf_counter()
         self._own_seconds = 0.0  # the recorder's own time, left out of wall_ms
+        self._kept_before = None  # the buffers _clone_parameters copies into
         self._before = self._clone_parameters() if self._records(1) else None
 
     # -- public API ------------------------------------------------------------------------------
@@ -197,7 +200,9 @@ class Recorder:
         if epoch is None:
             epoch = (step - 1) // self.steps_per_epoch + 1 if self.steps_per_epoch else 1
         wall_ms = (entered - self._started - self._own_seconds) * 1000.0
-        values = [_detached(v) for v in (loss, test_loss, test_accuracy)]
+        # Most steps end here: a few Python operations, no copy (the loss stays on its device).
+        values = [_detached(loss), None if test_loss is None else _detached(test_loss),
+                  None if test_accuracy is None else _detached(test_accuracy)]
         self._pending.append((step, epoch, values, wall_ms))
         if self._records(step):
             self._snapshot(step, epoch)
@@ -239,13 +244,25 @@ class Recorder:
             return True
         return step % (self.every * self._stride) == 0
 
+    def _group(self):
+        """The parameter group of the first recorded layer's weight (None: not optimized)."""
+        first = self.layers[0].weight
+        return next((g for g in self.optimizer.param_groups if any(p is first for p in g["params"])), None)
+
+    def _layers_paired(self):
+        """False where a package rule's group does not pair the recorded weight with its layer (the
+        optimizer was given model.parameters(): every parameter followed the per-connection rule)."""
+        group = self._group()
+        if group is None or "layers" not in group:
+            return True
+        return any(group["params"][w] is self.layers[0].weight for w, _ in group["layers"])
+
     def _sharing(self):
         """The momentum_mean and bias of the recorded layers' group (none/own for torch's rules)."""
-        first = self.layers[0].weight
-        for group in self.optimizer.param_groups:
-            if any(p is first for p in group["params"]):
-                return group.get("momentum_mean", "none"), group.get("bias", "own")
-        return "none", "own"
+        group = self._group()
+        if group is None or not self._layers_paired():
+            return "none", "own"
+        return group.get("momentum_mean", "none"), group.get("bias", "own")
 
     def _to_host(self, tensor, out=None):
         """The one device-to-host copy path (into `out`, a host buffer, when given; a CPU tensor
@@ -275,9 +292,20 @@ class Recorder:
             self._pool_size -= 1  # another size (the quantities changed): dropped
 
     def _clone_parameters(self):
+        """The weights before the next step, copied into buffers kept from one recorded step to the
+        next (a fresh allocation of a large tensor costs its page faults each time)."""
         with torch.no_grad():
-            return [(m.weight.detach().clone(), None if m.bias is None else m.bias.detach().clone())
-                    for m in self.layers]
+            kept = self._kept_before
+            if kept is None or any(w.shape != m.weight.shape or w.device != m.weight.device
+                                   for (w, _), m in zip(kept, self.layers)):
+                kept = [(torch.empty_like(m.weight), None if m.bias is None else torch.empty_like(m.bias))
+                        for m in self.layers]
+                self._kept_before = kept
+            for (w, b), m in zip(kept, self.layers):
+                w.copy_(m.weight)
+                if b is not None:
+                    b.copy_(m.bias)
+            return kept
 
     def _weights(self):
         with torch.no_grad():
@@ -370,9 +398,13 @@ class Recorder:
                     self._staging[offset:offset + means.numel()].copy_(means)
                     offset += means.numel()
                 neuron_counts.append(0 if means is None else means.numel())
-            for loss in losses:
-                self._staging[offset:offset + 1].copy_(loss.reshape(1))
-                offset += 1
+            target = self._staging[offset:offset + len(losses)]
+            if losses and all(loss.dim() == 0 and loss.dtype == torch.float32 for loss in losses):
+                torch.stack(losses, out=target)  # the usual scalar losses in one operation
+            else:
+                for index, loss in enumerate(losses):
+                    target[index:index + 1].copy_(loss.reshape(1))
+            offset += len(losses)
             values = self._to_host(self._staging, out=host)
         payload_size = values.size - len(losses)
         self._flush_metrics(values[payload_size:])
@@ -417,6 +449,20 @@ class _Difference:
 
     def __init__(self, after, before):
         self.after, self.before = after, before
+
+
+def _per_connection(name, hp):
+    """The catalog run of a package rule whose layers were not paired: no sharing of either moment."""
+    hp = dict(hp)
+    for key in ("momentum-mean", "second-moment-mean"):
+        if key in hp:
+            hp[key] = "none"
+    if "gradient-centralization" in hp:  # centres the rows of paired weights only
+        hp["gradient-centralization"] = False
+    if name == "neuron-mean":  # fan-in by name: the same rule without sharing is momentum
+        name = "momentum"
+        hp["momentum-mean"] = "none"
+    return name, hp
 
 
 def _detached(value):

@@ -1,5 +1,6 @@
 """The recorder: its folder read back by read_run holds exactly the tensors of the recorded steps,
 the CLI opens it like one of its own, and unrecorded steps copy nothing to the host."""
+import json
 import tempfile
 import unittest
 import warnings
@@ -179,6 +180,29 @@ class HostCopies(unittest.TestCase):
                 else:
                     self.assertEqual(copies, 1, f"step {step}: one copy per recorded step")
             self.assertEqual(ml.read_run(directory).steps, [4, 8, 12])
+
+
+class Unpaired(unittest.TestCase):
+    def test_a_rule_given_bare_parameters_is_recorded_as_it_ran(self):
+        """NeuronMeanSGD(model.parameters()) pairs no layer: it runs per connection, and config.json
+        and the snapshots say so (the app's explainer recombines what the rule did)."""
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the optimizer's own warning about the pairing
+            optimizer = ml.NeuronMeanSGD(model.parameters(), lr=0.1, momentum=0.9, gradient_centralization=True)
+        with tempfile.TemporaryDirectory() as folder:
+            with ml.Recorder(model, optimizer, folder, every=1) as recorder:
+                loss = torch.nn.functional.cross_entropy(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))
+                loss.backward()
+                optimizer.step()
+                recorder.step(loss=loss)
+            run = json.loads((Path(folder) / "config.json").read_text())["runs"][0]
+            self.assertEqual(run["optimizer"], "momentum")
+            self.assertEqual(run["momentum-mean"], "none")
+            self.assertFalse(run["gradient-centralization"])
+            header = (Path(folder) / "snapshots.bin").read_bytes().split(b"\n")[1]
+            self.assertEqual(json.loads(header)["momentum-mean"], "none")
 
 
 class Budget(unittest.TestCase):
