@@ -139,7 +139,7 @@ private slots:
         QCOMPARE(searchSynthetic(halfDecadeGrid(), 0, 2, rising).bestValue(), 1.0);
         // Round 1: 3.16 and 10, past the edge at 1.
         QVERIFY(std::abs(search.values[9] - std::sqrt(10.0)) < 1e-9);
-        QVERIFY(std::abs(search.values[10] - 10.0) < 1e-9);
+        QVERIFY(search.values[10] == 10.0);  // exactly, so its label reads "lr=10"
         // Round 2: 10 is on the new edge: 31.6 (diverges) and 100 (diverges).
         QVERIFY(search.values[11] > 30 && std::isinf(search.scores[11]));
         // Round 3: 10 is bounded by a diverged value: it bisects the half decades next to it.

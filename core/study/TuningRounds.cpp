@@ -29,6 +29,11 @@ double coarseLogStep(const stats::SearchDimension& dimension) {
     return step;
 }
 
+double roundToSignificantDigits(double value, int digits) {
+    const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(value)));
+    return std::round(value * scale) / scale;
+}
+
 }  // namespace
 
 double tuningStatistic(TuningStatistic statistic, std::vector<double> values) {
@@ -123,9 +128,11 @@ std::vector<double> planRefiningRound(const std::vector<double>& values, int bes
                std::none_of(taken.begin(), taken.end(), [&](double y) { return std::abs(x - y) <= tolerance; });
     };
     std::vector<double> chosen;
+    // Snapped to 12 significant digits so a decade past 1 reads 10, not exp(log(10))'s 9.99999999999998;
+    // the optimizers train in float32, so the trajectories are the same.
     const auto choose = [&](double x) {
         taken.push_back(x);
-        chosen.push_back(std::exp(x));
+        chosen.push_back(roundToSignificantDigits(std::exp(x), 12));
     };
     // Past an edge: the best value is the highest (lowest) one searched.
     const bool top = std::all_of(taken.begin(), taken.end(), [&](double x) { return x <= centre + tolerance; });
