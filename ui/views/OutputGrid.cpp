@@ -58,13 +58,20 @@ double OutputGrid::coordinate(int axis, int index) const {
     return range_.low[a] + (range_.high[a] - range_.low[a]) * double(index) / double(size_ - 1);
 }
 
-bool OutputGrid::outputsAt(const Parameters& weights, const BatchMatrix& inputs, BatchMatrix& outputs) {
+Eigen::Index OutputGrid::addPoints(const BatchMatrix& inputs) {
+    const Eigen::Index first = points_.rows();
+    points_.conservativeResize(first + inputs.rows(), Eigen::NoChange);
+    points_.bottomRows(inputs.rows()) = inputs;
+    return first;
+}
+
+bool OutputGrid::compute(const Parameters& weights, BatchMatrix& outputs) {
     try {
         network_.setParameters(weights, "snapshot");
     } catch (const InputError&) {
         return false;  // another network's run (an overlaid comparison)
     }
-    outputs = network_.forward(inputs);
+    outputs = network_.forward(points_);
     if (classification_) {  // softmax per row, as the cross-entropy loss reads the outputs
         const Eigen::VectorXf largest = outputs.rowwise().maxCoeff();
         outputs.colwise() -= largest;
@@ -75,13 +82,13 @@ bool OutputGrid::outputsAt(const Parameters& weights, const BatchMatrix& inputs,
     return true;
 }
 
-Eigen::VectorXi predictedClasses(const BatchMatrix& probabilities) {
+Eigen::VectorXi predictedClasses(const OutputRows& probabilities) {
     Eigen::VectorXi classes(probabilities.rows());
     for (Eigen::Index i = 0; i < probabilities.rows(); ++i) probabilities.row(i).maxCoeff(&classes(i));
     return classes;
 }
 
-Eigen::VectorXf classShades(const BatchMatrix& probabilities) {
+Eigen::VectorXf classShades(const OutputRows& probabilities) {
     const double k = double(probabilities.cols());
     Eigen::VectorXf shades(probabilities.rows());
     for (Eigen::Index i = 0; i < probabilities.rows(); ++i) {

@@ -59,7 +59,8 @@ QCPGraph* pointGraph(QCPAxisRect* rect, const QString& name, const QCPScatterSty
     graph->setName(name);
     graph->setLineStyle(QCPGraph::lsNone);
     graph->setScatterStyle(style);
-    graph->setPen(style.pen());
+    // The marks' colour (a filled mark has no outline: drawing outlines doubled a redraw's time).
+    graph->setPen(style.pen().style() == Qt::NoPen ? QPen(style.brush().color()) : style.pen());
     return graph;
 }
 
@@ -142,6 +143,8 @@ bool OutputView::prepare() {
         grid_ = std::make_unique<OutputGrid>(network, inputRangeOf({data.train.get(), data.test.get()}), gridSize_);
         takeFirst(data.train.get(), kMaxPointsShown, train_.samples);
         takeFirst(data.test.get(), kMaxPointsShown, test_.samples);
+        train_.first = grid_->addPoints(train_.samples.inputs);
+        test_.first = grid_->addPoints(test_.samples.inputs);
     } catch (const std::exception& error) {
         failure_ = tr("cannot draw the network's output: %1").arg(QString::fromUtf8(error.what()));
         grid_.reset();
@@ -200,9 +203,9 @@ void OutputView::rebuild(int columns, bool difference) {
             const QColor colour = classification ? classColor(k) : QColor(90, 90, 90);
             const QString kind = classification ? tr(" class %1").arg(k) : QString();
             const double size = (classification ? 6 : 4.5) * (columns > 2 ? 0.7 : 1.0);  // narrow panels: smaller
-            plots.train.push_back(
-                pointGraph(plots.rect, tr("train%1 %2").arg(kind).arg(c + 1),
-                           QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour.darker(140), 0.8), colour, size)));
+            plots.train.push_back(pointGraph(
+                plots.rect, tr("train%1 %2").arg(kind).arg(c + 1),
+                QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::NoPen), QBrush(colour.darker(140)), size)));
             plots.test.push_back(
                 pointGraph(plots.rect, tr("test%1 %2").arg(kind).arg(c + 1),
                            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 1.5), Qt::white, size)));
@@ -271,24 +274,24 @@ void OutputView::drawPanel(PanelPlots& plots, const RunSelection::Panel& panel, 
         const Parameters weights = snapshotWeights(*panel.snapshot);
         drawn = !weights.empty() && grid_->compute(weights, outputs_);
         if (drawn && classification && !difference) {
-            grid_->outputsAt(weights, train_.samples.inputs, train_.outputs);
-            grid_->outputsAt(weights, test_.samples.inputs, test_.outputs);
-            predictedTrain = predictedClasses(train_.outputs);
-            predictedTest = predictedClasses(test_.outputs);
+            predictedTrain = predictedClasses(outputs_.middleRows(train_.first, train_.samples.size()));
+            predictedTest = predictedClasses(outputs_.middleRows(test_.first, test_.samples.size()));
         }
         if (drawn && difference) {
             const Parameters minus = snapshotWeights(*panel.minusSnapshot);
             drawn = !minus.empty() && grid_->compute(minus, minusOutputs_);
         }
     }
+    // The grid's rows only (the data points follow them).
+    const Eigen::Index n = grid_->gridPoints();
     Eigen::VectorXf values;
-    if (drawn && !difference) values = classification ? classShades(outputs_) : Eigen::VectorXf(outputs_.col(0));
+    if (drawn && !difference)
+        values = classification ? classShades(outputs_.topRows(n)) : Eigen::VectorXf(outputs_.col(0).head(n));
     else if (drawn && classification) {  // the probability of A's predicted class, A − B
-        const Eigen::VectorXi classes = predictedClasses(outputs_);
-        values.resize(outputs_.rows());
-        for (Eigen::Index i = 0; i < values.size(); ++i)
-            values(i) = outputs_(i, classes(i)) - minusOutputs_(i, classes(i));
-    } else if (drawn) values = outputs_.col(0) - minusOutputs_.col(0);
+        const Eigen::VectorXi classes = predictedClasses(outputs_.topRows(n));
+        values.resize(n);
+        for (Eigen::Index i = 0; i < n; ++i) values(i) = outputs_(i, classes(i)) - minusOutputs_(i, classes(i));
+    } else if (drawn) values = outputs_.col(0).head(n) - minusOutputs_.col(0).head(n);
     if (drawn && (difference || !classification)) largest = std::max(largest, double(values.cwiseAbs().maxCoeff()));
 
     if (two) {

@@ -71,7 +71,7 @@ private:
     // The data points one split shows.
     struct Points {
         Batch samples;
-        BatchMatrix outputs;  // scratch: the network's outputs at the samples
+        Eigen::Index first = 0;  // their first row in the grid's outputs
     };
     bool prepare();
     void rebuild(int columns, bool difference);
@@ -93,7 +93,7 @@ private:
     QString failure_;  // why the experiment cannot be drawn (prepare)
     std::unique_ptr<OutputGrid> grid_;
     Points train_, test_;
-    BatchMatrix outputs_, minusOutputs_;  // the grid's outputs of A and B
+    BatchMatrix outputs_, minusOutputs_;  // the grid's (and the data points') outputs of A and B
     QString message_;
 };
 
