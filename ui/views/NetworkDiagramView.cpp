@@ -56,7 +56,7 @@ DiagramLayout::DiagramLayout(const std::vector<int>& sizes, const std::vector<st
     spacing_ = area.height() / slotCount;
     const double columnWidth = area.width() / columns;
     // A thumbnail needs pixels to show a function: nearly the whole slot, up to 80 px square.
-    radius_ = thumbnails ? std::clamp(std::min(spacing_ * 0.43, columnWidth * 0.22), 3.0, 40.0)
+    radius_ = thumbnails ? std::clamp(std::min(spacing_ * 0.43, columnWidth * 0.3), 3.0, 40.0)
                          : std::clamp(std::min(spacing_ * 0.36, columnWidth * 0.12), 3.0, 20.0);
     for (int c = 0; c < columns; ++c) {
         const int used = drawnNeurons(c) + (hidden_[static_cast<std::size_t>(c)] > 0 ? 1 : 0);
@@ -386,7 +386,7 @@ void NetworkDiagramView::render(QPainter& painter, QSize size) const {
         painter.drawText(QRectF(frame.legendArea.left(), frame.legendArea.bottom() - painter.fontMetrics().height() * 3,
                                 frame.legendArea.width(), painter.fontMetrics().height() * 3),
                          Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap,
-                         thumbnails_ ? tr("width: |value|\ninside: output") : tr("width: |value|\nfill: bias"));
+                         thumbnails_ ? thumbnailLegend() : tr("width: |value|\nfill: bias"));
     }
     painter.restore();
 }
@@ -521,6 +521,12 @@ void NetworkDiagramView::paintIndex(QPainter& painter, QPointF center, double ra
     painter.restore();
 }
 
+// What the squares hold, under the colour legend: the output over the inputs, which way they run.
+QString NetworkDiagramView::thumbnailLegend() const {
+    const bool plane = thumbnails_->columnCount() > 0 && thumbnails_->values(0).cols() == 2;
+    return tr("width: |value|\ninside: output\n%1").arg(plane ? tr("over x₁ →, x₂ ↑") : tr("x₁ →, value ↑"));
+}
+
 // The neuron's function over the input range in a square as wide as the circle it replaces.
 void NetworkDiagramView::paintThumbnail(QPainter& painter, QPointF center, double radius, int column,
                                         int neuron) const {
@@ -569,12 +575,6 @@ void NetworkDiagramView::paintPools(QPainter& painter, const Frame& frame) const
 
 void NetworkDiagramView::paintNotes(QPainter& painter, const Frame& frame) const {
     QStringList notes;
-    if (thumbnails_ && !compact_)
-        notes << tr("Inside each neuron: its output over the inputs' range (x₁ left to right%1), at this step, "
-                    "on one colour scale per column (±limit above it).")
-                     .arg(thumbnails_->columnCount() > 0 && thumbnails_->values(0).cols() == 2
-                              ? tr(", x₂ bottom to top")
-                              : tr("; the value up and down"));
     if (units_.hasConv() && !compact_)
         notes << tr(
             "Squares are channels; a line from a channel stands for its k×k kernel (or its flattened pixels), coloured by the mean.");

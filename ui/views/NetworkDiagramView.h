@@ -191,6 +191,7 @@ private:
     void paintIndex(QPainter& painter, QPointF center, double radius, int neuron, const QColor& fill) const;
     void paintThumbnail(QPainter& painter, QPointF center, double radius, int column, int neuron) const;
     void paintThumbnailLimits(QPainter& painter, const Frame& frame) const;
+    QString thumbnailLegend() const;
     QString captionOf(int column, int columnCount, int size) const;
 
     SharedSnapshot snapshot_;  // shared with the archive: ~2 MB per 784-128-10 snapshot never copied
