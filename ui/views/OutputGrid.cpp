@@ -73,11 +73,14 @@ bool OutputGrid::compute(const Parameters& weights, BatchMatrix& outputs) {
     }
     outputs = network_.forward(points_);
     if (classification_) {  // softmax per row, as the cross-entropy loss reads the outputs
-        const Eigen::VectorXf largest = outputs.rowwise().maxCoeff();
-        outputs.colwise() -= largest;
-        outputs = outputs.array().exp();
-        const Eigen::VectorXf sums = outputs.rowwise().sum();
-        outputs.array().colwise() /= sums.array();
+        const Eigen::Index classes = outputs.cols();
+        float* row = outputs.data();
+        for (Eigen::Index i = 0; i < outputs.rows(); ++i, row += classes) {
+            const float largest = *std::max_element(row, row + classes);
+            float sum = 0.0f;
+            for (Eigen::Index c = 0; c < classes; ++c) sum += (row[c] = std::exp(row[c] - largest));
+            for (Eigen::Index c = 0; c < classes; ++c) row[c] /= sum;
+        }
     }
     return true;
 }
