@@ -13,6 +13,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -363,6 +365,39 @@ private Q_SLOTS:
                  files.tex.constData());
         QVERIFY(files.tex.contains("120.0 mm x 80.0 mm"));
         QCOMPARE(PgfplotsDocument::millimetres(160.08), QByteArray("160.1mm"));
+    }
+
+    // Every character the writer maps compiles inside a legend entry (TikZ redefines \to there, so
+    // the arrow of a fork's label "momentum@60→neuron-mean" needs \rightarrow), when TeX Live with
+    // pgfplots and preview is installed (scripts/setup.sh installs them).
+    void pgfplotsLabelsCompile() {
+        QProcess which;
+        which.start("kpsewhich", {"pgfplots.sty", "preview.sty"});
+        if (!which.waitForFinished(20000) || which.readAllStandardOutput().count('\n') != 2 ||
+            QStandardPaths::findExecutable("pdflatex").isEmpty())
+            QSKIP("pdflatex with pgfplots and preview is not installed (kpsewhich pgfplots.sty preview.sty)");
+        QTemporaryDir dir;
+        PgfplotsDocument doc("labels.csv");
+        doc.addColumn("x", {0, 1});
+        doc.addColumn("y", {0, 1});
+        doc.beginAxis("xlabel={" + PgfplotsDocument::latex(QString::fromUtf8("lr \u00b1 \u03bc")) + "}");
+        for (const char* label : {"momentum@60\u2192neuron-mean", "\u03bc\u00d7\u03bb \u2212 \u03b5 \u03c3",
+                                  "a \u2013 b \u2014 c\u2026", "\u2264 \u2265 \u00b7 \u2248 50% & _{x}"}) {
+            doc.addPlot("draw=red", "x", "y");
+            doc.addLegendEntry(QString::fromUtf8(label));
+        }
+        doc.endAxis();
+        const PgfplotsFiles files = doc.render("labels", 120, 80);
+        QFile tex(dir.filePath("labels.tex")), csv(dir.filePath("labels.csv"));
+        QVERIFY(tex.open(QIODevice::WriteOnly) && tex.write(files.tex) == files.tex.size());
+        QVERIFY(csv.open(QIODevice::WriteOnly) && csv.write(files.csv) == files.csv.size());
+        tex.close();
+        csv.close();
+        QProcess latex;
+        latex.setWorkingDirectory(dir.path());
+        latex.start("pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "labels.tex"});
+        QVERIFY(latex.waitForFinished(120000));
+        QVERIFY2(latex.exitCode() == 0, latex.readAllStandardOutput().right(3000).constData());
     }
 };
 

@@ -14,6 +14,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -197,7 +198,20 @@ private Q_SLOTS:
         const QString out = root_.filePath("circles-export");
         QCOMPARE(runExportCommand({toy, "--out", out, "--dpi", "48"}), 0);
         QVERIFY(QFileInfo(QDir(out).filePath("network-output.png")).size() > 1000);
-        QVERIFY(QFileInfo::exists(QDir(out).filePath("network-output.tex")));
+        // Its colour maps fit pdflatex's default main memory (about 12,000 matrix cells in one figure;
+        // two runs' 200 x 200 grids, 80,000 cells, exceed it): written as means of square blocks.
+        QFile tex(QDir(out).filePath("network-output.tex"));
+        QVERIFY(tex.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(tex.readAll());
+        qint64 cells = 0;
+        int maps = 0;
+        const QRegularExpression mesh("mesh/cols=(\\d+), mesh/rows=(\\d+)");
+        for (auto it = mesh.globalMatch(text); it.hasNext(); ++maps) {
+            const QRegularExpressionMatch match = it.next();
+            cells += match.captured(1).toLongLong() * match.captured(2).toLongLong();
+        }
+        QCOMPARE(maps, 2);
+        QVERIFY2(cells > 2 * 50 * 50 && cells <= 12000, qPrintable(QString::number(cells)));
 
         const QString digits = root_.filePath("digits");
         QCOMPARE(

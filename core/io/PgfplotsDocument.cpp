@@ -17,7 +17,7 @@ QByteArray PgfplotsDocument::latex(const QString& text) {
         {QChar(0x03B7), "$\\eta$"},    {QChar(0x03B1), "$\\alpha$"},   {QChar(0x03B2), "$\\beta$"},
         {QChar(0x03BB), "$\\lambda$"}, {QChar(0x03B5), "$\\epsilon$"}, {QChar(0x03C3), "$\\sigma$"},
         {QChar(0x00D7), "$\\times$"},  {QChar(0x2212), "$-$"},         {QChar(0x2013), "--"},
-        {QChar(0x2014), "---"},        {QChar(0x2026), "\\ldots{}"},   {QChar(0x2192), "$\\to$"},
+        {QChar(0x2014), "---"},        {QChar(0x2026), "\\ldots{}"},   {QChar(0x2192), "$\\rightarrow$"},
         {QChar(0x00B1), "$\\pm$"},     {QChar(0x2264), "$\\leq$"},     {QChar(0x2265), "$\\geq$"},
         {QChar(0x00B7), "$\\cdot$"},   {QChar(0x2248), "$\\approx$"}};
     QByteArray out;

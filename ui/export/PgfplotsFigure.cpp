@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <vector>
@@ -82,6 +83,47 @@ QByteArray lineStyle(const QPen& pen) {
     return s;
 }
 
+// pdflatex's main memory holds about this many matrix cells in one figure (a 4 x 200 x 200 map
+// exceeds it); a larger colour map is written as the means of square blocks of its cells. The
+// PNG, PDF and SVG keep every cell.
+constexpr int kTexCellBudget = 12000;
+
+struct TexCells {
+    int columns = 0, rows = 0;
+    std::vector<double> xs, ys, values;  // row by row (pgfplots' mesh/ordering=x varies)
+};
+
+// `data` not const: QCPColorMapData::cell is not.
+TexCells texCells(QCPColorMapData& data, int budget) {
+    const int keys = data.keySize(), values = data.valueSize();
+    int side = 1;  // the block's side in cells
+    while (double(keys) * values / (double(side) * side) > std::max(budget, 1)) ++side;
+    TexCells cells;
+    cells.columns = (keys + side - 1) / side;
+    cells.rows = (values + side - 1) / side;
+    for (int row = 0; row < values; row += side)
+        for (int column = 0; column < keys; column += side) {
+            const int lastColumn = std::min(column + side, keys) - 1, lastRow = std::min(row + side, values) - 1;
+            double sum = 0;
+            int finite = 0;
+            for (int r = row; r <= lastRow; ++r)
+                for (int c = column; c <= lastColumn; ++c)
+                    if (const double v = data.cell(c, r); std::isfinite(v)) {
+                        sum += v;
+                        ++finite;
+                    }
+            double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+            data.cellToCoord(column, row, &x0, &y0);
+            data.cellToCoord(lastColumn, lastRow, &x1, &y1);
+            cells.xs.push_back((x0 + x1) / 2);
+            cells.ys.push_back((y0 + y1) / 2);
+            cells.values.push_back(finite > 0  ? sum / finite
+                                   : side == 1 ? data.cell(column, row)
+                                               : std::numeric_limits<double>::quiet_NaN());
+        }
+    return cells;
+}
+
 // The colour map's gradient sampled into a pgfplots colormap.
 QByteArray colormap(QCPColorGradient gradient) {  // a copy: QCPColorGradient::colorize is not const
     QByteArray map = "colormap={app}{";
@@ -152,6 +194,10 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
     double totalHeight = 0;
     for (const QCPAxisRect* rect : rects) totalHeight += std::max(1, rect->outerRect().height());
     bool notesShown = false;
+    int colourMaps = 0;  // they share TeX's memory
+    for (QCPAxisRect* rect : rects)
+        for (QCPAbstractPlottable* plottable : rect->plottables())
+            colourMaps += plottable->visible() && qobject_cast<QCPColorMap*>(plottable) ? 1 : 0;
 
     for (std::size_t r = 0; r < rects.size(); ++r) {
         QCPAxisRect* rect = rects[r];
@@ -238,15 +284,8 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                 QCPColorMapData* data = map->data();
                 const QByteArray stem = doc.stem(map->name().isEmpty() ? "map" : map->name());
                 const bool log = map->dataScaleType() == QCPAxis::stLogarithmic;
-                std::vector<double> xs, ys, values;
-                for (int row = 0; row < data->valueSize(); ++row)  // pgfplots' mesh/ordering=x varies
-                    for (int column = 0; column < data->keySize(); ++column) {
-                        double x = 0, y = 0;
-                        data->cellToCoord(column, row, &x, &y);
-                        xs.push_back(x);
-                        ys.push_back(y);
-                        values.push_back(data->cell(column, row));
-                    }
+                const TexCells written = texCells(*data, kTexCellBudget / std::max(1, colourMaps));
+                std::vector<double> xs = written.xs, ys = written.ys, values = written.values;
                 const std::size_t cells = values.size();
                 doc.addColumn(stem + "_x", std::move(xs));
                 doc.addColumn(stem + "_y", std::move(ys));
@@ -259,8 +298,8 @@ PgfplotsDocument PgfplotsFigure::document(const QString& csvName, double widthMm
                     options += ", colorbar style={ylabel={" + QByteArray(log ? "$\\log_{10}$ " : "") +
                                latex(map->colorScale()->label()) + "}}";
                 plots.push_back(
-                    {"matrix plot*, mesh/cols=" + QByteArray::number(data->keySize()) + ", mesh/rows=" +
-                         QByteArray::number(data->valueSize()) + ", point meta=explicit, skip coords between index={" +
+                    {"matrix plot*, mesh/cols=" + QByteArray::number(written.columns) + ", mesh/rows=" +
+                         QByteArray::number(written.rows) + ", point meta=explicit, skip coords between index={" +
                          QByteArray::number(cells) + "}{" + QByteArray::number(1 << 30) + "}, forget plot",
                      stem + "_x",
                      stem + "_y",
