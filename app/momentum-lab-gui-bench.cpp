@@ -284,7 +284,11 @@ void measureOutputView() {
         ml::Snapshot snapshot;
         snapshot.label = experiment.runs.front().label;
         snapshot.step = step;
-        for (const ml::Matrix& parameters : network.parameters()) snapshot.layers.push_back({parameters});
+        for (const ml::Matrix& parameters : network.parameters()) {
+            ml::LayerSnapshot layer;
+            layer.parameters = parameters;
+            snapshot.layers.push_back(std::move(layer));
+        }
         snapshots.push_back(snapshot);
     }
     ml::RunSelection selection;

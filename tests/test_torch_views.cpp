@@ -89,7 +89,7 @@ private Q_SLOTS:
             const QCPGraph* graph = inspector->plot()->graph(strip);
             QCOMPARE(graph->dataCount(), 6);
             for (int i = 0; i < 6; ++i) {
-                const QCPGraphData* point = graph->data()->at(i);
+                const auto point = graph->data()->at(i);
                 QCOMPARE(long(point->key), long(i + 1));
                 QCOMPARE(float(point->value), seen(steps, i + 1, strips[strip], 2, 1));
             }

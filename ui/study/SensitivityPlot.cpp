@@ -54,7 +54,8 @@ std::vector<SensitivityPlot::PointScore> SensitivityPlot::pointScores(const Stud
     }
     std::vector<PointScore> points;
     std::vector<std::vector<double>> scores;
-    for (const auto& [number, t] : trials) {
+    for (const auto& entry : trials) {
+        const Trial& t = entry.second;  // not a structured binding: clang 14 cannot capture one
         auto it = std::find_if(points.begin(), points.end(), [&](const PointScore& p) { return p.values == t.values; });
         if (it == points.end()) {
             points.push_back({t.values, NAN, t.folder, 0});
