@@ -16,7 +16,38 @@
 
 namespace ml {
 
+std::vector<std::pair<long, long>> layerMatrixShapes(const Experiment& experiment) {
+    if (experiment.recorded.asBlocks) return experiment.recorded.matrixShapes();
+    std::vector<std::pair<long, long>> shapes;
+    const Network network(experiment.network);
+    for (const Matrix& layer : network.parameters()) shapes.emplace_back(layer.rows(), layer.cols());
+    return shapes;
+}
+
+std::vector<Eigen::Index> layerColumnsPerInput(const Experiment& experiment) {
+    if (experiment.recorded.asBlocks) return experiment.recorded.columnsPerInput();
+    return Network(experiment.network).columnsPerInput();
+}
+
+void checkLayerShapes(const Experiment& experiment, const Parameters& parameters, const std::string& source) {
+    if (!experiment.recorded.asBlocks) return Network(experiment.network).checkShapes(parameters, source);
+    const std::vector<RecordedLayer>& layers = experiment.recorded.layers;
+    if (parameters.size() != layers.size())
+        throw InputError(source + ": has " + std::to_string(parameters.size()) + " layers; the recorded model has " +
+                         std::to_string(layers.size()));
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        if (parameters[l].rows() != layers[l].rows() || parameters[l].cols() != layers[l].columns())
+            throw InputError(source + ": layer " + std::to_string(l) + " is " + std::to_string(parameters[l].rows()) +
+                             "x" + std::to_string(parameters[l].cols() - 1) + " (+bias); recorded layer " +
+                             layers[l].text() + " is " + std::to_string(layers[l].rows()) + "x" +
+                             std::to_string(layers[l].columns() - 1));
+}
+
 void Experiment::validate() const {
+    if (recorded.asBlocks)
+        throw InputError(
+            "network: missing; recorded-layers describes a recorded model's layers, which the core "
+            "does not train (give \"network\" to train a network)");
     if (network.layers.empty()) throw InputError("network: needs at least an input and an output size");
     if ((steps > 0) == (epochs > 0))
         throw InputError("steps/epochs: give exactly one of --steps N or --epochs N (N > 0)");

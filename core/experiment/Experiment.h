@@ -3,6 +3,7 @@
 // compared in lockstep. The same value is built by the CLI (flags / --config), the GUI (forms,
 // presets) and read back from a run folder's config.json (JSON form: experiment/ExperimentJson.h).
 #include "data/ValidationSplit.h"
+#include "experiment/RecordedLayers.h"
 #include "nn/Network.h"
 #include "optim/HyperParameters.h"
 
@@ -51,11 +52,19 @@ struct Experiment {
     bool hessianSpectrum = false;  // "hessian-spectrum": every Hessian eigenvalue at the final weights
     std::string initWeightsFile;   // empty: seeded Glorot initialisation (the caller loads the file)
     std::vector<RunSpec> runs;
-    ForkOrigin forkedFrom;  // set for twin runs only
+    ForkOrigin forkedFrom;   // set for twin runs only
+    RecordedModel recorded;  // a recorded PyTorch model's layers (none for the core's own trainings)
 
     // Throws InputError naming the offending field.
     void validate() const;
 };
+
+// The layer matrices a run of `experiment` holds, [out x (fan-in + 1)] each: a recorded model's
+// layers where it is shown as blocks, else the network's. checkLayerShapes throws InputError naming
+// `source`, the layer and both shapes unless `parameters` have exactly these.
+std::vector<std::pair<long, long>> layerMatrixShapes(const Experiment& experiment);
+std::vector<Eigen::Index> layerColumnsPerInput(const Experiment& experiment);
+void checkLayerShapes(const Experiment& experiment, const Parameters& parameters, const std::string& source);
 
 // The experiment's data (data/DataRegistry.h) with its holdout applied. Throws InputError.
 // Loaded, then checked by requireTrainingWithinMemoryBudget with the training split's size.

@@ -43,7 +43,8 @@ const char* const kExperimentKeys[] = {"name",
                                        "diagnostics-every",
                                        "curvature-every",
                                        "gradient-snr",
-                                       "hessian-spectrum"};
+                                       "hessian-spectrum",
+                                       "recorded-layers"};
 
 bool isExperimentKey(const QString& key) {
     for (const char* known : kExperimentKeys)
@@ -173,7 +174,8 @@ QJsonObject toJson(const RunSpec& run) {
 QJsonObject toJson(const Experiment& experiment) {
     QJsonObject json;
     json["name"] = QString::fromStdString(experiment.name);
-    json["network"] = QString::fromStdString(experiment.network.text());
+    if (!experiment.recorded.asBlocks) json["network"] = QString::fromStdString(experiment.network.text());
+    if (!experiment.recorded.empty()) json["recorded-layers"] = toJson(experiment.recorded);
     json["activation"] = QString::fromStdString(toString(experiment.network.activation));
     json["loss"] = QString::fromStdString(toString(experiment.network.loss));
     json["data"] = QString::fromStdString(experiment.data);
@@ -216,6 +218,22 @@ Experiment experimentFromJson(const QJsonObject& json, const std::string& source
     experiment.name = requireString(json, "name", experiment.name, source);
     experiment.network.setLayers(requireString(json, "network", experiment.network.text(), source),
                                  source + ": network");
+    if (json.contains("recorded-layers")) {
+        experiment.recorded = recordedModelFromJson(json.value("recorded-layers"), source);
+        // Without a network the layers are blocks; with one, they must be its parameter layers.
+        experiment.recorded.asBlocks = !json.contains("network");
+        if (!experiment.recorded.asBlocks) {
+            const std::vector<std::pair<long, long>> recorded = experiment.recorded.matrixShapes();
+            const Network network(experiment.network);
+            const Parameters& layers = network.parameters();
+            bool same = recorded.size() == layers.size();
+            for (std::size_t l = 0; same && l < layers.size(); ++l)
+                same = recorded[l] == std::pair<long, long>(layers[l].rows(), layers[l].cols());
+            if (!same)
+                throw InputError(source + ": recorded-layers: not the parameter layers of network " +
+                                 experiment.network.text() + "; leave \"network\" out to show them as blocks");
+        }
+    }
     experiment.network.activation =
         named(source, [&] { return activationFromString(requireString(json, "activation", "tanh", source)); });
     experiment.network.loss = named(source, [&] { return lossFromString(requireString(json, "loss", "mse", source)); });

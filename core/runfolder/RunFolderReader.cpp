@@ -101,7 +101,6 @@ RunFolder readRunFolder(const QString& directory, int pointBudget) {
     for (const RunSpec& run : folder.experiment.runs) labels.push_back(run.label);
     const RunFolderLayout layout(directory, labels);
 
-    const Network shapes(folder.experiment.network);  // final weights must fit the experiment's network
     for (int i = 0; i < layout.runCount(); ++i) {
         RunRecord record;
         record.spec = folder.experiment.runs[i];
@@ -112,9 +111,9 @@ RunFolder readRunFolder(const QString& directory, int pointBudget) {
         record.result = resultFromMetrics(record.spec, record.metrics, finished);
         if (finished)
             readPart(record, [&] {
-                Parameters weights = loadWeightsFile(layout.finalWeightsFile(i), folder.experiment.network);
-                // A file from elsewhere (or edited) must not reach the views, which index by the network.
-                shapes.checkShapes(weights, layout.finalWeightsFile(i).toStdString());
+                Parameters weights = loadWeightsFile(layout.finalWeightsFile(i), folder.experiment);
+                // A file from elsewhere (or edited) must not reach the views, which index by the layers.
+                checkLayerShapes(folder.experiment, weights, layout.finalWeightsFile(i).toStdString());
                 record.finalWeights = std::move(weights);
             });
         if (QFileInfo::exists(layout.snapshotsFile(i)))
@@ -123,7 +122,7 @@ RunFolder readRunFolder(const QString& directory, int pointBudget) {
                 const SnapshotFileReader snapshots(layout.snapshotsFile(i), i);
                 Parameters shapesOnly;
                 for (const auto& [rows, cols] : snapshots.header().layers) shapesOnly.push_back(Matrix(rows, cols));
-                shapes.checkShapes(shapesOnly, layout.snapshotsFile(i).toStdString());
+                checkLayerShapes(folder.experiment, shapesOnly, layout.snapshotsFile(i).toStdString());
                 record.snapshotsFile = layout.snapshotsFile(i);
             });
         folder.runs.push_back(std::move(record));

@@ -16,12 +16,15 @@ namespace ml {
 
 namespace {
 
-// What the network holds at one parameter layer: its token and the dimensions of its weight, as
-// written in the file ([out][in] dense, [out][in][kh][kw] conv).
+// What the folder holds at one parameter layer: whether it is a convolution, the dimensions of its
+// weight as written in the file ([out][in] dense, [out][in][kh][kw] conv), and how a message names
+// it ("conv8k5", "recorded layer fc1") and its whole ("network 784-128-10", "the recorded model").
 struct ExpectedLayer {
-    LayerToken token;
+    bool conv = false;
     std::vector<qsizetype> dimensions;
-    bool isConv() const { return token.kind == LayerToken::Kind::Conv; }
+    std::string name;
+    std::string owner;
+    bool isConv() const { return conv; }
     std::string dimensionsText() const {
         std::string text;
         for (const qsizetype d : dimensions) text += "[" + std::to_string(d) + "]";
@@ -32,13 +35,26 @@ struct ExpectedLayer {
 std::vector<ExpectedLayer> expectedLayers(const NetworkSpec& network) {
     std::vector<ExpectedLayer> expected;
     const std::vector<SampleShape> shapes = network.shapes();
+    const std::string owner = "network " + network.text();
     SampleShape in = network.input;
     for (std::size_t l = 0; l < network.layers.size(); ++l) {
         const LayerToken& token = network.layers[l];
         if (token.kind == LayerToken::Kind::Conv)
-            expected.push_back({token, {token.size, in.channels, token.kernel, token.kernel}});
-        else if (token.kind == LayerToken::Kind::Dense) expected.push_back({token, {token.size, in.size()}});
+            expected.push_back({true, {token.size, in.channels, token.kernel, token.kernel}, token.text(), owner});
+        else if (token.kind == LayerToken::Kind::Dense)
+            expected.push_back({false, {token.size, in.size()}, token.text(), owner});
         in = shapes[l];
+    }
+    return expected;
+}
+
+std::vector<ExpectedLayer> expectedLayers(const Experiment& experiment) {
+    if (!experiment.recorded.asBlocks) return expectedLayers(experiment.network);
+    std::vector<ExpectedLayer> expected;
+    for (const RecordedLayer& layer : experiment.recorded.layers) {
+        std::vector<qsizetype> dimensions(layer.shape.begin(), layer.shape.end());
+        // The recorder writes a Conv2d with "type":"conv"; other kernels' weights keep their shape.
+        expected.push_back({layer.kind == "conv2d", dimensions, "recorded layer " + layer.name, "the recorded model"});
     }
     return expected;
 }
@@ -67,8 +83,9 @@ void readNested(const QJsonValue& value, const std::vector<qsizetype>& dimension
 // make and reads back as the same float. The layout is fixed and holds only numbers and the few
 // strings above, so nothing needs escaping; files are read back with Qt's JSON parser. Same key
 // order as QJsonDocument writes ("bias", "type", "weight": sorted).
-QByteArray weightsToJson(const Parameters& parameters, const NetworkSpec& network) {
-    const std::vector<ExpectedLayer> expected = expectedLayers(network);
+namespace {
+
+QByteArray weightsToJson(const Parameters& parameters, const std::vector<ExpectedLayer>& expected) {
     Eigen::Index values = 0;
     for (const Matrix& layer : parameters) values += layer.size();
     QByteArray json;
@@ -108,16 +125,17 @@ QByteArray weightsToJson(const Parameters& parameters, const NetworkSpec& networ
     return json;
 }
 
-Parameters weightsFromJson(const QByteArray& json, const QString& sourceName, const NetworkSpec& network) {
+Parameters weightsFromJson(const QByteArray& json, const QString& sourceName,
+                           const std::vector<ExpectedLayer>& expected) {
     const std::string source = sourceName.toStdString();
     const QJsonValue layersValue = parseJsonObject(json, sourceName).value("layers");
     if (!layersValue.isArray() || layersValue.toArray().isEmpty())
         throw InputError(source + ": expected {\"layers\":[{\"weight\":[[...]],\"bias\":[...]}, ...]}");
-    const std::vector<ExpectedLayer> expected = expectedLayers(network);
     const QJsonArray layers = layersValue.toArray();
+    const std::string owner = expected.empty() ? std::string("the network") : expected.front().owner;
     if (static_cast<std::size_t>(layers.size()) != expected.size())
-        throw InputError(source + ": has " + std::to_string(layers.size()) + " layers; network " + network.text() +
-                         " has " + std::to_string(expected.size()) + " with parameters");
+        throw InputError(source + ": has " + std::to_string(layers.size()) + " layers; " + owner + " has " +
+                         std::to_string(expected.size()) + " with parameters");
     Parameters parameters;
     for (qsizetype l = 0; l < layers.size(); ++l) {
         const ExpectedLayer& want = expected[static_cast<std::size_t>(l)];
@@ -127,15 +145,15 @@ Parameters weightsFromJson(const QByteArray& json, const QString& sourceName, co
         if (type != "dense" && type != "conv")
             throw InputError(context + ".type: '" + type.toStdString() + "'; expected \"dense\" or \"conv\"");
         if ((type == "conv") != want.isConv())
-            throw InputError(context + ": is a " + type.toStdString() + " layer; network " + network.text() + " has " +
-                             want.token.text() + " there (weight " + want.dimensionsText() +
+            throw InputError(context + ": is a " + type.toStdString() + " layer; " + owner + " has " + want.name +
+                             " there (weight " + want.dimensionsText() +
                              (want.isConv() ? ", \"type\":\"conv\")" : ")"));
         std::vector<float> values;
         try {
             readNested(object.value("weight"), want.dimensions, 0, context + ".weight", values);
         } catch (const InputError& error) {
-            throw InputError(std::string(error.what()) + " (network " + network.text() + ": " + want.token.text() +
-                             " has weight " + want.dimensionsText() + ")");
+            throw InputError(std::string(error.what()) + " (" + owner + ": " + want.name + " has weight " +
+                             want.dimensionsText() + ")");
         }
         std::vector<float> bias;
         readNested(object.value("bias"), {want.dimensions[0]}, 0, context + ".bias", bias);
@@ -150,8 +168,22 @@ Parameters weightsFromJson(const QByteArray& json, const QString& sourceName, co
     return parameters;
 }
 
+}  // namespace
+
+QByteArray weightsToJson(const Parameters& parameters, const NetworkSpec& network) {
+    return weightsToJson(parameters, expectedLayers(network));
+}
+
+Parameters weightsFromJson(const QByteArray& json, const QString& source, const NetworkSpec& network) {
+    return weightsFromJson(json, source, expectedLayers(network));
+}
+
 Parameters loadWeightsFile(const QString& path, const NetworkSpec& network) {
-    return weightsFromJson(readFileBytes(path), path, network);
+    return weightsFromJson(readFileBytes(path), path, expectedLayers(network));
+}
+
+Parameters loadWeightsFile(const QString& path, const Experiment& experiment) {
+    return weightsFromJson(readFileBytes(path), path, expectedLayers(experiment));
 }
 
 std::optional<InitialWeights> loadInitialWeights(const Experiment& experiment) {

@@ -24,6 +24,9 @@ QByteArray weightsToJson(const Parameters& parameters, const NetworkSpec& networ
 // the field ("layers[1].weight[3]: ...") and what the network expects there.
 Parameters weightsFromJson(const QByteArray& json, const QString& source, const NetworkSpec& network);
 Parameters loadWeightsFile(const QString& path, const NetworkSpec& network);
+// Checked against the experiment's layers: a recorded model shown as blocks has its recorded
+// layers' shapes, any other its network's.
+Parameters loadWeightsFile(const QString& path, const Experiment& experiment);
 
 // The experiment's initial-weights file ("init"), loaded for the trainer; nothing when it has none.
 std::optional<InitialWeights> loadInitialWeights(const Experiment& experiment);

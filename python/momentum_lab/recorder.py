@@ -29,32 +29,45 @@ _SKIPPED = (torch.nn.Flatten, torch.nn.Dropout, torch.nn.Dropout2d)
 
 def infer_network(model, input_shape=None):
     """(network spec, activation) of a chain of Linear / Conv2d / MaxPool2d / AvgPool2d layers with
-    one activation kind, in module order (e.g. "1x28x28-conv8k5-pool2-64-10", "relu"); raises
-    ValueError naming the module that does not fit."""
+    one activation kind, in module order (e.g. "1x28x28-conv8k5-pool2-64-10", "relu"), each layer
+    reading what the one before gives (its size, its channels); raises ValueError naming the module
+    that does not fit. A forward() that runs the layers in another order is not seen here."""
     tokens, activations = [], set()
+    shape = None  # what the layer before gives one sample, where known: (C, H, W) or (n,)
     if input_shape is not None:
         tokens.append("x".join(str(int(d)) for d in input_shape) if len(input_shape) > 1 else str(int(input_shape[0])))
+        shape = tuple(int(d) for d in input_shape)
     for name, module in model.named_modules():
         if list(module.children()):
             continue
         if isinstance(module, torch.nn.Linear):
+            if shape is not None and math.prod(shape) != module.in_features:
+                raise ValueError(f"{name}: reads {module.in_features} values, but the layer before gives "
+                                 f"{math.prod(shape)}: the layers form no chain")
             if not tokens:
                 tokens.append(str(module.in_features))
             tokens.append(str(module.out_features))
+            shape = (module.out_features,)
         elif isinstance(module, torch.nn.Conv2d):
             k, s, p = module.kernel_size, module.stride, module.padding
             if (not tokens or k[0] != k[1] or s[0] != s[1] or isinstance(p, str) or p[0] != p[1]
                     or module.dilation != (1, 1) or module.groups != 1):
                 raise ValueError(f"{name}: a Conv2d the app reads has a square kernel, stride and padding, no "
                                  "dilation or groups, and input_shape=(C, H, W) given to the recorder")
+            if shape is None or len(shape) != 3 or shape[0] != module.in_channels:
+                raise ValueError(f"{name}: reads {module.in_channels} channels, but the layer before gives "
+                                 f"{shape}: the layers form no chain")
             tokens.append(f"conv{module.out_channels}k{k[0]}" + (f"s{s[0]}" if s[0] != 1 else "") +
                           (f"p{p[0]}" if p[0] else ""))
+            side = [(d + 2 * p[0] - k[0]) // s[0] + 1 for d in shape[1:]]
+            shape = (module.out_channels, side[0], side[1])
         elif isinstance(module, (torch.nn.MaxPool2d, torch.nn.AvgPool2d)):
             k = module.kernel_size if isinstance(module.kernel_size, int) else module.kernel_size[0]
             stride = module.stride if isinstance(module.stride, int) else module.stride[0]
             if stride != k or (module.padding not in (0, (0, 0))):
                 raise ValueError(f"{name}: pooling must have stride = kernel and no padding")
             tokens.append(("pool" if isinstance(module, torch.nn.MaxPool2d) else "avgpool") + str(k))
+            shape = (shape[0], shape[1] // k, shape[2] // k) if shape is not None and len(shape) == 3 else shape
         elif type(module) in _ACTIVATIONS:
             activations.add(_ACTIVATIONS[type(module)])
         elif not isinstance(module, _SKIPPED) and list(module.parameters(recurse=False)):
@@ -137,25 +150,34 @@ class Recorder:
             self.optimizer_name, hp = _per_connection(self.optimizer_name, hp)
         self.label = label or self.optimizer_name
         self.scope, self.bias_mode = self._sharing()
-        if network is None or activation is None:
-            try:
-                inferred, found = infer_network(model, input_shape)
-            except ValueError:
-                if network is None:
-                    raise
-                inferred, found = network, None
-            network = network or inferred
-            activation = activation or found
-            if activation is None:
-                warnings.warn("no activation module found; config.json says relu (pass activation=)")
-                activation = "relu"
-        if len(self.layers) != len(all_layers):
-            warnings.warn("only some layers are recorded: the app opens the folder's metrics, not its snapshots")
-        self.config = {"name": name or f"PyTorch: {self.label}", "network": network, "activation": activation,
-                       "loss": loss, "data": data, "seed": seed, "batch": batch, "steps": total_steps or 0,
+        chain = None  # the model as one of the app's networks, where it is one
+        try:
+            chain = infer_network(model, input_shape)
+        except ValueError as error:
+            if network is None and len(self.layers) == len(all_layers):
+                warnings.warn(f"{error}; the app shows the recorded layers as blocks")
+        whole = len(self.layers) == len(all_layers)
+        if whole and (network is not None or chain is not None):
+            network = network or chain[0]
+            activation = activation or (chain[1] if chain else None)
+        elif network is not None:
+            warnings.warn("network= describes the whole model, not a subset of its layers: left out of config.json")
+            network = None
+        if activation is None and network is not None:
+            warnings.warn("no activation module found; config.json says relu (pass activation=)")
+            activation = "relu"
+        follows = _followers(all_layers, chosen) if chain is not None else {}
+        # Without "network" (a subset, branches, modules the app has no counterpart for) the app
+        # shows the recorded layers as blocks to pick from.
+        self.config = {"name": name or f"PyTorch: {self.label}", "loss": loss, "data": data, "seed": seed, "batch": batch, "steps": total_steps or 0,
                        "epochs": 0, "eval-every": 0, "init": "weights_initial.json",
+                       "recorded-layers": [_layer_entry(n, m, follows.get(n)) for n, m in chosen],
                        "runs": [dict({"label": self.label, "optimizer": self.optimizer_name},
                                      **{k: _json_value(v) for k, v in hp.items()})]}
+        if network is not None:
+            self.config["network"] = network
+        if activation is not None:
+            self.config["activation"] = activation
         os.makedirs(self.out, exist_ok=True)
         self._staging = None  # the device buffer a CUDA model's snapshot is gathered in
         self._pool, self._pool_size = queue.Queue(), 0  # host buffers, returned by the writer thread
@@ -449,6 +471,22 @@ class _Difference:
 
     def __init__(self, after, before):
         self.after, self.before = after, before
+
+
+def _followers(all_layers, chosen):
+    """{name: the recorded layer it reads from} for recorded layers next to each other in the
+    model's chain (all_layers in chain order)."""
+    order = [name for name, _ in all_layers]
+    recorded = {name for name, _ in chosen}
+    return {name: order[i - 1] for i, name in enumerate(order) if i > 0 and name in recorded and order[i - 1] in recorded}
+
+
+def _layer_entry(name, module, follows):
+    """config.json's description of one recorded layer: its module name, kind, weight shape and
+    the recorded layer whose output it reads (None where unknown: no chain, or not recorded)."""
+    kind = "conv2d" if isinstance(module, torch.nn.Conv2d) else \
+        "linear" if isinstance(module, torch.nn.Linear) else type(module).__name__.lower()
+    return {"name": name, "kind": kind, "shape": [int(d) for d in module.weight.shape], "follows": follows}
 
 
 def _per_connection(name, hp):

@@ -3,7 +3,10 @@
 batch, 6 steps, a snapshot at every step, trained with torch's SGD momentum, torch's Adam and the
 package's NeuronMeanSGD (fan-in), each into OUT/<label>, with OUT/<label>/tensors.json: the first
 layer's weight, bias, their gradients and first moments (momentum_buffer / exp_avg) as the
-training loop saw them after each step (what the app must show).
+training loop saw them after each step (what the app must show). Two more folders hold models
+the app shows as blocks (no one network): OUT/blocks-branches, two parallel Linear layers whose
+outputs are joined and a head (torch SGD momentum), and OUT/blocks-subset, the MLP with only its
+second layer recorded; their tensors.json has the same matrices of every recorded layer by name.
 
     record_explainer_runs.py OUT      (exit 77 without torch: the test skips)
 """
@@ -47,6 +50,38 @@ def main():
                 recorder.step(loss=loss)
                 seen.append(first_layer(model[0], optimizer))
         (out / label / "tensors.json").write_text(json.dumps(seen))
+    record_blocks(out / "blocks-branches", Branches(), None, inputs, labels)
+    torch.manual_seed(0)
+    mlp = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3))
+    record_blocks(out / "blocks-subset", mlp, [mlp[2]], inputs, labels)
+
+
+class Branches(torch.nn.Module):
+    """Two branches over the same input, joined: no chain of the app's networks."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.left, self.right, self.head = torch.nn.Linear(4, 5), torch.nn.Linear(4, 3), torch.nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.head(torch.tanh(torch.cat([self.left(x), self.right(x)], dim=1)))
+
+
+def record_blocks(folder, model, layers, inputs, labels):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    recorded = layers or [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    names = {module: name for name, module in model.named_modules()}
+    seen = []
+    with ml.Recorder(model, optimizer, folder, every=1, label="momentum", total_steps=6, layers=layers) as recorder:
+        for _ in range(6):
+            optimizer.zero_grad()
+            loss = torch.nn.functional.cross_entropy(model(inputs), labels)
+            loss.backward()
+            optimizer.step()
+            recorder.step(loss=loss)
+            seen.append({names[layer]: first_layer(layer, optimizer) for layer in recorded})
+    (folder / "tensors.json").write_text(json.dumps(seen))
 
 
 def first_layer(layer, optimizer):

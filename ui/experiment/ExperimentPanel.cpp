@@ -217,7 +217,10 @@ void ExperimentPanel::setExperiment(const Experiment& experiment) {
     settingExperiment_ = true;
     name_->setText(QString::fromStdString(experiment.name));
     name_->setCursorPosition(0);  // a long name shows its beginning
-    network_->setText(QString::fromStdString(experiment.network.text()));
+    // A recorded model's layers are no network the core trains: the diagram shows them as blocks.
+    network_->setText(experiment.recorded.asBlocks ? QString() : QString::fromStdString(experiment.network.text()));
+    network_->setPlaceholderText(experiment.recorded.asBlocks ? tr("recorded layers (blocks in the diagram)")
+                                                              : QString());
     activation_->setCurrentText(QString::fromStdString(toString(experiment.network.activation)));
     loss_->setCurrentText(QString::fromStdString(toString(experiment.network.loss)));
     data_->setCurrentText(QString::fromStdString(experiment.data));

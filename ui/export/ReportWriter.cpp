@@ -73,9 +73,14 @@ QByteArray ReportWriter::indexHtml() const {
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
             "th{background:#f0f0f0}img{max-width:100%;border:1px solid #ddd}</style></head><body>\n";
     html += "<h1>" + escaped(QString::fromStdString(experiment.name)) + "</h1>\n";
-    html += "<p>Momentum Lab report, " + QDateTime::currentDateTime().toString(Qt::ISODate) + ". Network " +
-            escaped(QString::fromStdString(experiment.network.text())) + " (" +
-            escaped(QString::fromStdString(toString(experiment.network.activation))) + ", " +
+    QString model = "Network " + escaped(QString::fromStdString(experiment.network.text())) + " (" +
+                    escaped(QString::fromStdString(toString(experiment.network.activation))) + ", ";
+    if (experiment.recorded.asBlocks) {  // a recorded model's layers, not a network of the core
+        QStringList layers;
+        for (const RecordedLayer& layer : experiment.recorded.layers) layers << QString::fromStdString(layer.text());
+        model = "Recorded layers " + escaped(layers.join(", ")) + " (";
+    }
+    html += "<p>Momentum Lab report, " + QDateTime::currentDateTime().toString(Qt::ISODate) + ". " + model +
             escaped(QString::fromStdString(toString(experiment.network.loss))) + "), data " +
             escaped(QString::fromStdString(experiment.data)) + ", seed " + QString::number(experiment.seed) +
             ", batch " + (experiment.batchSize == 0 ? QString("full") : QString::number(experiment.batchSize)) +

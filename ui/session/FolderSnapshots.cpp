@@ -57,7 +57,7 @@ SharedSnapshot finalSnapshot(const RunRecord& run, int index, const std::vector<
 // Weight columns per input, as the trainer's snapshots carry them (k*k for a conv kernel):
 // the per-channel shared momentum and the conv views group by it.
 std::vector<Eigen::Index> weightColumnsPerInput(const RunFolder& folder) {
-    return Network(folder.experiment.network).columnsPerInput();
+    return layerColumnsPerInput(folder.experiment);
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ std::vector<Eigen::Index> weightColumnsPerInput(const RunFolder& folder) {
 std::shared_ptr<const Parameters> initialWeights(const RunFolder& folder, const RunRecord& run) {
     const QString file = QDir(run.directory).filePath(runfolder::kInitialWeights);
     if (!QFileInfo(file).isFile()) return nullptr;
-    return std::make_shared<const Parameters>(loadWeightsFile(file, folder.experiment.network));
+    return std::make_shared<const Parameters>(loadWeightsFile(file, folder.experiment));
 }
 
 namespace {

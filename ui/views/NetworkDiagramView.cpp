@@ -3,14 +3,17 @@
 #include "common/RedrawWhenShown.h"
 #include "common/RenderQueue.h"
 #include "views/ConvLayerDrawing.h"
+#include "views/LayerBlockList.h"
 #include "views/NeuronNames.h"
 #include "views/SharingGroups.h"
 #include "views/ViewControls.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QHelpEvent>
 #include <QMouseEvent>
+#include <QSignalBlocker>
 #include <QPainter>
 #include <QToolTip>
 
@@ -502,8 +505,9 @@ void NetworkDiagramView::paintNeurons(QPainter& painter, const Frame& frame) con
 // Under a column: its name and size, and for a run that shares state, its group size.
 QString NetworkDiagramView::captionOf(int column, int columnCount, int size) const {
     const QString groups = column > 0 ? sharingCaption(*snapshot_, column - 1) : QString();
-    const QString caption =
-        isChannelColumn(units_, column) ? channelCaption(units_, column) : layerCaption(column, columnCount, size);
+    const QString caption = column < columnNames_.size() ? QStringLiteral("%1: %2").arg(columnNames_[column]).arg(size)
+                            : isChannelColumn(units_, column) ? channelCaption(units_, column)
+                                                              : layerCaption(column, columnCount, size);
     return groups.isEmpty() ? caption : caption + QLatin1Char('\n') + groups;
 }
 
@@ -639,17 +643,26 @@ void ColourLegend::paintEvent(QPaintEvent*) {
 NetworkDiagramPanel::NetworkDiagramPanel(RunSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection), quantities_(new QuantitySelector(this)),
       limit_(new ColorLimitSpinBox(this)), thumbnailToggle_(new QCheckBox(tr("Neuron functions"), this)),
-      grid_(new QWidget(this)), legend_(new ColourLegend(this)) {
+      blocks_(new LayerBlockList(this)), grid_(new QWidget(this)), legend_(new ColourLegend(this)) {
     thumbnailToggle_->setObjectName(QStringLiteral("neuronFunctions"));
     offerThumbnails();
     auto* body = new QWidget(this);
-    auto* row = new QHBoxLayout(body);
-    row->setContentsMargins(0, 0, 0, 0);
+    auto* column = new QVBoxLayout(body);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    auto* row = new QHBoxLayout;
     row->setSpacing(0);
+    blocks_->setParent(body);
     grid_->setParent(body);
     legend_->setParent(body);
+    column->addWidget(blocks_);
+    column->addLayout(row, 1);
     row->addWidget(grid_, 1);
     row->addWidget(legend_);
+    connect(blocks_, &LayerBlockList::layerPicked, this, [this] {
+        setSelectedNeuron(-1, -1);
+        refresh();
+    });
     layOutPanel(this, {{tr("Colour"), quantities_}, {QString(), limit_}, {QString(), thumbnailToggle_}}, body);
     grid_->installEventFilter(this);
     ensureCanvases(1);
@@ -677,9 +690,53 @@ void NetworkDiagramPanel::setNetwork(const NetworkSpec& network) {
 Quantity NetworkDiagramPanel::quantity() const { return quantities_->quantity(); }
 
 void NetworkDiagramPanel::setExperiment(const Experiment& experiment) {
-    setNetwork(experiment.network);
+    blocks_->setModel(experiment.recorded);
+    shownBlocks_.clear();
+    if (experiment.recorded.asBlocks) {  // no network: each canvas draws one layer from its matrices
+        network_.reset();
+        for (NetworkDiagramView* canvas : canvases_) canvas->clear();
+    } else {
+        setNetwork(experiment.network);
+    }
     thumbnails_.setExperiment(experiment);
     offerThumbnails();
+}
+
+bool NetworkDiagramPanel::inBlockMode() const { return blocks_->count() > 0; }
+
+int NetworkDiagramPanel::pickedBlock() const { return inBlockMode() ? blocks_->currentLayer() : -1; }
+
+void NetworkDiagramPanel::pickBlock(int layer) { blocks_->setCurrentLayer(layer); }
+
+int NetworkDiagramPanel::canvasLayer(int layer) const {
+    if (!inBlockMode()) return layer;
+    return layer >= 0 && layer == pickedBlock() ? 0 : -1;
+}
+
+// The snapshot's one layer as a network of its own: the header and the layer's parameters (its
+// shape for the drawing; the colours come with the values), nothing else copied.
+SharedSnapshot NetworkDiagramPanel::blockOf(const SharedSnapshot& snapshot, int layer) {
+    for (const Block& shown : shownBlocks_)
+        if (shown.whole == snapshot && shown.layer == layer) return shown.alone;
+    auto block = std::make_shared<Snapshot>();
+    block->run = snapshot->run;
+    block->label = snapshot->label;
+    block->step = snapshot->step;
+    block->epoch = snapshot->epoch;
+    block->batchLoss = snapshot->batchLoss;
+    block->scope = snapshot->scope;
+    block->bias = snapshot->bias;
+    block->weightsOnly = snapshot->weightsOnly;
+    block->statistic = snapshot->statistic;
+    block->secondMomentScope = snapshot->secondMomentScope;
+    const LayerSnapshot& source = snapshot->layers[static_cast<std::size_t>(layer)];
+    LayerSnapshot only;
+    only.parameters = source.parameters;
+    only.neuronMeans = source.neuronMeans;
+    only.columnsPerInput = source.columnsPerInput;
+    block->layers.push_back(std::move(only));
+    shownBlocks_.push_back({snapshot, layer, block});
+    return block;
 }
 
 bool NetworkDiagramPanel::thumbnailsShown() const { return thumbnailToggle_->isChecked(); }
@@ -713,11 +770,15 @@ void NetworkDiagramPanel::ensureCanvases(int count) {
     while (static_cast<int>(canvases_.size()) < count) {
         auto* canvas = new NetworkDiagramView(grid_);
         if (network_) canvas->setNetwork(*network_);
+        // In block mode a canvas draws the picked layer as its layer 0.
         connect(canvas, &NetworkDiagramView::neuronClicked, this, [this](int layer, int neuron) {
+            if (inBlockMode()) layer = pickedBlock();
             setSelectedNeuron(layer, neuron);
             Q_EMIT neuronClicked(layer, neuron);
         });
-        connect(canvas, &NetworkDiagramView::connectionClicked, this, &NetworkDiagramPanel::connectionClicked);
+        connect(canvas, &NetworkDiagramView::connectionClicked, this, [this](int layer, int neuron, int input) {
+            Q_EMIT connectionClicked(inBlockMode() ? pickedBlock() : layer, neuron, input);
+        });
         canvas->show();
         canvases_.push_back(canvas);
     }
@@ -782,13 +843,29 @@ void NetworkDiagramPanel::refresh() {
             continue;
         }
         std::vector<Matrix> values;
-        for (int l = 0; l < static_cast<int>(panels[k].snapshot->layers.size()); ++l)
-            values.push_back(RunSelection::values(panels[k], l, quantity));
+        const int layers = static_cast<int>(panels[k].snapshot->layers.size());
+        const int block = pickedBlock();
+        if (inBlockMode() && block >= 0 && block < layers) {
+            values.push_back(RunSelection::values(panels[k], block, quantity));
+            canvas->setThumbnails(nullptr);
+            const QString name = blocks_->item(block)->text().section('\n', 0, 0);
+            canvas->setColumnNames({tr("inputs of %1").arg(name), name});
+            canvas->showPanel(blockOf(panels[k].snapshot, block), std::move(values),
+                              panels[k].caption + QStringLiteral(" · ") + name);
+            canvas->setSelectedNeuron(canvasLayer(selectedLayer_), selectedNeuron_);
+            shared = std::max(shared, canvas->fittedLimit());
+            continue;
+        }
+        for (int l = 0; l < layers; ++l) values.push_back(RunSelection::values(panels[k], l, quantity));
+        canvas->setColumnNames({});
         canvas->setThumbnails(thumbnails[k]);
         canvas->showPanel(panels[k].snapshot, std::move(values), panels[k].caption);
         canvas->setSelectedNeuron(selectedLayer_, selectedNeuron_);
         shared = std::max(shared, canvas->fittedLimit());
     }
+    // Only the blocks of the panels on screen stay kept (each panel's latest is at the back).
+    if (shownBlocks_.size() > panels.size())
+        shownBlocks_.erase(shownBlocks_.begin(), shownBlocks_.end() - static_cast<std::ptrdiff_t>(panels.size()));
     // One locked scale for every panel: the user's limit, or the largest fitted one.
     const double limit = limit_->limit() > 0.0 ? limit_->limit() : (shared > 0.0 ? shared : 1.0);
     for (NetworkDiagramView* canvas : canvases_) canvas->setColorLimit(limit);
@@ -801,7 +878,12 @@ void NetworkDiagramPanel::refresh() {
 void NetworkDiagramPanel::setSelectedNeuron(int layer, int neuron) {
     selectedLayer_ = layer;
     selectedNeuron_ = neuron;
-    for (NetworkDiagramView* canvas : canvases_) canvas->setSelectedNeuron(layer, neuron);
+    if (inBlockMode() && layer >= 0 && layer != pickedBlock()) {  // a neuron of another block: draw that one
+        const QSignalBlocker quiet(blocks_);
+        blocks_->setCurrentLayer(layer);
+        refresh();
+    }
+    for (NetworkDiagramView* canvas : canvases_) canvas->setSelectedNeuron(canvasLayer(layer), neuron);
 }
 
 void NetworkDiagramPanel::renderAll(QPainter& painter, QSize size) const {

@@ -38,6 +38,8 @@
 //                            fit the snapshot's matrices)
 //   setSelectedNeuron(l, j)  highlights a neuron (l = -1 or j = -1: none)
 //   setThumbnails(t)         draws the neurons as t's functions (null: circles, as before)
+//   setColumnNames(names)    captions "NAME: size" under the first columns instead of "layer L: size"
+//                            (a recorded layer drawn alone); takes effect at the next show
 //   neuronCenter(l, j)       centre of a drawn neuron in widget coordinates (null when not drawn)
 //   toolTipAt(point)         the text the tooltip shows there ("" when nothing is near)
 //   signal neuronClicked(l, j)  a click on a hidden/output neuron (l = parameter layer, j = row;
@@ -49,7 +51,12 @@
 // user's fixed one)
 //   setNetwork(spec)         passed to every canvas
 //   setExperiment(e)         setNetwork, and the network and data the neuron functions are
-//                            computed for (the toggle is disabled for networks without them)
+//                            computed for (the toggle is disabled for networks without them); a
+//                            recorded model shown as blocks (e.recorded.asBlocks) lists its layers
+//                            above the canvases (views/LayerBlockList.h) and draws the picked one
+//                            alone, its inputs on the left; clicks and the selection still name
+//                            the layer's index in the snapshots
+//   pickedBlock(), pickBlock(l)  the layer drawn in block mode (-1: not in block mode)
 //   setThumbnailsShown(on), thumbnailsShown(), signal thumbnailsToggled(bool)  the toggle
 //                            ("Neuron functions"); shown only where the network has them
 //   thumbnailsUnavailable()  why the network has none ("" when it has)
@@ -66,6 +73,7 @@
 #include "model/RunSelection.h"
 
 #include <QImage>
+#include <QStringList>
 #include <QPointF>
 #include <QWidget>
 
@@ -78,6 +86,7 @@ class QPainter;
 namespace ml {
 
 class ColorLimitSpinBox;
+class LayerBlockList;
 class QuantitySelector;
 
 inline constexpr int kMaxDrawnNeurons = 16;
@@ -141,6 +150,7 @@ public:
 
     void setSelectedNeuron(int layer, int neuron);
     void setThumbnails(std::shared_ptr<const NeuronThumbnails> thumbnails);
+    void setColumnNames(const QStringList& names) { columnNames_ = names; }
     const NeuronThumbnails* thumbnails() const { return thumbnails_.get(); }  // null: circles
     QPointF neuronCenter(int layer, int neuron) const;
     QString toolTipAt(QPointF point) const;
@@ -198,6 +208,7 @@ private:
     std::optional<NetworkSpec> network_;
     NetworkUnits units_;          // snapshot_ as columns of neurons or channels
     std::vector<Matrix> values_;  // the quantity per parameter layer, one column per input unit (empty: not kept)
+    QStringList columnNames_;     // captions of the first columns (empty: "layer L")
     bool ownValues_ = true;       // values_ come from snapshot_ and quantity_ (not showPanel)
     QString caption_;
     double fittedLimit_ = 0.0;
@@ -237,6 +248,8 @@ public:
     void setQuantity(Quantity quantity);  // through the combo, so both stay in step
     void setNetwork(const NetworkSpec& network);
     void setExperiment(const Experiment& experiment);
+    int pickedBlock() const;
+    void pickBlock(int layer);
     bool thumbnailsShown() const;
     void setThumbnailsShown(bool shown);
     QString thumbnailsUnavailable() const { return thumbnails_.unsupportedReason(); }
@@ -264,12 +277,24 @@ private:
     void arrangeCanvases();
     int gridColumns(QSize area) const;
     void offerThumbnails();
+    bool inBlockMode() const;
+    int canvasLayer(int layer) const;  // the snapshot's layer as the canvas draws it (block mode: 0 or -1)
+    SharedSnapshot blockOf(const SharedSnapshot& snapshot, int layer);
 
     RunSelection* selection_;
+    // Block mode: the picked layer of the snapshots shown last, so that a redraw of the same step (a
+    // quantity, a colour limit) copies no layer again.
+    struct Block {
+        SharedSnapshot whole;
+        int layer = -1;
+        SharedSnapshot alone;
+    };
+    std::vector<Block> shownBlocks_;
     QuantitySelector* quantities_;
     ColorLimitSpinBox* limit_;
     QCheckBox* thumbnailToggle_;
     ThumbnailSource thumbnails_;
+    LayerBlockList* blocks_;
     QWidget* grid_;
     ColourLegend* legend_;
     std::vector<NetworkDiagramView*> canvases_;

@@ -113,7 +113,9 @@ void NeuronThumbnails::paint(QPainter& painter, int column, int neuron, const QR
 // ---------------------------------------------------------------------------------------------
 void ThumbnailSource::setExperiment(const Experiment& experiment) {
     experiment_ = experiment;
-    unsupported_ = QString::fromStdString(neuronFunctionsUnsupported(experiment.network));
+    unsupported_ = experiment.recorded.asBlocks
+                       ? QObject::tr("a recorded model's layers are shown as blocks, not one network")
+                       : QString::fromStdString(neuronFunctionsUnsupported(experiment.network));
     functions_.reset();
     triedLoading_ = false;
     cache_.clear();

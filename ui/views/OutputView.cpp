@@ -124,6 +124,10 @@ bool OutputView::prepare() {
     failure_.clear();
     const NetworkSpec& network = experiment_.network;
     const int inputs = network.inputs();
+    if (experiment_.recorded.asBlocks) {
+        failure_ = tr("a recorded model's layers are not one network the output view can evaluate");
+        return false;
+    }
     if (inputs != 1 && inputs != 2) {
         failure_ = tr("the network %1 has %2 inputs; the output view draws networks of 1 or 2 inputs")
                        .arg(QString::fromStdString(network.text()))
