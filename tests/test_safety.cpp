@@ -655,6 +655,59 @@ private Q_SLOTS:
         QVERIFY2(summary.startsWith("s.csv:2: column steps: '1e300' is not a whole number"), qPrintable(summary));
     }
 
+    void recordedLayersAreChecked_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not an array") << QByteArray(R"({"recorded-layers": {}})")
+                                      << "E.json: recorded-layers: expected an array of layers";
+        QTest::newRow("no name") << QByteArray(R"({"recorded-layers": [{"kind": "linear", "shape": [3, 4]}]})")
+                                 << "E.json: recorded-layers[0].name: missing; expected a text";
+        QTest::newRow("one dimension") << QByteArray(
+                                              R"({"recorded-layers": [{"name": "a", "kind": "linear", "shape": [3]}]})")
+                                       << "E.json: recorded-layers[0].shape: expected the weight's shape";
+        QTest::newRow("fractional dimension")
+            << QByteArray(R"({"recorded-layers": [{"name": "a", "kind": "linear", "shape": [3, 2.5]}]})")
+            << "E.json: recorded-layers[0].shape[1]: expected a whole number from 1 to 2^30";
+        QTest::newRow("huge layer")
+            << QByteArray(R"({"recorded-layers": [{"name": "a", "kind": "linear", "shape": [65536, 65536]}]})")
+            << "E.json: recorded-layers[0].shape: more than 2^30 weights in one layer";
+        QTest::newRow("unknown key")
+            << QByteArray(R"({"recorded-layers": [{"name": "a", "kind": "linear", "shape": [3, 4], "size": 1}]})")
+            << "E.json: recorded-layers[0]: unknown key 'size'";
+        QTest::newRow("follows nothing recorded")
+            << QByteArray(R"({"recorded-layers": [{"name": "a", "kind": "linear", "shape": [3, 4], "follows": "b"}]})")
+            << "E.json: recorded-layers: a follows 'b', which is not a recorded layer";
+        QTest::newRow("not the network's layers")
+            << QByteArray(
+                   R"({"network": "4-5-3", "recorded-layers": [{"name": "a", "kind": "linear", "shape": [5, 4]}]})")
+            << "E.json: recorded-layers: not the parameter layers of network 4-5-3";
+    }
+    void recordedLayersAreChecked() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        const QString message =
+            test::inputErrorOf([&] { experimentFromJson(QJsonDocument::fromJson(json).object(), "E.json"); });
+        QVERIFY2(message.startsWith(expected), qPrintable(message));
+    }
+
+    // Without "network" the layers are blocks: kept through the JSON form, and refused for training.
+    void recordedLayersWithoutNetworkAreBlocks() {
+        const QByteArray json = R"({"steps": 3, "recorded-layers": [
+            {"name": "left", "kind": "linear", "shape": [5, 4], "follows": null},
+            {"name": "features.0", "kind": "conv2d", "shape": [8, 3, 3, 5], "follows": "left"}]})";
+        const Experiment experiment = experimentFromJson(QJsonDocument::fromJson(json).object(), "E.json");
+        QVERIFY(experiment.recorded.asBlocks);
+        QCOMPARE(experiment.recorded.layers.size(), std::size_t(2));
+        QCOMPARE(experiment.recorded.layers[1].columnsPerInput(), 15L);
+        QVERIFY(layerMatrixShapes(experiment) == (std::vector<std::pair<long, long>>{{5, 5}, {8, 3 * 15 + 1}}));
+        QVERIFY(experimentFromJson(toJson(experiment), "again").recorded == experiment.recorded);
+        QVERIFY(!toJson(experiment).contains("network"));
+        const QString refused = test::inputErrorOf([&] { experiment.validate(); });
+        QVERIFY2(refused.startsWith("network: missing; recorded-layers describes"), qPrintable(refused));
+        const QString shapes = test::inputErrorOf([&] { checkLayerShapes(experiment, {Matrix(5, 5)}, "w.json"); });
+        QCOMPARE(shapes, QString("w.json: has 1 layers; the recorded model has 2"));
+    }
+
     void emptyOrMalformedRunListsAreRefused() {
         QString message = test::inputErrorOf(
             [] { experimentFromJson(QJsonDocument::fromJson(R"({"runs": []})").object(), "E.json"); });
