@@ -264,6 +264,53 @@ class OpensInTheCli(unittest.TestCase):
                 self.assertIn("saved steps: 3, 6, 9, 10", err)
 
 
+class DescribesTheRecordedLayers(unittest.TestCase):
+    """config.json names each recorded layer; "network" only where the recorded layers are one chain."""
+
+    def config(self, model, layers=None, input_shape=None):
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        with tempfile.TemporaryDirectory() as directory, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ml.Recorder(model, optimizer, directory, layers=layers, input_shape=input_shape).close()
+            return json.loads((Path(directory) / "config.json").read_text()), [str(w.message) for w in caught]
+
+    def test_a_chain_is_a_network(self):
+        config, _ = self.config(support.mlp())
+        self.assertEqual(config["network"], "6-7-5-4")
+        self.assertEqual(config["recorded-layers"], [
+            {"name": "0", "kind": "linear", "shape": [7, 6], "follows": None},
+            {"name": "2", "kind": "linear", "shape": [5, 7], "follows": "0"},
+            {"name": "4", "kind": "linear", "shape": [4, 5], "follows": "2"}])
+        config, _ = self.config(support.small_cnn(), input_shape=(1, 8, 8))
+        self.assertEqual(config["network"], "1x8x8-conv4k3p1-pool2-conv6k3s2p1-12-10")
+        self.assertEqual([layer["kind"] for layer in config["recorded-layers"]], ["conv2d", "conv2d", "linear", "linear"])
+        self.assertEqual(config["recorded-layers"][1]["shape"], [6, 4, 3, 3])
+
+    def test_a_subset_is_blocks(self):
+        model = support.mlp()
+        config, _ = self.config(model, layers=[model[2], model[4]])
+        self.assertNotIn("network", config)
+        self.assertEqual([(layer["name"], layer["follows"]) for layer in config["recorded-layers"]],
+                         [("2", None), ("4", "2")])
+
+    def test_layers_whose_sizes_do_not_chain_are_blocks(self):
+        class Branches(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.left, self.right, self.head = torch.nn.Linear(4, 5), torch.nn.Linear(4, 3), torch.nn.Linear(8, 2)
+
+            def forward(self, x):
+                return self.head(torch.cat([self.left(x), self.right(x)], dim=1))
+
+        config, caught = self.config(Branches())
+        self.assertNotIn("network", config)
+        self.assertEqual([layer["follows"] for layer in config["recorded-layers"]], [None, None, None])
+        self.assertTrue(any("right: reads 4 values, but the layer before gives 5" in w for w in caught), caught)
+        with self.assertRaisesRegex(ValueError, "reads 3 channels, but the layer before gives"):
+            ml.infer_network(torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3), torch.nn.Conv2d(3, 4, 3),
+                                                 torch.nn.Flatten(), torch.nn.Linear(64, 2)), (1, 8, 8))
+
+
 if __name__ == "__main__":
     torch.set_num_threads(1)
     unittest.main()
