@@ -23,6 +23,7 @@
 #include "session/TrainingSession.h"
 #include "views/ComparisonBar.h"
 #include "views/ConvergencePlot.h"
+#include "views/LayerBlockList.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
 #include "views/NeuronInspector.h"
@@ -40,6 +41,9 @@
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QScrollBar>
 #include <QRegularExpression>
@@ -121,6 +125,24 @@ QString trainFolder(const QString& root, const QString& name, const QStringList&
     const QString out = QDir(root).filePath(name);
     const int status = runCli(QStringList{"momentum-lab-cli", "train", "--out", out} + arguments);
     return status == 0 ? out : QString();
+}
+
+// A trained folder of a 2-8-6-2 network described as a recorded model's layers with no network
+// (as the PyTorch recorder writes a model whose layers form no chain): the app shows blocks.
+QString asRecordedBlocks(const QString& folder) {
+    if (folder.isEmpty()) return folder;
+    QFile file(QDir(folder).filePath("config.json"));
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    config.remove("network");
+    config["recorded-layers"] = QJsonArray{
+        QJsonObject{{"name", "encoder.0"}, {"kind", "linear"}, {"shape", QJsonArray{8, 2}}, {"follows", QJsonValue()}},
+        QJsonObject{{"name", "encoder.2"}, {"kind", "linear"}, {"shape", QJsonArray{6, 8}}, {"follows", "encoder.0"}},
+        QJsonObject{{"name", "head"}, {"kind", "linear"}, {"shape", QJsonArray{2, 6}}, {"follows", QJsonValue()}}};
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    file.write(QJsonDocument(config).toJson());
+    return folder;
 }
 
 // The screen the robot runs on (MOMENTUM_LAB_ROBOT_SCREEN, default 1366x768: the window lays
@@ -294,7 +316,9 @@ class TestRobot : public QObject {
                         QStringLiteral("%1: click layer %2 neuron %3").arg(where).arg(layer).arg(neuron);
                     ROBOT_ACT(what, QTest::mouseClick(canvas, Qt::LeftButton, {}, center.toPoint()));
                     NeuronInspector* inspector = window.neuronInspector();
-                    QVERIFY2(inspector->layer() == layer && inspector->neuron() == neuron, qPrintable(what));
+                    // A recorded model's block is drawn alone: its neurons are that layer's.
+                    const int expected = diagram->pickedBlock() >= 0 ? diagram->pickedBlock() : layer;
+                    QVERIFY2(inspector->layer() == expected && inspector->neuron() == neuron, qPrintable(what));
                     if (canvas != diagram->canvases().front()) continue;
                     const QPointF from = canvas->neuronCenter(layer - 1, 0);
                     if (from.isNull()) continue;
@@ -445,12 +469,31 @@ class TestRobot : public QObject {
                      qPrintable(QStringLiteral("%1: %2 neither written nor left out").arg(where, figure.name)));
     }
 
+    // A recorded model's blocks: each clicked, then each of its neurons.
+    void clickEveryBlock(MainWindow& window, const QString& where) {
+        auto* blocks = window.findChild<LayerBlockList*>("layerBlocks");
+        if (!blocks || !blocks->isVisible()) return;
+        auto* diagram = window.findChild<NetworkDiagramPanel*>();
+        for (int block = 0; block < blocks->count(); ++block) {
+            const QString what =
+                QStringLiteral("%1: click block %2").arg(where, blocks->item(block)->text().section('\n', 0, 0));
+            const QRect rect = blocks->visualItemRect(blocks->item(block));
+            ROBOT_ACT(what, QTest::mouseClick(blocks->viewport(), Qt::LeftButton, {}, rect.center()));
+            QVERIFY2(diagram->pickedBlock() == block, qPrintable(what));
+            shot(window, what);
+            clickEveryNeuron(window, what);
+            if (QTest::currentTestFailed()) return;
+        }
+    }
+
     void drive(MainWindow& window, const QString& where) {
         raiseEveryView(window, where);
         if (QTest::currentTestFailed()) return;
         clickEveryTab(window, where);
         if (QTest::currentTestFailed()) return;
         clickEveryNeuron(window, where);
+        if (QTest::currentTestFailed()) return;
+        clickEveryBlock(window, where);
         if (QTest::currentTestFailed()) return;
         // The first hidden neuron (channel) once more, and each inspector tab shown with it.
         auto* canvas = window.findChild<NetworkDiagramPanel*>()->canvases().front();
@@ -505,6 +548,10 @@ private Q_SLOTS:
                                        {"--network", "1x8x8-conv4k3-pool2-10", "--activation", "relu", "--loss",
                                         "cross-entropy", "--data", "digits", "--batch", "32", "--steps", "30",
                                         "--snapshots-every", "10", "--optimizer", "momentum,neuron-mean,adam"});
+        folders_["recorded blocks"] = asRecordedBlocks(
+            trainFolder(root_.path(), "blocks",
+                        {"--network", "2-8-6-2", "--loss", "cross-entropy", "--data", "toy:xor", "--batch", "50",
+                         "--steps", "40", "--snapshots-every", "10", "--optimizer", "momentum,neuron-mean,adam"}));
         // tests/studies/tiny.json: two optimizers, 3 tuning trials each, 3 seeds, 60 steps (under a second).
         const QString study = root_.filePath("study");
         folders_["study"] =
@@ -523,7 +570,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("scenario");
         QTest::addColumn<int>("size");
         const std::vector<WindowSize> sizes = windowSizes();
-        for (const char* scenario : {"one run", "two runs", "four runs", "nine runs", "image runs", "conv"})
+        for (const char* scenario :
+             {"one run", "two runs", "four runs", "nine runs", "image runs", "conv", "recorded blocks"})
             for (int s = 0; s < static_cast<int>(sizes.size()); ++s)
                 QTest::newRow(
                     qPrintable(QStringLiteral("%1 at %2").arg(scenario, sizes[static_cast<std::size_t>(s)].name)))
