@@ -50,16 +50,23 @@ def group_values(weight, bias, scope, bias_mode="own", statistic="mean"):
     return value, (value if join else None)
 
 
-def compact_means(weight, bias, scope, bias_mode="own"):
+def compact_means(weight, bias, scope, bias_mode="own", out=None):
     """The group means as one vector (a snapshot's neuron_means): fan-in / none one per neuron,
-    fan-out one per input (then the bias unit with join), layer a single value."""
+    fan-out one per input (then the bias unit with join), layer a single value; written into
+    `out` (a vector of that size) when given."""
+    if (out is not None and scope in ("none", "fan-in") and (bias_mode == "own" or bias is None)
+            and out.dtype == weight.dtype):
+        _checked(scope, bias_mode)  # group_values' row mean, straight into out (the same kernel)
+        return torch.mean(weight.reshape(weight.shape[0], -1), 1, out=out)
     on_weight, on_bias = group_values(weight, bias, scope, bias_mode)
     if scope == "fan-out":
         values = on_weight.reshape(-1)
-        return torch.cat([values, on_bias.reshape(1)]) if on_bias is not None else values
-    if scope == "layer":
-        return on_weight.reshape(1)
-    return on_weight.reshape(-1)
+        values = torch.cat([values, on_bias.reshape(1)]) if on_bias is not None else values
+    elif scope == "layer":
+        values = on_weight.reshape(1)
+    else:
+        values = on_weight.reshape(-1)
+    return values if out is None else out.copy_(values)
 
 
 def _share_(entries, value, blend, statistic):

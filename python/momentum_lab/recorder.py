@@ -23,6 +23,8 @@ SECOND_MOMENT_KEYS = ("exp_avg_sq", "square_avg", "sum")
 RULE_STATE_KEYS = {"max_exp_avg_sq": "max_second_moment", "grad_avg": "centred_mean"}
 
 POOL_BUFFERS = 3  # host buffers of snapshots: one being filled, two queued for the writer thread
+LOSS_SLOTS = 64  # a buffer's room for the pending losses grows by this many
+_NO_STATE = {}
 _ACTIVATIONS = {torch.nn.ReLU: "relu", torch.nn.Tanh: "tanh", torch.nn.Sigmoid: "sigmoid", torch.nn.Identity: "identity"}
 _SKIPPED = (torch.nn.Flatten, torch.nn.Dropout, torch.nn.Dropout2d)
 
@@ -217,19 +219,24 @@ class Recorder:
         """After optimizer.step(): one metrics row (loss: the batch loss before the update, a tensor
         or a number; test figures where evaluated) and, on a recorded step, one snapshot."""
         entered = time.perf_counter()
-        self.step_count += 1
-        step = self.step_count
+        self.step_count = step = self.step_count + 1
         if epoch is None:
             epoch = (step - 1) // self.steps_per_epoch + 1 if self.steps_per_epoch else 1
         wall_ms = (entered - self._started - self._own_seconds) * 1000.0
         # Most steps end here: a few Python operations, no copy (the loss stays on its device).
-        values = [_detached(loss), None if test_loss is None else _detached(test_loss),
-                  None if test_accuracy is None else _detached(test_accuracy)]
+        values = (loss.detach() if isinstance(loss, torch.Tensor) else _detached(loss),
+                  None if test_loss is None else _detached(test_loss),
+                  None if test_accuracy is None else _detached(test_accuracy))
         self._pending.append((step, epoch, values, wall_ms))
-        if self._records(step):
+        upcoming = self._upcoming
+        if upcoming is None or upcoming < step:
+            upcoming = self._next_recorded(step - 1)
+        if step == upcoming:
             self._snapshot(step, epoch)
-        if self._records(step + 1):
+            upcoming = self._next_recorded(step)
+        if step + 1 == upcoming:
             self._before = self._clone_parameters()
+        self._upcoming = upcoming
         self._own_seconds += time.perf_counter() - entered
 
     def close(self, status="done"):
@@ -259,12 +266,22 @@ class Recorder:
         return False
 
     # -- internals -------------------------------------------------------------------------------
+    _upcoming = None  # the next recorded step, worked out by step() (math.inf: no more)
+    _plan = None  # the _RecordPlan of the last record
+
     def _records(self, step):
+        return self._next_recorded(step - 1) == step
+
+    def _next_recorded(self, step):
+        """The first recorded step after `step`: the next multiple of every * stride, or total_steps
+        when that comes first (math.inf once the budget is spent)."""
         if self._left_total == 0:
-            return False
-        if self.total_steps is not None and step == self.total_steps:
-            return True
-        return step % (self.every * self._stride) == 0
+            return math.inf
+        interval = self.every * self._stride
+        upcoming = (step // interval + 1) * interval
+        if self.total_steps is not None and step < self.total_steps < upcoming:
+            return self.total_steps
+        return upcoming
 
     def _group(self):
         """The parameter group of the first recorded layer's weight (None: not optimized)."""
@@ -290,16 +307,15 @@ class Recorder:
         """The one device-to-host copy path (into `out`, a host buffer, when given; a CPU tensor
         without `out` is already there: no copy, but counted all the same)."""
         self.host_copies += 1
-        tensor = tensor.detach().to(torch.float32).reshape(-1)
         if out is not None:
-            if out.data_ptr() != tensor.data_ptr():
-                out.copy_(tensor)
+            if tensor is not out:  # a device staging buffer (a CPU model gathers in `out` itself)
+                out.copy_(tensor.detach().to(torch.float32).reshape(-1))
             return out.numpy()
-        return tensor.cpu().numpy()
+        return tensor.detach().to(torch.float32).reshape(-1).cpu().numpy()
 
     def _buffer(self, size, device):
-        """A host buffer of `size` floats from the pool shared with the writer thread (pinned for a
-        CUDA model); waits for the writer when every buffer is queued."""
+        """A host buffer (a _Staging) of `size` floats from the pool shared with the writer thread
+        (pinned for a CUDA model); waits for the writer when every buffer is queued."""
         pinned = device.type == "cuda"
         while True:
             try:
@@ -307,26 +323,28 @@ class Recorder:
             except queue.Empty:
                 if self._pool_size < POOL_BUFFERS:
                     self._pool_size += 1
-                    return torch.empty(size, dtype=torch.float32, pin_memory=pinned)
+                    return _Staging(torch.empty(size, dtype=torch.float32, pin_memory=pinned))
                 buffer = self._pool.get()
-            if buffer.numel() == size:
+            if buffer.tensor.numel() == size:
                 return buffer
             self._pool_size -= 1  # another size (the quantities changed): dropped
 
     def _clone_parameters(self):
-        """The weights before the next step, copied into buffers kept from one recorded step to the
-        next (a fresh allocation of a large tensor costs its page faults each time)."""
+        """The weights before the next step (a _Rows per layer), copied into buffers kept from one
+        recorded step to the next (a fresh allocation of a large tensor costs its page faults each time)."""
         with torch.no_grad():
+            parameters = [(m.weight, m.bias) for m in self.layers]  # a module's attribute: read once
             kept = self._kept_before
-            if kept is None or any(w.shape != m.weight.shape or w.device != m.weight.device
-                                   for (w, _), m in zip(kept, self.layers)):
-                kept = [(torch.empty_like(m.weight), None if m.bias is None else torch.empty_like(m.bias))
-                        for m in self.layers]
+            if kept is None or any(k.tensors[0].shape != w.shape or k.tensors[0].device != w.device
+                                   for k, (w, _) in zip(kept, parameters)):
+                kept = [_Rows(torch.empty_like(w), None if b is None else torch.empty_like(b), shape)
+                        for (w, b), shape in zip(parameters, self.shapes)]
                 self._kept_before = kept
-            for (w, b), m in zip(kept, self.layers):
-                w.copy_(m.weight)
-                if b is not None:
-                    b.copy_(m.bias)
+            for k, (w, b) in zip(kept, parameters):
+                kept_weight, kept_bias = k.tensors
+                kept_weight.copy_(w)
+                if kept_bias is not None:
+                    kept_bias.copy_(b)
             return kept
 
     def _weights(self):
@@ -354,9 +372,27 @@ class Recorder:
                 return key, state[key]
         return None, None
 
+    def _signature(self):
+        """What a record's layout depends on, cheap to compare at each record: each recorded
+        parameter and its memory, and the memory of the optimizer-state tensors kept for it (Adam's
+        appear after the first step). A _RecordPlan holds the tensors it reads: their ids and
+        addresses cannot pass to others while it lives."""
+        state = self.optimizer.state
+        signature = []
+        for m in self.layers:
+            for p in (m.weight, m.bias):
+                if p is not None:
+                    signature += (id(p), p.data_ptr())
+                    for value in state.get(p, _NO_STATE).values():
+                        if isinstance(value, torch.Tensor):
+                            signature.append(value.data_ptr())
+        return tuple(signature)
+
     def _layout(self):
-        """What this step's record holds: its quantities, and per layer the matrices [(weight, bias)]
-        (in the format's order), the neuron means (or None) and the rule-state buffers by name."""
+        """The plan of this step's record: the one of the last record while the signature holds."""
+        signature = self._signature()
+        if self._plan is not None and self._plan.signature == signature:
+            return self._plan
         found = []
         for m in self.layers:
             first = self._state(m.weight, FIRST_MOMENT_KEYS)
@@ -369,70 +405,43 @@ class Recorder:
         quantities = ["parameters", "gradient"] + (["first_moment"] if has_first else []) + \
             (["second_moment"] if has_second else []) + ["update"]
         layers = []
-        for index, (m, (first, second, rules)) in enumerate(zip(self.layers, found)):
-            w, b = m.weight, m.bias
-            matrices = [(w, b), (w.grad, None if b is None else b.grad)]
-            for present, (key, buffer) in ((has_first, first), (has_second, second)):
-                if present:
-                    matrices.append((buffer, self._state(b, (key,))[1]))
-            before_w, before_b = self._before[index] if self._before is not None else (w, b)
-            matrices.append((_Difference(w, before_w), None if b is None else _Difference(b, before_b)))
-            means = None
-            if has_first:
-                means = _means.compact_means(first[1], self._state(b, (first[0],))[1], self.scope, self.bias_mode)
-            buffers = [(self._state(w, (rules[n],))[1], self._state(b, (rules[n],))[1]) for n in rule_names]
-            layers.append((matrices, means, buffers))
-        return quantities, rule_names, layers
-
-    def _place(self, offset, rows, cols, weight, bias):
-        """Copies a layer matrix straight into the staging buffer, row by row, bias last (0 where none)."""
-        view = self._staging[offset:offset + rows * cols].view(rows, cols)
-        for source, target in ((weight, view[:, :-1]), (bias, view[:, -1])):
-            if source is None:
-                target.zero_()
-            elif isinstance(source, _Difference):  # the update, computed in place
-                torch.sub(source.after.reshape(target.shape), source.before.reshape(target.shape), out=target)
-            else:
-                target.copy_(source.reshape(target.shape))
-        return offset + rows * cols
+        for m, shape, (first, second, rules) in zip(self.layers, self.shapes, found):
+            b = m.bias
+            moments = [_Rows(buffer, self._state(b, (key,))[1], shape)
+                       for present, (key, buffer) in ((has_first, first), (has_second, second)) if present]
+            means = (first[1], self._state(b, (first[0],))[1]) if has_first else None
+            buffers = [_Rows(self._state(m.weight, (rules[n],))[1], self._state(b, (rules[n],))[1], shape)
+                       for n in rule_names]
+            layers.append(_LayerPlan(m.weight, b, shape, moments, means, buffers, self.scope, self.bias_mode))
+        self._plan = _RecordPlan(signature, quantities, rule_names, layers, self.layers[0].weight.device)
+        return self._plan
 
     def _snapshot(self, step, epoch):
         with torch.no_grad():
-            quantities, rule_names, layers = self._layout()
-            losses = [v for _, _, values, _ in self._pending for v in values if torch.is_tensor(v)]
-            total = len(losses) + sum((len(matrices) + len(buffers)) * rows * cols + (0 if means is None else means.numel())
-                                      for (rows, cols), (matrices, means, buffers) in zip(self.shapes, layers))
-            device = self.layers[0].weight.device
+            plan = self._layout()
+            losses = [v for _, _, values, _ in self._pending for v in values if isinstance(v, torch.Tensor)]
+            # room for the losses rounded up: a test loss now and then keeps the buffer's size
+            total = plan.payload_size + -(-len(losses) // LOSS_SLOTS) * LOSS_SLOTS
+            device = plan.device
             host = self._buffer(total, device)
             if device.type == "cpu":  # the matrices go straight into the host buffer
                 self._staging = host
-            elif self._staging is None or self._staging.numel() != total or self._staging.device != device:
-                self._staging = torch.empty(total, dtype=torch.float32, device=device)
-            offset = 0
-            neuron_counts = []
-            for (rows, cols), (matrices, means, buffers) in zip(self.shapes, layers):
-                for index, (weight, bias) in enumerate(matrices + buffers):
-                    if index == len(matrices) and means is not None:  # the means follow the quantities
-                        self._staging[offset:offset + means.numel()].copy_(means)
-                        offset += means.numel()
-                    offset = self._place(offset, rows, cols, weight, bias)
-                if not buffers and means is not None:
-                    self._staging[offset:offset + means.numel()].copy_(means)
-                    offset += means.numel()
-                neuron_counts.append(0 if means is None else means.numel())
-            target = self._staging[offset:offset + len(losses)]
+            elif (self._staging is None or self._staging.tensor.numel() != total
+                  or self._staging.tensor.device != device):
+                self._staging = _Staging(torch.empty(total, dtype=torch.float32, device=device))
+            staging = self._staging
+            plan.gather(staging.views(plan), self._before)
+            target = staging.tensor[plan.payload_size:plan.payload_size + len(losses)]
             if losses and all(loss.dim() == 0 and loss.dtype == torch.float32 for loss in losses):
                 torch.stack(losses, out=target)  # the usual scalar losses in one operation
             else:
                 for index, loss in enumerate(losses):
                     target[index:index + 1].copy_(loss.reshape(1))
-            offset += len(losses)
-            values = self._to_host(self._staging, out=host)
-        payload_size = values.size - len(losses)
-        self._flush_metrics(values[payload_size:])
-        rule_state = [(name, list(self.shapes)) for name in rule_names]
-        self._snapshots.append(step, epoch, self._step_loss, quantities, neuron_counts, rule_state,
-                               values[:payload_size], release=lambda: self._pool.put(host))
+            values = self._to_host(staging.tensor, out=host.tensor)
+        self._flush_metrics(values[plan.payload_size:plan.payload_size + len(losses)])
+        self._snapshots.append(step, epoch, self._step_loss, plan.quantities, plan.neuron_counts,
+                               [(name, self.shapes) for name in plan.rule_names], values[:plan.payload_size],
+                               release=lambda: self._pool.put(host))
         self.recorded_steps.append(step)
         self._before = None
         if self._left_total is not None:  # the budget's next half: every second sample from now on
@@ -446,31 +455,163 @@ class Recorder:
 
     def _flush_metrics(self, host_values):
         """Writes the pending rows; host_values: their tensor values, copied in the snapshot's one copy."""
-        tensors = [v for _, _, values, _ in self._pending for v in values if torch.is_tensor(v)]
-        if len(tensors) != len(host_values):  # close(): what is left comes over in one copy
-            device = tensors[0].device if tensors else None
-            host_values = self._to_host(torch.stack([t.reshape(()).float().to(device) for t in tensors])) \
-                if tensors else []
-        lookup = iter(host_values)
-        lines = []
-        for step, epoch, values, wall_ms in self._pending:
-            cells = [float(next(lookup)) if torch.is_tensor(v) else v for v in values]
-            self._step_loss = cells[0]
-            for key, value in zip(("loss", "test_loss", "test_accuracy"), cells):
-                if value is not None and not (key != "loss" and isinstance(value, float) and math.isnan(value)):
-                    self._last[key] = value
-            lines.append(f"{step},{epoch},{_format.number_text(cells[0])},{_format.number_text(cells[1])},"
-                         f"{_format.number_text(cells[2])},{wall_ms:.3f}\n")
+        if not len(host_values):  # close(): what is left comes over in one copy
+            tensors = [v for _, _, values, _ in self._pending for v in values if isinstance(v, torch.Tensor)]
+            if tensors:
+                device = tensors[0].device
+                host_values = self._to_host(torch.stack([t.reshape(()).float().to(device) for t in tensors]))
+        host = iter(host_values.tolist() if isinstance(host_values, np.ndarray) else host_values)
+        # their cells as _format.number_text writes them: a float32's shortest text, empty for NaN
+        texts = iter([str(value) if value == value else "" for value in host_values])
+        number_text, last, lines = _format.number_text, self._last, []
+
+        def cell(value):
+            if isinstance(value, torch.Tensor):
+                return next(host), next(texts)
+            return value, number_text(value)
+
+        for step, epoch, (loss, test_loss, test_accuracy), wall_ms in self._pending:
+            loss, loss_text = cell(loss)
+            if loss is not None:
+                last["loss"] = loss
+            if test_loss is None and test_accuracy is None:  # most rows: the batch loss alone
+                lines.append(f"{step},{epoch},{loss_text},,,{wall_ms:.3f}\n")
+                continue
+            (test_loss, test_loss_text), (test_accuracy, test_accuracy_text) = cell(test_loss), cell(test_accuracy)
+            if test_loss is not None and test_loss == test_loss:  # NaN: not evaluated
+                last["test_loss"] = test_loss
+            if test_accuracy is not None and test_accuracy == test_accuracy:
+                last["test_accuracy"] = test_accuracy
+            lines.append(f"{step},{epoch},{loss_text},{test_loss_text},{test_accuracy_text},{wall_ms:.3f}\n")
+        if self._pending:
+            self._step_loss = loss
         self._pending = []
         self._metrics.write("".join(lines))
         self._metrics.flush()
 
 
-class _Difference:
-    """after - before, computed where it is stored (the update of a recorded step)."""
+def _fill(out, weight, bias):
+    """out [rows, cols], a contiguous matrix, <- the weight's rows [rows, cols - 1] and the bias as
+    the last column [rows, 1] (0 where either is None): one call where both match out, else two."""
+    if (weight is not None and bias is not None and weight.dtype == bias.dtype == out.dtype
+            and weight.device == out.device == bias.device):
+        torch.cat((weight, bias), 1, out=out)
+        return
+    for source, target in ((weight, out[:, :-1]), (bias, out[:, -1:])):
+        if source is None:
+            target.zero_()
+        else:
+            target.copy_(source)
 
-    def __init__(self, after, before):
-        self.after, self.before = after, before
+
+class _Rows:
+    """A weight-shaped tensor and its bias (or None) read as a layer matrix's two parts, [rows,
+    cols - 1] and [rows, 1]: views made once where the memory allows (the optimizer updates its
+    state in place), else reshaped (copied) at each read, as a channels-last conv weight."""
+
+    def __init__(self, weight, bias, shape):
+        rows, cols = shape
+        self.tensors = (weight.detach(), None if bias is None else bias.detach())
+        self._shapes = ((rows, cols - 1), (rows, 1))
+        self._views = tuple(None if t is None else _view_or_none(t, s) for t, s in zip(self.tensors, self._shapes))
+        self._fixed = all(v is not None or t is None for v, t in zip(self._views, self.tensors))
+
+    def read(self):
+        if self._fixed:
+            return self._views
+        return tuple(None if t is None else (v if v is not None else t.reshape(s))
+                     for t, v, s in zip(self.tensors, self._views, self._shapes))
+
+
+def _view_or_none(tensor, shape):
+    try:
+        return tensor.view(shape)
+    except RuntimeError:
+        return None
+
+
+class _LayerPlan:
+    """Where one layer's matrices in a record come from (its gradient is read at each record: a
+    training loop may set it to None and back)."""
+
+    def __init__(self, weight, bias, shape, moments, means, buffers, scope, bias_mode):
+        self.weight, self.bias, self.shape = weight, bias, shape
+        self.parameters = _Rows(weight, bias, shape)
+        self.moments, self.buffers = moments, buffers  # _Rows of the optimizer state
+        self.means_of, self.scope, self.bias_mode = means, scope, bias_mode
+        self.means_count = 0 if means is None else _means.compact_means(*means, scope, bias_mode).numel()
+
+    def gather(self, views, before):
+        """Writes the layer into its views (_RecordPlan.views); before: the _Rows of the weights
+        before the step (None: not kept, the update is 0)."""
+        parameters, gradient, moments, (update_weight, update_bias), means, buffers = views
+        rows, cols = self.shape
+        weight, bias = self.weight, self.bias
+        after_weight, after_bias = self.parameters.read()
+        _fill(parameters, after_weight, after_bias)
+        before_weight, before_bias = (after_weight, after_bias) if before is None else before.read()
+        torch.sub(after_weight, before_weight, out=update_weight)
+        if after_bias is None:
+            update_bias.zero_()
+        else:
+            torch.sub(after_bias, before_bias, out=update_bias)
+        gradient_bias = None if bias is None or bias.grad is None else bias.grad.reshape(rows, 1)
+        _fill(gradient, None if weight.grad is None else weight.grad.reshape(rows, cols - 1), gradient_bias)
+        for view, source in zip(moments, self.moments):
+            _fill(view, *source.read())
+        if means is not None:  # right after the first moment's copy, while it is in the cache
+            _means.compact_means(*self.means_of, self.scope, self.bias_mode, out=means)
+        for view, source in zip(buffers, self.buffers):
+            _fill(view, *source.read())
+
+
+class _RecordPlan:
+    """A record's layout, worked out once and kept while the signature it was made for holds (see
+    Recorder._signature): its quantities, rule-state buffers, neuron counts, size and layers."""
+
+    def __init__(self, signature, quantities, rule_names, layers, device):
+        self.signature, self.quantities, self.rule_names, self.layers = signature, quantities, rule_names, layers
+        self.device = device
+        self.neuron_counts = [layer.means_count for layer in layers]
+        matrices = len(quantities) + len(rule_names)
+        self.payload_size = sum(matrices * layer.shape[0] * layer.shape[1] + layer.means_count for layer in layers)
+
+    def views(self, buffer):
+        """Per layer the views of a buffer where its parts go (in the format's order: the
+        quantities, the neuron means, the rule state): parameters, gradient, [moments], (update's
+        weight part, bias part), means (or None), [rule-state buffers]."""
+        views, offset = [], 0
+        for layer in self.layers:
+            rows, cols = layer.shape
+            matrices = []
+            for _ in self.quantities:
+                matrices.append(buffer[offset:offset + rows * cols].view(rows, cols))
+                offset += rows * cols
+            means = buffer[offset:offset + layer.means_count] if layer.means_count else None
+            offset += layer.means_count
+            buffers = []
+            for _ in self.rule_names:
+                buffers.append(buffer[offset:offset + rows * cols].view(rows, cols))
+                offset += rows * cols
+            update = matrices[-1]
+            views.append((matrices[0], matrices[1], matrices[2:-1], (update[:, :-1], update[:, -1:]), means, buffers))
+        return views
+
+    def gather(self, views, before):
+        for index, (layer, layer_views) in enumerate(zip(self.layers, views)):
+            layer.gather(layer_views, None if before is None else before[index])
+
+
+class _Staging:
+    """A float32 buffer records are gathered in, with its views for the last plan it served."""
+
+    def __init__(self, tensor):
+        self.tensor, self._plan, self._views = tensor, None, None
+
+    def views(self, plan):
+        if self._plan is not plan:
+            self._plan, self._views = plan, plan.views(self.tensor)
+        return self._views
 
 
 def _followers(all_layers, chosen):
