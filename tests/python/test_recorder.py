@@ -1,5 +1,6 @@
 """The recorder: its folder read back by read_run holds exactly the tensors of the recorded steps,
 the CLI opens it like one of its own, and unrecorded steps copy nothing to the host."""
+import copy
 import json
 import tempfile
 import unittest
@@ -180,6 +181,35 @@ class HostCopies(unittest.TestCase):
                 else:
                     self.assertEqual(copies, 1, f"step {step}: one copy per recorded step")
             self.assertEqual(ml.read_run(directory).steps, [4, 8, 12])
+
+
+class NewMemory(unittest.TestCase):
+    def test_state_loaded_and_weights_moved_mid_run_are_recorded(self):
+        """A record's plan is kept while the recorded tensors keep their memory: an optimizer state
+        loaded mid-run (new tensors) and weights given new memory are what the next records hold."""
+        model = support.mlp()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        inputs, labels = data(False)
+        first, seen = model[0], {}
+        with tempfile.TemporaryDirectory() as directory:
+            with ml.Recorder(model, optimizer, directory, every=2, total_steps=8) as recorder:
+                for step in range(1, 9):
+                    optimizer.zero_grad()
+                    loss = torch.nn.functional.cross_entropy(model(inputs), labels)
+                    loss.backward()
+                    optimizer.step()
+                    recorder.step(loss=loss)
+                    momentum = [optimizer.state[p]["momentum_buffer"] for p in (first.weight, first.bias)]
+                    seen[step] = (layer_matrix(first.weight, first.bias), layer_matrix(*momentum))
+                    if step == 4:
+                        optimizer.load_state_dict(copy.deepcopy(optimizer.state_dict()))
+                        first.weight.data = first.weight.data.clone()
+            run = ml.read_run(directory)
+            self.assertEqual(run.steps, [2, 4, 6, 8])
+            for record in run.snapshots:
+                weights, momentum = seen[record["step"]]
+                np.testing.assert_array_equal(record["layers"][0]["parameters"], weights, f"step {record['step']}")
+                np.testing.assert_array_equal(record["layers"][0]["first_moment"], momentum, f"step {record['step']}")
 
 
 class Unpaired(unittest.TestCase):
