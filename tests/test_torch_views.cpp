@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "TestSettings.h"
 #include "model/Quantity.h"
+#include "views/DiagnosticsDock.h"
 #include "views/LayerBlockList.h"
 #include "views/LayerHeatmapView.h"
 #include "views/NetworkDiagramView.h"
@@ -21,6 +22,8 @@
 #include <QtTest>
 
 #include <qcustomplot.h>
+
+#include <cmath>
 
 using namespace ml;
 
@@ -163,6 +166,26 @@ private Q_SLOTS:
         diagram->setSelectedNeuron(1, 0);
         QCOMPARE(diagram->pickedBlock(), 1);
         QCOMPARE(blocks->currentRow(), 1);
+
+        // The diagnostics of each recorded layer, from the snapshots (the recorder writes no
+        // diagnostics.csv): head's gradient norm at every step is the recorded gradient's.
+        auto* diagnostics = window.findChild<DiagnosticsDock*>();
+        QVERIFY(diagnostics);
+        QCOMPARE(diagnostics->recordCount(0), 6L);
+        diagnostics->setCurve(DiagnosticsDock::Curve::GradientNorm);
+        diagnostics->setLayer(2);
+        diagnostics->curvesPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QCPGraph* norms = diagnostics->curvesPlot()->graph(0);
+        QCOMPARE(norms->dataCount(), 6);
+        for (int step = 1; step <= 6; ++step) {
+            double squares = 0.0;
+            for (int row = 0; row < 3; ++row)
+                for (int column = 0; column <= 8; ++column)
+                    squares += std::pow(double(seenIn(steps, step, "head", "gradient", row, column)), 2);
+            QCOMPARE(long(norms->data()->at(step - 1)->key), long(step));
+            QVERIFY2(std::abs(norms->data()->at(step - 1)->value - std::sqrt(squares)) <= 1e-5 * std::sqrt(squares),
+                     qPrintable(QString("step %1").arg(step)));
+        }
 
         auto* heatmap = window.findChild<LayerHeatmapPanel*>();
         compareHeatmap(heatmap, steps, 0, "left", 5, 4);

@@ -32,6 +32,7 @@ namespace ml {
 
 class Network;
 class Optimizer;
+struct Snapshot;
 
 struct UnitDiagnostics {
     float gradientNorm = NAN;
@@ -62,12 +63,20 @@ public:
     // produced `gradients`) also the gradient signal-to-noise ratio, from its per-sample gradients.
     void compute(const Parameters& parameters, const Parameters& gradients, const Optimizer& optimizer,
                  const Parameters& initialParameters, const Network* model = nullptr);
+    // The same from a saved snapshot (its weights, gradient, update and first moment: a run folder
+    // without diagnostics.csv, a recorded PyTorch run); no gradient SNR (no per-sample gradients),
+    // distance_from_initial NaN without the initial weights. False (nothing computed) for a snapshot
+    // of other shapes or without gradient and update (final weights only).
+    bool compute(const Snapshot& snapshot, const Parameters* initialParameters);
 
     // layer(l)[0] is the whole layer, layer(l)[1 + i] neuron i.
     const std::vector<UnitDiagnostics>& layer(std::size_t l) const { return layers_[l]; }
     std::size_t layerCount() const { return layers_.size(); }
 
 private:
+    void computeLayer(std::size_t l, const Matrix& w, const Matrix& g, const Matrix& u, const Matrix& m,
+                      const Matrix& w0, const StepSums* collected, const Network* model);
+
     std::vector<std::vector<UnitDiagnostics>> layers_;
     StepSums ownSums_;  // for a step whose optimizer did not collect them (Optimizer::collectStepSums)
     std::vector<Layer::SampleNormSquares> sampleNorms_;  // per layer: sum_s ||c_s||^2 per row

@@ -10,8 +10,9 @@
 //              (2 + 2 mu)/lr (dash-dotted) in the run's colour (Cohen et al. 2021)
 //   Spectrum   every Hessian eigenvalue at the final weights, per run (small networks)
 // Data: addRecords / setCurvature / setSpectrum, from a run folder's diagnostics.csv /
-// curvature.csv / hessian_spectrum.csv (loadFolderDiagnostics) or live: addLive, the instruments'
-// records as the TrainingFeed delivers them.
+// curvature.csv / hessian_spectrum.csv (loadFolderDiagnostics), derived from the saved snapshots
+// of a run without diagnostics.csv (session/SnapshotDiagnostics.h, no gradient SNR there), or
+// live: addLive, the instruments' records as the TrainingFeed delivers them.
 // Its controls are the app's instrument settings for the next Start (instrumentsOf / showInstruments):
 // "Live every N steps" and "gradient SNR" (diagnostics), "λ_max every N steps" and "Hessian
 // spectrum at the end" (curvature) — the experiment keys diagnostics-every, gradient-snr,

@@ -2,6 +2,7 @@
 // does when a comparison starts over or a run folder opens, and its figures with the reason when
 // it has nothing to show.
 #include "model/RunComparison.h"
+#include "session/SnapshotDiagnostics.h"
 #include "views/ConvergencePlot.h"
 #include "views/DiagnosticsDock.h"
 #include "views/FeatureMapView.h"
@@ -18,6 +19,8 @@
 #include <QEventLoop>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 
 namespace ml {
 
@@ -169,7 +172,15 @@ public:
         // The controls show what the folder's runs recorded (live every N steps 0: none).
         widget_->showInstruments(folder.experiment);
         widget_->setLiveEvery(folder.experiment.diagnosticsEvery);
+        derived_ = std::make_unique<SnapshotDiagnostics>(folder);
         return loadFolderDiagnostics(folder, *widget_);
+    }
+    // A run that wrote no diagnostics.csv (a recorded PyTorch run) gets them from its snapshots.
+    void folderSnapshotsRead(const std::vector<SharedSnapshot>& batch) override {
+        if (!derived_) return;
+        for (const SharedSnapshot& snapshot : batch)
+            if (std::optional<DiagnosticsRecord> record = derived_->recordOf(*snapshot))
+                widget_->addRecords(snapshot->run, {std::move(*record)});
     }
     std::vector<ViewFigure> figures() const override {
         const QString instruments =
@@ -200,6 +211,9 @@ public:
              noSpectrum},
         };
     }
+
+private:
+    std::unique_ptr<SnapshotDiagnostics> derived_;  // the open folder's runs without diagnostics.csv
 };
 
 class HistoryEntry : public ViewOf<RunHistoryPanel> {

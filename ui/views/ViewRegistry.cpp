@@ -70,8 +70,11 @@ std::vector<std::string> ViewSet::showFolder(const RunFolder& folder) {
         for (std::string& problem : view->openFolder(folder, anySaved)) problems.push_back(std::move(problem));
     context_.selection->begin(labels);
     RunSelection* selection = context_.selection;
-    std::vector<std::string> snapshotProblems = deliverFolderSnapshots(
-        folder, [selection](const std::vector<SharedSnapshot>& batch) { selection->deliver(batch); });
+    std::vector<std::string> snapshotProblems =
+        deliverFolderSnapshots(folder, [this, selection](const std::vector<SharedSnapshot>& batch) {
+            for (const auto& view : views_) view->folderSnapshotsRead(batch);
+            selection->deliver(batch);
+        });
     problems.insert(problems.begin(), snapshotProblems.begin(), snapshotProblems.end());
     return problems;
 }

@@ -70,6 +70,9 @@ public:
         (void)anySnapshotSaved;
         return {};
     }
+    // The folder's saved snapshots as they are read (after openFolder), batch by batch; each is
+    // also delivered to the shared RunSelection.
+    virtual void folderSnapshotsRead(const std::vector<SharedSnapshot>& batch) { (void)batch; }
     // A headless export: what the view shows where the app waits for a click (a neuron, a connection).
     virtual void chooseForExport() {}
     // What the app computes only when asked (the loss landscape's Compute), done now; returns when done.
