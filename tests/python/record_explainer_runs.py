@@ -37,23 +37,18 @@ def main():
     inputs = torch.randn(32, 4, generator=generator)
     labels = torch.randint(0, 3, (32,), generator=generator)
     for label, make in RULES.items():
-        torch.manual_seed(0)
-        model = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3))
-        optimizer = make(model)
-        seen = []
-        with ml.Recorder(model, optimizer, out / label, every=1, label=label, total_steps=6) as recorder:
-            for _ in range(6):
-                optimizer.zero_grad()
-                loss = torch.nn.functional.cross_entropy(model(inputs), labels)
-                loss.backward()
-                optimizer.step()
-                recorder.step(loss=loss)
-                seen.append(first_layer(model[0], optimizer))
-        (out / label / "tensors.json").write_text(json.dumps(seen))
-    record_blocks(out / "blocks-branches", Branches(), None, inputs, labels)
+        model = mlp()
+        record(out / label, model, make(model), label, None, inputs, labels,
+               lambda optimizer, model=model: first_layer(model[0], optimizer))
+    branches = Branches()
+    record_blocks(out / "blocks-branches", branches, None, inputs, labels)
+    model = mlp()
+    record_blocks(out / "blocks-subset", model, [model[2]], inputs, labels)
+
+
+def mlp():
     torch.manual_seed(0)
-    mlp = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3))
-    record_blocks(out / "blocks-subset", mlp, [mlp[2]], inputs, labels)
+    return torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3))
 
 
 class Branches(torch.nn.Module):
@@ -68,20 +63,26 @@ class Branches(torch.nn.Module):
         return self.head(torch.tanh(torch.cat([self.left(x), self.right(x)], dim=1)))
 
 
-def record_blocks(folder, model, layers, inputs, labels):
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    recorded = layers or [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
-    names = {module: name for name, module in model.named_modules()}
+def record(folder, model, optimizer, label, layers, inputs, labels, seen_after_step):
+    """Six recorded full-batch steps; tensors.json: what seen_after_step(optimizer) gave after each."""
     seen = []
-    with ml.Recorder(model, optimizer, folder, every=1, label="momentum", total_steps=6, layers=layers) as recorder:
+    with ml.Recorder(model, optimizer, folder, every=1, label=label, total_steps=6, layers=layers) as recorder:
         for _ in range(6):
             optimizer.zero_grad()
             loss = torch.nn.functional.cross_entropy(model(inputs), labels)
             loss.backward()
             optimizer.step()
             recorder.step(loss=loss)
-            seen.append({names[layer]: first_layer(layer, optimizer) for layer in recorded})
+            seen.append(seen_after_step(optimizer))
     (folder / "tensors.json").write_text(json.dumps(seen))
+
+
+def record_blocks(folder, model, layers, inputs, labels):
+    """Torch SGD momentum; tensors.json holds every recorded layer's matrices by module name."""
+    recorded = layers or [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    names = {module: name for name, module in model.named_modules()}
+    record(folder, model, torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9), "momentum", layers, inputs,
+           labels, lambda optimizer: {names[layer]: first_layer(layer, optimizer) for layer in recorded})
 
 
 def first_layer(layer, optimizer):
