@@ -75,21 +75,9 @@ void ParallelCoordinatesPlot::show(const StudyResults& results, const QString& t
     lines_.clear();
     axes_.clear();
 
-    // The trials of this optimizer from the sensitivity rows: every searched value and the score.
-    struct Trial {
-        std::map<QString, double> values;
-        double score = NAN;
-        QString folder;
-    };
-    std::map<int, Trial> trials;
-    for (const SensitivityPoint& p : results.sensitivity) {
-        if (p.task != task || p.optimizer != optimizer) continue;
-        Trial& t = trials[p.trial];
-        t.values[p.parameter] = p.value;
-        t.score = p.score;
-        t.folder = p.folder;
-        if (!axes_.contains(p.parameter)) axes_ << p.parameter;
-    }
+    // The trials of this optimizer: every searched value and the score; an axis per searched key.
+    using Trial = TuningTrial;
+    const std::map<int, Trial> trials = results.tuningTrials(task, optimizer, &axes_);
     const StudyOptimizerResult* result = results.result(task, optimizer);
     const auto chosen = [&](const Trial& t) {
         if (!result || !result->fragility.known) return false;

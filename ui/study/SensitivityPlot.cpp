@@ -38,24 +38,11 @@ SensitivityPlot::SensitivityPlot(QWidget* parent) : QWidget(parent), plot_(new Q
 
 std::vector<SensitivityPlot::PointScore> SensitivityPlot::pointScores(const StudyResults& results, const QString& task,
                                                                       const QString& optimizer) {
-    // Each trial's values of every searched key (sensitivity.csv: a row per trial and key).
-    struct Trial {
-        std::map<QString, double> values;
-        double score = NAN;
-        QString folder;
-    };
-    std::map<int, Trial> trials;
-    for (const SensitivityPoint& p : results.sensitivity) {
-        if (p.task != task || p.optimizer != optimizer) continue;
-        Trial& t = trials[p.trial];
-        t.values[p.parameter] = p.value;
-        t.score = p.score;
-        t.folder = p.folder;
-    }
+    const std::map<int, TuningTrial> trials = results.tuningTrials(task, optimizer);
     std::vector<PointScore> points;
     std::vector<std::vector<double>> scores;
     for (const auto& entry : trials) {
-        const Trial& t = entry.second;  // not a structured binding: clang 14 cannot capture one
+        const TuningTrial& t = entry.second;  // not a structured binding: clang 14 cannot capture one
         auto it = std::find_if(points.begin(), points.end(), [&](const PointScore& p) { return p.values == t.values; });
         if (it == points.end()) {
             points.push_back({t.values, NAN, t.folder, 0});

@@ -156,6 +156,20 @@ const StudyOptimizerResult* StudyResults::result(const QString& task, const QStr
     return nullptr;
 }
 
+std::map<int, TuningTrial> StudyResults::tuningTrials(const QString& task, const QString& optimizer,
+                                                      QStringList* searched) const {
+    std::map<int, TuningTrial> trials;
+    for (const SensitivityPoint& p : sensitivity) {
+        if (p.task != task || p.optimizer != optimizer) continue;
+        TuningTrial& trial = trials[p.trial];
+        trial.values[p.parameter] = p.value;
+        trial.score = p.score;
+        trial.folder = p.folder;
+        if (searched && !searched->contains(p.parameter)) searched->append(p.parameter);
+    }
+    return trials;
+}
+
 StudyResults loadStudyResults(const QString& directory) {
     const QFileInfo folder(directory);
     if (!folder.isDir())

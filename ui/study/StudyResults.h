@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <cmath>
+#include <map>
 #include <vector>
 
 namespace ml {
@@ -69,6 +71,13 @@ struct SensitivityPoint {
     QString folder;               // the trial's run folder (tune/TASK/LABEL/trial-N)
 };
 
+// One tuning trial with every searched value (sensitivity.csv has a row per trial and key).
+struct TuningTrial {
+    std::map<QString, double> values;  // by searched key
+    double score = NAN;
+    QString folder;
+};
+
 struct StudyResults {
     QString folder;
     QString name;
@@ -89,6 +98,10 @@ struct StudyResults {
 
     const StudyBand* band(const QString& task, const QString& optimizer, const QString& series) const;
     const StudyOptimizerResult* result(const QString& task, const QString& optimizer) const;  // nullptr: none
+    // The tuning trials of one task and optimizer by trial number; `searched` (when given) gets
+    // their keys in the order they first appear.
+    std::map<int, TuningTrial> tuningTrials(const QString& task, const QString& optimizer,
+                                            QStringList* searched = nullptr) const;
 };
 
 // Reads the study folder `directory`. Throws InputError with a message naming the folder or file
