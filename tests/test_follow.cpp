@@ -11,6 +11,7 @@
 #include "model/RunSelection.h"
 #include "runfolder/RunCsv.h"
 #include "runfolder/SnapshotFile.h"
+#include "views/DiagnosticsDock.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -150,6 +151,8 @@ private Q_SLOTS:
         QCOMPARE(appends, 12);
         QVERIFY2(partial.isEmpty(), qPrintable(partial.join(", ")));
         QVERIFY2(worstLagMs <= kCatchUpMs, qPrintable(QString("caught up %1 ms after an append").arg(worstLagMs)));
+        // The run writes no diagnostics.csv: each followed snapshot gave its diagnostics.
+        QCOMPARE(window.findChild<DiagnosticsDock*>()->recordCount(0), 12L);
 
         // The summary, written last, ends the following, once it is whole.
         QTRY_VERIFY_WITH_TIMEOUT(!window.isFollowing(), 2 * kCatchUpMs);

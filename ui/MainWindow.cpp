@@ -715,10 +715,11 @@ bool MainWindow::overlayKept(int number) {
 }
 
 void MainWindow::chooseRunFolder(bool follow) {
-    const QString directory = QFileDialog::getExistingDirectory(
-        this,
-        follow ? tr("Follow a run folder while it is written") : tr("Open a run folder (momentum-lab-cli train --out DIR)"),
-        AppSettings::lastDirectory());
+    const QString directory =
+        QFileDialog::getExistingDirectory(this,
+                                          follow ? tr("Follow a run folder while it is written")
+                                                 : tr("Open a run folder (momentum-lab-cli train --out DIR)"),
+                                          AppSettings::lastDirectory());
     if (directory.isEmpty()) return;
     AppSettings::setLastDirectory(directory);
     openRunFolder(directory, follow);
@@ -776,7 +777,7 @@ void MainWindow::followRunFolder(const RunFolder& folder) {
     }
     RunFolderFollower::Deliveries deliveries{
         [this](const std::vector<StepMetrics>& rows) { comparison_->addMetrics(rows); },
-        [this](const std::vector<SharedSnapshot>& batch) { selection_->deliver(batch); },
+        [this](const std::vector<SharedSnapshot>& batch) { views_->deliverFolderSnapshots(batch); },
         [this](int run, const RunResult& result) { comparison_->finishRun(run, result); }};
     follower_ = new RunFolderFollower(folder, snapshotsShown, std::move(deliveries), this);
     const QString directory = folder.directory;

@@ -8,9 +8,9 @@
 namespace ml {
 
 SnapshotDiagnostics::SnapshotDiagnostics(const RunFolder& folder) {
+    // Snapshots may arrive later than the folder was opened (while following it).
     for (const RunRecord& run : folder.runs)
-        derived_.push_back(!run.snapshotsFile.isEmpty() &&
-                           !QFileInfo::exists(QDir(run.directory).filePath(runfolder::kDiagnostics)));
+        derived_.push_back(!QFileInfo::exists(QDir(run.directory).filePath(runfolder::kDiagnostics)));
     steps_.resize(folder.runs.size());
 }
 

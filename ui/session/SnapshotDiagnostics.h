@@ -18,8 +18,8 @@ class SnapshotDiagnostics {
 public:
     explicit SnapshotDiagnostics(const RunFolder& folder);
 
-    // The snapshot's record, or nothing: a run with its own diagnostics.csv or no snapshots.bin, a
-    // snapshot of the final weights only, or one whose shapes are not the run's.
+    // The snapshot's record, or nothing: a run with its own diagnostics.csv, a snapshot of the
+    // final weights only, or one whose shapes are not the run's.
     std::optional<DiagnosticsRecord> recordOf(const Snapshot& snapshot);
 
 private:

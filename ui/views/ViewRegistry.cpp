@@ -69,14 +69,15 @@ std::vector<std::string> ViewSet::showFolder(const RunFolder& folder) {
     for (const auto& view : views_)
         for (std::string& problem : view->openFolder(folder, anySaved)) problems.push_back(std::move(problem));
     context_.selection->begin(labels);
-    RunSelection* selection = context_.selection;
-    std::vector<std::string> snapshotProblems =
-        deliverFolderSnapshots(folder, [this, selection](const std::vector<SharedSnapshot>& batch) {
-            for (const auto& view : views_) view->folderSnapshotsRead(batch);
-            selection->deliver(batch);
-        });
+    std::vector<std::string> snapshotProblems = ml::deliverFolderSnapshots(
+        folder, [this](const std::vector<SharedSnapshot>& batch) { deliverFolderSnapshots(batch); });
     problems.insert(problems.begin(), snapshotProblems.begin(), snapshotProblems.end());
     return problems;
+}
+
+void ViewSet::deliverFolderSnapshots(const std::vector<SharedSnapshot>& batch) {
+    for (const auto& view : views_) view->folderSnapshotsRead(batch);
+    context_.selection->deliver(batch);
 }
 
 void ViewSet::chooseForExport() {

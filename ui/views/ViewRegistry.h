@@ -124,6 +124,9 @@ public:
     // in): "LABEL: PROBLEM" for each file that could not be read. The comparison shows the folder
     // already (RunComparison::showFolder).
     std::vector<std::string> showFolder(const RunFolder& folder);
+    // Snapshots read from the shown folder (by showFolder, or later while following it): to every
+    // view's folderSnapshotsRead, then into the selection.
+    void deliverFolderSnapshots(const std::vector<SharedSnapshot>& batch);
     void chooseForExport();
     void computeOnRequest();
     // Every view's figures, registry order, each view's deferred redraws brought up to date first.
