@@ -105,6 +105,7 @@ private Q_SLOTS:
         MainWindow window;
         window.openRunFolder(followed, /*follow=*/true);
         QVERIFY(window.isFollowing());
+        QCOMPARE(window.comparison()->summary()->result(0).status, RunStatus::Running);  // until its summary
         // Every arrival is checked as it comes: a record shown cut off would differ from the reference.
         QStringList partial;
         RunSelection* selection = window.runSelection();

@@ -748,6 +748,7 @@ void MainWindow::openRunFolder(const QString& directory, bool follow) {
     // A CLI run keeps the default name: the folder's name says more in titles and the report.
     if (folder.experiment.name == Experiment{}.name)
         folder.experiment.name = QDir(QDir::cleanPath(directory)).dirName().toStdString();
+    if (follow) RunFolderFollower::markUnfinishedRunning(folder);
     session_->reset();
     startOver(folder.experiment);
     comparison_->showFolder(folder);

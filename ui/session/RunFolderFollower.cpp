@@ -48,6 +48,15 @@ struct RunFolderFollower::FollowedRun {
     bool done = false;
 };
 
+void RunFolderFollower::markUnfinishedRunning(RunFolder& folder) {
+    std::vector<std::string> labels;
+    for (const RunRecord& record : folder.runs) labels.push_back(record.spec.label);
+    const RunFolderLayout layout(folder.directory, labels);
+    for (int i = 0; i < layout.runCount(); ++i)
+        if (!QFileInfo::exists(layout.runSummaryFile(i)))
+            folder.runs[std::size_t(i)].result.status = RunStatus::Running;
+}
+
 RunFolderFollower::RunFolderFollower(const RunFolder& folder, const std::vector<long>& snapshotsShown,
                                      Deliveries deliveries, QObject* parent)
     : QObject(parent), shell_{folder.directory, folder.experiment, {}}, deliver_(std::move(deliveries)) {

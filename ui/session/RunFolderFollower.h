@@ -36,6 +36,11 @@ public:
                       QObject* parent = nullptr);
     ~RunFolderFollower() override;
 
+    // Before the folder is shown for following: a run without its summary.csv is still being
+    // written, so it reads as running (not "done" because its final weights are there already, nor
+    // "stopped" because they are not yet).
+    static void markUnfinishedRunning(RunFolder& folder);
+
     const QString& directory() const { return shell_.directory; }
     bool isFollowing() const { return poll_.isActive(); }
     void stop();
