@@ -26,7 +26,7 @@ LayerBlockList::LayerBlockList(QWidget* parent) : QListWidget(parent) {
     hide();
 }
 
-void LayerBlockList::setModel(const RecordedModel& model) {
+void LayerBlockList::showLayers(const RecordedModel& model) {
     const QSignalBlocker quiet(this);
     clear();
     setVisible(model.asBlocks && !model.empty());

@@ -3,7 +3,7 @@
 // network diagram when the layers form no chain of the app's networks (a subset of a model's
 // layers, branches, modules between them). Each block names the layer, its kind and weight shape,
 // and where it is known, the recorded layer whose output it reads; the picked one is drawn.
-//   setModel(m)        the blocks (hidden when m has none or is one network)
+//   showLayers(m)      the blocks (hidden when m has none or is one network)
 //   setCurrentLayer(l), currentLayer()   the picked block (-1: none)
 //   signal layerPicked(l)  the user picked block l
 #include "experiment/RecordedLayers.h"
@@ -17,7 +17,7 @@ class LayerBlockList : public QListWidget {
 public:
     explicit LayerBlockList(QWidget* parent = nullptr);
 
-    void setModel(const RecordedModel& model);
+    void showLayers(const RecordedModel& model);
     void setCurrentLayer(int layer);
     int currentLayer() const { return currentRow(); }
     QSize sizeHint() const override;

@@ -690,7 +690,7 @@ void NetworkDiagramPanel::setNetwork(const NetworkSpec& network) {
 Quantity NetworkDiagramPanel::quantity() const { return quantities_->quantity(); }
 
 void NetworkDiagramPanel::setExperiment(const Experiment& experiment) {
-    blocks_->setModel(experiment.recorded);
+    blocks_->showLayers(experiment.recorded);
     shownBlocks_.clear();
     if (experiment.recorded.asBlocks) {  // no network: each canvas draws one layer from its matrices
         network_.reset();
