@@ -475,8 +475,7 @@ class TestRobot : public QObject {
         if (!blocks || !blocks->isVisible()) return;
         auto* diagram = window.findChild<NetworkDiagramPanel*>();
         for (int block = 0; block < blocks->count(); ++block) {
-            const QString what =
-                QStringLiteral("%1: click block %2").arg(where, blocks->item(block)->text().section('\n', 0, 0));
+            const QString what = QStringLiteral("%1: click block %2").arg(where, blocks->layerName(block));
             const QRect rect = blocks->visualItemRect(blocks->item(block));
             ROBOT_ACT(what, QTest::mouseClick(blocks->viewport(), Qt::LeftButton, {}, rect.center()));
             QVERIFY2(diagram->pickedBlock() == block, qPrintable(what));

@@ -35,6 +35,7 @@ void LayerBlockList::showLayers(const RecordedModel& model) {
         const QString name = QString::fromStdString(layer.name);
         const QString shape = QString::fromStdString(layer.kind + " " + layer.shapeText());
         auto* item = new QListWidgetItem(name + "\n" + shape);
+        item->setData(Qt::UserRole, name);
         item->setTextAlignment(Qt::AlignCenter);
         // Each block as wide as its longer line (no wrapping inside a shape), two lines high.
         const QFontMetrics metrics = fontMetrics();
@@ -53,6 +54,11 @@ void LayerBlockList::showLayers(const RecordedModel& model) {
 
 void LayerBlockList::setCurrentLayer(int layer) {
     if (layer >= 0 && layer < count() && layer != currentRow()) setCurrentRow(layer);
+}
+
+QString LayerBlockList::layerName(int layer) const {
+    const QListWidgetItem* block = item(layer);
+    return block ? block->data(Qt::UserRole).toString() : QString();
 }
 
 // Two lines of blocks at most; more scroll.

@@ -5,6 +5,7 @@
 // and where it is known, the recorded layer whose output it reads; the picked one is drawn.
 //   showLayers(m)      the blocks (hidden when m has none or is one network)
 //   setCurrentLayer(l), currentLayer()   the picked block (-1: none)
+//   layerName(l)       the module name of block l ("encoder.fc1")
 //   signal layerPicked(l)  the user picked block l
 #include "experiment/RecordedLayers.h"
 
@@ -20,6 +21,7 @@ public:
     void showLayers(const RecordedModel& model);
     void setCurrentLayer(int layer);
     int currentLayer() const { return currentRow(); }
+    QString layerName(int layer) const;
     QSize sizeHint() const override;
 
 Q_SIGNALS:

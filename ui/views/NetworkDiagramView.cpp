@@ -10,12 +10,12 @@
 
 #include <QCheckBox>
 #include <QHBoxLayout>
-#include <QVBoxLayout>
 #include <QHelpEvent>
 #include <QMouseEvent>
-#include <QSignalBlocker>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QToolTip>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -706,8 +706,6 @@ bool NetworkDiagramPanel::inBlockMode() const { return blocks_->count() > 0; }
 
 int NetworkDiagramPanel::pickedBlock() const { return inBlockMode() ? blocks_->currentLayer() : -1; }
 
-void NetworkDiagramPanel::pickBlock(int layer) { blocks_->setCurrentLayer(layer); }
-
 int NetworkDiagramPanel::canvasLayer(int layer) const {
     if (!inBlockMode()) return layer;
     return layer >= 0 && layer == pickedBlock() ? 0 : -1;
@@ -848,7 +846,7 @@ void NetworkDiagramPanel::refresh() {
         if (inBlockMode() && block >= 0 && block < layers) {
             values.push_back(RunSelection::values(panels[k], block, quantity));
             canvas->setThumbnails(nullptr);
-            const QString name = blocks_->item(block)->text().section('\n', 0, 0);
+            const QString name = blocks_->layerName(block);
             canvas->setColumnNames({tr("inputs of %1").arg(name), name});
             canvas->showPanel(blockOf(panels[k].snapshot, block), std::move(values),
                               panels[k].caption + QStringLiteral(" · ") + name);

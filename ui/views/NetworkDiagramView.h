@@ -56,7 +56,7 @@
 //                            above the canvases (views/LayerBlockList.h) and draws the picked one
 //                            alone, its inputs on the left; clicks and the selection still name
 //                            the layer's index in the snapshots
-//   pickedBlock(), pickBlock(l)  the layer drawn in block mode (-1: not in block mode)
+//   pickedBlock()            the layer drawn in block mode (-1: not in block mode)
 //   setThumbnailsShown(on), thumbnailsShown(), signal thumbnailsToggled(bool)  the toggle
 //                            ("Neuron functions"); shown only where the network has them
 //   thumbnailsUnavailable()  why the network has none ("" when it has)
@@ -249,7 +249,6 @@ public:
     void setNetwork(const NetworkSpec& network);
     void setExperiment(const Experiment& experiment);
     int pickedBlock() const;
-    void pickBlock(int layer);
     bool thumbnailsShown() const;
     void setThumbnailsShown(bool shown);
     QString thumbnailsUnavailable() const { return thumbnails_.unsupportedReason(); }
