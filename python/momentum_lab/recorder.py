@@ -171,8 +171,9 @@ class Recorder:
         follows = _followers(all_layers, chosen) if chain is not None else {}
         # Without "network" (a subset, branches, modules the app has no counterpart for) the app
         # shows the recorded layers as blocks to pick from.
-        self.config = {"name": name or f"PyTorch: {self.label}", "loss": loss, "data": data, "seed": seed, "batch": batch, "steps": total_steps or 0,
-                       "epochs": 0, "eval-every": 0, "init": "weights_initial.json",
+        self.config = {"name": name or f"PyTorch: {self.label}", "loss": loss, "data": data, "seed": seed,
+                       "batch": batch, "steps": total_steps or 0, "epochs": 0, "eval-every": 0,
+                       "init": "weights_initial.json",
                        "recorded-layers": [_layer_entry(n, m, follows.get(n)) for n, m in chosen],
                        "runs": [dict({"label": self.label, "optimizer": self.optimizer_name},
                                      **{k: _json_value(v) for k, v in hp.items()})]}
@@ -212,6 +213,8 @@ class Recorder:
         self._started = time.perf_counter()
         self._own_seconds = 0.0  # the recorder's own time, left out of wall_ms
         self._kept_before = None  # the buffers _clone_parameters copies into
+        self._upcoming = None  # the next recorded step, worked out by step() (math.inf: no more)
+        self._plan = None  # the _RecordPlan of the last record
         self._before = self._clone_parameters() if self._records(1) else None
 
     # -- public API ------------------------------------------------------------------------------
@@ -266,9 +269,6 @@ class Recorder:
         return False
 
     # -- internals -------------------------------------------------------------------------------
-    _upcoming = None  # the next recorded step, worked out by step() (math.inf: no more)
-    _plan = None  # the _RecordPlan of the last record
-
     def _records(self, step):
         return self._next_recorded(step - 1) == step
 
