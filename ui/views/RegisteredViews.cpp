@@ -19,6 +19,7 @@
 #include <QEventLoop>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -178,9 +179,12 @@ public:
     // A run that wrote no diagnostics.csv (a recorded PyTorch run) gets them from its snapshots.
     void folderSnapshotsRead(const std::vector<SharedSnapshot>& batch) override {
         if (!derived_) return;
+        // One hand-over per run and batch: each refreshes the dock's layer choices.
+        std::map<int, std::vector<DiagnosticsRecord>> byRun;
         for (const SharedSnapshot& snapshot : batch)
             if (std::optional<DiagnosticsRecord> record = derived_->recordOf(*snapshot))
-                widget_->addRecords(snapshot->run, {std::move(*record)});
+                byRun[snapshot->run].push_back(std::move(*record));
+        for (const auto& [run, records] : byRun) widget_->addRecords(run, records);
     }
     std::vector<ViewFigure> figures() const override {
         const QString instruments =
